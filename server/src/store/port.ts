@@ -1,0 +1,143 @@
+/**
+ * The store port: the only way services reach data. Shaped like a subset of the MongoDB
+ * collection API so the embedded (SQLite + mingo) and MongoDB backends can both implement it
+ * and be held to one conformance suite.
+ *
+ * Tenant scope is applied here, below the services: a TenantHandle can only ever see documents
+ * whose tenantId is its own, whatever filter or pipeline it is given.
+ */
+
+/** A MongoDB-style filter. Values are JSON. `$where` and server-side JavaScript are refused. */
+export type Filter = Record<string, unknown>;
+/** MongoDB-style update document with operators ($set, $unset, $push, $pull, $inc, $addToSet). */
+export type Update = Record<string, Record<string, unknown>>;
+export type SortSpec = Record<string, 1 | -1>;
+export type Projection = Record<string, 0 | 1>;
+export type Pipeline = Record<string, unknown>[];
+
+/** Fields the store layer owns on every document. Services never set them directly. */
+export interface StoredFields {
+  _id: string;
+  tenantId: string;
+  rev: number;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+export type StoredDoc<T extends object = Record<string, unknown>> = T & StoredFields;
+
+/** A document as a service hands it in: an optional _id, no store-owned fields. */
+export type NewDoc<T extends object = Record<string, unknown>> = T & { _id?: string };
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+  projection?: Projection;
+}
+
+export interface WriteOptions {
+  /** The revision the writer read. When given and the stored rev differs, RevisionConflictError. */
+  expectedRev?: number;
+  /** Why the change was made; kept in the audit trail. */
+  reason?: string;
+}
+
+export interface IndexDeclaration {
+  /** Ordered fields, dotted paths allowed; 1 ascending, -1 descending. */
+  fields: SortSpec;
+  unique?: boolean;
+  name?: string;
+}
+
+export interface CollectionDefinition {
+  name: string;
+  /** 'tenant' collections are reached through a TenantHandle; 'platform' ones through the platform handle. */
+  scope: 'tenant' | 'platform';
+  indexes?: IndexDeclaration[];
+  /** When true every insert, update and delete writes an audit entry. */
+  audited?: boolean;
+}
+
+export interface Actor {
+  /** User id, or a system actor such as 'system:seed' or 'system:jobs'. */
+  userId: string;
+}
+
+export interface Collection<T extends object = Record<string, unknown>> {
+  find(filter?: Filter, options?: FindOptions): Promise<StoredDoc<T>[]>;
+  findOne(filter?: Filter, options?: Omit<FindOptions, 'limit'>): Promise<StoredDoc<T> | null>;
+  count(filter?: Filter): Promise<number>;
+  insertOne(doc: NewDoc<T>): Promise<StoredDoc<T>>;
+  insertMany(docs: NewDoc<T>[]): Promise<StoredDoc<T>[]>;
+  /** Updates the first matching document; returns it after the update, or null when none matched. */
+  updateOne(filter: Filter, update: Update, options?: WriteOptions): Promise<StoredDoc<T> | null>;
+  /** Returns the number of documents updated. */
+  updateMany(filter: Filter, update: Update, options?: Omit<WriteOptions, 'expectedRev'>): Promise<number>;
+  /** Returns true when a document was deleted. */
+  deleteOne(filter: Filter, options?: WriteOptions): Promise<boolean>;
+  aggregate<R = Record<string, unknown>>(pipeline: Pipeline): Promise<R[]>;
+}
+
+export interface Handle {
+  collection<T extends object = Record<string, unknown>>(name: string): Collection<T>;
+  /** Runs fn so that all its writes land together or not at all. */
+  transaction<R>(fn: (handle: Handle) => Promise<R>): Promise<R>;
+}
+
+export interface TenantHandle extends Handle {
+  readonly tenantId: string;
+  readonly actor: Actor;
+}
+
+export interface PlatformHandle extends Handle {
+  readonly actor: Actor;
+}
+
+export interface Store {
+  readonly backend: 'embedded' | 'mongodb';
+  /** Declares a collection (idempotent); creates its table/collection and indexes. */
+  define(definition: CollectionDefinition): Promise<void>;
+  tenant(tenantId: string, actor: Actor): TenantHandle;
+  platform(actor: Actor): PlatformHandle;
+  close(): Promise<void>;
+}
+
+export class StoreError extends Error {
+  constructor(
+    /** Message key in the `store` i18n namespace. */
+    readonly messageKey: string,
+    readonly params: Record<string, string | number> = {},
+    message?: string,
+  ) {
+    super(message ?? messageKey);
+    this.name = new.target.name;
+  }
+}
+
+/** A stale write: the document changed since the writer read it. Maps to HTTP 409. */
+export class RevisionConflictError extends StoreError {
+  constructor(
+    readonly collectionName: string,
+    readonly id: string,
+    readonly expectedRev: number,
+    readonly actualRev: number,
+  ) {
+    super('revisionConflict', { collection: collectionName, id, expectedRev, actualRev });
+  }
+}
+
+/** A filter or pipeline the store refuses ($where, $function, $accumulator, cross-tenant $lookup ...). */
+export class ForbiddenQueryError extends StoreError {
+  constructor(readonly operator: string) {
+    super('forbiddenOperator', { operator });
+  }
+}
+
+export class DuplicateKeyError extends StoreError {
+  constructor(readonly collectionName: string, readonly index: string) {
+    super('duplicateKey', { collection: collectionName, index });
+  }
+}
