@@ -1,0 +1,166 @@
+/**
+ * createApp: the Hono application with every module mounted under /api, the envelope and error
+ * rules, the request context, /health, /api/openapi.json and the built web app.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import type { Translator } from './i18n';
+import { createTranslator } from './i18n';
+import type { AppEnv, Authenticator } from './http/context';
+import { envelope, Code } from './http/envelope';
+import { handleError } from './http/errors';
+import type { Logger } from './http/log';
+import { stdoutLogger } from './http/log';
+import { authenticationMiddleware, requestContextMiddleware } from './http/middleware';
+import type { AppConfig, Clock, ModuleDeps, ServerModule } from './http/module';
+import { modulePrefix, systemClock } from './http/module';
+import type { RouteRecord } from './http/route';
+import { createModuleRouter } from './http/route';
+import { serveWebApp } from './http/static';
+import { healthRoutes } from './health';
+import { buildOpenApi } from './openapi';
+import { jobsModule } from './jobs';
+import { createJobQueue } from './jobs/queue';
+import type { JobDefinition } from './jobs/types';
+import { modules as registeredModules } from './modules';
+import type { Store } from './store/port';
+import type { FileStoreLike } from './uploads/types';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export const VERSION: string = (
+  JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string }
+).version;
+
+export const defaultConfig: AppConfig = {
+  version: VERSION,
+  jsonBodyLimit: 4 * 1024 * 1024,
+  uploadLimit: 200 * 1024 * 1024,
+  webDist: `${ROOT}web/dist`,
+};
+
+/** Modules every server runs, whatever the domain module list holds. */
+export const platformModules: ServerModule[] = [jobsModule];
+
+export interface CreateAppOptions {
+  store: Store;
+  files?: FileStoreLike | null;
+  clock?: Clock;
+  config?: Partial<AppConfig>;
+  /** Domain modules; defaults to server/src/modules.ts. The platform modules are always added. */
+  modules?: ServerModule[];
+  /** Overrides the authenticator a module supplies (tests). */
+  authenticator?: Authenticator | null;
+  logger?: Logger;
+  translator?: Translator;
+}
+
+export interface Platform {
+  app: Hono<AppEnv>;
+  deps: ModuleDeps;
+  modules: ServerModule[];
+  routes: RouteRecord[];
+  jobDefinitions: Map<string, JobDefinition>;
+  /** Resolves once every module's collections are declared in the store. */
+  ready(): Promise<void>;
+}
+
+export function createPlatform(options: CreateAppOptions): Platform {
+  const config: AppConfig = { ...defaultConfig, ...options.config };
+  const clock = options.clock ?? systemClock;
+  const log = options.logger ?? stdoutLogger;
+  const translator = options.translator ?? createTranslator();
+  const modules = [...platformModules, ...(options.modules ?? registeredModules)];
+  const names = new Set<string>();
+  for (const module of modules) {
+    if (names.has(module.name)) throw new Error(`module ${module.name} is mounted twice`);
+    names.add(module.name);
+  }
+
+  const jobDefinitions = new Map<string, JobDefinition>();
+  for (const module of modules) {
+    for (const job of module.jobs ?? []) {
+      if (jobDefinitions.has(job.type)) throw new Error(`job type ${job.type} is registered twice`);
+      jobDefinitions.set(job.type, job as JobDefinition);
+    }
+  }
+
+  const deps: ModuleDeps = {
+    store: options.store,
+    files: options.files ?? null,
+    clock,
+    config,
+    jobs: createJobQueue(options.store, clock, (type) => jobDefinitions.has(type)),
+    translator,
+    log,
+  };
+
+  const suppliers = modules.filter((module) => module.authenticator);
+  if (suppliers.length > 1)
+    throw new Error(
+      `only one module may supply the authenticator (${suppliers.map((m) => m.name).join(', ')})`,
+    );
+  const authenticator =
+    options.authenticator !== undefined
+      ? options.authenticator
+      : (suppliers[0]?.authenticator?.(deps) ?? null);
+
+  let declared: Promise<void> | null = null;
+  const ready = () =>
+    (declared ??= (async () => {
+      for (const module of modules) {
+        for (const collection of module.collections ?? []) await options.store.define(collection);
+      }
+    })().catch((error: unknown) => {
+      declared = null;
+      throw error;
+    }));
+
+  const app = new Hono<AppEnv>();
+  app.use('*', requestContextMiddleware(deps, translator, log, authenticator));
+  app.use('*', async (c, next) => {
+    if (c.req.path.startsWith('/api/') || c.req.path === '/health') await ready();
+    await next();
+  });
+  app.use('/api/*', authenticationMiddleware(authenticator));
+
+  const records: RouteRecord[] = [];
+  const routerOptions = { jsonBodyLimit: config.jsonBodyLimit, uploadLimit: config.uploadLimit };
+  healthRoutes(createModuleRouter(app, 'health', '', records, routerOptions), deps);
+  for (const module of modules) {
+    module.routes?.(
+      createModuleRouter(app, module.name, `/api${modulePrefix(module)}`, records, routerOptions),
+      deps,
+    );
+  }
+  const openapi = buildOpenApi(records, { title: 'Pharmacovigilance platform API', version: config.version });
+  createModuleRouter(app, 'platform', '/api', records, routerOptions).route(
+    {
+      method: 'get',
+      path: '/openapi.json',
+      summary: 'This OpenAPI 3.1 document',
+      auth: 'none',
+      download: true,
+    },
+    (c) => c.json(openapi),
+  );
+
+  const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/') || path === '/health';
+  if (config.webDist) app.use('*', serveWebApp(config.webDist, isApiPath));
+
+  app.notFound((c) =>
+    envelope(c, Code.notFound, 'common.routeNotFound', null, {
+      params: { method: c.req.method, path: c.req.path },
+      status: 404,
+    }),
+  );
+  app.onError(handleError);
+
+  return { app, deps, modules, routes: records, jobDefinitions, ready };
+}
+
+/** The Hono app; tests drive it with `app.request(...)`. */
+export function createApp(options: CreateAppOptions): Hono<AppEnv> {
+  return createPlatform(options).app;
+}

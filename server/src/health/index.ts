@@ -1,0 +1,49 @@
+import type { ModuleDeps } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import { AppError } from '../http/errors';
+import { Code } from '../http/envelope';
+import { JOBS } from '../jobs/collections';
+
+const started = Date.now();
+
+/** GET /health: the backend answers a query, and which backend and version this is. */
+export function healthRoutes(router: ModuleRouter, deps: ModuleDeps): void {
+  router.route(
+    {
+      method: 'get',
+      path: '/health',
+      summary: 'Liveness and readiness: store backend reachable, version',
+      auth: 'none',
+      response: {
+        type: 'object',
+        properties: {
+          status: { const: 'ok' },
+          backend: { enum: ['embedded', 'mongodb'] },
+          version: { type: 'string' },
+          storeLatencyMs: { type: 'number' },
+          uptimeSeconds: { type: 'integer' },
+          time: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+    async () => {
+      const before = performance.now();
+      try {
+        await deps.store.platform({ userId: 'system:health' }).collection(JOBS).count({ _id: '' });
+      } catch (error) {
+        throw new AppError(Code.error, 'server.storeUnavailable', { detail: (error as Error).message }, 503, {
+          data: { status: 'unavailable', backend: deps.store.backend, version: deps.config.version },
+          cause: error,
+        });
+      }
+      return {
+        status: 'ok',
+        backend: deps.store.backend,
+        version: deps.config.version,
+        storeLatencyMs: Math.round((performance.now() - before) * 100) / 100,
+        uptimeSeconds: Math.floor((Date.now() - started) / 1000),
+        time: deps.clock.now().toISOString(),
+      };
+    },
+  );
+}

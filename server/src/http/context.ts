@@ -1,0 +1,103 @@
+/**
+ * The request context every handler sees: who is calling (resolved from the bearer token by the
+ * pluggable authenticator), in which organisation and projects, in which language, and the
+ * request id. Read it with `requestContext(c)`; demand a caller with `requirePrincipal(c)`.
+ */
+import type { Context } from 'hono';
+import type { Lang, MessageParams, Translator } from '../i18n';
+import type { TenantHandle } from '../store/port';
+import type { ModuleDeps } from './module';
+import type { LogLine } from './log';
+import { errors } from './errors';
+
+/** The authenticated caller, as the authenticator resolves it from the bearer token. */
+export interface Principal {
+  userId: string;
+  tenantId: string;
+  /** The session the token belongs to, when sessions are tracked. */
+  sessionId?: string;
+  /** Anything else the identity module wants handlers to see (roles, display name ...). */
+  [extra: string]: unknown;
+}
+
+/**
+ * The identity module implements this. `authenticate` runs once per API request that carries a
+ * bearer token; it returns the caller, or null when the token is unknown or expired. It may throw
+ * an AppError (e.g. code 400002, logged in elsewhere); the error is raised only on routes that need
+ * a caller. `authorize` decides a route's declared `permission`; without it, any caller passes.
+ */
+export interface Authenticator {
+  authenticate(token: string, c: Context<AppEnv>): Promise<Principal | null>;
+  authorize?(principal: Principal, permission: string, c: Context<AppEnv>): Promise<boolean> | boolean;
+}
+
+export interface RequestContext {
+  requestId: string;
+  lang: Lang;
+  /** The bearer token, never logged. */
+  token: string | null;
+  sysOrgId: string | null;
+  studyProjectIds: string[];
+  projectId: string | null;
+  principal: Principal | null;
+  /** Why authentication failed, kept until a route that needs a caller raises it. */
+  authError: unknown;
+}
+
+export type AppEnv = {
+  Variables: {
+    ctx: RequestContext;
+    deps: ModuleDeps;
+    /** The identity module's authenticator, or null before one is plugged in. */
+    authenticator: Authenticator | null;
+    translator: Translator;
+    /** Translates a key into the request's language. */
+    t: (key: string, params?: MessageParams) => string;
+    log: (line: LogLine) => void;
+    /** The envelope code of the response, for the request log. */
+    envelopeCode: number;
+  };
+};
+
+export function requestContext(c: Context<AppEnv>): RequestContext {
+  return c.get('ctx');
+}
+
+/** The caller, or the session-invalid error (400001) when there is none. */
+export function requirePrincipal(c: Context<AppEnv>): Principal {
+  const ctx = c.get('ctx');
+  if (ctx.principal) return ctx.principal;
+  if (ctx.authError) throw ctx.authError;
+  throw errors.sessionInvalid();
+}
+
+/** The caller's tenant-scoped store handle, acting as the caller (for the audit trail). */
+export function tenantHandle(c: Context<AppEnv>): TenantHandle {
+  const principal = requirePrincipal(c);
+  return c.get('deps').store.tenant(principal.tenantId, { userId: principal.userId });
+}
+
+/** `studyProjectIds` arrives as a comma-separated list or a JSON array. */
+export function parseIdList(value: string | null | undefined): string[] {
+  if (!value) return [];
+  const text = value.trim();
+  if (text.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed.map((id) => String(id).trim()).filter(Boolean);
+    } catch {
+      // Not JSON after all: fall through to the comma-separated reading.
+    }
+  }
+  return text
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+}
+
+export function bearerToken(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  const token = (match ? match[1]! : header).trim();
+  return token === '' ? null : token;
+}

@@ -1,0 +1,70 @@
+/**
+ * The module system. A module is a folder `server/src/<module>/` whose index exports
+ * `defineModule({...})`: its collections, its routes (mounted under `/api/<prefix>`), its seed
+ * step and its job handlers. `server/src/modules.ts` lists the modules the server runs.
+ */
+import type { Translator } from '../i18n';
+import type { CollectionDefinition, Store } from '../store/port';
+import type { JobDefinition, JobQueue, ScheduleDeclaration } from '../jobs/types';
+import type { FileStoreLike } from '../uploads/types';
+import type { Authenticator } from './context';
+import type { Logger } from './log';
+import type { ModuleRouter } from './route';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface AppConfig {
+  /** Product version reported by /health and the OpenAPI document. */
+  version: string;
+  /** Largest JSON request body accepted, in bytes. */
+  jsonBodyLimit: number;
+  /** Largest upload accepted, in bytes (a route may declare a smaller one). */
+  uploadLimit: number;
+  /** Folder of the built web app (web/dist); null serves no web app. */
+  webDist: string | null;
+}
+
+/** What a module's routes, seed and jobs are given. */
+export interface ModuleDeps {
+  store: Store;
+  files: FileStoreLike | null;
+  clock: Clock;
+  config: AppConfig;
+  jobs: JobQueue;
+  translator: Translator;
+  log: Logger;
+}
+
+export interface ServerModule {
+  /** Folder name; also the default URL prefix and the OpenAPI tag. */
+  name: string;
+  /** URL prefix under /api; defaults to `/<name>`. Use '' to declare full paths (e.g. `/system/...`). */
+  prefix?: string;
+  /** Collections the module owns; declared in the store before the first request. */
+  collections?: CollectionDefinition[];
+  routes?(router: ModuleRouter, deps: ModuleDeps): void;
+  /** Idempotent: runs at every start (main.ts and `npm start`). */
+  seed?(deps: ModuleDeps): Promise<void>;
+  /** Job handlers this module registers with the runner. */
+  jobs?: JobDefinition[];
+  /** Cron schedules the module wants in place (created when missing, left alone when edited). */
+  schedules?: ScheduleDeclaration[];
+  /** The identity module supplies the authenticator; at most one module may. */
+  authenticator?(deps: ModuleDeps): Authenticator;
+}
+
+export function defineModule<M extends ServerModule>(module: M): M {
+  if (!/^[a-z][a-zA-Z0-9-]*$/.test(module.name)) {
+    throw new Error(`module name "${module.name}" must be a lower-case folder name`);
+  }
+  return module;
+}
+
+export function modulePrefix(module: ServerModule): string {
+  const prefix = module.prefix ?? `/${module.name}`;
+  return prefix === '/' ? '' : prefix.replace(/\/$/, '');
+}

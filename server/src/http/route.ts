@@ -1,0 +1,166 @@
+/**
+ * Route declarations. A module declares each route once, with its method, path, summary, schemas
+ * and permission; the same declaration validates the request, checks the caller and feeds the
+ * OpenAPI document. A handler returns the `data` of a 200 envelope, or a Response of its own
+ * (downloads, 203 warnings via `warning(c, ...)`).
+ */
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { AppError, errors, formatBytes } from './errors';
+import type { AppEnv, RequestContext } from './context';
+import { requirePrincipal } from './context';
+import { Code, ok } from './envelope';
+import { parseQuery } from './query';
+import type { JsonSchema, Validator } from './validation';
+import { compileValidator } from './validation';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteDeclaration {
+  method: HttpMethod;
+  /** Relative to the module prefix, Hono syntax for parameters (`/cases/:caseId`). */
+  path: string;
+  summary: string;
+  description?: string;
+  /** 'required' (default): a caller is needed (400001 otherwise). 'optional': resolved when present. 'none': public. */
+  auth?: 'required' | 'optional' | 'none';
+  /** Permission identifier checked by the authenticator's `authorize` (403 when refused). */
+  permission?: string;
+  /** JSON Schema of the JSON body. When absent, the body is not read. */
+  body?: JsonSchema;
+  /** JSON Schema (type object) of the query, after `key[sub]` unflattening; values are coerced. */
+  query?: JsonSchema;
+  /** JSON Schema (type object) of the path parameters; values are coerced. */
+  params?: JsonSchema;
+  /** JSON Schema of the envelope's `data`, for the OpenAPI document. */
+  response?: JsonSchema;
+  /** A streamed raw body (file upload) instead of JSON, with its size limit in bytes. */
+  upload?: { maxBytes?: number; contentTypes?: string[] };
+  /** The response is a file, not an envelope (documented as binary). */
+  download?: boolean;
+  /** Overrides the JSON body limit for this route, in bytes. */
+  bodyLimit?: number;
+}
+
+export interface RouteInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  ctx: RequestContext;
+}
+
+export type RouteHandler<B, Q, P> = (c: Context<AppEnv>, input: RouteInput<B, Q, P>) => unknown;
+
+export interface ModuleRouter {
+  route<B = unknown, Q = Record<string, unknown>, P = Record<string, string>>(
+    declaration: RouteDeclaration,
+    handler: RouteHandler<B, Q, P>,
+  ): void;
+}
+
+/** A mounted route: what the OpenAPI document is built from. */
+export interface RouteRecord {
+  module: string;
+  /** Full path, Hono syntax, including /api. */
+  path: string;
+  declaration: RouteDeclaration;
+}
+
+export interface RouterOptions {
+  jsonBodyLimit: number;
+  uploadLimit: number;
+}
+
+/** A router that mounts routes on `app` under `base` and records them in `records`. */
+export function createModuleRouter(
+  app: Hono<AppEnv>,
+  moduleName: string,
+  base: string,
+  records: RouteRecord[],
+  options: RouterOptions,
+): ModuleRouter {
+  return {
+    route(declaration, handler) {
+      const path = `${base}${declaration.path === '/' ? '' : declaration.path}` || '/';
+      if (records.some((r) => r.path === path && r.declaration.method === declaration.method)) {
+        throw new Error(`route ${declaration.method.toUpperCase()} ${path} is declared twice`);
+      }
+      records.push({ module: moduleName, path, declaration });
+      const middleware: MiddlewareHandler<AppEnv>[] = [];
+      if (declaration.method !== 'get' && declaration.method !== 'delete') {
+        const limit = declaration.upload
+          ? Math.min(declaration.upload.maxBytes ?? options.uploadLimit, options.uploadLimit)
+          : (declaration.bodyLimit ?? options.jsonBodyLimit);
+        middleware.push(
+          limitBody(limit, declaration.upload ? 'server.uploadTooLarge' : 'common.payloadTooLarge'),
+        );
+      }
+      app.on([declaration.method.toUpperCase()], [path], ...middleware, routeHandler(declaration, handler));
+    },
+  };
+}
+
+function limitBody(maxSize: number, messageKey: string): MiddlewareHandler<AppEnv> {
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError(Code.payloadTooLarge, messageKey, { limit: formatBytes(maxSize) }, 413);
+    },
+  });
+  return limit as unknown as MiddlewareHandler<AppEnv>;
+}
+
+function routeHandler<B, Q, P>(declaration: RouteDeclaration, handler: RouteHandler<B, Q, P>) {
+  const validateBody: Validator | null =
+    declaration.body !== undefined ? compileValidator(declaration.body, 'body') : null;
+  const validateQuery: Validator | null =
+    declaration.query !== undefined ? compileValidator(declaration.query, 'text') : null;
+  const validateParams: Validator | null =
+    declaration.params !== undefined ? compileValidator(declaration.params, 'text') : null;
+  const auth = declaration.auth ?? 'required';
+
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    const ctx = c.get('ctx');
+    if (auth === 'required') {
+      const principal = requirePrincipal(c);
+      if (declaration.permission) {
+        const authenticator = c.get('authenticator');
+        // Fail closed: a permission-guarded route with no authorizer is refused.
+        const allowed = authenticator?.authorize
+          ? await authenticator.authorize(principal, declaration.permission, c)
+          : false;
+        if (!allowed) throw errors.forbidden();
+      }
+    }
+
+    const params: Record<string, string> = c.req.param() as Record<string, string>;
+    validateParams?.(params);
+    const query = parseQuery(new URL(c.req.url).searchParams);
+    validateQuery?.(query);
+
+    let body: unknown = undefined;
+    if (validateBody) {
+      body = await readJsonBody(c);
+      validateBody(body);
+    }
+
+    const result = await handler(c, { body: body as B, query: query as Q, params: params as P, ctx });
+    if (result instanceof Response) return result;
+    return ok(c, result === undefined ? null : result);
+  };
+}
+
+/** Reads and parses the JSON body; malformed JSON is a 400 with the parser's reason. */
+export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
+  const contentType = c.req.header('content-type');
+  if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
+    throw new AppError(Code.unsupportedMediaType, 'common.unsupportedMediaType', { type: contentType }, 415);
+  }
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw errors.badRequest('common.malformedJson', { detail: (error as Error).message });
+  }
+}

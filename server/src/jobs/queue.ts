@@ -1,0 +1,129 @@
+import { AppError, errors } from '../http/errors';
+import { Code } from '../http/envelope';
+import type { Clock } from '../http/module';
+import type { PlatformHandle, Store } from '../store/port';
+import { DuplicateKeyError, RevisionConflictError } from '../store/port';
+import { JOB_SCHEDULES, JOBS } from './collections';
+import { nextCronRun } from './cron';
+import type { EnqueueOptions, JobQueue, JobRecord, ScheduleDeclaration, ScheduleRecord } from './types';
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+export function newJobRecord<P>(
+  type: string,
+  payload: P,
+  now: Date,
+  options: EnqueueOptions = {},
+): Omit<JobRecord<P>, '_id'> & { _id?: string } {
+  return {
+    ...(options.jobId ? { _id: options.jobId } : {}),
+    type,
+    jobTenantId: options.tenantId ?? null,
+    payload,
+    status: 'queued',
+    runAt: (options.runAt ?? now).toISOString(),
+    attempts: 0,
+    maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    leaseOwner: null,
+    leaseUntil: null,
+    progress: null,
+    result: null,
+    lastError: null,
+    requestedBy: options.requestedBy ?? 'system:jobs',
+    cancelRequested: false,
+    scheduleName: null,
+    startedAt: null,
+    finishedAt: null,
+  };
+}
+
+/**
+ * The queue side of the job runner: what modules and routes use to start work, look at it and
+ * schedule it. `knownType` rejects jobs no module handles, so a typo fails at the call, not later.
+ */
+export function createJobQueue(store: Store, clock: Clock, knownType: (type: string) => boolean): JobQueue {
+  const platform = (): PlatformHandle => store.platform({ userId: 'system:jobs' });
+  const jobs = () => platform().collection<Omit<JobRecord, '_id'>>(JOBS);
+  const schedules = () => platform().collection<Omit<ScheduleRecord, '_id'>>(JOB_SCHEDULES);
+  const requireType = (type: string) => {
+    if (!knownType(type)) throw new AppError(Code.badRequest, 'server.jobTypeUnknown', { type }, 400);
+  };
+
+  return {
+    async enqueue(type, payload, options = {}) {
+      requireType(type);
+      const record = newJobRecord(type, payload, clock.now(), options);
+      try {
+        return (await jobs().insertOne(record)) as unknown as JobRecord<typeof payload>;
+      } catch (error) {
+        if (error instanceof DuplicateKeyError && options.jobId) {
+          const existing = await jobs().findOne({ _id: options.jobId });
+          if (existing) return existing as unknown as JobRecord<typeof payload>;
+        }
+        throw error;
+      }
+    },
+
+    async get(jobId) {
+      return (await jobs().findOne({ _id: jobId })) as JobRecord | null;
+    },
+
+    async cancel(jobId) {
+      for (;;) {
+        const job = (await jobs().findOne({ _id: jobId })) as JobRecord | null;
+        if (!job) throw errors.notFound('server.jobNotFound');
+        const now = clock.now().toISOString();
+        let update: Record<string, Record<string, unknown>>;
+        if (job.status === 'queued') update = { $set: { status: 'canceled', finishedAt: now } };
+        else if (job.status === 'running') update = { $set: { cancelRequested: true } };
+        else throw errors.conflict('server.jobNotCancelable', { status: job.status });
+        try {
+          const updated = await jobs().updateOne({ _id: jobId }, update, { expectedRev: job.rev });
+          if (updated) return updated as unknown as JobRecord;
+        } catch (error) {
+          // The runner claimed or finished it meanwhile: look again.
+          if (!(error instanceof RevisionConflictError)) throw error;
+        }
+      }
+    },
+
+    async schedule(declaration: ScheduleDeclaration) {
+      requireType(declaration.type);
+      const timezone = declaration.timezone ?? 'UTC';
+      const next = nextCronRun(declaration.cron, clock.now(), timezone);
+      const fields = {
+        name: declaration.name,
+        cron: declaration.cron.trim(),
+        type: declaration.type,
+        payload: declaration.payload ?? null,
+        scheduleTenantId: declaration.tenantId ?? null,
+        timezone,
+        enabled: declaration.enabled ?? true,
+        nextRunAt: next ? next.toISOString() : null,
+      };
+      const existing = await schedules().findOne({ _id: declaration.name });
+      if (existing) {
+        const updated = await schedules().updateOne(
+          { _id: declaration.name },
+          { $set: fields },
+          { expectedRev: existing.rev },
+        );
+        return updated as unknown as ScheduleRecord;
+      }
+      return (await schedules().insertOne({
+        _id: declaration.name,
+        ...fields,
+        lastRunAt: null,
+        lastJobId: null,
+      })) as unknown as ScheduleRecord;
+    },
+
+    async unschedule(name) {
+      return schedules().deleteOne({ _id: name });
+    },
+
+    async listSchedules() {
+      return (await schedules().find({}, { sort: { _id: 1 } })) as unknown as ScheduleRecord[];
+    },
+  };
+}
