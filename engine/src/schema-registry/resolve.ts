@@ -1,0 +1,83 @@
+/** Base schemas -> tenant edits -> project edits = one resolved configuration with a content hash. */
+import type { Rule, RuleSet } from '../rules/types';
+import { applyEdits, baseRequiredPaths } from './edits';
+import type { ConfigEdit, EditProblem } from './edits';
+import { stableStringify, hashText } from './stable-hash';
+import type { Codelist, SchemaSet } from './types';
+
+export interface BaseConfiguration {
+  rootId: string;
+  schemas: SchemaSet;
+  codelists: Record<string, Codelist>;
+  ruleSets: RuleSet[];
+  /** E2B ids the ICH table marks Mandatory: they cannot be hidden or made optional. */
+  mandatoryE2bIds: readonly string[];
+}
+
+export interface ConfigurationLayers {
+  tenant?: readonly ConfigEdit[];
+  project?: readonly ConfigEdit[];
+}
+
+export interface ResolvedConfiguration {
+  /** Content hash of everything that changes validation: validators are cached under it. */
+  hash: string;
+  rootId: string;
+  schemas: SchemaSet;
+  codelists: Record<string, Codelist>;
+  ruleSets: RuleSet[];
+  /** Rules added by tenant and project edits; they run with every profile. */
+  customRules: Rule[];
+  disabledRules: string[];
+}
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: EditProblem[]) {
+    super(
+      `configuration edits refused: ${problems.map((problem) => `${problem.layer}#${problem.index} ${problem.op} ${problem.messageKey} ${JSON.stringify(problem.params)}`).join('; ')}`,
+    );
+    this.name = 'ConfigurationError';
+  }
+}
+
+/** Applies the layers; returns the configuration and the refused edits (which changed nothing). */
+export function layerConfiguration(
+  base: BaseConfiguration,
+  layers: ConfigurationLayers = {},
+): { configuration: ResolvedConfiguration; problems: EditProblem[] } {
+  const state = {
+    schemas: structuredClone(base.schemas),
+    customRules: [] as Rule[],
+    disabledRules: new Set<string>(),
+  };
+  const context = {
+    rootId: base.rootId,
+    codelists: base.codelists,
+    mandatoryE2bIds: new Set(base.mandatoryE2bIds),
+    baseRequired: baseRequiredPaths(base.schemas, base.rootId),
+    ruleIds: new Set(base.ruleSets.flatMap((set) => set.rules.map((rule) => rule.id))),
+  };
+  const problems = [
+    ...applyEdits(state, layers.tenant ?? [], 'tenant', context),
+    ...applyEdits(state, layers.project ?? [], 'project', context),
+  ];
+  const content = {
+    rootId: base.rootId,
+    schemas: state.schemas,
+    codelists: base.codelists,
+    ruleSets: base.ruleSets,
+    customRules: state.customRules,
+    disabledRules: [...state.disabledRules].sort(),
+  };
+  return { configuration: { hash: hashText(stableStringify(content)), ...content }, problems };
+}
+
+/** Like layerConfiguration, but any refused edit is an error. */
+export function resolveConfiguration(
+  base: BaseConfiguration,
+  layers: ConfigurationLayers = {},
+): ResolvedConfiguration {
+  const { configuration, problems } = layerConfiguration(base, layers);
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return configuration;
+}

@@ -1,0 +1,87 @@
+/** The check of a case: schema validation plus the rules of the chosen profiles. */
+import { parseDataPath, pointerTokens, pointerToFieldPath } from '../schema-registry/schema-set';
+import type { ResolvedConfiguration } from '../schema-registry/resolve';
+import type { Finding, ValidationResult } from './finding';
+import { summarise } from './finding';
+import { compiledConfiguration, CUSTOM_PROFILE } from './compile';
+import { findingsFromErrors } from './findings';
+
+export interface ValidateOptions {
+  /** Rule profiles to run (`product`, `ich`, `fda`, `nmpa`, `ema`); default: all of the configuration. */
+  profiles?: readonly string[];
+  /** Reference time for "not in the future" (Date or epoch ms); default: the clock. */
+  now?: Date | number;
+}
+
+function nowMs(now: ValidateOptions['now']): number {
+  if (now === undefined) return Date.now();
+  return typeof now === 'number' ? now : now.getTime();
+}
+
+function selectedProfiles(
+  configuration: ResolvedConfiguration,
+  profiles: ValidateOptions['profiles'],
+): string[] {
+  const chosen = profiles ?? configuration.ruleSets.map((set) => set.profile);
+  return [...chosen, CUSTOM_PROFILE];
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1 } as const;
+
+function sortFindings(findings: Finding[]): Finding[] {
+  return findings.sort(
+    (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
+}
+
+export function validateCase(
+  configuration: ResolvedConfiguration,
+  caseDoc: unknown,
+  options: ValidateOptions = {},
+): ValidationResult {
+  const compiled = compiledConfiguration(configuration);
+  const findings: Finding[] = [];
+  compiled.validateCaseSchema.call({ now: nowMs(options.now) }, caseDoc);
+  findings.push(...findingsFromErrors(compiled.validateCaseSchema.errors, compiled.fieldIndex));
+  for (const profile of selectedProfiles(configuration, options.profiles)) {
+    const rules = compiled.rules.get(profile);
+    if (!rules) throw new Error(`unknown rule profile "${profile}"`);
+    for (const rule of rules.rules) rule.run(caseDoc, findings);
+  }
+  return summarise(sortFindings(findings));
+}
+
+/**
+ * Checks one changed field: its own schema, then every rule that reads it, for the items it belongs to.
+ * `pointer` is the field's JSON pointer in `caseDoc` (which already holds the new value).
+ */
+export function validateField(
+  configuration: ResolvedConfiguration,
+  caseDoc: unknown,
+  pointer: string,
+  options: ValidateOptions = {},
+): ValidationResult {
+  const compiled = compiledConfiguration(configuration);
+  const fieldPath = pointerToFieldPath(pointer);
+  const tokens = pointerTokens(pointer);
+  const binding = tokens.filter((token) => /^\d+$/.test(token)).map(Number);
+  let value: unknown = caseDoc;
+  for (const token of tokens)
+    value =
+      value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[token] : undefined;
+  const findings: Finding[] = [];
+  const validator = compiled.fieldValidator(fieldPath);
+  if (validator && value !== undefined) {
+    validator.call({ now: nowMs(options.now) }, value);
+    findings.push(...findingsFromErrors(validator.errors, compiled.fieldIndex, pointer));
+  }
+  const fieldSegments = parseDataPath(fieldPath);
+  for (const profile of selectedProfiles(configuration, options.profiles)) {
+    for (const rule of compiled.rules.get(profile)?.byField.get(fieldPath) ?? []) {
+      rule.runWithin(caseDoc, fieldSegments, binding, findings);
+    }
+  }
+  return summarise(sortFindings(findings));
+}
