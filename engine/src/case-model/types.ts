@@ -1,0 +1,92 @@
+/** Shapes of the case model's declared data (schemas/case, schemas/codelists, schemas/ui). */
+
+/** A JSON Schema node (2020-12) with our x- keywords. */
+export type CaseJsonSchema = { [keyword: string]: unknown };
+
+export interface BilingualLabel {
+  zh: string;
+  en: string;
+}
+
+export interface CodelistValue {
+  code: string;
+  zh: string;
+  en: string;
+  /** outcomeDetail: the E.i.7 code the product value maps to. */
+  e2b?: string;
+  /** seriousnessCriteria: the E2B id of the boolean the value stands for. */
+  element?: string;
+}
+
+/** schemas/codelists/<name>.json */
+export interface Codelist {
+  name: string;
+  e2b: string[];
+  oid?: string;
+  labels: BilingualLabel;
+  note?: string;
+  values: CodelistValue[];
+}
+
+/** One field group of a case tab: document pointers (`*` for any array index). */
+export interface CaseTabGroup {
+  id: string;
+  title: BilingualLabel;
+  /** Present when the group edits a repeating section: pointer of the array. */
+  array?: string;
+  fields: string[];
+  columns?: number;
+  widgets?: Record<string, string>;
+}
+
+export interface CaseTab {
+  id: string;
+  label: BilingualLabel;
+  groups: CaseTabGroup[];
+}
+
+export interface CaseTabs {
+  tabs: CaseTab[];
+  /** Pointers deliberately shown in no tab (internal state, references set by the system). */
+  notInTabs: string[];
+}
+
+export interface CaseListColumn {
+  id: string;
+  field: string;
+  label: BilingualLabel;
+  width: number;
+  sortable: boolean;
+  fixed?: 'left' | 'right';
+  codelist?: string;
+  e2b?: string;
+}
+
+export type CaseListOperator = 'eq' | 'contains' | 'in' | 'between' | 'anyContains' | 'anyEq';
+
+export interface CaseListFilter {
+  id: string;
+  label: BilingualLabel;
+  /** Document pointers the filter reads; several means any of them. */
+  fields: string[];
+  operator: CaseListOperator;
+  widget: 'text' | 'select' | 'dateRange' | 'user' | 'project' | 'number';
+  codelist?: string;
+  e2b?: string;
+}
+
+/** A MongoDB-style filter (dotted paths) as the store port and mingo understand it. */
+export type CaseListQuery = { [path: string]: unknown };
+
+export interface CaseListTab {
+  id: string;
+  label: BilingualLabel;
+  filter: CaseListQuery;
+}
+
+export interface CaseListDefinition {
+  columns: CaseListColumn[];
+  filters: CaseListFilter[];
+  tabs: CaseListTab[];
+  defaultSort: { field: string; direction: 'asc' | 'desc' };
+}
