@@ -1,0 +1,17 @@
+/**
+ * E2B interchange: hardened XML parsing, the declared E2B(R3) mapping walked by one reader and one
+ * writer, E2B(R2), and acknowledgements. Pure: the XSD validation (which needs the schema files)
+ * lives in server/src/interchange.
+ */
+export { InterchangeError, isInterchangeError, formatMessage } from './errors';
+export type { XmlElement } from './xml/dom';
+export { parseXml, decodeXmlBytes, defaultXmlLimits } from './xml/parse';
+export type { XmlLimits } from './xml/parse';
+export { serializeXml } from './xml/serialize';
+export type { E2bBatch, E2bRecord, E2bValue, NullFlavored } from './record';
+export { emptyRecord, isNullFlavored } from './record';
+export type { MappingTable, MappingElement, MappingGroup, MappingFixed, CompiledMapping } from './mapping';
+export { compileMapping } from './mapping';
+export { importR3, importR3Tree, exportR3, r3Mapping } from './r3/index';
+export type { R3Import } from './r3/index';
+export { dataLeaves, missingLeaves } from './leaves';
