@@ -3152,54 +3152,7 @@ export interface TestResult {
   /**
    * F.r.3.3 Test Result (unit) / 检查结果单位
    */
-  testResultUnit?:
-    | 'kg'
-    | 'g'
-    | 'mg'
-    | 'ug'
-    | 'ng'
-    | 'pg'
-    | 'L'
-    | 'dL'
-    | 'mL'
-    | 'uL'
-    | 'mol'
-    | 'mmol'
-    | 'umol'
-    | '[iU]'
-    | 'k[iU]'
-    | 'M[iU]'
-    | '[iU]/kg'
-    | 'mg/kg'
-    | 'ug/kg'
-    | 'g/kg'
-    | 'mg/m2'
-    | 'ug/m2'
-    | 'mg/kg/d'
-    | 'mg/d'
-    | 'mL/h'
-    | 'mg/mL'
-    | 'mg/L'
-    | 'mg/dL'
-    | 'g/L'
-    | 'g/dL'
-    | 'ug/L'
-    | 'ng/mL'
-    | 'mmol/L'
-    | 'umol/L'
-    | '[iU]/L'
-    | 'U/L'
-    | '10*9/L'
-    | '10*12/L'
-    | '%'
-    | 'mm[Hg]'
-    | '/min'
-    | 'Cel'
-    | 'cm'
-    | 'mm'
-    | 's'
-    | '{DF}'
-    | '1';
+  testResultUnit?: string;
   /**
    * F.r.3.4 Result Unstructured Data (free text) / 检查结果（文本）
    */
@@ -3293,54 +3246,7 @@ export interface Drug {
     /**
      * G.k.2.3.r.3b Strength (unit) / 规格（单位）
      */
-    strengthUnit?:
-      | 'kg'
-      | 'g'
-      | 'mg'
-      | 'ug'
-      | 'ng'
-      | 'pg'
-      | 'L'
-      | 'dL'
-      | 'mL'
-      | 'uL'
-      | 'mol'
-      | 'mmol'
-      | 'umol'
-      | '[iU]'
-      | 'k[iU]'
-      | 'M[iU]'
-      | '[iU]/kg'
-      | 'mg/kg'
-      | 'ug/kg'
-      | 'g/kg'
-      | 'mg/m2'
-      | 'ug/m2'
-      | 'mg/kg/d'
-      | 'mg/d'
-      | 'mL/h'
-      | 'mg/mL'
-      | 'mg/L'
-      | 'mg/dL'
-      | 'g/L'
-      | 'g/dL'
-      | 'ug/L'
-      | 'ng/mL'
-      | 'mmol/L'
-      | 'umol/L'
-      | '[iU]/L'
-      | 'U/L'
-      | '10*9/L'
-      | '10*12/L'
-      | '%'
-      | 'mm[Hg]'
-      | '/min'
-      | 'Cel'
-      | 'cm'
-      | 'mm'
-      | 's'
-      | '{DF}'
-      | '1';
+    strengthUnit?: string;
   }[];
   /**
    * G.k.2.4 Identification of the Country Where the Drug Was Obtained / 获得药品的国家
@@ -3881,54 +3787,7 @@ export interface Drug {
     /**
      * G.k.4.r.1b Dose (unit) / 剂量单位
      */
-    doseUnit?:
-      | 'kg'
-      | 'g'
-      | 'mg'
-      | 'ug'
-      | 'ng'
-      | 'pg'
-      | 'L'
-      | 'dL'
-      | 'mL'
-      | 'uL'
-      | 'mol'
-      | 'mmol'
-      | 'umol'
-      | '[iU]'
-      | 'k[iU]'
-      | 'M[iU]'
-      | '[iU]/kg'
-      | 'mg/kg'
-      | 'ug/kg'
-      | 'g/kg'
-      | 'mg/m2'
-      | 'ug/m2'
-      | 'mg/kg/d'
-      | 'mg/d'
-      | 'mL/h'
-      | 'mg/mL'
-      | 'mg/L'
-      | 'mg/dL'
-      | 'g/L'
-      | 'g/dL'
-      | 'ug/L'
-      | 'ng/mL'
-      | 'mmol/L'
-      | 'umol/L'
-      | '[iU]/L'
-      | 'U/L'
-      | '10*9/L'
-      | '10*12/L'
-      | '%'
-      | 'mm[Hg]'
-      | '/min'
-      | 'Cel'
-      | 'cm'
-      | 'mm'
-      | 's'
-      | '{DF}'
-      | '1';
+    doseUnit?: string;
     /**
      * G.k.4.r.2 Number of Units in the Interval / 间隔单位数
      */
@@ -3936,7 +3795,7 @@ export interface Drug {
     /**
      * G.k.4.r.3 Definition of the Time Interval Unit / 时间间隔单位
      */
-    intervalUnit?: 'a' | 'mo' | 'wk' | 'd' | 'h' | 'min' | 's' | '{cyclical}' | '{asnecessary}' | '{total}';
+    intervalUnit?: string;
     /**
      * G.k.4.r.4 Date and Time of Start of Drug / 开始用药日期
      */
@@ -3988,38 +3847,7 @@ export interface Drug {
     /**
      * G.k.4.r.9.2b Pharmaceutical Dose Form TermID / 剂型 TermID
      */
-    doseFormTermId?:
-      | '10219000'
-      | '10220000'
-      | '10221000'
-      | '10222000'
-      | '10225000'
-      | '10226000'
-      | '10223000'
-      | '10229000'
-      | '10210000'
-      | '10211000'
-      | '10105000'
-      | '10106000'
-      | '10117000'
-      | '10201000'
-      | '10204000'
-      | '11201000'
-      | '11202000'
-      | '11205000'
-      | '11210000'
-      | '11212000'
-      | '10502000'
-      | '10503000'
-      | '10504000'
-      | '10517000'
-      | '10519000'
-      | '10604000'
-      | '10608000'
-      | '10907000'
-      | '10909000'
-      | '11013000'
-      | '10910000';
+    doseFormTermId?: string;
     /**
      * G.k.4.r.10.1 Route of Administration (free text) / 给药途径（文本）
      */
@@ -4035,74 +3863,7 @@ export interface Drug {
     /**
      * G.k.4.r.10.2b Route of Administration TermID / 给药途径 TermID
      */
-    routeTermId?:
-      | '001'
-      | '002'
-      | '003'
-      | '004'
-      | '005'
-      | '006'
-      | '007'
-      | '008'
-      | '009'
-      | '010'
-      | '011'
-      | '012'
-      | '013'
-      | '014'
-      | '015'
-      | '016'
-      | '017'
-      | '018'
-      | '019'
-      | '020'
-      | '021'
-      | '022'
-      | '023'
-      | '024'
-      | '025'
-      | '026'
-      | '027'
-      | '028'
-      | '029'
-      | '030'
-      | '031'
-      | '032'
-      | '033'
-      | '034'
-      | '035'
-      | '036'
-      | '037'
-      | '038'
-      | '039'
-      | '040'
-      | '041'
-      | '042'
-      | '043'
-      | '044'
-      | '045'
-      | '046'
-      | '047'
-      | '048'
-      | '049'
-      | '050'
-      | '051'
-      | '052'
-      | '053'
-      | '054'
-      | '055'
-      | '056'
-      | '057'
-      | '058'
-      | '059'
-      | '060'
-      | '061'
-      | '062'
-      | '063'
-      | '064'
-      | '065'
-      | '066'
-      | '067';
+    routeTermId?: string;
     /**
      * G.k.4.r.11.1 Parent Route of Administration (free text) / 父母给药途径（文本）
      */
@@ -4118,74 +3879,7 @@ export interface Drug {
     /**
      * G.k.4.r.11.2b Parent Route of Administration TermID / 父母给药途径 TermID
      */
-    parentRouteTermId?:
-      | '001'
-      | '002'
-      | '003'
-      | '004'
-      | '005'
-      | '006'
-      | '007'
-      | '008'
-      | '009'
-      | '010'
-      | '011'
-      | '012'
-      | '013'
-      | '014'
-      | '015'
-      | '016'
-      | '017'
-      | '018'
-      | '019'
-      | '020'
-      | '021'
-      | '022'
-      | '023'
-      | '024'
-      | '025'
-      | '026'
-      | '027'
-      | '028'
-      | '029'
-      | '030'
-      | '031'
-      | '032'
-      | '033'
-      | '034'
-      | '035'
-      | '036'
-      | '037'
-      | '038'
-      | '039'
-      | '040'
-      | '041'
-      | '042'
-      | '043'
-      | '044'
-      | '045'
-      | '046'
-      | '047'
-      | '048'
-      | '049'
-      | '050'
-      | '051'
-      | '052'
-      | '053'
-      | '054'
-      | '055'
-      | '056'
-      | '057'
-      | '058'
-      | '059'
-      | '060'
-      | '061'
-      | '062'
-      | '063'
-      | '064'
-      | '065'
-      | '066'
-      | '067';
+    parentRouteTermId?: string;
   }[];
   /**
    * G.k.5a Cumulative Dose to First Reaction (number) / 首次反应前累积剂量
@@ -4194,54 +3888,7 @@ export interface Drug {
   /**
    * G.k.5b Cumulative Dose to First Reaction (unit) / 累积剂量单位
    */
-  cumulativeDoseUnit?:
-    | 'kg'
-    | 'g'
-    | 'mg'
-    | 'ug'
-    | 'ng'
-    | 'pg'
-    | 'L'
-    | 'dL'
-    | 'mL'
-    | 'uL'
-    | 'mol'
-    | 'mmol'
-    | 'umol'
-    | '[iU]'
-    | 'k[iU]'
-    | 'M[iU]'
-    | '[iU]/kg'
-    | 'mg/kg'
-    | 'ug/kg'
-    | 'g/kg'
-    | 'mg/m2'
-    | 'ug/m2'
-    | 'mg/kg/d'
-    | 'mg/d'
-    | 'mL/h'
-    | 'mg/mL'
-    | 'mg/L'
-    | 'mg/dL'
-    | 'g/L'
-    | 'g/dL'
-    | 'ug/L'
-    | 'ng/mL'
-    | 'mmol/L'
-    | 'umol/L'
-    | '[iU]/L'
-    | 'U/L'
-    | '10*9/L'
-    | '10*12/L'
-    | '%'
-    | 'mm[Hg]'
-    | '/min'
-    | 'Cel'
-    | 'cm'
-    | 'mm'
-    | 's'
-    | '{DF}'
-    | '1';
+  cumulativeDoseUnit?: string;
   /**
    * G.k.6a Gestation Period at Time of Exposure (number) / 暴露时孕期
    */
@@ -4946,7 +4593,7 @@ export interface MessageHeader {
     /**
      * N.1.1 Types of Message in batch / 批次消息类型
      */
-    messageType: 'ichicsr';
+    messageType: '1';
     /**
      * N.1.2 Batch Number / 批次编号
      */
