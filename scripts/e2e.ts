@@ -1,0 +1,154 @@
+/**
+ * Browser tests: builds the web app if needed, starts the real server (server/src/main.ts) on a
+ * free port with a temporary data directory, and runs every web/e2e/*.e2e.ts (or the files given
+ * as arguments) in Debian's Chromium through playwright-core. Screenshots go to test-artifacts/e2e.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { takeRegistered } from '../web/e2e/kit';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const e2eDir = join(root, 'web', 'e2e');
+const artifacts = join(root, 'test-artifacts', 'e2e');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const TEST_TIMEOUT_MS = 60_000;
+
+async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, MONGODB_URI: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolveStart, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${buffer}`)), 60_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (const line of buffer.split('\n')) {
+        if (!line.includes('"msg":"listening"')) continue;
+        clearTimeout(timer);
+        resolveStart({ url: (JSON.parse(line) as { url: string }).url, child });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${buffer}`));
+    });
+  });
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+async function main(): Promise<number> {
+  const files = process.argv.slice(2).length
+    ? process.argv.slice(2).map((f) => resolve(f))
+    : readdirSync(e2eDir)
+        .filter((f) => f.endsWith('.e2e.ts'))
+        .sort()
+        .map((f) => join(e2eDir, f));
+  if (files.length === 0) {
+    console.log('No browser tests found.');
+    return 0;
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.error(
+      `Chromium is missing at ${CHROMIUM}: apt-get install -y chromium (npm test does it when run as root).`,
+    );
+    return 1;
+  }
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) return 1;
+  mkdirSync(artifacts, { recursive: true });
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'pv-e2e-'));
+  let server: { url: string; child: ChildProcess } | null = null;
+  let browser: Browser | null = null;
+  let failed = 0;
+  let passed = 0;
+  try {
+    server = await startServer(dataDir);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--no-first-run',
+      ],
+    });
+    for (const file of files) {
+      await import(pathToFileURL(file).href);
+      const fileName = basename(file, '.e2e.ts');
+      for (const t of takeRegistered()) {
+        const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 900 } });
+        const page = await context.newPage();
+        const slug = (name: string) => `${fileName}--${name}`.replace(/[^\w.-]+/g, '-');
+        const started = Date.now();
+        try {
+          await withTimeout(
+            t.run({
+              page,
+              browser,
+              baseUrl: server.url,
+              screenshot: async (name) => {
+                await page.screenshot({ path: join(artifacts, `${slug(name)}.png`), fullPage: true });
+              },
+            }),
+            TEST_TIMEOUT_MS,
+            t.name,
+          );
+          passed += 1;
+          console.log(`  ✓ ${fileName} › ${t.name} (${Date.now() - started} ms)`);
+        } catch (error) {
+          failed += 1;
+          console.log(`  ✗ ${fileName} › ${t.name}\n    ${(error as Error).stack ?? String(error)}`);
+          await page
+            .screenshot({ path: join(artifacts, `${slug(t.name)}--failure.png`), fullPage: true })
+            .catch(() => {});
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  } finally {
+    await browser?.close();
+    if (server) await stopServer(server.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(`Browser tests: ${passed} passed, ${failed} failed.`);
+  return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

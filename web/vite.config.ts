@@ -1,0 +1,12 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The dev server proxies the API to a running `npm start` (PORT 3000 unless API_ORIGIN says otherwise).
+const apiOrigin = process.env.API_ORIGIN ?? 'http://localhost:3000';
+
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  server: { proxy: { '/api': apiOrigin, '/health': apiOrigin } },
+});
