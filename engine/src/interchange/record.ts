@@ -29,6 +29,8 @@ export const isNullFlavored = (v: unknown): v is NullFlavored =>
 /** A batch: N.1 header values, and one record per report (N.2.r headers and C..H). */
 export interface E2bBatch {
   format: 'r3' | 'r2';
+  /** The regional profile the batch was read with or is written for (ich, fda, ema, nmpa ...). */
+  profile?: string;
   header: E2bRecord;
   reports: E2bRecord[];
 }

@@ -204,7 +204,7 @@ function unaccounted(root: XmlElement, consumed: Consumed): string[] {
     for (const attr in n.attrs)
       if (!taken?.has(attr) && !attr.startsWith('xmlns')) out.push(`${path}/@${attr}=${n.attrs[attr]}`);
     if (n.text !== undefined && n.text.trim() !== '' && !taken?.has('#text'))
-      out.push(`${path}/text()=${n.text.slice(0, 60)}`);
+      out.push(`${path}/text()=${n.text}`);
     for (const c of n.children) walk(c, `${path}/${c.name}`);
   };
   walk(root, `/${root.name}`);

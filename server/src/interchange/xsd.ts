@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { validateXML, memoryPages } from 'xmllint-wasm';
+
+const xsdRoot = fileURLToPath(new URL('../../../schemas/e2b/xsd/', import.meta.url));
+
+export interface XsdError {
+  message: string;
+  line?: number;
+}
+
+export interface XsdResult {
+  valid: boolean;
+  errors: XsdError[];
+}
+
+interface SchemaSet {
+  main: { fileName: string; contents: string };
+  preload: { fileName: string; contents: string }[];
+}
+
+let schemaSet: SchemaSet | undefined;
+
+/** The ICH XSDs the product ships (schemas/e2b/xsd), read once. */
+function schemas(): SchemaSet {
+  if (schemaSet) return schemaSet;
+  const preload: { fileName: string; contents: string }[] = [];
+  for (const dir of ['coreschemas', 'multicacheschemas']) {
+    for (const file of readdirSync(`${xsdRoot}${dir}`))
+      preload.push({
+        fileName: `${dir}/${file}`,
+        contents: readFileSync(`${xsdRoot}${dir}/${file}`, 'utf8'),
+      });
+  }
+  const main = preload.find((p) => p.fileName === 'multicacheschemas/MCCI_IN200100UV01.xsd');
+  if (!main) throw new Error('schemas/e2b/xsd: MCCI_IN200100UV01.xsd missing');
+  schemaSet = { main, preload };
+  return schemaSet;
+}
+
+const rootSchema: Record<string, string> = {
+  MCCI_IN200100UV01: 'multicacheschemas/MCCI_IN200100UV01.xsd',
+  MCCI_IN200101UV01: 'multicacheschemas/MCCI_IN200101UV01.xsd',
+};
+
+/**
+ * Validates an E2B(R3) batch or acknowledgement against the official XSD with libxml2 (xmllint-wasm).
+ * The schema is chosen by the document's root element.
+ */
+export async function validateR3Xml(xml: string): Promise<XsdResult> {
+  const set = schemas();
+  const rootName =
+    /<([A-Za-z_][\w.-]*)[\s>]/.exec(xml.replace(/<\?xml[^>]*\?>/, '').replace(/<!--[\s\S]*?-->/g, ''))?.[1] ??
+    '';
+  const schemaFile = rootSchema[rootName];
+  if (!schemaFile)
+    return {
+      valid: false,
+      errors: [{ message: `not an E2B(R3) batch or acknowledgement: root element ${rootName || '(none)'}` }],
+    };
+  const main = set.preload.find((p) => p.fileName === schemaFile) ?? set.main;
+  const result = await validateXML({
+    xml: [{ fileName: 'message.xml', contents: xml }],
+    schema: [main],
+    preload: set.preload.filter((p) => p !== main),
+    initialMemoryPages: 512,
+    maxMemoryPages: memoryPages.GiB,
+  });
+  return {
+    valid: result.valid,
+    errors: result.errors.map((e) =>
+      e.loc?.lineNumber ? { message: e.message, line: e.loc.lineNumber } : { message: e.message },
+    ),
+  };
+}
