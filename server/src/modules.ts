@@ -4,5 +4,6 @@
  * (jobs, uploads) are mounted by createApp itself.
  */
 import type { ServerModule } from './http/module';
+import { preferencesModule } from './preferences';
 
-export const modules: ServerModule[] = [];
+export const modules: ServerModule[] = [preferencesModule];

@@ -1,0 +1,124 @@
+/**
+ * Per-user preferences: the table column layouts (the two calls SPEC section 7 names verbatim)
+ * and whether the user has seen the first-login guided tour.
+ */
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import { ok } from '../http/envelope';
+import { defineModule } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import type { CollectionDefinition, Update } from '../store/port';
+import { COLUMN_JSON_MAX_LENGTH, parseColumnJson } from './column-layout';
+
+export { parseColumnJson } from './column-layout';
+export type { ColumnLayouts, TableColumnLayout } from './column-layout';
+
+const COLLECTION = 'userPreferences';
+
+interface UserPreferences {
+  userId: string;
+  /** Absent until the user customises a table; removed by a reset. */
+  columnJson?: string;
+  tourSeenAt?: string;
+}
+
+const collections: CollectionDefinition[] = [
+  { name: COLLECTION, scope: 'tenant', indexes: [{ fields: { userId: 1 }, unique: true }] },
+];
+
+function preferencesOf(c: Context<AppEnv>) {
+  const { userId } = requirePrincipal(c);
+  const handle = tenantHandle(c).collection<UserPreferences>(COLLECTION);
+  return {
+    read: () => handle.findOne({ userId }),
+    /** Sets (or, with undefined, removes) one field, creating the user's document when missing. */
+    async write(field: 'columnJson' | 'tourSeenAt', value: string | undefined) {
+      const update: Update = value === undefined ? { $unset: { [field]: '' } } : { $set: { [field]: value } };
+      const updated = await handle.updateOne({ userId }, update);
+      if (updated || value === undefined) return;
+      await handle.insertOne({ userId, [field]: value });
+    },
+  };
+}
+
+function routes(router: ModuleRouter): void {
+  router.route(
+    {
+      method: 'post',
+      path: '/system/sysUserDefinedColumnsController/getUserDefinedColumns',
+      summary: "The caller's column layouts of every table (columnJson text; absent when never customised)",
+      response: { type: 'object', properties: { columnJson: { type: 'string' } } },
+    },
+    async (c) => {
+      const stored = await preferencesOf(c).read();
+      return stored?.columnJson ? { columnJson: stored.columnJson } : {};
+    },
+  );
+
+  router.route<{ columnJson: string }>(
+    {
+      method: 'post',
+      path: '/system/sysUserDefinedColumnsController/saveUserDefinedColumns',
+      summary:
+        "Saves the caller's column layouts of every table: columnJson maps each table id to its checked and ordered column labels; an empty text or {} clears them",
+      body: {
+        type: 'object',
+        required: ['columnJson'],
+        properties: { columnJson: { type: 'string', maxLength: COLUMN_JSON_MAX_LENGTH } },
+      },
+      response: { type: 'object', properties: { columnJson: { type: 'string' } } },
+    },
+    async (c, { body }) => {
+      const parsed = parseColumnJson(body.columnJson);
+      if ('error' in parsed) throw errors.badRequest(`preferences.${parsed.error}`);
+      const preferences = preferencesOf(c);
+      if (Object.keys(parsed.layouts).length === 0) {
+        await preferences.write('columnJson', undefined);
+        // The client shows this message and reloads (SPEC 7: on reset, success message and reload).
+        return ok(c, {}, 'preferences.columnsCleared');
+      }
+      const columnJson = JSON.stringify(parsed.layouts);
+      await preferences.write('columnJson', columnJson);
+      return { columnJson };
+    },
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/preferences/tour',
+      summary: 'Whether the caller has seen the first-login guided tour',
+      response: {
+        type: 'object',
+        properties: { seen: { type: 'boolean' }, seenAt: { type: ['string', 'null'] } },
+      },
+    },
+    async (c) => {
+      const stored = await preferencesOf(c).read();
+      return { seen: Boolean(stored?.tourSeenAt), seenAt: stored?.tourSeenAt ?? null };
+    },
+  );
+
+  router.route(
+    {
+      method: 'post',
+      path: '/preferences/tour/seen',
+      summary: 'Records that the caller has finished (or skipped) the guided tour',
+      response: { type: 'object', properties: { seen: { type: 'boolean' }, seenAt: { type: 'string' } } },
+    },
+    async (c) => {
+      const seenAt = c.get('deps').clock.now().toISOString();
+      await preferencesOf(c).write('tourSeenAt', seenAt);
+      return { seen: true, seenAt };
+    },
+  );
+}
+
+export const preferencesModule = defineModule({
+  name: 'preferences',
+  prefix: '',
+  collections,
+  routes,
+});
