@@ -15,3 +15,7 @@ export { compileMapping } from './mapping';
 export { importR3, importR3Tree, exportR3, r3Mapping } from './r3/index';
 export type { R3Import } from './r3/index';
 export { dataLeaves, missingLeaves } from './leaves';
+export { readAcknowledgement, writeR3Acknowledgement, writeR2Acknowledgement } from './ack';
+export type { Acknowledgement, ReportAcknowledgement, AckOptions, BatchAckCode, ReportAckCode } from './ack';
+export { detectFormat } from './format';
+export type { InterchangeFormat } from './format';
