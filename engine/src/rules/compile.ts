@@ -13,23 +13,32 @@ import type { Finding } from '../validation/finding';
 import { resolveFieldRef } from './field-index';
 import type { FieldIndex } from './field-index';
 import { checkRule } from './check';
-import type { Condition, FieldCondition, FieldRef, Rule } from './types';
-import { compareE2bDates, isEmpty, isIntegerValue, sameValue } from './values';
+import type { Assertion, Condition, FieldCondition, FieldRef, Rule } from './types';
+import { compareE2bDates, hasNoValue, isEmpty, isIntegerValue, sameValue } from './values';
 
 type Binding = readonly number[];
-type Test = (doc: unknown, binding: Binding) => boolean;
 
-interface BoundPath {
-  segments: string[];
-  /** How many leading `[*]` take their index from the target's binding. */
-  bound: number;
+/** A condition over the document at one binding; `constant` when it reads no repeating item. */
+interface Test {
+  (doc: unknown, binding: Binding): boolean;
+  constant: boolean;
+}
+
+function test(fn: (doc: unknown, binding: Binding) => boolean, constant: boolean): Test {
+  return Object.assign(fn, { constant });
 }
 
 export interface CompiledRule {
   rule: Rule;
   field: FieldInfo;
+  /** Target path segments: the rule runs once per instance of this path. */
+  segments: readonly string[];
   /** Data paths (with `[*]`) whose change can change the rule's outcome. */
   reads: string[];
+  /** False when a condition on the case as a whole rules the rule out for this document. */
+  applies(doc: unknown): boolean;
+  /** Checks one instance of the target (its value and the indices of its `[*]`). */
+  visit(value: unknown, doc: unknown, binding: Binding, out: Finding[]): void;
   run(doc: unknown, out: Finding[]): void;
   /** Runs the rule only for the items a changed field (path and indices of its `[*]`) belongs to. */
   runWithin(doc: unknown, fieldSegments: readonly string[], fieldBinding: Binding, out: Finding[]): void;
@@ -58,83 +67,110 @@ function sharedStars(target: readonly string[], other: readonly string[]): numbe
 
 /** A missing parent object reads as missing members, so "required" fires for a field of an absent section. */
 function childOf(current: unknown, name: string): unknown {
-  return current !== null && typeof current === 'object' && !Array.isArray(current)
+  if (Array.isArray(current)) return /^\d+$/.test(name) ? current[Number(name)] : undefined;
+  return current !== null && typeof current === 'object'
     ? (current as Record<string, unknown>)[name]
     : undefined;
 }
 
-/** Calls `visit` for every value at the path (missing leaves included as undefined). */
-function eachValue(
-  node: unknown,
-  path: BoundPath,
-  binding: Binding,
-  visit: (value: unknown) => boolean | void,
-): boolean {
-  const { segments, bound } = path;
-  const step = (current: unknown, i: number, star: number): boolean => {
-    if (i === segments.length) return visit(current) === true;
-    const segment = segments[i]!;
-    if (segment === '*') {
-      if (!Array.isArray(current)) return false;
-      if (star < bound) return step(current[binding[star]!], i + 1, star + 1);
-      for (let k = 0; k < current.length; k++) if (step(current[k], i + 1, star + 1)) return true;
-      return false;
+/**
+ * Reads a path at a binding: its first `bound` `[*]`s take the binding's indices, the others range
+ * over every item. Paths without free `[*]` read one value without allocating.
+ */
+class PathReader {
+  readonly free: boolean;
+  readonly constant: boolean;
+  constructor(
+    readonly segments: readonly string[],
+    readonly bound: number,
+  ) {
+    const stars = segments.filter((segment) => segment === '*').length;
+    this.free = stars > bound;
+    this.constant = stars === 0;
+  }
+
+  /** The value when the path has no free `[*]`. */
+  one(doc: unknown, binding: Binding): unknown {
+    let current = doc;
+    let star = 0;
+    const segments = this.segments;
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i]!;
+      if (segment === '*') {
+        if (!Array.isArray(current)) return undefined;
+        current = current[binding[star++]!];
+      } else current = childOf(current, segment);
+      if (current === undefined) return undefined;
     }
-    return step(childOf(current, segment), i + 1, star);
-  };
-  return step(node, 0, 0);
+    return current;
+  }
+
+  /** True when `match` holds for some value at the path (missing values included as undefined). */
+  some(doc: unknown, binding: Binding, match: (value: unknown) => boolean): boolean {
+    if (!this.free) return match(this.one(doc, binding));
+    const { segments, bound } = this;
+    const step = (current: unknown, i: number, star: number): boolean => {
+      if (i === segments.length) return match(current);
+      const segment = segments[i]!;
+      if (segment === '*') {
+        if (!Array.isArray(current)) return false;
+        if (star < bound) return step(current[binding[star]!], i + 1, star + 1);
+        for (let k = 0; k < current.length; k++) if (step(current[k], i + 1, star + 1)) return true;
+        return false;
+      }
+      return step(childOf(current, segment), i + 1, star);
+    };
+    return step(doc, 0, 0);
+  }
+
+  values(doc: unknown, binding: Binding): unknown[] {
+    if (!this.free) return [this.one(doc, binding)];
+    const out: unknown[] = [];
+    this.some(doc, binding, (value) => {
+      out.push(value);
+      return false;
+    });
+    return out;
+  }
+
+  /** JSON pointer at a binding that fixes every `[*]`. */
+  pointer(binding: Binding): string {
+    let star = 0;
+    return tokensToPointer(
+      this.segments.map((segment) => (segment === '*' ? String(binding[star++]) : segment)),
+    );
+  }
 }
 
-/** Every instance of a path: value, indices of its `[*]`s and JSON pointer tokens. */
+/** Every instance of a path: its value and the indices of its `[*]`s; `prefix` fixes leading indices. */
 function eachInstance(
   doc: unknown,
   segments: readonly string[],
-  visit: (value: unknown, binding: number[], tokens: string[]) => void,
+  visit: (value: unknown, binding: number[]) => void,
   prefix: Binding = [],
 ): void {
   const binding: number[] = [];
-  const tokens: string[] = [];
   const step = (current: unknown, i: number): void => {
     if (i === segments.length) {
-      visit(current, binding, tokens);
+      visit(current, binding);
       return;
     }
     const segment = segments[i]!;
     if (segment === '*') {
       if (!Array.isArray(current)) return;
       const fixed = binding.length < prefix.length ? prefix[binding.length]! : -1;
-      for (
-        let k = fixed >= 0 ? fixed : 0;
-        k < (fixed >= 0 ? Math.min(fixed + 1, current.length) : current.length);
-        k++
-      ) {
+      const from = fixed >= 0 ? fixed : 0;
+      const to = fixed >= 0 ? Math.min(fixed + 1, current.length) : current.length;
+      for (let k = from; k < to; k++) {
         binding.push(k);
-        tokens.push(String(k));
         step(current[k], i + 1);
         binding.pop();
-        tokens.pop();
       }
       return;
     }
-    tokens.push(segment);
     step(childOf(current, segment), i + 1);
-    tokens.pop();
   };
   step(doc, 0);
-}
-
-/** JSON pointer of a path whose `[*]`s are all bound. */
-function boundPointer(segments: readonly string[], binding: Binding): string {
-  let star = 0;
-  return tokensToPointer(segments.map((segment) => (segment === '*' ? String(binding[star++]) : segment)));
-}
-
-function valuesAt(doc: unknown, path: BoundPath, binding: Binding): unknown[] {
-  const values: unknown[] = [];
-  eachValue(doc, path, binding, (value) => {
-    values.push(value);
-  });
-  return values;
 }
 
 class RuleCompiler {
@@ -144,53 +180,114 @@ class RuleCompiler {
     private readonly scope: readonly string[],
   ) {}
 
-  field(ref: FieldRef): BoundPath {
+  field(ref: FieldRef): PathReader {
     const field = resolveFieldRef(ref, this.index) as FieldInfo;
     this.reads.add(field.path);
-    const segments = parseDataPath(field.path);
-    return { segments, bound: sharedStars(this.scope, segments) };
+    // A path may name a fixed item (`reporters[0]`); the field index knows it as `reporters[*]`.
+    const segments = parseDataPath(typeof ref.field === 'string' ? ref.field : field.path);
+    return new PathReader(segments, sharedStars(this.scope, segments));
   }
 
   condition(condition: Condition): Test {
-    if ('all' in condition) {
-      const tests = condition.all.map((item) => this.condition(item));
-      return (doc, binding) => tests.every((test) => test(doc, binding));
-    }
-    if ('any' in condition) {
-      const tests = condition.any.map((item) => this.condition(item));
-      return (doc, binding) => tests.some((test) => test(doc, binding));
-    }
-    if ('none' in condition) {
-      const tests = condition.none.map((item) => this.condition(item));
-      return (doc, binding) => !tests.some((test) => test(doc, binding));
+    if ('all' in condition || 'any' in condition || 'none' in condition) {
+      const list = 'all' in condition ? condition.all : 'any' in condition ? condition.any : condition.none;
+      const tests = list.map((item) => this.condition(item));
+      const constant = tests.every((item) => item.constant);
+      if ('all' in condition)
+        return test((doc, binding) => tests.every((item) => item(doc, binding)), constant);
+      const some = (doc: unknown, binding: Binding) => tests.some((item) => item(doc, binding));
+      return 'any' in condition
+        ? test(some, constant)
+        : test((doc, binding) => !some(doc, binding), constant);
     }
     const fieldCondition = condition as FieldCondition;
-    const path = this.field(fieldCondition);
-    const some =
-      (match: (value: unknown) => boolean): Test =>
-      (doc, binding) =>
-        eachValue(doc, path, binding, match);
-    if (fieldCondition.is !== undefined) {
-      const expected = fieldCondition.is;
-      return some((value) => sameValue(value, expected));
+    const reader = this.field(fieldCondition);
+    const holds = (match: (value: unknown) => boolean, negate: boolean): Test =>
+      test(
+        reader.free
+          ? (doc, binding) => reader.some(doc, binding, match) !== negate
+          : (doc, binding) => match(reader.one(doc, binding)) !== negate,
+        reader.constant,
+      );
+    if (fieldCondition.is !== undefined || fieldCondition.isNot !== undefined) {
+      const expected = (fieldCondition.is ?? fieldCondition.isNot)!;
+      return holds((value) => sameValue(value, expected), fieldCondition.is === undefined);
     }
-    if (fieldCondition.isNot !== undefined) {
-      const expected = fieldCondition.isNot;
-      const test = some((value) => sameValue(value, expected));
-      return (doc, binding) => !test(doc, binding);
+    if (fieldCondition.in !== undefined || fieldCondition.notIn !== undefined) {
+      const expected = (fieldCondition.in ?? fieldCondition.notIn)!;
+      return holds(
+        (value) => expected.some((item) => sameValue(value, item)),
+        fieldCondition.in === undefined,
+      );
     }
-    if (fieldCondition.in !== undefined) {
-      const expected = fieldCondition.in;
-      return some((value) => expected.some((item) => sameValue(value, item)));
-    }
-    if (fieldCondition.notIn !== undefined) {
-      const expected = fieldCondition.notIn;
-      const test = some((value) => expected.some((item) => sameValue(value, item)));
-      return (doc, binding) => !test(doc, binding);
-    }
-    const filled = some((value) => !isEmpty(value));
-    return fieldCondition.notEmpty ? filled : (doc, binding) => !filled(doc, binding);
+    return holds((value) => !isEmpty(value), fieldCondition.notEmpty !== true);
   }
+}
+
+/** Outcome of an assertion: true holds, false fails at the target, a string fails at that pointer. */
+type Check = (value: unknown, doc: unknown, binding: Binding) => boolean | string;
+
+function compileCheck(
+  then: Assertion,
+  compiler: RuleCompiler,
+  index: FieldIndex,
+  segments: readonly string[],
+): Check {
+  if (then.required) return (value) => !isEmpty(value);
+  if (then.empty) return (value) => isEmpty(value);
+  if (then.equals !== undefined) {
+    const expected = then.equals;
+    return (value) => hasNoValue(value) || sameValue(value, expected);
+  }
+  if (then.in !== undefined) {
+    const expected = then.in;
+    return (value) => hasNoValue(value) || expected.some((item) => sameValue(value, item));
+  }
+  if (then.integer) return (value) => hasNoValue(value) || isIntegerValue(value);
+  if (then.pattern !== undefined) {
+    const pattern = new RegExp(then.pattern, 'u');
+    return (value) => hasNoValue(value) || (typeof value === 'string' && pattern.test(value));
+  }
+  if (then.after) {
+    const start = compiler.field(then.after);
+    const orEqual = then.orEqual === true;
+    return (value, doc, binding) =>
+      isEmpty(value) ||
+      !start.some(doc, binding, (other) => {
+        const order = compareE2bDates(value, other);
+        return order === -1 || (order === 0 && !orEqual);
+      });
+  }
+  if (then.together) {
+    const other = compiler.field(then.together);
+    return (value, doc, binding) => {
+      const otherFilled = other.some(doc, binding, (item) => !isEmpty(item));
+      if (isEmpty(value) === !otherFilled) return true;
+      // Report at the empty one of the pair.
+      return isEmpty(value) || other.free ? false : other.pointer(binding);
+    };
+  }
+  if (then.maxBlankItems !== undefined) {
+    const limit = then.maxBlankItems;
+    return (value) => !Array.isArray(value) || value.filter(isEmpty).length <= limit;
+  }
+  const count = then.count!;
+  const itemCompiler = new RuleCompiler(index, [...segments, '*']);
+  const where = count.where ? itemCompiler.condition(count.where) : undefined;
+  itemCompiler.reads.forEach((path) => compiler.reads.add(path));
+  return (value, doc, binding) => {
+    const items = Array.isArray(value) ? value : [];
+    let n = items.length;
+    if (where) {
+      n = 0;
+      const itemBinding = [...binding, 0];
+      for (let k = 0; k < items.length; k++) {
+        itemBinding[binding.length] = k;
+        if (where(doc, itemBinding)) n++;
+      }
+    }
+    return !((count.min !== undefined && n < count.min) || (count.max !== undefined && n > count.max));
+  };
 }
 
 function compileRule(rule: Rule, index: FieldIndex): CompiledRule {
@@ -201,109 +298,76 @@ function compileRule(rule: Rule, index: FieldIndex): CompiledRule {
     },
     index,
   ) as FieldInfo;
-  const segments = parseDataPath(field.path);
+  const segments = parseDataPath(rule.path ?? field.path);
   const compiler = new RuleCompiler(index, segments);
   compiler.reads.add(field.path);
   const when = rule.when ? compiler.condition(rule.when) : undefined;
-  const then = rule.then;
+  const check = compileCheck(rule.then, compiler, index, segments);
   const e2b = rule.e2b ?? field.e2b;
-  const finding = (pointer: string, params: Record<string, string | number> = {}): Finding => ({
-    path: pointer,
+  const report = (path: string): Finding => ({
+    path,
     ...(e2b ? { e2b } : {}),
     ruleId: rule.id,
     severity: rule.severity,
     messageKey: `rule.${rule.id}`,
-    params,
+    params: {},
     message: rule.message,
   });
-
-  // Returns the pointer to report at, or undefined when the assertion holds.
-  type Check = (value: unknown, doc: unknown, binding: Binding, pointer: string) => string | undefined;
-  let check: Check;
-  if (then.required) check = (value, _doc, _binding, pointer) => (isEmpty(value) ? pointer : undefined);
-  else if (then.empty) check = (value, _doc, _binding, pointer) => (isEmpty(value) ? undefined : pointer);
-  else if (then.equals !== undefined) {
-    const expected = then.equals;
-    check = (value, _doc, _binding, pointer) =>
-      isEmpty(value) || sameValue(value, expected) ? undefined : pointer;
-  } else if (then.in !== undefined) {
-    const expected = then.in;
-    check = (value, _doc, _binding, pointer) =>
-      isEmpty(value) || expected.some((item) => sameValue(value, item)) ? undefined : pointer;
-  } else if (then.integer)
-    check = (value, _doc, _binding, pointer) =>
-      isEmpty(value) || isIntegerValue(value) ? undefined : pointer;
-  else if (then.pattern !== undefined) {
-    const pattern = new RegExp(then.pattern, 'u');
-    check = (value, _doc, _binding, pointer) =>
-      isEmpty(value) || (typeof value === 'string' && pattern.test(value)) ? undefined : pointer;
-  } else if (then.after) {
-    const other = compiler.field(then.after);
-    const orEqual = then.orEqual === true;
-    check = (value, doc, binding, pointer) => {
-      if (isEmpty(value)) return undefined;
-      const early = valuesAt(doc, other, binding).some((start) => {
-        const order = compareE2bDates(value, start);
-        return order === -1 || (order === 0 && !orEqual);
-      });
-      return early ? pointer : undefined;
-    };
-  } else if (then.together) {
-    const other = compiler.field(then.together);
-    const otherFullyBound = other.bound === other.segments.filter((segment) => segment === '*').length;
-    check = (value, doc, binding, pointer) => {
-      const otherFilled = valuesAt(doc, other, binding).some((item) => !isEmpty(item));
-      if (isEmpty(value) === !otherFilled) return undefined;
-      if (isEmpty(value)) return pointer;
-      return otherFullyBound ? boundPointer(other.segments, binding) : pointer;
-    };
-  } else if (then.maxBlankItems !== undefined) {
-    const limit = then.maxBlankItems;
-    check = (value, _doc, _binding, pointer) =>
-      Array.isArray(value) && value.filter(isEmpty).length > limit ? pointer : undefined;
-  } else {
-    const count = then.count!;
-    const itemCompiler = new RuleCompiler(index, [...segments, '*']);
-    const where = count.where ? itemCompiler.condition(count.where) : undefined;
-    itemCompiler.reads.forEach((path) => compiler.reads.add(path));
-    check = (value, doc, binding, pointer) => {
-      const items = Array.isArray(value) ? value : [];
-      let n = 0;
-      for (let k = 0; k < items.length; k++) if (!where || where(doc, [...binding, k])) n++;
-      return (count.min !== undefined && n < count.min) || (count.max !== undefined && n > count.max)
-        ? pointer
-        : undefined;
-    };
-  }
-
-  const evaluate = (
-    value: unknown,
-    doc: unknown,
-    binding: Binding,
-    tokens: readonly string[],
-    out: Finding[],
-  ): void => {
-    if (when && !when(doc, binding)) return;
-    const at = check(value, doc, binding, tokensToPointer(tokens));
-    if (at !== undefined) out.push(finding(at));
+  const perItemWhen = when && !when.constant ? when : undefined;
+  const target = new PathReader(segments, segments.length);
+  const visit = (value: unknown, doc: unknown, binding: Binding, out: Finding[]): void => {
+    if (perItemWhen && !perItemWhen(doc, binding)) return;
+    const outcome = check(value, doc, binding);
+    if (outcome !== true) out.push(report(outcome === false ? target.pointer(binding) : outcome));
   };
+  // A condition on the case as a whole is decided once per run, not once per item.
+  const applies = (doc: unknown): boolean => !when?.constant || when(doc, []);
   return {
     rule,
     field,
+    segments,
     reads: [...compiler.reads],
+    applies,
+    visit,
     run(doc, out) {
-      eachInstance(doc, segments, (value, binding, tokens) => evaluate(value, doc, binding, tokens, out));
+      if (applies(doc)) eachInstance(doc, segments, (value, binding) => visit(value, doc, binding, out));
     },
     runWithin(doc, fieldSegments, fieldBinding, out) {
+      if (!applies(doc)) return;
       const prefix = fieldBinding.slice(0, sharedStars(segments, fieldSegments));
-      eachInstance(
-        doc,
-        segments,
-        (value, binding, tokens) => evaluate(value, doc, binding, tokens, out),
-        prefix,
-      );
+      eachInstance(doc, segments, (value, binding) => visit(value, doc, binding, out), prefix);
     },
   };
+}
+
+/**
+ * Runs rules in one walk per repeating section: rules whose targets lie in the same items
+ * (`drugs[*].reactionAssessments[*].…`) share the walk and read their member from each item.
+ */
+export function runRules(rules: readonly CompiledRule[], doc: unknown, out: Finding[]): void {
+  const groups = new Map<
+    string,
+    { items: readonly string[]; members: { rule: CompiledRule; rest: readonly string[] }[] }
+  >();
+  for (const rule of rules) {
+    if (!rule.applies(doc)) continue;
+    const cut = rule.segments.lastIndexOf('*') + 1;
+    const items = rule.segments.slice(0, cut);
+    const key = items.join('\u0000');
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { items, members: [] }));
+    group.members.push({ rule, rest: rule.segments.slice(cut) });
+  }
+  for (const { items, members } of groups.values()) {
+    eachInstance(doc, items, (item, binding) => {
+      for (let m = 0; m < members.length; m++) {
+        const { rule, rest } = members[m]!;
+        let value = item;
+        for (let i = 0; i < rest.length && value !== undefined; i++) value = childOf(value, rest[i]!);
+        rule.visit(value, doc, binding, out);
+      }
+    });
+  }
 }
 
 /** Compiles rules against the fields of one configuration; rules that do not fit are reported, not run. */

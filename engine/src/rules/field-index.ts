@@ -23,7 +23,9 @@ export function resolveFieldRef(ref: FieldRef, index: FieldIndex): FieldInfo | s
   if (typeof ref.field === 'string') {
     let normalised: string;
     try {
-      normalised = formatDataPath(parseDataPath(ref.field));
+      normalised = formatDataPath(
+        parseDataPath(ref.field).map((segment) => (/^\d+$/.test(segment) ? '*' : segment)),
+      );
     } catch {
       return `bad path "${ref.field}"`;
     }

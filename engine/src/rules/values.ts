@@ -16,6 +16,20 @@ export function isEmpty(value: unknown): boolean {
   return true;
 }
 
+export function isNullFlavored(value: unknown): boolean {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    typeof (value as { nullFlavor?: unknown }).nullFlavor === 'string'
+  );
+}
+
+/** Value assertions (equals, in, integer, pattern) leave missing and null-flavored values to other checks. */
+export function hasNoValue(value: unknown): boolean {
+  return isEmpty(value) || isNullFlavored(value);
+}
+
 /** Codes are compared as text so that a rule saying `2` matches a stored `"2"`. */
 export function sameValue(value: unknown, expected: Scalar): boolean {
   if (value === null || value === undefined || typeof value === 'object') return false;

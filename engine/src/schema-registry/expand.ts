@@ -1,6 +1,6 @@
 /**
  * Turns the authoring keywords of the case schema into plain JSON Schema for validation:
- * `x-codelist` becomes an `enum` of codes, `x-nullFlavors` lets the property hold `{"nullFlavor": "UNK"}`.
+ * `x-codelist` becomes `x-codes` (the list of codes, a Set lookup: validation/codelist-keyword.ts), `x-nullFlavors` lets the property hold `{"nullFlavor": "UNK"}`.
  * `x-e2b-date` stays: it is an AJV keyword (validation/e2b-date.ts).
  */
 import type { Codelist, CodelistValue, JsonSchema, SchemaSet } from './types';
@@ -51,7 +51,8 @@ function expandNode(node: unknown, codelists: Record<string, Codelist>): unknown
         : expandNode(value, codelists);
   }
   const codes = allowedCodes(source, codelists);
-  if (codes && out.enum === undefined) out.enum = codes.map((value) => typedCode(value.code, source.type));
+  if (codes && out.enum === undefined)
+    out['x-codes'] = codes.map((value) => typedCode(value.code, source.type));
   const flavors = source['x-nullFlavors'];
   if (Array.isArray(flavors) && flavors.length > 0) {
     // if/then/else instead of anyOf: same accepted values, one branch evaluated, errors from that branch only.

@@ -61,22 +61,31 @@ export function keywordOf(schemas: SchemaSet, location: SchemaLocation, keyword:
   return undefined;
 }
 
-/** `drugs[*].dosages[*].doseValue` -> ['drugs', '*', 'dosages', '*', 'doseValue'] */
+/**
+ * `drugs[*].dosages[*].doseValue` -> ['drugs', '*', 'dosages', '*', 'doseValue'].
+ * A fixed item is written `reporters[0]` and parsed to the segment '0'.
+ */
 export function parseDataPath(path: string): string[] {
   const segments: string[] = [];
   for (const part of path.split('.')) {
-    const match = /^([^[\]]*)((?:\[\*\])*)$/.exec(part);
-    if (!match) throw new Error(`bad path segment "${part}" in "${path}"`);
+    const match = /^([^[\]]*)((?:\[(?:\*|\d+)\])*)$/.exec(part);
+    if (!match || (match[1] === '' && segments.length === 0))
+      throw new Error(`bad path segment "${part}" in "${path}"`);
     if (match[1]) segments.push(match[1]);
-    for (let i = 0; i < match[2]!.length / 3; i++) segments.push('*');
+    for (const index of match[2]!.matchAll(/\[(\*|\d+)\]/g)) segments.push(index[1]!);
   }
   if (segments.length === 0) throw new Error(`empty path "${path}"`);
   return segments;
 }
 
+export function isIndexSegment(segment: string): boolean {
+  return segment === '*' || /^\d+$/.test(segment);
+}
+
 export function formatDataPath(segments: readonly string[]): string {
   let out = '';
-  for (const segment of segments) out += segment === '*' ? '[*]' : out === '' ? segment : `.${segment}`;
+  for (const segment of segments)
+    out += isIndexSegment(segment) ? `[${segment}]` : out === '' ? segment : `.${segment}`;
   return out;
 }
 

@@ -13,6 +13,7 @@ import { annotationKeywords, expandForValidation } from '../schema-registry/expa
 import type { ResolvedConfiguration } from '../schema-registry/resolve';
 import { tokensToPointer, walkFields } from '../schema-registry/schema-set';
 import type { FieldInfo, SchemaSet } from '../schema-registry/types';
+import { codesKeyword } from './codelist-keyword';
 import { e2bDateKeyword } from './e2b-date';
 
 /** Rules added by configuration edits run under this profile name, with every selection. */
@@ -54,8 +55,9 @@ export function createAjv(schemas: SchemaSet, options: { source?: boolean } = {}
   // ajv-formats ships its own copy of the Ajv types; the instance is the same Ajv 8 class at runtime.
   (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
   ajv.addKeyword(e2bDateKeyword);
+  ajv.addKeyword(codesKeyword);
   for (const keyword of new Set([...ALWAYS_ANNOTATIONS, ...annotationKeywords(schemas)])) {
-    if (keyword !== 'x-e2b-date') ajv.addKeyword({ keyword });
+    if (keyword !== 'x-e2b-date' && keyword !== 'x-codes') ajv.addKeyword({ keyword });
   }
   for (const schema of Object.values(schemas)) ajv.addSchema(schema);
   return ajv;

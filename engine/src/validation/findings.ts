@@ -72,6 +72,9 @@ export function findingsFromErrors(
       ruleId = `schema.e2bDate.${details.problem}`;
       const digits = details.problem === 'precisionMax' ? details.maxPrecision : details.minPrecision;
       params.precision = DATE_FORMATS[digits] ?? String(digits);
+    } else if (error.keyword === 'x-codes') {
+      messageKey = 'validation.enum';
+      ruleId = 'schema.codelist';
     } else if (error.keyword === 'required') {
       pointer = `${pointer}${tokensToPointer([(error.params as { missingProperty: string }).missingProperty])}`;
       messageKey = 'validation.required';

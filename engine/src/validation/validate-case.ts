@@ -4,6 +4,7 @@ import type { ResolvedConfiguration } from '../schema-registry/resolve';
 import type { Finding, ValidationResult } from './finding';
 import { summarise } from './finding';
 import { compiledConfiguration, CUSTOM_PROFILE } from './compile';
+import { runRules } from '../rules/compile';
 import { findingsFromErrors } from './findings';
 
 export interface ValidateOptions {
@@ -45,11 +46,13 @@ export function validateCase(
   const findings: Finding[] = [];
   compiled.validateCaseSchema.call({ now: nowMs(options.now) }, caseDoc);
   findings.push(...findingsFromErrors(compiled.validateCaseSchema.errors, compiled.fieldIndex));
+  const rules = [];
   for (const profile of selectedProfiles(configuration, options.profiles)) {
-    const rules = compiled.rules.get(profile);
-    if (!rules) throw new Error(`unknown rule profile "${profile}"`);
-    for (const rule of rules.rules) rule.run(caseDoc, findings);
+    const compiledRules = compiled.rules.get(profile);
+    if (!compiledRules) throw new Error(`unknown rule profile "${profile}"`);
+    rules.push(...compiledRules.rules);
   }
+  runRules(rules, caseDoc, findings);
   return summarise(sortFindings(findings));
 }
 
