@@ -137,7 +137,32 @@ export class ForbiddenQueryError extends StoreError {
 }
 
 export class DuplicateKeyError extends StoreError {
-  constructor(readonly collectionName: string, readonly index: string) {
+  constructor(
+    readonly collectionName: string,
+    readonly index: string,
+  ) {
     super('duplicateKey', { collection: collectionName, index });
   }
+}
+
+/** Thrown for a bad request to the store: an unknown collection, a wrong scope, a store-owned field ... */
+export class InvalidStoreRequestError extends StoreError {}
+
+/**
+ * Whole-store access for the data export/import command and the file store's reference counting.
+ * It sees every tenant: never hand it to a service.
+ */
+export interface StoreMaintenance {
+  /** Every declared collection, including the audit trail. */
+  definitions(): Promise<CollectionDefinition[]>;
+  /** Every document of a collection, all tenants, in _id order, store fields included. */
+  scan(collection: string, batchSize?: number): AsyncIterable<StoredDoc>;
+  /** Inserts documents exactly as given (revisions and store fields kept), e.g. from an export. */
+  restore(collection: string, docs: StoredDoc[]): Promise<void>;
+  /** Counts matching documents across all tenants. */
+  countAllTenants(collection: string, filter?: Filter): Promise<number>;
+}
+
+export interface StoreAdmin {
+  maintenance(): StoreMaintenance;
 }

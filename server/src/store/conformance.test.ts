@@ -1,0 +1,602 @@
+/**
+ * One conformance suite for every backend available: embedded always, MongoDB when
+ * MONGODB_URI is set (each run uses a fresh database name).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Query } from 'mingo';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditService } from '../audit';
+import { mingoOptions } from './embedded';
+import {
+  ForbiddenQueryError,
+  InvalidStoreRequestError,
+  RevisionConflictError,
+  DuplicateKeyError,
+  openStore,
+} from './index';
+import type { OpenedStore, StoredDoc, TenantHandle } from './index';
+
+const backends: {
+  name: string;
+  available: boolean;
+  open: () => Promise<{ store: OpenedStore; cleanup: () => void }>;
+}[] = [
+  {
+    name: 'embedded',
+    available: true,
+    open: async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'pv-store-'));
+      return {
+        store: await openStore({ dataDir }),
+        cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+      };
+    },
+  },
+  {
+    name: 'mongodb',
+    available: Boolean(process.env.MONGODB_URI),
+    open: async () => {
+      const url = new URL(process.env.MONGODB_URI!);
+      url.pathname = `/pv_conformance_${Date.now()}_${process.pid}`;
+      return {
+        store: await openStore({ dataDir: '', mongodbUri: url.toString() }),
+        cleanup: () => undefined,
+      };
+    },
+  },
+];
+
+const alice = { userId: 'alice' };
+const bob = { userId: 'bob' };
+
+for (const backend of backends) {
+  describe.skipIf(!backend.available)(`store conformance: ${backend.name}`, () => {
+    let store: OpenedStore;
+    let cleanup: () => void;
+    let a: TenantHandle;
+    let b: TenantHandle;
+
+    beforeAll(async () => {
+      ({ store, cleanup } = await backend.open());
+      await store.define({
+        name: 'cases',
+        scope: 'tenant',
+        audited: true,
+        indexes: [
+          { name: 'list', fields: { 'workflow.node': 1, 'report.reportType': 1, 'report.dateFirst': -1 } },
+          { name: 'drugs', fields: { 'drugs.name': 1 } },
+          { name: 'code', fields: { reportCode: 1 }, unique: true },
+          { name: 'score', fields: { score: 1 } },
+        ],
+      });
+      await store.define({ name: 'products', scope: 'tenant', indexes: [{ fields: { code: 1 } }] });
+      await store.define({ name: 'tenants', scope: 'platform' });
+      a = store.tenant('A', alice);
+      b = store.tenant('B', bob);
+      const seed = (tenant: string) => [
+        {
+          _id: `${tenant}-1`,
+          reportCode: `${tenant}-001`,
+          workflow: { node: 'entry' },
+          report: { reportType: '1', dateFirst: '20240105' },
+          drugs: [{ name: 'Aspirin', role: 'suspect' }, { name: 'Ibuprofen' }],
+          tags: ['serious', 'fatal'],
+          score: 5,
+          product: 'P1',
+          nested: { v: null },
+        },
+        {
+          _id: `${tenant}-2`,
+          reportCode: `${tenant}-002`,
+          workflow: { node: 'qc' },
+          report: { reportType: '2', dateFirst: '20240210' },
+          drugs: [{ name: 'Paracetamol', role: 'concomitant' }],
+          tags: ['serious'],
+          score: 10,
+          product: 'P2',
+        },
+        {
+          _id: `${tenant}-3`,
+          reportCode: `${tenant}-003`,
+          workflow: { node: 'entry' },
+          report: { reportType: '1', dateFirst: '20231120' },
+          drugs: [],
+          tags: [],
+          score: 1.5,
+          product: 'P1',
+          nested: { v: 3 },
+        },
+        {
+          _id: `${tenant}-4`,
+          reportCode: `${tenant}-004`,
+          workflow: { node: 'review' },
+          report: { reportType: '2', dateFirst: '20240301' },
+          drugs: [{ name: 'Aspirin low dose' }],
+          score: null,
+          product: 'P3',
+        },
+      ];
+      await a.collection('cases').insertMany(seed('A'));
+      await b.collection('cases').insertMany(seed('B'));
+      await a.collection('products').insertMany([
+        { _id: 'A-P1', code: 'P1', label: 'Product one A' },
+        { _id: 'A-P2', code: 'P2', label: 'Product two A' },
+      ]);
+      await b.collection('products').insertMany([{ _id: 'B-P1', code: 'P1', label: 'Product one B' }]);
+    });
+
+    afterAll(async () => {
+      await store?.close();
+      cleanup?.();
+    });
+
+    const ids = (docs: { _id: string }[]) => docs.map((d) => d._id).sort();
+
+    describe('CRUD and store fields', () => {
+      it('sets store-owned fields and refuses to let callers overwrite them', async () => {
+        const c = a.collection('products');
+        const doc = await c.insertOne({ code: 'X', tenantId: 'B', rev: 99, createdBy: 'mallory' } as Record<
+          string,
+          unknown
+        >);
+        expect(doc).toMatchObject({
+          code: 'X',
+          tenantId: 'A',
+          rev: 1,
+          createdBy: 'alice',
+          updatedBy: 'alice',
+        });
+        expect(doc._id).toMatch(/^[0-9a-f-]{36}$/);
+        expect(new Date(doc.createdAt).toISOString()).toBe(doc.createdAt);
+        await expect(c.updateOne({ _id: doc._id }, { $set: { tenantId: 'B' } })).rejects.toBeInstanceOf(
+          InvalidStoreRequestError,
+        );
+        await expect(c.updateOne({ _id: doc._id }, { $inc: { rev: 1 } })).rejects.toBeInstanceOf(
+          InvalidStoreRequestError,
+        );
+        expect(await c.findOne({ _id: doc._id })).toEqual(doc);
+        expect(await c.deleteOne({ _id: doc._id })).toBe(true);
+        expect(await c.findOne({ _id: doc._id })).toBeNull();
+        expect(await c.deleteOne({ _id: doc._id })).toBe(false);
+      });
+
+      it('refuses a duplicate _id and a duplicate unique key, inserting nothing of the batch', async () => {
+        const c = a.collection('cases');
+        await expect(c.insertOne({ _id: 'A-1' })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(
+          c.insertMany([
+            { _id: 'A-new', reportCode: 'A-new' },
+            { _id: 'A-new2', reportCode: 'A-001' },
+          ]),
+        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await c.findOne({ _id: 'A-new' })).toBeNull();
+        // Unique keys are per tenant: B may reuse A's code.
+        const other = await b.collection('cases').insertOne({ _id: 'B-A001', reportCode: 'A-001' });
+        expect(await b.collection('cases').deleteOne({ _id: other._id })).toBe(true);
+      });
+
+      it('updates with $set, $unset, $push, $pull, $inc, $addToSet and bumps rev', async () => {
+        const c = a.collection('products');
+        const doc = await c.insertOne({ code: 'U', list: [1, 2, 3], tags: ['x'], n: 1, gone: true });
+        const after = await c.updateOne(
+          { _id: doc._id },
+          {
+            $set: { 'deep.a': 1 },
+            $unset: { gone: '' },
+            $push: { list: 4 },
+            $inc: { n: 2 },
+            $addToSet: { tags: 'x' },
+          },
+        );
+        expect(after).toMatchObject({ deep: { a: 1 }, list: [1, 2, 3, 4], n: 3, tags: ['x'], rev: 2 });
+        expect(after).not.toHaveProperty('gone');
+        const pulled = await c.updateOne(
+          { _id: doc._id },
+          { $pull: { list: { $gte: 3 } }, $addToSet: { tags: 'y' } },
+        );
+        expect(pulled).toMatchObject({ list: [1, 2], tags: ['x', 'y'], rev: 3 });
+        expect(await c.updateOne({ _id: 'nope' }, { $set: { a: 1 } })).toBeNull();
+        expect(await c.updateMany({ code: 'U' }, { $inc: { n: 1 } })).toBe(1);
+        expect((await c.findOne({ _id: doc._id }))?.n).toBe(4);
+        await expect(c.updateOne({ _id: doc._id }, { $bogus: { a: 1 } })).rejects.toBeInstanceOf(
+          InvalidStoreRequestError,
+        );
+        await c.deleteOne({ _id: doc._id });
+      });
+    });
+
+    describe('filters', () => {
+      const cases = () => a.collection('cases');
+      it.each([
+        ['dotted equality', { 'workflow.node': 'entry' }, ['A-1', 'A-3']],
+        ['array membership on dotted path', { 'drugs.name': 'Aspirin' }, ['A-1']],
+        ['array membership', { tags: 'fatal' }, ['A-1']],
+        ['$in', { 'workflow.node': { $in: ['qc', 'review'] } }, ['A-2', 'A-4']],
+        ['$nin', { 'workflow.node': { $nin: ['qc', 'review'] } }, ['A-1', 'A-3']],
+        ['$regex prefix on array', { 'drugs.name': { $regex: '^Asp' } }, ['A-1', 'A-4']],
+        ['$regex case-insensitive', { 'drugs.name': { $regex: 'aspirin', $options: 'i' } }, ['A-1', 'A-4']],
+        ['$exists true', { nested: { $exists: true } }, ['A-1', 'A-3']],
+        ['$exists false', { nested: { $exists: false } }, ['A-2', 'A-4']],
+        ['null matches null and missing', { 'nested.v': null }, ['A-1', 'A-2', 'A-4']],
+        ['score null', { score: null }, ['A-4']],
+        ['$elemMatch', { drugs: { $elemMatch: { name: { $regex: '^Asp' }, role: 'suspect' } } }, ['A-1']],
+        ['range on strings', { 'report.dateFirst': { $gte: '20240101', $lt: '20240301' } }, ['A-1', 'A-2']],
+        ['range on numbers', { score: { $gt: 1.5, $lte: 10 } }, ['A-1', 'A-2']],
+        ['$or', { $or: [{ score: { $gte: 10 } }, { 'workflow.node': 'review' }] }, ['A-2', 'A-4']],
+        ['$and', { $and: [{ 'workflow.node': 'entry' }, { score: { $lt: 2 } }] }, ['A-3']],
+        ['$ne', { 'workflow.node': { $ne: 'entry' } }, ['A-2', 'A-4']],
+        ['empty array size', { drugs: { $size: 0 } }, ['A-3']],
+        ['$expr', { $expr: { $gt: ['$score', 4] } }, ['A-1', 'A-2']],
+      ])('%s', async (_label, filter, expected) => {
+        expect(ids(await cases().find(filter))).toEqual(expected);
+        expect(await cases().count(filter)).toBe(expected.length);
+      });
+
+      it('sorts, skips, limits and projects', async () => {
+        const c = cases();
+        const page = await c.find(
+          {},
+          {
+            sort: { 'report.dateFirst': -1 },
+            skip: 1,
+            limit: 2,
+            projection: { reportCode: 1, 'report.dateFirst': 1 },
+          },
+        );
+        expect(page).toEqual([
+          { _id: 'A-2', reportCode: 'A-002', report: { dateFirst: '20240210' } },
+          { _id: 'A-1', reportCode: 'A-001', report: { dateFirst: '20240105' } },
+        ]);
+        const byScore = await c.find({ 'workflow.node': 'entry' }, { sort: { score: 1 } });
+        expect(byScore.map((d) => d._id)).toEqual(['A-3', 'A-1']);
+        const excluded = await c.findOne({ _id: 'A-1' }, { projection: { drugs: 0, tags: 0 } });
+        expect(excluded).not.toHaveProperty('drugs');
+        expect(excluded).toHaveProperty('reportCode', 'A-001');
+        expect(await c.find({}, { limit: 0 })).toEqual([]);
+        await expect(c.find({}, { limit: -1 })).rejects.toBeInstanceOf(InvalidStoreRequestError);
+      });
+
+      it('pushdown returns exactly what pure mingo returns on randomised filters', async () => {
+        const nodes = ['entry', 'qc', 'review', 'closed'];
+        let seed = 42;
+        const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+        const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
+        const values = [null, 0, 1, 2.5, 7, 'a', 'b', 'ab', 'abc', 'B', true, false, [1, 'a'], { x: 1 }];
+        await store.define({
+          name: 'fuzz',
+          scope: 'tenant',
+          indexes: [
+            { fields: { n: 1, s: 1 } },
+            { fields: { 'o.p': 1 } },
+            { fields: { arr: 1 } },
+            { fields: { node: 1, s: -1 } },
+          ],
+        });
+        const fuzz = a.collection('fuzz');
+        const docs = Array.from({ length: 150 }, (_, i) => {
+          const doc: Record<string, unknown> = { _id: `f${String(i).padStart(3, '0')}`, node: pick(nodes) };
+          if (rand() < 0.8) doc.n = rand() < 0.7 ? Math.floor(rand() * 10) : pick(values);
+          if (rand() < 0.8) doc.s = rand() < 0.7 ? pick(['a', 'ab', 'abc', 'b', 'ba', 'c']) : pick(values);
+          if (rand() < 0.7)
+            doc.o = rand() < 0.8 ? { p: pick(values) } : [{ p: pick(values) }, { p: pick(values) }];
+          if (rand() < 0.7) doc.arr = rand() < 0.5 ? [pick(values), pick(values)] : pick(values);
+          return doc;
+        });
+        await fuzz.insertMany(docs);
+        await b.collection('fuzz').insertMany(docs.slice(0, 20).map((d) => ({ ...d, _id: `b${d._id}` })));
+        const stored = await fuzz.find({});
+        const paths = ['n', 's', 'o.p', 'arr', 'node'];
+        const predicate = (): Record<string, unknown> => {
+          const path = pick(paths);
+          const v = pick([...values, 3, 5, 'ab', 'entry', 'qc']);
+          const op = pick(['eq', '$gt', '$gte', '$lt', '$lte', '$in', '$exists', '$regex', '$ne']);
+          if (op === 'eq') return { [path]: v };
+          if (op === '$in') return { [path]: { $in: [v, pick(values)] } };
+          if (op === '$exists') return { [path]: { $exists: rand() < 0.5 } };
+          if (op === '$regex') return { [path]: { $regex: `^${pick(['a', 'ab', 'b', 'en'])}` } };
+          return { [path]: { [op]: v } };
+        };
+        for (let i = 0; i < 200; i++) {
+          const parts = Array.from({ length: 1 + Math.floor(rand() * 3) }, predicate);
+          const filter = rand() < 0.25 ? { $or: parts } : { $and: parts };
+          const sort = { [pick(paths)]: pick([1, -1] as const) };
+          const limit = 1 + Math.floor(rand() * 20);
+          const expected = new Query(filter, mingoOptions())
+            .find<StoredDoc>(stored)
+            .sort({ ...sort, _id: 1 })
+            .limit(limit)
+            .all();
+          const got = await fuzz.find(filter, { sort, limit });
+          expect({ filter: JSON.stringify(filter), sort, ids: got.map((d) => d._id) }).toEqual({
+            filter: JSON.stringify(filter),
+            sort,
+            ids: expected.map((d) => d._id),
+          });
+          expect({ filter: JSON.stringify(filter), n: await fuzz.count(filter) }).toEqual({
+            filter: JSON.stringify(filter),
+            n: new Query(filter, mingoOptions()).find(stored).all().length,
+          });
+        }
+      });
+    });
+
+    describe('aggregation', () => {
+      it('runs $match, $unwind, $group, $sort, $project and $count', async () => {
+        const result = await a
+          .collection('cases')
+          .aggregate([
+            { $match: { 'report.reportType': { $in: ['1', '2'] } } },
+            { $unwind: '$drugs' },
+            { $group: { _id: '$workflow.node', drugs: { $sum: 1 } } },
+            { $sort: { _id: 1 } },
+            { $project: { _id: 0, node: '$_id', drugs: 1 } },
+          ]);
+        expect(result).toEqual([
+          { node: 'entry', drugs: 2 },
+          { node: 'qc', drugs: 1 },
+          { node: 'review', drugs: 1 },
+        ]);
+        expect(
+          await a.collection('cases').aggregate([{ $match: { tags: 'serious' } }, { $count: 'n' }]),
+        ).toEqual([{ n: 2 }]);
+      });
+
+      it('runs $facet', async () => {
+        const [facets] = await a
+          .collection('cases')
+          .aggregate<{ byType: unknown[]; total: { n: number }[] }>([
+            {
+              $facet: {
+                byType: [{ $group: { _id: '$report.reportType', n: { $sum: 1 } } }, { $sort: { _id: 1 } }],
+                total: [{ $count: 'n' }],
+              },
+            },
+          ]);
+        expect(facets).toEqual({
+          byType: [
+            { _id: '1', n: 2 },
+            { _id: '2', n: 2 },
+          ],
+          total: [{ n: 4 }],
+        });
+      });
+
+      it('joins with $lookup within the tenant only', async () => {
+        const joined = await a
+          .collection('cases')
+          .aggregate<{ _id: string; products: { _id: string }[] }>([
+            { $match: { _id: 'A-1' } },
+            { $lookup: { from: 'products', localField: 'product', foreignField: 'code', as: 'products' } },
+          ]);
+        expect(joined[0]!.products.map((p) => p._id)).toEqual(['A-P1']);
+        const viaPipeline = await a
+          .collection('cases')
+          .aggregate<{ products: { _id: string }[] }>([
+            { $match: { _id: 'A-1' } },
+            { $lookup: { from: 'products', pipeline: [{ $match: {} }], as: 'products' } },
+          ]);
+        expect(ids(viaPipeline[0]!.products)).toEqual(['A-P1', 'A-P2']);
+        const union = await a
+          .collection('products')
+          .aggregate([
+            { $unionWith: { coll: 'products' } },
+            { $group: { _id: '$tenantId', n: { $sum: 1 } } },
+          ]);
+        expect(union).toEqual([{ _id: 'A', n: 4 }]);
+      });
+    });
+
+    describe('revisions', () => {
+      it('lets exactly one of two writers from the same revision win', async () => {
+        const c = a.collection('cases');
+        const doc = (await c.findOne({ _id: 'A-3' }))!;
+        const results = await Promise.allSettled([
+          c.updateOne({ _id: doc._id }, { $set: { narrative: 'first' } }, { expectedRev: doc.rev }),
+          c.updateOne({ _id: doc._id }, { $set: { narrative: 'second' } }, { expectedRev: doc.rev }),
+        ]);
+        const won = results.filter((r) => r.status === 'fulfilled');
+        const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(1);
+        expect(lost[0]!.reason).toBeInstanceOf(RevisionConflictError);
+        expect(lost[0]!.reason).toMatchObject({
+          expectedRev: doc.rev,
+          actualRev: doc.rev + 1,
+          messageKey: 'revisionConflict',
+        });
+        const now = (await c.findOne({ _id: doc._id }))!;
+        expect(now.rev).toBe(doc.rev + 1);
+        expect(now.narrative).toBe((won[0] as PromiseFulfilledResult<StoredDoc>).value.narrative);
+        await expect(c.deleteOne({ _id: doc._id }, { expectedRev: doc.rev })).rejects.toBeInstanceOf(
+          RevisionConflictError,
+        );
+      });
+
+      it('rolls back every write of a failed transaction', async () => {
+        await expect(
+          a.transaction(async (tx) => {
+            await tx.collection('products').insertOne({ _id: 'A-tx', code: 'TX' });
+            await tx.collection('products').insertOne({ _id: 'A-P1', code: 'dup' });
+          }),
+        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await a.collection('products').findOne({ _id: 'A-tx' })).toBeNull();
+        const committed = await a.transaction(async (tx) =>
+          tx.collection('products').insertOne({ _id: 'A-tx2', code: 'TX' }),
+        );
+        expect(await a.collection('products').findOne({ _id: committed._id })).not.toBeNull();
+        await a.collection('products').deleteOne({ _id: 'A-tx2' });
+      });
+    });
+
+    describe('tenant walls', () => {
+      const tricks: [string, Record<string, unknown>][] = [
+        ['explicit tenantId', { tenantId: 'B' }],
+        ['$or with tenantId', { $or: [{ tenantId: 'B' }, { _id: 'B-1' }] }],
+        ['id of the other tenant', { _id: 'B-1' }],
+        ['$in over tenants', { tenantId: { $in: ['A', 'B'] } }],
+        ['$ne tenant', { tenantId: { $ne: 'A' } }],
+        ['$nor', { $nor: [{ tenantId: 'A' }] }],
+        ['$expr on tenantId', { $expr: { $eq: ['$tenantId', 'B'] } }],
+      ];
+      it.each(tricks)('tenant A cannot read, count, update or delete B with %s', async (_label, filter) => {
+        const c = a.collection('cases');
+        const seen = await c.find(filter);
+        expect(seen.every((d) => d.tenantId === 'A')).toBe(true);
+        expect(seen.some((d) => d._id.startsWith('B-'))).toBe(false);
+        expect(await c.count(filter)).toBe(seen.length);
+        const before = await b.collection('cases').find({}, { sort: { _id: 1 } });
+        await c.updateMany({ $and: [filter, { _id: { $regex: '^B-' } }] }, { $set: { hacked: true } });
+        await c.updateOne({ $and: [filter, { _id: { $regex: '^B-' } }] }, { $set: { hacked: true } });
+        await c.deleteOne({ $and: [filter, { _id: { $regex: '^B-' } }] });
+        expect(await b.collection('cases').find({}, { sort: { _id: 1 } })).toEqual(before);
+        const agg = await c.aggregate([{ $match: filter }, { $group: { _id: '$tenantId', n: { $sum: 1 } } }]);
+        expect(agg.every((g) => g._id === 'A')).toBe(true);
+      });
+
+      it.each([
+        ['$where', { $where: 'this.tenantId == "B"' }],
+        [
+          '$function in $expr',
+          { $expr: { $function: { body: 'function(){return true}', args: [], lang: 'js' } } },
+        ],
+        ['nested $where', { $or: [{ a: 1 }, { $and: [{ $where: 'true' }] }] }],
+      ])('refuses %s in filters', async (_label, filter) => {
+        const c = a.collection('cases');
+        await expect(c.find(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.count(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.updateOne(filter, { $set: { x: 1 } })).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.deleteOne(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.aggregate([{ $match: filter }])).rejects.toBeInstanceOf(ForbiddenQueryError);
+      });
+
+      it('refuses script accumulators, $out, $merge and joins outside the tenant scope', async () => {
+        const c = a.collection('cases');
+        const accumulator = {
+          $accumulator: {
+            init: 'function(){return 0}',
+            accumulate: 'function(s){return s}',
+            accumulateArgs: [],
+            merge: 'function(a){return a}',
+            lang: 'js',
+          },
+        };
+        await expect(c.aggregate([{ $group: { _id: null, x: accumulator } }])).rejects.toBeInstanceOf(
+          ForbiddenQueryError,
+        );
+        await expect(c.aggregate([{ $out: 'stolen' }])).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.aggregate([{ $merge: { into: 'cases' } }])).rejects.toBeInstanceOf(
+          ForbiddenQueryError,
+        );
+        await expect(
+          c.aggregate([{ $lookup: { from: 'tenants', localField: 'x', foreignField: '_id', as: 't' } }]),
+        ).rejects.toBeInstanceOf(InvalidStoreRequestError);
+        await expect(
+          c.aggregate([
+            { $lookup: { from: [{ tenantId: 'B' }], localField: 'x', foreignField: '_id', as: 't' } },
+          ]),
+        ).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(
+          c.aggregate([
+            {
+              $facet: {
+                x: [{ $lookup: { from: 'cases', pipeline: [{ $match: { $where: '1' } }], as: 'y' } }],
+              },
+            },
+          ]),
+        ).rejects.toBeInstanceOf(ForbiddenQueryError);
+        const viaLookup = await c.aggregate<{ others: StoredDoc[] }>([
+          { $match: { _id: 'A-1' } },
+          { $lookup: { from: 'cases', pipeline: [{ $match: { tenantId: 'B' } }], as: 'others' } },
+          { $lookup: { from: 'cases', localField: 'reportCode', foreignField: 'reportCode', as: 'same' } },
+          {
+            $graphLookup: {
+              from: 'cases',
+              startWith: '$product',
+              connectFromField: 'product',
+              connectToField: 'product',
+              as: 'graph',
+            },
+          },
+        ]);
+        expect(viaLookup[0]!.others).toEqual([]);
+        expect((viaLookup[0] as unknown as { same: StoredDoc[] }).same.map((d) => d._id)).toEqual(['A-1']);
+        expect(
+          (viaLookup[0] as unknown as { graph: StoredDoc[] }).graph.every((d) => d.tenantId === 'A'),
+        ).toBe(true);
+      });
+
+      it('keeps platform and tenant collections apart', async () => {
+        const platform = store.platform({ userId: 'root' });
+        await platform.collection('tenants').insertOne({ _id: 'A', name: 'Tenant A' });
+        expect(await platform.collection('tenants').find()).toHaveLength(1);
+        await expect(a.collection('tenants').find()).rejects.toBeInstanceOf(InvalidStoreRequestError);
+        await expect(platform.collection('cases').find()).rejects.toBeInstanceOf(InvalidStoreRequestError);
+        await expect(a.collection('nowhere').find()).rejects.toBeInstanceOf(InvalidStoreRequestError);
+        expect(() => store.tenant('_platform', alice)).toThrow(InvalidStoreRequestError);
+      });
+    });
+
+    describe('audit trail', () => {
+      it('records insert, update and delete with path-level before/after and reason', async () => {
+        const c = a.collection('cases');
+        const doc = await c.insertOne({
+          _id: 'A-audit',
+          reportCode: 'A-AUD',
+          patient: { sex: '1', age: 40 },
+          narrative: 'x',
+        });
+        await c.updateOne(
+          { _id: doc._id },
+          { $set: { 'patient.age': 41 }, $unset: { narrative: '' } },
+          { expectedRev: 1, reason: 'follow-up' },
+        );
+        await store.tenant('A', bob).collection('cases').deleteOne({ _id: doc._id }, { reason: 'duplicate' });
+        const audit = auditService(a);
+        const entries = await audit.byDocument('cases', doc._id, { order: 'asc' });
+        expect(entries.map((e) => [e.operation, e.documentRev, e.userId])).toEqual([
+          ['insert', 1, 'alice'],
+          ['update', 2, 'alice'],
+          ['delete', 2, 'bob'],
+        ]);
+        expect(entries[0]!.changes).toEqual(
+          expect.arrayContaining([{ path: 'patient', after: { sex: '1', age: 40 } }]),
+        );
+        expect(entries[1]!.changes).toEqual(
+          expect.arrayContaining([
+            { path: 'patient.age', before: 40, after: 41 },
+            { path: 'narrative', before: 'x' },
+          ]),
+        );
+        expect(entries[1]!.changes).toHaveLength(2);
+        expect(entries[1]!.reason).toBe('follow-up');
+        expect(entries[2]!.reason).toBe('duplicate');
+        expect((await audit.byUser('bob')).map((e) => e.documentId)).toContain(doc._id);
+        expect(await audit.byTimeRange({ from: entries[0]!.at, to: '9999' })).toHaveLength(
+          await a.collection('audit').count({ at: { $gte: entries[0]!.at } }),
+        );
+        // B sees none of A's trail.
+        expect(await auditService(b).byDocument('cases', doc._id)).toEqual([]);
+      });
+
+      it('has no way to change or delete audit entries', async () => {
+        const trail = a.collection('audit');
+        const [entry] = await trail.find({}, { limit: 1 });
+        expect(entry).toBeDefined();
+        await expect(trail.updateOne({ _id: entry!._id }, { $set: { userId: 'x' } })).rejects.toBeInstanceOf(
+          InvalidStoreRequestError,
+        );
+        await expect(trail.deleteOne({ _id: entry!._id })).rejects.toBeInstanceOf(InvalidStoreRequestError);
+        await expect(trail.insertOne({ userId: 'forged' })).rejects.toBeInstanceOf(InvalidStoreRequestError);
+        await expect(trail.updateMany({}, { $set: { userId: 'x' } })).rejects.toBeInstanceOf(
+          InvalidStoreRequestError,
+        );
+        await expect(store.define({ name: 'audit', scope: 'tenant' })).rejects.toBeInstanceOf(
+          InvalidStoreRequestError,
+        );
+        expect(await trail.findOne({ _id: entry!._id })).toEqual(entry);
+      });
+    });
+  });
+}

@@ -1,0 +1,526 @@
+/**
+ * Embedded backend: one SQLite file (better-sqlite3, WAL), one table per collection holding the
+ * document as JSON beside generated columns for the declared index paths. Filters go to SQL as
+ * far as they can (sql-filter.ts) and are then evaluated exactly by mingo.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Aggregator, Query } from 'mingo';
+import type { Options as MingoOptions } from 'mingo/types';
+import type { Driver } from './core';
+import { translateFilter } from './sql-filter';
+import type { PathAccess, SqlWhere } from './sql-filter';
+import { DuplicateKeyError } from './port';
+import type { CollectionDefinition, Filter, FindOptions, Pipeline, SortSpec, StoredDoc } from './port';
+
+type Row = { doc: string };
+/**
+ * Paths (per collection) seen holding an array, a boolean or an object are served by the side
+ * table (1); paths also seen with arrays inside arrays (2) are not translated to SQL at all.
+ */
+type Flags = Record<string, 1 | 2>;
+
+interface TableInfo {
+  def: CollectionDefinition;
+  table: string;
+  multiTable: string;
+  /** Declared index path -> generated column name. */
+  columns: Map<string, string>;
+}
+
+const REAL_COLUMNS: Record<string, string> = { _id: 't._id', tenantId: 't.tenantId', rev: 't.rev' };
+
+export function mingoOptions(extra: Partial<MingoOptions> = {}): Partial<MingoOptions> {
+  return { idKey: '_id', scriptEnabled: false, ...extra };
+}
+
+function columnName(path: string): string {
+  const hash = createHash('sha1').update(path).digest('hex').slice(0, 6);
+  return `g_${path.replace(/\./g, '_').slice(0, 40)}_${hash}`;
+}
+
+function jsonPath(path: string): string {
+  return (
+    '$' +
+    path
+      .split('.')
+      .map((p) => `."${p}"`)
+      .join('')
+  );
+}
+
+/** 0: every value along the path is missing, null, a string or a number; 1: one array level, booleans or objects; 2: two array levels. */
+function pathShape(doc: unknown, parts: string[]): 0 | 1 | 2 {
+  let shape: 0 | 1 | 2 = 0;
+  const walk = (value: unknown, i: number, inArray: boolean): void => {
+    if (Array.isArray(value)) {
+      if (inArray) {
+        shape = 2;
+        return;
+      }
+      shape = Math.max(shape, 1) as 1 | 2;
+      for (const el of value) walk(el, i, true);
+      return;
+    }
+    if (i === parts.length) {
+      if (typeof value === 'boolean' || (value !== null && typeof value === 'object'))
+        shape = Math.max(shape, 1) as 1 | 2;
+      return;
+    }
+    if (value === null || value === undefined || typeof value !== 'object') return;
+    walk((value as Record<string, unknown>)[parts[i]!], i + 1, inArray);
+  };
+  walk(doc, 0, false);
+  return shape;
+}
+
+/** Scalars reachable along the path with MongoDB's array traversal (one level of arrays per step). */
+function multiValues(doc: unknown, parts: string[]): (string | number)[] {
+  const out: (string | number)[] = [];
+  const emit = (v: unknown): void => {
+    if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) out.push(v);
+  };
+  const walk = (value: unknown, i: number, inArray: boolean): void => {
+    if (i === parts.length) {
+      if (Array.isArray(value)) value.forEach(emit);
+      else emit(value);
+      return;
+    }
+    if (Array.isArray(value)) {
+      if (!inArray) for (const el of value) if (!Array.isArray(el)) walk(el, i, true);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    walk((value as Record<string, unknown>)[parts[i]!], i + 1, false);
+  };
+  walk(doc, 0, false);
+  return [...new Set(out)];
+}
+
+/** Serialises async transactions on the one connection: other work waits while one is open. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  async lock(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.tail;
+    this.tail = previous.then(() => next);
+    await previous;
+    return release;
+  }
+}
+
+class EmbeddedState {
+  readonly tables = new Map<string, TableInfo>();
+  readonly mutex = new Mutex();
+  private readonly flagStmt;
+  private readonly saveFlagsStmt;
+
+  constructor(readonly db: Database.Database) {
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS _collections (name TEXT PRIMARY KEY, definition TEXT NOT NULL, flags TEXT NOT NULL DEFAULT '{}')`,
+    );
+    this.flagStmt = db.prepare<[string], { flags: string }>('SELECT flags FROM _collections WHERE name = ?');
+    this.saveFlagsStmt = db.prepare('UPDATE _collections SET flags = ? WHERE name = ?');
+  }
+
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** Prepared statements are cached by their SQL text. */
+  stmt<P extends unknown[] = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt as unknown as Database.Statement<P, R>;
+  }
+
+  flags(name: string): Flags {
+    const row = this.flagStmt.get(name);
+    return row ? (JSON.parse(row.flags) as Flags) : {};
+  }
+
+  saveFlags(name: string, flags: Flags): void {
+    this.saveFlagsStmt.run(JSON.stringify(flags), name);
+  }
+
+  info(def: CollectionDefinition): TableInfo {
+    let info = this.tables.get(def.name);
+    if (!info || info.def !== def) {
+      const columns = new Map<string, string>();
+      for (const index of def.indexes ?? []) {
+        for (const path of Object.keys(index.fields))
+          if (!(path in REAL_COLUMNS)) columns.set(path, columnName(path));
+      }
+      info = { def, table: `c_${def.name}`, multiTable: `m_${def.name}`, columns };
+      this.tables.set(def.name, info);
+    }
+    return info;
+  }
+}
+
+export class EmbeddedDriver implements Driver {
+  readonly backend = 'embedded' as const;
+
+  private constructor(
+    private readonly state: EmbeddedState,
+    readonly inTransaction: boolean,
+  ) {}
+
+  static open(dataDir: string): EmbeddedDriver {
+    mkdirSync(dataDir, { recursive: true });
+    const db = new Database(join(dataDir, 'store.sqlite'));
+    db.pragma('journal_mode = WAL');
+    // FULL: each commit is fsynced before it is acknowledged (survives kill -9 and power loss).
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 10000');
+    db.pragma('foreign_keys = OFF');
+    return new EmbeddedDriver(new EmbeddedState(db), false);
+  }
+
+  private get db(): Database.Database {
+    return this.state.db;
+  }
+
+  /** Runs a synchronous piece of work, waiting for an open async transaction unless inside it. */
+  private async run<R>(fn: () => R): Promise<R> {
+    if (this.inTransaction) return fn();
+    const release = await this.state.mutex.lock();
+    try {
+      return fn();
+    } finally {
+      release();
+    }
+  }
+
+  async transaction<R>(fn: (tx: Driver) => Promise<R>): Promise<R> {
+    if (this.inTransaction) return fn(this);
+    const release = await this.state.mutex.lock();
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(new EmbeddedDriver(this.state, true));
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** A read-only snapshot: flags and query see the same state even with other writers. */
+  private read<R>(fn: () => R): Promise<R> {
+    return this.run(() => (this.db.inTransaction ? fn() : this.db.transaction(fn).deferred()));
+  }
+
+  async loadDefinitions(): Promise<CollectionDefinition[]> {
+    return this.run(() =>
+      this.db
+        .prepare<[], { definition: string }>('SELECT definition FROM _collections')
+        .all()
+        .map((r) => JSON.parse(r.definition) as CollectionDefinition),
+    );
+  }
+
+  async ensure(def: CollectionDefinition): Promise<void> {
+    await this.transaction(async () => {
+      const info = this.state.info(def);
+      const { table, multiTable } = info;
+      this.db.exec(
+        `CREATE TABLE IF NOT EXISTS "${table}" (_id TEXT PRIMARY KEY, tenantId TEXT NOT NULL, rev INTEGER NOT NULL, doc TEXT NOT NULL)`,
+      );
+      this.db.exec(`CREATE INDEX IF NOT EXISTS "${table}__tenant" ON "${table}" (tenantId, _id)`);
+      this.db.exec(
+        `CREATE TABLE IF NOT EXISTS "${multiTable}" (_id TEXT NOT NULL, tenantId TEXT NOT NULL, path TEXT NOT NULL, value)`,
+      );
+      this.db.exec(`CREATE INDEX IF NOT EXISTS "${multiTable}__doc" ON "${multiTable}" (_id, path, value)`);
+      this.db.exec(
+        `CREATE INDEX IF NOT EXISTS "${multiTable}__value" ON "${multiTable}" (tenantId, path, value)`,
+      );
+      const existing = new Set(
+        this.state
+          .stmt<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('${table}')`)
+          .all()
+          .map((c) => c.name),
+      );
+      let added = false;
+      for (const [path, column] of info.columns) {
+        if (!existing.has(column)) {
+          added = true;
+          this.db.exec(
+            `ALTER TABLE "${table}" ADD COLUMN "${column}" GENERATED ALWAYS AS (json_extract(doc, '${jsonPath(path)}')) VIRTUAL`,
+          );
+        }
+      }
+      for (const [i, index] of (def.indexes ?? []).entries()) {
+        const name = `${table}__${(index.name ?? `i${i}`).replace(/[^A-Za-z0-9_]/g, '_')}`;
+        const cols = Object.entries(index.fields).map(([path, dir]) => {
+          const column = REAL_COLUMNS[path]?.replace('t.', '') ?? info.columns.get(path)!;
+          return `"${column}" ${dir === -1 ? 'DESC' : 'ASC'}`;
+        });
+        const leading = index.fields.tenantId === undefined ? ['tenantId', ...cols] : cols;
+        this.db.exec(
+          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${leading.join(', ')})`,
+        );
+      }
+      this.db
+        .prepare(
+          `INSERT INTO _collections (name, definition) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET definition = excluded.definition`,
+        )
+        .run(def.name, JSON.stringify(def));
+      // Paths added by a redeclaration may already hold arrays in stored documents.
+      if (added) this.refreshFlags(info, this.state.stmt<[], Row>(`SELECT doc FROM "${table}"`).all());
+    });
+  }
+
+  private resolver(info: TableInfo, flags: Flags): (path: string) => PathAccess | undefined {
+    return (path) => {
+      if (path in REAL_COLUMNS) return { kind: 'column', sql: REAL_COLUMNS[path]! };
+      const column = info.columns.get(path);
+      if (!column) return undefined;
+      // Arrays within arrays: mingo's matching there is not what the side table holds, so leave it to mingo.
+      if (flags[path] === 2) return undefined;
+      if (flags[path] === 1) return { kind: 'multi', table: info.multiTable, path };
+      return { kind: 'column', sql: `t."${column}"` };
+    };
+  }
+
+  private where(info: TableInfo, filter: Filter): { where: SqlWhere; flags: Flags } {
+    const flags = this.state.flags(info.def.name);
+    return { where: translateFilter(filter, this.resolver(info, flags)), flags };
+  }
+
+  /** The SQL ORDER BY for a sort, or undefined when SQLite's order could differ from MongoDB's. */
+  private orderBy(info: TableInfo, flags: Flags, sort: SortSpec): string | undefined {
+    const terms: string[] = [];
+    for (const [path, dir] of Object.entries(sort)) {
+      const access = this.resolver(info, flags)(path);
+      if (!access || access.kind !== 'column') return undefined;
+      terms.push(`${access.sql} ${dir === -1 ? 'DESC' : 'ASC'}`);
+    }
+    return terms.join(', ');
+  }
+
+  private selectDocs(info: TableInfo, filter: Filter, options: FindOptions): StoredDoc[] {
+    const { where, flags } = this.where(info, filter);
+    const sort = withIdTiebreak(options.sort);
+    const order = where.exact ? this.orderBy(info, flags, sort) : undefined;
+    let sql = `SELECT t.doc FROM "${info.table}" t WHERE ${where.sql}`;
+    const params = [...where.params];
+    // Without a pushed order, rows reach mingo in _id order so its sort is deterministic even on mixed types.
+    sql += ` ORDER BY ${order ?? 't._id'}`;
+    if (order) {
+      if (options.limit !== undefined || options.skip) {
+        sql += ' LIMIT ? OFFSET ?';
+        params.push(options.limit ?? -1, options.skip ?? 0);
+      }
+    }
+    const rows = this.state.stmt<unknown[], Row>(sql).all(...params);
+    const docs = rows.map((r) => JSON.parse(r.doc) as StoredDoc);
+    let cursor = new Query(filter, mingoOptions()).find<StoredDoc>(docs, options.projection);
+    if (!order) {
+      cursor = cursor.sort(sort);
+      if (options.skip) cursor = cursor.skip(options.skip);
+      if (options.limit !== undefined) cursor = cursor.limit(options.limit);
+    }
+    return cursor.all();
+  }
+
+  find(def: CollectionDefinition, filter: Filter, options: FindOptions = {}): Promise<StoredDoc[]> {
+    if (options.limit === 0) return Promise.resolve([]);
+    return this.read(() => this.selectDocs(this.state.info(def), filter, options));
+  }
+
+  count(def: CollectionDefinition, filter: Filter): Promise<number> {
+    return this.read(() => {
+      const info = this.state.info(def);
+      const { where } = this.where(info, filter);
+      if (where.exact) {
+        return this.state
+          .stmt<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM "${info.table}" t WHERE ${where.sql}`)
+          .get(...where.params)!.n;
+      }
+      return this.selectDocs(info, filter, { projection: { _id: 1 } }).length;
+    });
+  }
+
+  insert(def: CollectionDefinition, docs: StoredDoc[]): Promise<void> {
+    return this.write(() => {
+      const info = this.state.info(def);
+      const stmt = this.state.stmt(
+        `INSERT INTO "${info.table}" (_id, tenantId, rev, doc) VALUES (?, ?, ?, ?)`,
+      );
+      const flags = this.refreshFlags(
+        info,
+        docs.map((d) => ({ doc: '', parsed: d })),
+      );
+      for (const doc of docs) {
+        try {
+          stmt.run(doc._id, doc.tenantId, doc.rev, JSON.stringify(doc));
+        } catch (error) {
+          throw translateConstraint(error, def);
+        }
+        this.writeMulti(info, flags, doc);
+      }
+    });
+  }
+
+  replace(def: CollectionDefinition, doc: StoredDoc, prevRev: number): Promise<boolean> {
+    return this.write(() => {
+      const info = this.state.info(def);
+      const flags = this.refreshFlags(info, [{ doc: '', parsed: doc }]);
+      let changes: number;
+      try {
+        changes = this.db
+          .prepare(`UPDATE "${info.table}" SET rev = ?, doc = ? WHERE _id = ? AND tenantId = ? AND rev = ?`)
+          .run(doc.rev, JSON.stringify(doc), doc._id, doc.tenantId, prevRev).changes;
+      } catch (error) {
+        throw translateConstraint(error, def);
+      }
+      if (changes !== 1) return false;
+      this.state.stmt(`DELETE FROM "${info.multiTable}" WHERE _id = ?`).run(doc._id);
+      this.writeMulti(info, flags, doc);
+      return true;
+    });
+  }
+
+  remove(def: CollectionDefinition, id: string, prevRev: number): Promise<boolean> {
+    return this.write(() => {
+      const info = this.state.info(def);
+      const changes = this.state
+        .stmt(`DELETE FROM "${info.table}" WHERE _id = ? AND rev = ?`)
+        .run(id, prevRev).changes;
+      if (changes === 1) this.state.stmt(`DELETE FROM "${info.multiTable}" WHERE _id = ?`).run(id);
+      return changes === 1;
+    });
+  }
+
+  aggregate(
+    def: CollectionDefinition,
+    tenantId: string,
+    pipeline: Pipeline,
+    joinable: (name: string) => CollectionDefinition,
+  ): Promise<unknown[]> {
+    return this.read(() => {
+      // Leading $match stages narrow the rows read from SQL; mingo still runs the whole pipeline.
+      const leading: Filter[] = [];
+      for (const stage of pipeline) {
+        if (!('$match' in stage)) break;
+        leading.push(stage.$match as Filter);
+      }
+      const info = this.state.info(def);
+      const { where } = this.where(info, { $and: leading });
+      const rows = this.state
+        .stmt<unknown[], Row>(`SELECT t.doc FROM "${info.table}" t WHERE ${where.sql}`)
+        .all(...where.params);
+      const docs = rows.map((r) => JSON.parse(r.doc) as Record<string, unknown>);
+      const joined = new Map<string, unknown[]>();
+      const collectionResolver = (name: string): unknown[] => {
+        let cached = joined.get(name);
+        if (!cached) {
+          const other = this.state.info(joinable(name));
+          cached = this.db
+            .prepare<[string], Row>(`SELECT doc FROM "${other.table}" WHERE tenantId = ?`)
+            .all(tenantId)
+            .map((r) => JSON.parse(r.doc) as unknown);
+          joined.set(name, cached);
+        }
+        return cached;
+      };
+      return new Aggregator(
+        pipeline,
+        mingoOptions({ collectionResolver: collectionResolver as MingoOptions['collectionResolver'] }),
+      ).run(docs);
+    });
+  }
+
+  scan(def: CollectionDefinition, afterId: string | null, batchSize: number): Promise<StoredDoc[]> {
+    return this.read(() => {
+      const info = this.state.info(def);
+      return this.db
+        .prepare<[string, number], Row>(`SELECT doc FROM "${info.table}" WHERE _id > ? ORDER BY _id LIMIT ?`)
+        .all(afterId ?? '', batchSize)
+        .map((r) => JSON.parse(r.doc) as StoredDoc);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.run(() => {
+      this.db.close();
+    });
+  }
+
+  /** Writes happen inside a transaction; a bare call gets its own. */
+  private write<R>(fn: () => R): Promise<R> {
+    if (this.inTransaction) return Promise.resolve(fn());
+    return this.transaction(async () => fn());
+  }
+
+  /**
+   * Flags index paths that the given documents make non-simple, and on a first flag fills the
+   * side table for every stored document so the path can be served from it from now on.
+   */
+  private refreshFlags(info: TableInfo, docs: Iterable<Row | { doc: string; parsed: StoredDoc }>): Flags {
+    const flags = this.state.flags(info.def.name);
+    const paths = [...info.columns.keys()]
+      .filter((p) => flags[p] !== 2)
+      .map((p) => ({ path: p, parts: p.split('.') }));
+    if (paths.length === 0) return flags;
+    const fresh: string[] = [];
+    let changed = false;
+    for (const row of docs) {
+      const doc: unknown = 'parsed' in row ? row.parsed : JSON.parse(row.doc);
+      for (const { path, parts } of paths) {
+        const shape = pathShape(doc, parts);
+        if (shape > (flags[path] ?? 0)) {
+          if (!flags[path]) fresh.push(path);
+          flags[path] = shape as 1 | 2;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) return flags;
+    this.state.saveFlags(info.def.name, flags);
+    if (fresh.length === 0) return flags;
+    const stmt = this.state.stmt(
+      `INSERT INTO "${info.multiTable}" (_id, tenantId, path, value) VALUES (?, ?, ?, ?)`,
+    );
+    for (const row of this.state.stmt<[], Row>(`SELECT doc FROM "${info.table}"`).all()) {
+      const doc = JSON.parse(row.doc) as StoredDoc;
+      for (const path of fresh)
+        for (const value of multiValues(doc, path.split('.'))) stmt.run(doc._id, doc.tenantId, path, value);
+    }
+    return flags;
+  }
+
+  private writeMulti(info: TableInfo, flags: Flags, doc: StoredDoc): void {
+    const paths = Object.keys(flags);
+    if (paths.length === 0) return;
+    const stmt = this.state.stmt(
+      `INSERT INTO "${info.multiTable}" (_id, tenantId, path, value) VALUES (?, ?, ?, ?)`,
+    );
+    for (const path of paths)
+      for (const value of multiValues(doc, path.split('.'))) stmt.run(doc._id, doc.tenantId, path, value);
+  }
+}
+
+/** Sorting ties are broken by _id on both backends, so pages are stable. */
+export function withIdTiebreak(sort: SortSpec | undefined): SortSpec {
+  return sort && '_id' in sort ? sort : { ...(sort ?? {}), _id: 1 };
+}
+
+function translateConstraint(error: unknown, def: CollectionDefinition): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new DuplicateKeyError(def.name, '_id');
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    const match = /UNIQUE constraint failed: (.*)$/.exec((error as Error).message);
+    return new DuplicateKeyError(def.name, match?.[1] ?? 'unique');
+  }
+  return error;
+}

@@ -1,0 +1,30 @@
+/** The store: openStore picks the backend (embedded SQLite by default, MongoDB with a URI). */
+import { CoreStore } from './core';
+import { EmbeddedDriver } from './embedded';
+import type { Store, StoreAdmin } from './port';
+
+export * from './port';
+export { PLATFORM_TENANT, AUDIT_COLLECTION, STORE_FIELDS } from './core';
+export type { AuditEntry } from './core';
+export type { PathChange } from './diff';
+
+export interface OpenStoreOptions {
+  /** Data directory of the embedded backend (store.sqlite lives there). */
+  dataDir: string;
+  /** When given, the MongoDB backend is used instead. */
+  mongodbUri?: string;
+}
+
+export type OpenedStore = Store & StoreAdmin;
+
+export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
+  let store: CoreStore;
+  if (options.mongodbUri) {
+    const { MongoDriver } = await import('./mongo');
+    store = new CoreStore(await MongoDriver.connect(options.mongodbUri));
+  } else {
+    store = new CoreStore(EmbeddedDriver.open(options.dataDir));
+  }
+  await store.init();
+  return store;
+}
