@@ -19,3 +19,5 @@ export { readAcknowledgement, writeR3Acknowledgement, writeR2Acknowledgement } f
 export type { Acknowledgement, ReportAcknowledgement, AckOptions, BatchAckCode, ReportAckCode } from './ack';
 export { detectFormat } from './format';
 export type { InterchangeFormat } from './format';
+export { caseToRecord, recordToCase, caseBinding } from './case-binding';
+export type { CaseDocument, RecordToCase } from './case-binding';

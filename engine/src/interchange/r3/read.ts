@@ -90,11 +90,12 @@ function readGroup(
 ): E2bRecord {
   const record = emptyRecord();
   const owned: [string, XmlElement[], Step[]][] = [];
+  const vars = { ...scope.vars };
   for (const element of group.elements) {
     if (!element.path && !element.carrier) continue;
     const base = element.context ? scope.nodes[element.context] : node;
     if (!base) continue;
-    const steps = stepsOf(element.path, scope.vars);
+    const steps = stepsOf(element.path, vars);
     const chain = chainsOf(base, steps)[0];
     if (!chain) continue;
     const target = chain[chain.length - 1] ?? base;
@@ -109,10 +110,10 @@ function readGroup(
     } else continue;
     chain.forEach((n, i) => consumeStep(consumed, n, steps[i] as Step));
     owned.push([element.id, chain, steps]);
+    // The instance's identifier (read first) is what other elements' paths refer to.
+    const id = record.values[element.id];
+    if (element.id === `${group.id}#id` && typeof id === 'string') vars[group.id] = id;
   }
-  const vars = { ...scope.vars };
-  const id = record.values[`${group.id}#id`];
-  if (typeof id === 'string') vars[group.id] = id;
   const inner: Scope = { nodes: { ...scope.nodes, [group.id]: node }, vars };
   for (const fixed of group.fixed) {
     const steps = stepsOf(fixed, vars);
