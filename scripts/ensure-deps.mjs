@@ -21,8 +21,36 @@ export function depsAreCurrent(root = ROOT) {
   return statSync(installed).mtimeMs >= statSync(join(root, 'package-lock.json')).mtimeMs;
 }
 
+function onPath(command) {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** better-sqlite3 compiles from source when no prebuilt binary can be downloaded: it needs a C++ toolchain. */
+function ensureToolchain() {
+  const missing = ['make', 'g++', 'python3'].filter((command) => !onPath(command));
+  if (missing.length === 0 || process.platform !== 'linux') return;
+  if (process.getuid?.() !== 0 || !onPath('apt-get')) {
+    console.warn(
+      `Missing ${missing.join(', ')} (needed to compile better-sqlite3): install build-essential and python3.`,
+    );
+    return;
+  }
+  console.log('Installing build-essential and python3 (to compile better-sqlite3) ...');
+  if (!aptInstall(['build-essential', 'python3']))
+    console.warn('apt-get failed; npm ci may fail to compile better-sqlite3.');
+}
+
+/** apt-get update + install, waiting for another apt run (unattended upgrades) to release its lock. */
+export function aptInstall(packages) {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) =>
+    spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], { stdio: 'inherit', env }).status === 0;
+  return apt(['update']) && apt(['install', '-y', ...packages]);
+}
+
 export function ensureDeps(root = ROOT) {
   if (depsAreCurrent(root)) return;
+  ensureToolchain();
   console.log('Installing dependencies (npm ci; better-sqlite3 compiles from source, about a minute) ...');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDeps, ROOT } from './ensure-deps.mjs';
+import { aptInstall, ensureDeps, ROOT } from './ensure-deps.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CJK_FONTS = '/usr/share/fonts/opentype/noto';
@@ -23,13 +23,7 @@ function ensureBrowser() {
     return;
   }
   console.log(`Installing ${missing.join(', ')} for the browser tests (apt-get) ...`);
-  // Another apt run (unattended upgrades) may hold the lock for a while: wait for it.
-  const apt = (args) =>
-    spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    }).status === 0;
-  if (!apt(['update']) || !apt(['install', '-y', ...missing])) {
+  if (!aptInstall(missing)) {
     console.error('apt-get failed; the browser tests will fail.');
   }
 }

@@ -21,6 +21,7 @@ import { serveWebApp } from './http/static';
 import { healthRoutes } from './health';
 import { buildOpenApi } from './openapi';
 import { jobsModule } from './jobs';
+import { uploadsModule } from './uploads';
 import { createJobQueue } from './jobs/queue';
 import type { JobDefinition } from './jobs/types';
 import { modules as registeredModules } from './modules';
@@ -41,7 +42,7 @@ export const defaultConfig: AppConfig = {
 };
 
 /** Modules every server runs, whatever the domain module list holds. */
-export const platformModules: ServerModule[] = [jobsModule];
+export const platformModules: ServerModule[] = [jobsModule, uploadsModule];
 
 export interface CreateAppOptions {
   store: Store;
@@ -91,7 +92,7 @@ export function createPlatform(options: CreateAppOptions): Platform {
     files: options.files ?? null,
     clock,
     config,
-    jobs: createJobQueue(options.store, clock, (type) => jobDefinitions.has(type)),
+    jobs: createJobQueue(options.store, clock, (type) => jobDefinitions.get(type)),
     translator,
     log,
   };

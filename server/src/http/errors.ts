@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { MessageParams } from '../i18n';
 import { DuplicateKeyError, ForbiddenQueryError, RevisionConflictError, StoreError } from '../store/port';
+import { FileNotFoundError, FileTooLargeError } from '../files/blobs';
 import type { AppEnv } from './context';
 import { Code, envelope, httpStatusFor } from './envelope';
 
@@ -64,6 +65,15 @@ function fromStoreError(error: StoreError, t: (key: string) => boolean): AppErro
   if (error instanceof DuplicateKeyError) {
     return new AppError(Code.conflict, t(key) ? key : 'common.conflict', error.params, 409);
   }
+  if (error instanceof FileTooLargeError) {
+    return new AppError(
+      Code.payloadTooLarge,
+      'server.uploadTooLarge',
+      { limit: formatBytes(error.maxBytes) },
+      413,
+    );
+  }
+  if (error instanceof FileNotFoundError) return new AppError(Code.notFound, 'server.fileNotFound', {}, 404);
   if (error instanceof ForbiddenQueryError) {
     return new AppError(Code.badRequest, t(key) ? key : 'common.badRequest', error.params, 400);
   }

@@ -1,30 +1,19 @@
-/**
- * A fresh store for server tests. Until the embedded backend lands this is a store that only
- * declares collections and counts nothing; data access throws so no test can rely on it silently.
- */
-import type { Collection, Store } from '../store/port';
+/** A fresh embedded store in a temporary directory, removed on close. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../store';
+import type { OpenedStore } from '../store';
 
-export async function testStore(): Promise<Store> {
-  const refuse = (): never => {
-    throw new Error('test store: data access needs the embedded backend');
-  };
-  const collection = {
-    count: async () => 0,
-    find: refuse,
-    findOne: refuse,
-    insertOne: refuse,
-    insertMany: refuse,
-    updateOne: refuse,
-    updateMany: refuse,
-    deleteOne: refuse,
-    aggregate: refuse,
-  } as unknown as Collection;
-  const handle = { collection: () => collection, transaction: refuse };
-  return {
-    backend: 'embedded',
-    define: async () => {},
-    tenant: (tenantId, actor) => ({ ...handle, tenantId, actor }) as unknown as ReturnType<Store['tenant']>,
-    platform: (actor) => ({ ...handle, actor }) as unknown as ReturnType<Store['platform']>,
-    close: async () => {},
-  };
+export async function testStore(): Promise<OpenedStore & { dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pv-test-'));
+  const store = await openStore({ dataDir });
+  const close = store.close.bind(store);
+  return Object.assign(store, {
+    dataDir,
+    close: async () => {
+      await close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
 }

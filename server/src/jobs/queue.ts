@@ -5,7 +5,14 @@ import type { PlatformHandle, Store } from '../store/port';
 import { DuplicateKeyError, RevisionConflictError } from '../store/port';
 import { JOB_SCHEDULES, JOBS } from './collections';
 import { nextCronRun } from './cron';
-import type { EnqueueOptions, JobQueue, JobRecord, ScheduleDeclaration, ScheduleRecord } from './types';
+import type {
+  EnqueueOptions,
+  JobDefinition,
+  JobQueue,
+  JobRecord,
+  ScheduleDeclaration,
+  ScheduleRecord,
+} from './types';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -39,20 +46,29 @@ export function newJobRecord<P>(
 
 /**
  * The queue side of the job runner: what modules and routes use to start work, look at it and
- * schedule it. `knownType` rejects jobs no module handles, so a typo fails at the call, not later.
+ * schedule it. `definitionOf` rejects jobs no module handles, so a typo fails at the call, not later.
  */
-export function createJobQueue(store: Store, clock: Clock, knownType: (type: string) => boolean): JobQueue {
+export function createJobQueue(
+  store: Store,
+  clock: Clock,
+  definitionOf: (type: string) => JobDefinition | undefined,
+): JobQueue {
   const platform = (): PlatformHandle => store.platform({ userId: 'system:jobs' });
   const jobs = () => platform().collection<Omit<JobRecord, '_id'>>(JOBS);
   const schedules = () => platform().collection<Omit<ScheduleRecord, '_id'>>(JOB_SCHEDULES);
   const requireType = (type: string) => {
-    if (!knownType(type)) throw new AppError(Code.badRequest, 'server.jobTypeUnknown', { type }, 400);
+    const definition = definitionOf(type);
+    if (!definition) throw new AppError(Code.badRequest, 'server.jobTypeUnknown', { type }, 400);
+    return definition;
   };
 
   return {
     async enqueue(type, payload, options = {}) {
-      requireType(type);
-      const record = newJobRecord(type, payload, clock.now(), options);
+      const definition = requireType(type);
+      const record = newJobRecord(type, payload, clock.now(), {
+        maxAttempts: definition.maxAttempts,
+        ...options,
+      });
       try {
         return (await jobs().insertOne(record)) as unknown as JobRecord<typeof payload>;
       } catch (error) {
@@ -76,7 +92,7 @@ export function createJobQueue(store: Store, clock: Clock, knownType: (type: str
         let update: Record<string, Record<string, unknown>>;
         if (job.status === 'queued') update = { $set: { status: 'canceled', finishedAt: now } };
         else if (job.status === 'running') update = { $set: { cancelRequested: true } };
-        else throw errors.conflict('server.jobNotCancelable', { status: job.status });
+        else throw errors.conflict('server.jobNotCancelable', { status: job.status }, { status: job.status });
         try {
           const updated = await jobs().updateOne({ _id: jobId }, update, { expectedRev: job.rev });
           if (updated) return updated as unknown as JobRecord;

@@ -1,2 +1,2 @@
-/** The file store as the HTTP layer sees it; becomes the files module's port once it lands. */
-export type FileStoreLike = object;
+/** The file store as modules see it (server/src/files). */
+export type { FileStore as FileStoreLike } from '../files';

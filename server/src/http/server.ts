@@ -1,0 +1,116 @@
+/**
+ * Starts a full server process: data directory, store, collections, seeds, schedules, job runner,
+ * HTTP on one port; and stops it cleanly. main.ts calls it with the environment; tests call it
+ * with a temporary data directory.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import { createPlatform } from '../app';
+import type { Platform } from '../app';
+import { JobRunner } from '../jobs/runner';
+import type { JobRunnerOptions } from '../jobs/runner';
+import { openStore } from '../store';
+import { openFileStore } from '../files';
+import type { AppConfig, ModuleDeps, ServerModule } from './module';
+import type { Logger } from './log';
+import { stdoutLogger } from './log';
+import { describeError } from './errors';
+
+export interface ServerOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  dataDir: string;
+  mongodbUri?: string;
+  modules?: ServerModule[];
+  config?: Partial<AppConfig>;
+  logger?: Logger;
+  jobs?: JobRunnerOptions & { enabled?: boolean };
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  platform: Platform;
+  runner: JobRunner | null;
+  close(): Promise<void>;
+}
+
+/** Seeds every module (idempotent by contract) and puts declared schedules in place when missing. */
+export async function prepare(platform: Platform): Promise<void> {
+  await platform.ready();
+  for (const module of platform.modules) {
+    if (!module.seed) continue;
+    platform.deps.log({ level: 'info', msg: 'seed', module: module.name });
+    await module.seed(platform.deps);
+  }
+  const existing = new Set((await platform.deps.jobs.listSchedules()).map((s) => s._id));
+  for (const module of platform.modules) {
+    for (const schedule of module.schedules ?? []) {
+      if (!existing.has(schedule.name)) await platform.deps.jobs.schedule(schedule);
+    }
+  }
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const log = options.logger ?? stdoutLogger;
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const store = await openStore({ dataDir, mongodbUri: options.mongodbUri || undefined });
+  const mongodbUri = options.mongodbUri || undefined;
+  const files = await openFileStore(store, { dataDir, mongodbUri });
+  const platform = createPlatform({
+    store,
+    files,
+    modules: options.modules,
+    config: options.config,
+    logger: log,
+  });
+  await prepare(platform);
+
+  const runner =
+    options.jobs?.enabled === false
+      ? null
+      : new JobRunner(platform.deps as ModuleDeps, platform.jobDefinitions, options.jobs);
+  runner?.start();
+
+  const server: ServerType = await new Promise((resolveServer, reject) => {
+    const s = serve({ fetch: platform.app.fetch, port: options.port, hostname: options.host }, () =>
+      resolveServer(s),
+    );
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : 'localhost'}:${port}`;
+  log({
+    level: 'info',
+    msg: 'listening',
+    url,
+    backend: store.backend,
+    dataDir,
+    version: platform.deps.config.version,
+  });
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    platform,
+    runner,
+    close: () =>
+      (closing ??= (async () => {
+        // Stop taking requests first, then let running jobs finish, then close the store.
+        await new Promise<void>((done) => server.close(() => done()));
+        await runner?.stop();
+        await files.close();
+        await store.close();
+        log({ level: 'info', msg: 'stopped' });
+      })().catch((error: unknown) => {
+        log({ level: 'error', msg: 'shutdown failed', error: describeError(error) });
+        throw error;
+      })),
+  };
+}
