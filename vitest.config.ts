@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['engine/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'schemas/**/*.test.ts'],
+    include: [
+      'engine/src/**/*.test.ts',
+      'server/src/**/*.test.ts',
+      'web/src/**/*.test.{ts,tsx}',
+      'scripts/**/*.test.ts',
+      'schemas/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', 'web/e2e/**'],
     testTimeout: 30000,
     hookTimeout: 60000,
