@@ -63,6 +63,11 @@ function normalise(xpath: string): string {
       // Placeholder OIDs, and route/dose-form code systems that EDQM terms may replace, are not
       // conditions on the node: the code system travels as the value's own attribute.
       .replace(/\[@codeSystem='TBD-[^']*'\]/g, '')
+      // The parent is the role with code PRN: a condition on reading, written with the role.
+      .replace(
+        /role\[@classCode='PRS'\]\[1\]/g,
+        "role[@classCode='PRS'][code[@code='PRN'][@codeSystem='2.16.840.1.113883.5.111']]",
+      )
       .replace(
         /(routeCode|value\[@xsi:type='CE'\])\[@codeSystem='2\.16\.840\.1\.113883\.3\.989\.2\.1\.1\.14'\]/g,
         '$1',

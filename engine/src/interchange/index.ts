@@ -21,3 +21,7 @@ export { detectFormat } from './format';
 export type { InterchangeFormat } from './format';
 export { caseToRecord, recordToCase, caseBinding } from './case-binding';
 export type { CaseDocument, RecordToCase } from './case-binding';
+export { listZipEntries, readZipEntry, zipXmlEntries, defaultZipLimits } from './zip';
+export type { ZipEntry, ZipLimits } from './zip';
+export { importR2, importR2Tree, exportR2, r2Mapping } from './r2/index';
+export type { R2Import, R2ExportOptions } from './r2/index';

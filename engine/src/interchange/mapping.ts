@@ -38,6 +38,12 @@ export interface MappingElement {
   context?: string;
   /** Written when the record has no value (transmission parameters such as processingCode). */
   default?: string;
+  /** Code in the file -> value in the record (R2 1/2 -> R3 true/false, R2 unit codes -> UCUM). */
+  values?: Record<string, string>;
+  /** R2: this date's format field (the date is written without time zone, at most 14 digits). */
+  dateFormat?: string;
+  /** R2: this is the format field of that date element; derived from the date when absent. */
+  formatOf?: string;
 }
 
 export interface MappingGroup {
@@ -62,6 +68,11 @@ export interface MappingFixed {
 }
 
 export interface MappingTable {
+  /** Root element (default MCCI_IN200100UV01) and the element of one report (default PORR_IN049016UV). */
+  root?: string;
+  message?: string;
+  /** Child element order per element name, where no XSD order applies (R2 follows its DTD). */
+  order?: Record<string, string[]>;
   groups: MappingGroup[];
   elements: MappingElement[];
   fixed: MappingFixed[];
@@ -84,6 +95,8 @@ export interface CompiledGroup {
 }
 
 export interface CompiledMapping {
+  root: string;
+  order?: Record<string, string[]>;
   batch: CompiledGroup;
   report: CompiledGroup;
   groups: Map<string, CompiledGroup>;
@@ -101,7 +114,7 @@ export function compileMapping(table: MappingTable): CompiledMapping {
     children: [],
   });
   const batch = make('batch', '');
-  const report = make('report', 'PORR_IN049016UV');
+  const report = make('report', table.message ?? 'PORR_IN049016UV');
   report.parent = batch;
   batch.children.push(report);
   groups.set('batch', batch);
@@ -136,5 +149,13 @@ export function compileMapping(table: MappingTable): CompiledMapping {
     if (!group) throw new Error(`mapping: fixed structure for unknown group ${f.group}`);
     group.fixed.push(f.path);
   }
-  return { batch, report, groups, elements };
+  const compiledMapping: CompiledMapping = {
+    root: table.root ?? 'MCCI_IN200100UV01',
+    batch,
+    report,
+    groups,
+    elements,
+  };
+  if (table.order) compiledMapping.order = table.order;
+  return compiledMapping;
 }

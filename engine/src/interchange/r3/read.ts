@@ -101,8 +101,8 @@ function readGroup(
     const target = chain[chain.length - 1] ?? base;
     const raw = element.attr ? target.attrs[element.attr] : target.text;
     if (raw !== undefined) {
-      record.values[element.id] =
-        element.prefix && raw.startsWith(element.prefix) ? raw.slice(element.prefix.length) : raw;
+      const value = element.prefix && raw.startsWith(element.prefix) ? raw.slice(element.prefix.length) : raw;
+      record.values[element.id] = element.values?.[value] ?? value;
       consume(consumed, target, element.attr ?? '#text');
     } else if (target.attrs.nullFlavor !== undefined) {
       record.values[element.id] = { nullFlavor: target.attrs.nullFlavor };

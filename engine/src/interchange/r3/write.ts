@@ -1,7 +1,7 @@
 import type { XmlElement } from '../xml/dom';
 import type { Step } from '../path';
 import { createStep, ensureStep, selectFirst } from '../path';
-import type { CompiledGroup, CompiledMapping } from '../mapping';
+import type { CompiledElement, CompiledGroup, CompiledMapping } from '../mapping';
 import { stepsOf } from '../mapping';
 import type { E2bBatch, E2bRecord } from '../record';
 import { isNullFlavored } from '../record';
@@ -25,6 +25,26 @@ function ensureChain(context: XmlElement, steps: Step[]): XmlElement[] {
 
 function applyAttrs(node: XmlElement, attrs: Record<string, string> | undefined): void {
   if (attrs) for (const k in attrs) if (node.attrs[k] === undefined) node.attrs[k] = attrs[k] as string;
+}
+
+/** The value as the file writes it: R3 codes back to the file's codes, R2 dates without zone. */
+function fileValue(element: CompiledElement, value: string): string {
+  if (element.values) {
+    const code = Object.keys(element.values).find((k) => element.values?.[k] === value);
+    if (code !== undefined) return code;
+  }
+  if (element.dateFormat) return value.replace(/[+-]\d{4}$/, '').slice(0, 14);
+  return value;
+}
+
+const r2DateFormats: Record<number, string> = { 4: '602', 6: '610', 8: '102', 12: '203', 14: '204' };
+
+/** An R2 date-format field the record lacks (the case came from R3): from its date's precision. */
+function derivedFormat(element: CompiledElement, record: E2bRecord): string | undefined {
+  if (!element.formatOf) return undefined;
+  const date = record.values[element.formatOf];
+  if (typeof date !== 'string') return undefined;
+  return r2DateFormats[date.replace(/[+-]\d{4}$/, '').slice(0, 14).length];
 }
 
 /** Puts back the attributes kept at import (displayName, mediaType ...) on an element's nodes. */
@@ -52,7 +72,8 @@ function writeGroup(group: CompiledGroup, node: XmlElement, record: E2bRecord, s
   if (!group.virtual) applyAttrs(node, record.attrs?.['.']);
   for (const fixed of group.fixed) ensureChain(node, stepsOf(fixed, vars));
   for (const element of group.elements) {
-    const value = record.values[element.id] ?? element.default;
+    // An R2 date-format field follows its date's precision (the date may have been edited).
+    const value = derivedFormat(element, record) ?? record.values[element.id] ?? element.default;
     if (value === undefined || (!element.path && !element.carrier)) continue;
     const base = element.context ? inner.nodes[element.context] : node;
     if (!base) continue;
@@ -60,8 +81,11 @@ function writeGroup(group: CompiledGroup, node: XmlElement, record: E2bRecord, s
     const chain = ensureChain(base, steps);
     const target = chain[chain.length - 1] ?? base;
     if (isNullFlavored(value)) target.attrs.nullFlavor = value.nullFlavor;
-    else if (element.attr) target.attrs[element.attr] = (element.prefix ?? '') + value;
-    else target.text = value;
+    else {
+      const written = fileValue(element, value);
+      if (element.attr) target.attrs[element.attr] = (element.prefix ?? '') + written;
+      else target.text = written;
+    }
     applyExtras(record, element.id, chain, steps);
   }
   for (const child of group.children) {
@@ -99,8 +123,13 @@ export function writeR3Batch(batch: E2bBatch, mapping: CompiledMapping, order: X
     },
     children: [],
   };
-  const header: E2bRecord = { ...batch.header, groups: { ...batch.header.groups, report: batch.reports } };
-  writeGroup(mapping.batch, root, header, { nodes: {}, vars: {} });
+  writeBatch(batch, mapping, root);
   sortBySchema(root, order);
   return root;
+}
+
+/** Writes a batch into `root` by a mapping table (the R2 table uses it too). */
+export function writeBatch(batch: E2bBatch, mapping: CompiledMapping, root: XmlElement): void {
+  const header: E2bRecord = { ...batch.header, groups: { ...batch.header.groups, report: batch.reports } };
+  writeGroup(mapping.batch, root, header, { nodes: {}, vars: {} });
 }

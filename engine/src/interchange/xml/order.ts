@@ -39,3 +39,19 @@ function sortNode(node: XmlElement, typeName: string, order: XsdOrder): void {
     if (type) sortNode(child, type, order);
   }
 }
+
+/** Reorders siblings by a per-element list of child names (R2 follows its DTD's sequences). */
+export function sortByNames(node: XmlElement, order: Record<string, string[]>): void {
+  const names = order[node.name];
+  if (names && node.children.length > 1) {
+    const rank = new Map(names.map((n, i) => [n, i]));
+    const keyed = node.children.map((child, i) => ({
+      child,
+      i,
+      r: rank.get(child.name) ?? Number.MAX_SAFE_INTEGER,
+    }));
+    keyed.sort((a, b) => a.r - b.r || a.i - b.i);
+    node.children = keyed.map((k) => k.child);
+  }
+  for (const child of node.children) sortByNames(child, order);
+}
