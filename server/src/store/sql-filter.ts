@@ -88,7 +88,7 @@ function translateField(path: string, value: unknown, resolve: PathResolver): Sq
       case '$gte':
       case '$lt':
       case '$lte':
-        parts.push(range(access, op, operand));
+        parts.push(range(access, op, operand, ops));
         break;
       case '$in':
         parts.push(membership(access, operand));
@@ -141,16 +141,26 @@ function equality(access: PathAccess, value: unknown): SqlWhere {
 
 const SQL_OPS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
-function range(access: PathAccess, op: keyof typeof SQL_OPS, value: unknown): SqlWhere {
+function range(
+  access: PathAccess,
+  op: keyof typeof SQL_OPS,
+  value: unknown,
+  ops: Record<string, unknown>,
+): SqlWhere {
   const sqlOp = SQL_OPS[op];
+  const isLowerBound = op === '$gt' || op === '$gte';
+  // SQLite orders every number before every text; MongoDB compares strings only with strings
+  // and numbers with numbers. The type guard is only needed when the other bound is missing
+  // (an extra bound on the same column would also confuse the index range choice).
+  const hasOther = (type: string) =>
+    (isLowerBound ? [ops.$lt, ops.$lte] : [ops.$gt, ops.$gte]).some((v) => typeof v === type);
   if (typeof value === 'string') {
-    // SQLite orders every number before every text; MongoDB compares strings only with strings.
-    const lower = op === '$lt' || op === '$lte';
-    return on(access, (v) => (lower ? `${v} ${sqlOp} ? AND ${v} >= ''` : `${v} ${sqlOp} ?`), [value]);
+    const guard = !isLowerBound && !hasOther('string');
+    return on(access, (v) => (guard ? `${v} ${sqlOp} ? AND ${v} >= ''` : `${v} ${sqlOp} ?`), [value]);
   }
   if (typeof value === 'number' && Number.isFinite(value)) {
-    const upper = op === '$gt' || op === '$gte';
-    return on(access, (v) => (upper ? `${v} ${sqlOp} ? AND ${v} < ''` : `${v} ${sqlOp} ?`), [value]);
+    const guard = isLowerBound && !hasOther('number');
+    return on(access, (v) => (guard ? `${v} ${sqlOp} ? AND ${v} < ''` : `${v} ${sqlOp} ?`), [value]);
   }
   return ANYTHING;
 }
