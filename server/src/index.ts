@@ -25,3 +25,7 @@ export type {
   ScheduleDeclaration,
   ScheduleRecord,
 } from './jobs';
+export { contentDisposition, fileResponse, UPLOAD_KINDS } from './uploads';
+export type { UploadKind } from './uploads';
+export { startServer } from './http/server';
+export type { RunningServer, ServerOptions } from './http/server';
