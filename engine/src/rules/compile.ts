@@ -20,11 +20,11 @@ type Binding = readonly number[];
 
 /** A condition over the document at one binding; `constant` when it reads no repeating item. */
 interface Test {
-  (doc: unknown, binding: Binding): boolean;
+  (doc: unknown, binding: Binding, item?: unknown): boolean;
   constant: boolean;
 }
 
-function test(fn: (doc: unknown, binding: Binding) => boolean, constant: boolean): Test {
+function test(fn: (doc: unknown, binding: Binding, item?: unknown) => boolean, constant: boolean): Test {
   return Object.assign(fn, { constant });
 }
 
@@ -38,7 +38,7 @@ export interface CompiledRule {
   /** False when a condition on the case as a whole rules the rule out for this document. */
   applies(doc: unknown): boolean;
   /** Checks one instance of the target (its value and the indices of its `[*]`). */
-  visit(value: unknown, doc: unknown, binding: Binding, out: Finding[]): void;
+  visit(value: unknown, doc: unknown, binding: Binding, out: Finding[], item?: unknown): void;
   run(doc: unknown, out: Finding[]): void;
   /** Runs the rule only for the items a changed field (path and indices of its `[*]`) belongs to. */
   runWithin(doc: unknown, fieldSegments: readonly string[], fieldBinding: Binding, out: Finding[]): void;
@@ -80,17 +80,31 @@ function childOf(current: unknown, name: string): unknown {
 class PathReader {
   readonly free: boolean;
   readonly constant: boolean;
+  /** Members below the target's item when the path lies in that same item (read without walking from the root). */
+  private readonly sibling: readonly string[] | undefined;
   constructor(
     readonly segments: readonly string[],
     readonly bound: number,
+    scope: readonly string[] = [],
   ) {
     const stars = segments.filter((segment) => segment === '*').length;
     this.free = stars > bound;
     this.constant = stars === 0;
+    const cut = scope.lastIndexOf('*') + 1;
+    const rest = segments.slice(cut);
+    const sameItem =
+      segments.length >= cut && scope.slice(0, cut).every((segment, i) => segments[i] === segment);
+    this.sibling = sameItem && !this.free && !rest.includes('*') ? rest : undefined;
   }
 
-  /** The value when the path has no free `[*]`. */
-  one(doc: unknown, binding: Binding): unknown {
+  /** The value when the path has no free `[*]`; `item` is the target's item when the caller has it. */
+  one(doc: unknown, binding: Binding, item?: unknown): unknown {
+    if (item !== undefined && this.sibling) {
+      let value: unknown = item;
+      for (let i = 0; i < this.sibling.length && value !== undefined; i++)
+        value = childOf(value, this.sibling[i]!);
+      return value;
+    }
     let current = doc;
     let star = 0;
     const segments = this.segments;
@@ -106,8 +120,8 @@ class PathReader {
   }
 
   /** True when `match` holds for some value at the path (missing values included as undefined). */
-  some(doc: unknown, binding: Binding, match: (value: unknown) => boolean): boolean {
-    if (!this.free) return match(this.one(doc, binding));
+  some(doc: unknown, binding: Binding, match: (value: unknown) => boolean, item?: unknown): boolean {
+    if (!this.free) return match(this.one(doc, binding, item));
     const { segments, bound } = this;
     const step = (current: unknown, i: number, star: number): boolean => {
       if (i === segments.length) return match(current);
@@ -185,7 +199,7 @@ class RuleCompiler {
     this.reads.add(field.path);
     // A path may name a fixed item (`reporters[0]`); the field index knows it as `reporters[*]`.
     const segments = parseDataPath(typeof ref.field === 'string' ? ref.field : field.path);
-    return new PathReader(segments, sharedStars(this.scope, segments));
+    return new PathReader(segments, sharedStars(this.scope, segments), this.scope);
   }
 
   condition(condition: Condition): Test {
@@ -194,11 +208,12 @@ class RuleCompiler {
       const tests = list.map((item) => this.condition(item));
       const constant = tests.every((item) => item.constant);
       if ('all' in condition)
-        return test((doc, binding) => tests.every((item) => item(doc, binding)), constant);
-      const some = (doc: unknown, binding: Binding) => tests.some((item) => item(doc, binding));
+        return test((doc, binding, item) => tests.every((one) => one(doc, binding, item)), constant);
+      const some = (doc: unknown, binding: Binding, item?: unknown) =>
+        tests.some((one) => one(doc, binding, item));
       return 'any' in condition
         ? test(some, constant)
-        : test((doc, binding) => !some(doc, binding), constant);
+        : test((doc, binding, item) => !some(doc, binding, item), constant);
     }
     const fieldCondition = condition as FieldCondition;
     const reader = this.field(fieldCondition);
@@ -206,7 +221,7 @@ class RuleCompiler {
       test(
         reader.free
           ? (doc, binding) => reader.some(doc, binding, match) !== negate
-          : (doc, binding) => match(reader.one(doc, binding)) !== negate,
+          : (doc, binding, item) => match(reader.one(doc, binding, item)) !== negate,
         reader.constant,
       );
     if (fieldCondition.is !== undefined || fieldCondition.isNot !== undefined) {
@@ -225,7 +240,7 @@ class RuleCompiler {
 }
 
 /** Outcome of an assertion: true holds, false fails at the target, a string fails at that pointer. */
-type Check = (value: unknown, doc: unknown, binding: Binding) => boolean | string;
+type Check = (value: unknown, doc: unknown, binding: Binding, item?: unknown) => boolean | string;
 
 function compileCheck(
   then: Assertion,
@@ -251,17 +266,16 @@ function compileCheck(
   if (then.after) {
     const start = compiler.field(then.after);
     const orEqual = then.orEqual === true;
-    return (value, doc, binding) =>
-      isEmpty(value) ||
-      !start.some(doc, binding, (other) => {
-        const order = compareE2bDates(value, other);
-        return order === -1 || (order === 0 && !orEqual);
-      });
+    const early = (value: unknown) => (other: unknown) => {
+      const order = compareE2bDates(value, other);
+      return order === -1 || (order === 0 && !orEqual);
+    };
+    return (value, doc, binding, item) => isEmpty(value) || !start.some(doc, binding, early(value), item);
   }
   if (then.together) {
     const other = compiler.field(then.together);
-    return (value, doc, binding) => {
-      const otherFilled = other.some(doc, binding, (item) => !isEmpty(item));
+    return (value, doc, binding, item) => {
+      const otherFilled = other.some(doc, binding, (member) => !isEmpty(member), item);
       if (isEmpty(value) === !otherFilled) return true;
       // Report at the empty one of the pair.
       return isEmpty(value) || other.free ? false : other.pointer(binding);
@@ -315,9 +329,9 @@ function compileRule(rule: Rule, index: FieldIndex): CompiledRule {
   });
   const perItemWhen = when && !when.constant ? when : undefined;
   const target = new PathReader(segments, segments.length);
-  const visit = (value: unknown, doc: unknown, binding: Binding, out: Finding[]): void => {
-    if (perItemWhen && !perItemWhen(doc, binding)) return;
-    const outcome = check(value, doc, binding);
+  const visit = (value: unknown, doc: unknown, binding: Binding, out: Finding[], item?: unknown): void => {
+    if (perItemWhen && !perItemWhen(doc, binding, item)) return;
+    const outcome = check(value, doc, binding, item);
     if (outcome !== true) out.push(report(outcome === false ? target.pointer(binding) : outcome));
   };
   // A condition on the case as a whole is decided once per run, not once per item.
@@ -364,7 +378,7 @@ export function runRules(rules: readonly CompiledRule[], doc: unknown, out: Find
         const { rule, rest } = members[m]!;
         let value = item;
         for (let i = 0; i < rest.length && value !== undefined; i++) value = childOf(value, rest[i]!);
-        rule.visit(value, doc, binding, out);
+        rule.visit(value, doc, binding, out, item);
       }
     });
   }

@@ -50,6 +50,10 @@ function expandNode(node: unknown, codelists: Record<string, Codelist>): unknown
         ? value
         : expandNode(value, codelists);
   }
+  if (typeof out.maxLength === 'number') {
+    out['x-maxLength'] = out.maxLength;
+    delete out.maxLength;
+  }
   const codes = allowedCodes(source, codelists);
   if (codes && out.enum === undefined)
     out['x-codes'] = codes.map((value) => typedCode(value.code, source.type));

@@ -1,7 +1,7 @@
 /** Base schemas -> tenant edits -> project edits = one resolved configuration with a content hash. */
 import type { Rule, RuleSet } from '../rules/types';
 import { applyEdits, baseRequiredPaths } from './edits';
-import type { ConfigEdit, EditProblem } from './edits';
+import type { ConfigEdit, ConfigLayerName, EditProblem } from './edits';
 import { stableStringify, hashText } from './stable-hash';
 import type { Codelist, SchemaSet } from './types';
 
@@ -29,6 +29,17 @@ export interface ResolvedConfiguration {
   /** Rules added by tenant and project edits; they run with every profile. */
   customRules: Rule[];
   disabledRules: string[];
+}
+
+const baseHashes = new WeakMap<BaseConfiguration, string>();
+
+function baseHash(base: BaseConfiguration): string {
+  let hash = baseHashes.get(base);
+  if (!hash) {
+    hash = hashText(stableStringify(base));
+    baseHashes.set(base, hash);
+  }
+  return hash;
 }
 
 export class ConfigurationError extends Error {
@@ -69,7 +80,16 @@ export function layerConfiguration(
     customRules: state.customRules,
     disabledRules: [...state.disabledRules].sort(),
   };
-  return { configuration: { hash: hashText(stableStringify(content)), ...content }, problems };
+  // The configuration is a pure function of the base and the accepted edits, so hashing those
+  // identifies it; the base is hashed once per base object.
+  const accepted = (layer: ConfigLayerName, edits: readonly ConfigEdit[] = []) =>
+    edits.filter(
+      (_, index) => !problems.some((problem) => problem.layer === layer && problem.index === index),
+    );
+  const hash = hashText(
+    `${baseHash(base)}|${stableStringify({ tenant: accepted('tenant', layers.tenant), project: accepted('project', layers.project) })}`,
+  );
+  return { configuration: { hash, ...content }, problems };
 }
 
 /** Like layerConfiguration, but any refused edit is an error. */

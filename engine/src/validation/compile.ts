@@ -3,7 +3,7 @@
  * the whole-case AJV validator, per-field validators (lazy) and the compiled rules per profile.
  */
 import Ajv2020 from 'ajv/dist/2020';
-import type { ValidateFunction } from 'ajv';
+import type { Options, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { compileRules } from '../rules/compile';
 import type { CompiledRules } from '../rules/compile';
@@ -15,6 +15,7 @@ import { tokensToPointer, walkFields } from '../schema-registry/schema-set';
 import type { FieldInfo, SchemaSet } from '../schema-registry/types';
 import { codesKeyword } from './codelist-keyword';
 import { e2bDateKeyword } from './e2b-date';
+import { maxLengthKeyword } from './max-length-keyword';
 
 /** Rules added by configuration edits run under this profile name, with every selection. */
 export const CUSTOM_PROFILE = 'custom';
@@ -31,6 +32,9 @@ export interface CompiledConfiguration {
   fieldValidator(path: string): ValidateFunction | undefined;
 }
 
+/** Keywords with validation code; every other x- keyword is an annotation. */
+const CODE_KEYWORDS = new Set(['x-e2b-date', 'x-codes', 'x-maxLength']);
+
 const ALWAYS_ANNOTATIONS = [
   'x-e2b',
   'x-label',
@@ -42,7 +46,10 @@ const ALWAYS_ANNOTATIONS = [
   'x-codelistAdded',
 ];
 
-export function createAjv(schemas: SchemaSet, options: { source?: boolean } = {}): Ajv2020 {
+export function createAjv(
+  schemas: SchemaSet,
+  options: Pick<Options, 'code' | 'inlineRefs' | 'validateSchema'> = {},
+): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     passContext: true,
@@ -50,14 +57,15 @@ export function createAjv(schemas: SchemaSet, options: { source?: boolean } = {}
     strictTypes: false,
     strictTuples: false,
     strictRequired: false,
-    ...(options.source ? { code: { source: true, esm: true } } : {}),
+    ...options,
   });
   // ajv-formats ships its own copy of the Ajv types; the instance is the same Ajv 8 class at runtime.
   (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
   ajv.addKeyword(e2bDateKeyword);
   ajv.addKeyword(codesKeyword);
+  ajv.addKeyword(maxLengthKeyword);
   for (const keyword of new Set([...ALWAYS_ANNOTATIONS, ...annotationKeywords(schemas)])) {
-    if (keyword !== 'x-e2b-date' && keyword !== 'x-codes') ajv.addKeyword({ keyword });
+    if (!CODE_KEYWORDS.has(keyword)) ajv.addKeyword({ keyword });
   }
   for (const schema of Object.values(schemas)) ajv.addSchema(schema);
   return ajv;
@@ -65,7 +73,10 @@ export function createAjv(schemas: SchemaSet, options: { source?: boolean } = {}
 
 function compileConfiguration(configuration: ResolvedConfiguration): CompiledConfiguration {
   const expanded = expandForValidation(configuration.schemas, configuration.codelists);
-  const ajv = createAjv(expanded);
+  // Compile speed matters (one compile per configuration version): no meta-schema pass (the schemas are
+  // checked against the meta-schema in tests, custom fields are restricted to plain types), no
+  // inlining of shared definitions, no codegen optimisation pass. Validation speed is unchanged.
+  const ajv = createAjv(expanded, { validateSchema: false, inlineRefs: false, code: { optimize: false } });
   const validateCaseSchema = ajv.getSchema(configuration.rootId);
   if (!validateCaseSchema) throw new Error(`root schema ${configuration.rootId} missing`);
   const fields = walkFields(configuration.schemas, configuration.rootId);

@@ -72,6 +72,10 @@ export function findingsFromErrors(
       ruleId = `schema.e2bDate.${details.problem}`;
       const digits = details.problem === 'precisionMax' ? details.maxPrecision : details.minPrecision;
       params.precision = DATE_FORMATS[digits] ?? String(digits);
+    } else if (error.keyword === 'x-maxLength') {
+      messageKey = 'validation.maxLength';
+      ruleId = 'schema.maxLength';
+      params.limit = Number((error.params as { limit: number }).limit);
     } else if (error.keyword === 'x-codes') {
       messageKey = 'validation.enum';
       ruleId = 'schema.codelist';

@@ -1,0 +1,42 @@
+/** The engine's public surface: pure TypeScript, no I/O. */
+export * from './case-model';
+
+// Schema registry: layered configuration (base -> tenant -> project) with a content hash.
+export type { JsonSchema, SchemaSet, FieldInfo, NullFlavor } from './schema-registry/types';
+export { NULL_FLAVORS } from './schema-registry/types';
+export {
+  CASE_ROOT_ID,
+  walkFields,
+  locateProperty,
+  parseDataPath,
+  formatDataPath,
+  pointerToFieldPath,
+} from './schema-registry/schema-set';
+export { expandForValidation, allowedCodes } from './schema-registry/expand';
+export type { ConfigEdit, ConfigLayerName, EditProblem } from './schema-registry/edits';
+export { layerConfiguration, resolveConfiguration, ConfigurationError } from './schema-registry/resolve';
+export type {
+  BaseConfiguration,
+  ConfigurationLayers,
+  ResolvedConfiguration,
+} from './schema-registry/resolve';
+export { stableStringify, hashContent } from './schema-registry/stable-hash';
+export { baseConfiguration } from './configuration/base';
+export { diffConfigurations } from './configuration/diff';
+export type { ConfigurationChange } from './configuration/diff';
+
+// Validation: AJV validators per configuration, findings in zh and en.
+export type { Finding, Severity, ValidationResult } from './validation/finding';
+export { validateCase, validateField } from './validation/validate-case';
+export type { ValidateOptions } from './validation/validate-case';
+export { compiledConfiguration, CUSTOM_PROFILE } from './validation/compile';
+export type { CompiledConfiguration } from './validation/compile';
+export { standaloneValidatorsModule } from './validation/standalone';
+export { e2bDateProblem } from './validation/e2b-date';
+export { validationMessages } from './validation/messages';
+
+// Rules as data.
+export type { Rule, RuleSet, Condition, FieldCondition, Assertion, FieldRef, Scalar } from './rules/types';
+export { checkRule } from './rules/check';
+export { ruleSets, RULE_PROFILES, profilesFor, mandatoryE2bIds } from './rules/profiles';
+export type { RuleProfile } from './rules/profiles';

@@ -1,0 +1,148 @@
+/**
+ * `npm run bench -- validate`: the case check on a large case.
+ *
+ * 1. Full validation (case schema + every rule profile) of a case with 30 drugs x 3 dosages,
+ *    40 reactions with the full 30 x 40 drug-reaction matrix and 30 tests, against the floor
+ *    JSON.parse + JSON.stringify of the same document. Target: <= 1x the floor.
+ * 2. Compiling one project's validators (layered configuration with project edits, AJV compile,
+ *    rule compile), cold, without the cache. Target: <= 500 ms. Floor: JSON parse+stringify of
+ *    the configuration's schema set.
+ * 3. Checking one changed field (its schema and the rules that read it, for its items only), the
+ *    median over fields spread over the document. Target: <= 1 ms. Floor: JSON parse+stringify of
+ *    the changed field's item.
+ */
+import {
+  baseConfiguration,
+  compiledConfiguration,
+  resolveConfiguration,
+  validateCase,
+  validateField,
+} from '../../engine/src/index';
+import { compileConfigurationUncached } from '../../engine/src/validation/compile';
+import { largeCase } from '../../engine/src/validation/fixtures/complete-case';
+import type { ConfigEdit } from '../../engine/src/index';
+
+function timePerCall(fn: () => void, minMs = 400, minRuns = 20): number {
+  for (let i = 0; i < 5; i++) fn();
+  let runs = 0;
+  const started = performance.now();
+  let elapsed = 0;
+  while (runs < minRuns || elapsed < minMs) {
+    fn();
+    runs++;
+    elapsed = performance.now() - started;
+  }
+  return elapsed / runs;
+}
+
+/** Median of several rounds, alternating subject and floor so that machine load hits both alike. */
+function compare(subject: () => void, floor: () => void, rounds = 7): { subject: number; floor: number } {
+  const subjects: number[] = [];
+  const floors: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    floors.push(timePerCall(floor, 150));
+    subjects.push(timePerCall(subject, 150));
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return { subject: median(subjects), floor: median(floors) };
+}
+
+function bench(
+  name: string,
+  figure: number,
+  unit: string,
+  floor: number,
+  target: string,
+  met: boolean,
+): void {
+  console.log(
+    `BENCH ${name} ${figure.toFixed(3)} ${unit} floor ${floor.toFixed(3)} ${unit} ratio ${(figure / floor).toFixed(2)} target ${target} ${met ? 'met' : 'missed'}`,
+  );
+}
+
+const projectEdits: ConfigEdit[] = [
+  {
+    op: 'addField',
+    path: 'report.siteCode',
+    schema: { type: 'string', maxLength: 20, 'x-label': { zh: '中心编号', en: 'Site code' } },
+    required: true,
+  },
+  { op: 'relabel', path: 'report.reportAmendedWhy', label: { zh: '项目备注', en: 'Project remark' } },
+  { op: 'changeOptions', path: 'report.reportType', subset: ['1', '2'] },
+  {
+    op: 'addRule',
+    rule: {
+      id: 'project.bench.siteCode',
+      severity: 'warning',
+      path: 'report.siteCode',
+      when: { e2b: 'C.1.3', is: '2' },
+      then: { pattern: '^[A-Z0-9-]+$' },
+      message: { zh: '中心编号格式', en: 'Site code format' },
+    },
+  },
+];
+
+const base = baseConfiguration();
+const configuration = resolveConfiguration(base);
+const doc = largeCase();
+const text = JSON.stringify(doc);
+const now = Date.UTC(2026, 10, 21, 12);
+
+// 1. Full validation.
+compiledConfiguration(configuration);
+const first = validateCase(configuration, doc, { now });
+if (first.findings.length > 0)
+  throw new Error(
+    `benchmark case should be valid, got ${first.findings.length} findings: ${first.findings[0]!.ruleId}`,
+  );
+const full = compare(
+  () => validateCase(configuration, doc, { now }),
+  () => JSON.stringify(JSON.parse(text)),
+);
+console.log(
+  `case: ${(text.length / 1024).toFixed(0)} KiB JSON, 30 drugs x 3 dosages, 40 reactions, 1200 drug-reaction pairs, 30 tests`,
+);
+bench('validate.full-case', full.subject, 'ms', full.floor, '<=1x', full.subject <= full.floor);
+
+// 2. Compile one project's validators (cold: new configuration, no cache).
+const schemaText = JSON.stringify(base.schemas);
+const compileTimes: number[] = [];
+for (let i = 0; i < 5; i++) {
+  const started = performance.now();
+  const project = resolveConfiguration(base, {
+    project: [
+      ...projectEdits,
+      { op: 'relabel', path: 'report.reportAmendedWhy', label: { en: `Remark ${i}` } },
+    ],
+  });
+  compileConfigurationUncached(project);
+  compileTimes.push(performance.now() - started);
+}
+const compileMedian = compileTimes.sort((a, b) => a - b)[2]!;
+const compileFloor = timePerCall(() => JSON.stringify(JSON.parse(schemaText)));
+bench('validate.compile-project', compileMedian, 'ms', compileFloor, '<=500ms', compileMedian <= 500);
+
+// 3. One changed field.
+const pointers = [
+  '/drugs/15/dosages/1/startDate',
+  '/drugs/29/reactionAssessments/39/intervalFromStart',
+  '/reactions/20/endDate',
+  '/patient/age',
+  '/report/reportType',
+  '/report/cnReportClassify',
+  '/reporters/0/isPrimarySource',
+  '/tests/12/testResultValue',
+];
+const fieldTimes: { pointer: string; ms: number }[] = pointers.map((pointer) => ({
+  pointer,
+  ms: timePerCall(() => validateField(configuration, doc, pointer, { now }), 100),
+}));
+const parent = (doc as { drugs: unknown[] }).drugs[15];
+const parentText = JSON.stringify(parent);
+const fieldFloor = timePerCall(() => JSON.stringify(JSON.parse(parentText)), 100);
+for (const { pointer, ms } of fieldTimes) console.log(`field ${pointer}: ${ms.toFixed(4)} ms`);
+const sorted = fieldTimes.map((item) => item.ms).sort((a, b) => a - b);
+const fieldMedian = sorted[Math.floor(sorted.length / 2)]!;
+const fieldWorst = sorted.at(-1)!;
+bench('validate.one-field', fieldMedian, 'ms', fieldFloor, '<=1ms', fieldMedian <= 1);
+bench('validate.one-field-worst', fieldWorst, 'ms', fieldFloor, '<=1ms', fieldWorst <= 1);
