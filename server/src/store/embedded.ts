@@ -328,10 +328,9 @@ export class EmbeddedDriver implements Driver {
     // Without a pushed order, rows reach mingo in _id order so its sort is deterministic even on mixed types.
     sql += ` ORDER BY ${order ?? 't._id'}`;
     if (order) {
-      if (options.limit !== undefined || options.skip) {
-        sql += ' LIMIT ? OFFSET ?';
-        params.push(options.limit ?? -1, options.skip ?? 0);
-      }
+      // Literal (validated integer) bounds let SQLite plan for the page size.
+      if (options.limit !== undefined || options.skip)
+        sql += ` LIMIT ${options.limit ?? -1} OFFSET ${options.skip ?? 0}`;
     }
     const rows = this.state.stmt<unknown[], Record<string, string | null>>(sql).all(...params);
     const docs = fields
