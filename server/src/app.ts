@@ -125,6 +125,10 @@ export function createPlatform(options: CreateAppOptions): Platform {
     await next();
   });
   app.use('/api/*', authenticationMiddleware(authenticator));
+  for (const module of modules) {
+    const middleware = module.middleware?.(deps);
+    if (middleware) app.use('/api/*', middleware);
+  }
 
   const records: RouteRecord[] = [];
   const routerOptions = { jsonBodyLimit: config.jsonBodyLimit, uploadLimit: config.uploadLimit };

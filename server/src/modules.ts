@@ -4,6 +4,16 @@
  * (jobs, uploads) are mounted by createApp itself.
  */
 import type { ServerModule } from './http/module';
+import { authModule } from './auth';
+import { tenancyModule } from './tenancy';
+import { accessModule } from './access';
+import { usersModule } from './users';
 import { preferencesModule } from './preferences';
 
-export const modules: ServerModule[] = [preferencesModule];
+export const modules: ServerModule[] = [
+  authModule,
+  tenancyModule,
+  accessModule,
+  usersModule,
+  preferencesModule,
+];

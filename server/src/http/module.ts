@@ -7,7 +7,8 @@ import type { Translator } from '../i18n';
 import type { CollectionDefinition, Store } from '../store/port';
 import type { JobDefinition, JobQueue, ScheduleDeclaration } from '../jobs/types';
 import type { FileStoreLike } from '../uploads/types';
-import type { Authenticator } from './context';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, Authenticator } from './context';
 import type { Logger } from './log';
 import type { ModuleRouter } from './route';
 
@@ -55,6 +56,8 @@ export interface ServerModule {
   schedules?: ScheduleDeclaration[];
   /** The identity module supplies the authenticator; at most one module may. */
   authenticator?(deps: ModuleDeps): Authenticator;
+  /** Middleware on every /api request, after authentication (e.g. the user operation log). */
+  middleware?(deps: ModuleDeps): MiddlewareHandler<AppEnv>;
 }
 
 export function defineModule<M extends ServerModule>(module: M): M {

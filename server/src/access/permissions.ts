@@ -1,0 +1,143 @@
+/**
+ * Who may do what. A tenant caller's permissions are the union of their tenant roles, plus, in a
+ * project (the `projectId` header), their project roles and the project's permission keys. A key
+ * `<permission>:<userId>` grants the control to that user only. The enterprise administrator and
+ * the tenant system administrator hold every tenant permission. Operator permissions
+ * (holoxcontrol:*) belong to platform operators only, and operators hold no tenant permission.
+ */
+import type { Context } from 'hono';
+import type { AppEnv, Principal } from '../http/context';
+import type { ModuleDeps } from '../http/module';
+import { errors } from '../http/errors';
+import { C } from '../auth/collections';
+import type { Account, User } from '../auth/model';
+import { getTenant } from '../tenancy/tenants';
+import { isOperatorPermission, permissionsOfArea } from './menus';
+
+export type RoleType = 'enterprise-admin' | 'sub-admin' | 'business' | 'project';
+
+export interface Role {
+  name: string;
+  nameEn?: string;
+  type: RoleType;
+  description?: string;
+  /** Permission identifier of the role itself (e.g. `dataEntry`), unique in the tenant. */
+  identifier: string;
+  /** Menu and button permission identifiers (schemas/menus). */
+  permissions: string[];
+  builtIn?: boolean;
+}
+
+export interface ProjectMember {
+  projectId: string;
+  userId: string;
+  roleIds: string[];
+  /** Extra permission keys for this user in this project; `<permission>:<userId>` style allowed. */
+  permissionKeys: string[];
+}
+
+export interface OperatorRole {
+  name: string;
+  nameEn?: string;
+  identifier: string;
+  description?: string;
+  permissions: string[];
+}
+
+/** True when the keys grant the permission, directly or for this user only. */
+export function keyGrants(keys: ReadonlySet<string>, permission: string, userId: string): boolean {
+  return keys.has(permission) || keys.has(`${permission}:${userId}`);
+}
+
+export interface Grants {
+  all: boolean;
+  keys: Set<string>;
+  roleIdentifiers: string[];
+}
+
+const cache = new WeakMap<Principal, Map<string, Promise<Grants>>>();
+
+/** The caller's grants (memoised for the request: the principal object lives one request). */
+export function grantsOf(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<Grants> {
+  let perPrincipal = cache.get(principal);
+  if (!perPrincipal) cache.set(principal, (perPrincipal = new Map()));
+  const key = projectId ?? '';
+  let grants = perPrincipal.get(key);
+  if (!grants) perPrincipal.set(key, (grants = computeGrants(deps, principal, projectId)));
+  return grants;
+}
+
+async function computeGrants(
+  deps: ModuleDeps,
+  principal: Principal,
+  projectId: string | null,
+): Promise<Grants> {
+  if (principal.operator === true) {
+    const platform = deps.store.platform({ userId: principal.userId });
+    const account = await platform.collection<Account>(C.accounts).findOne({ _id: principal.userId });
+    const roles = account?.operatorRoleIds.length
+      ? await platform
+          .collection<OperatorRole>(C.operatorRoles)
+          .find({ _id: { $in: account.operatorRoleIds } })
+      : [];
+    return {
+      all: false,
+      keys: new Set(roles.flatMap((role) => role.permissions).filter(isOperatorPermission)),
+      roleIdentifiers: roles.map((role) => role.identifier),
+    };
+  }
+  const handle = deps.store.tenant(principal.tenantId, { userId: principal.userId });
+  const tenant = await getTenant(deps.store, principal.tenantId);
+  const user = await handle.collection<User>(C.users).findOne({ _id: principal.userId });
+  const keys = new Set<string>();
+  const roleIds = new Set(user?.roleIds ?? []);
+  let projectKeys: string[] = [];
+  if (projectId) {
+    const member = await handle
+      .collection<ProjectMember>(C.projectMembers)
+      .findOne({ projectId, userId: principal.userId });
+    for (const id of member?.roleIds ?? []) roleIds.add(id);
+    projectKeys = member?.permissionKeys ?? [];
+  }
+  const roles = roleIds.size
+    ? await handle.collection<Role>(C.roles).find({ _id: { $in: [...roleIds] } })
+    : [];
+  for (const role of roles) for (const permission of role.permissions) keys.add(permission);
+  for (const key of projectKeys) keys.add(key);
+  const all =
+    tenant?.enterpriseAdminId === principal.userId ||
+    tenant?.systemAdminId === principal.userId ||
+    roles.some((role) => role.type === 'enterprise-admin');
+  if (all) for (const permission of permissionsOfArea('tenant')) keys.add(permission);
+  for (const key of [...keys]) if (isOperatorPermission(key)) keys.delete(key);
+  return { all, keys, roleIdentifiers: roles.map((role) => role.identifier) };
+}
+
+/** The authenticator's `authorize`: route permissions are checked here, on the server, always. */
+export async function authorize(
+  deps: ModuleDeps,
+  principal: Principal,
+  permission: string,
+  c: Context<AppEnv>,
+): Promise<boolean> {
+  if (principal.mustChangePassword === true) return false;
+  const operatorPermission = isOperatorPermission(permission);
+  if (operatorPermission !== (principal.operator === true)) return false;
+  const grants = await grantsOf(deps, principal, c.get('ctx').projectId);
+  return keyGrants(grants.keys, permission, principal.userId);
+}
+
+/** For services: refuses unless the caller holds the permission (in the request's project). */
+export async function requirePermission(c: Context<AppEnv>, permission: string): Promise<void> {
+  const principal = c.get('ctx').principal;
+  if (!principal || !(await authorize(c.get('deps'), principal, permission, c))) throw errors.forbidden();
+}
+
+/** Owner-only controls: the caller must be the document's owner (its creator unless told). */
+export function requireOwner(
+  principal: Principal,
+  doc: { createdBy?: string },
+  ownerId = doc.createdBy,
+): void {
+  if (!ownerId || ownerId !== principal.userId) throw errors.forbidden('access.ownerOnly');
+}

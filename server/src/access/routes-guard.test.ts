@@ -1,0 +1,173 @@
+/**
+ * Must-hold: every API route of the platform (all modules of server/src/modules.ts) answers
+ * 400001 without a token, and a tenant A caller holding every permission cannot read or change
+ * tenant B's documents through any of them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Platform } from '../app';
+import type { JsonSchema } from '../http/validation';
+import type { StoredDoc } from '../store/port';
+import { call, testPlatform } from '../http/testing';
+import { testStore } from '../http/test-store';
+import { C } from '../auth/collections';
+import { openSession } from '../auth/sessions';
+import { createTenant } from '../tenancy/routes';
+
+const MARKER = 'TENANT-B-SECRET';
+process.env.PV_LOGIN_CAPTCHA = 'off';
+process.env.PV_DEMO_SEED = 'off';
+
+let store: Awaited<ReturnType<typeof testStore>>;
+let platform: Platform;
+let tokenA = '';
+const idsB: string[] = [];
+let tenantB = '';
+
+async function snapshotB(): Promise<string> {
+  const maintenance = store.maintenance();
+  const rows: StoredDoc[] = [];
+  for (const definition of await maintenance.definitions()) {
+    for await (const doc of maintenance.scan(definition.name)) {
+      const text = JSON.stringify(doc);
+      if (doc.tenantId === tenantB || (doc.tenantId === '_platform' && text.includes(tenantB)))
+        rows.push(doc);
+    }
+  }
+  return JSON.stringify(rows);
+}
+
+beforeAll(async () => {
+  store = await testStore();
+  const { modules } = await import('../modules');
+  platform = testPlatform({ store, modules });
+  await platform.ready();
+  const options = { captcha: false, scryptCost: { N: 1024, r: 8, p: 1 }, demoSeed: false };
+  const deps = platform.deps;
+  const make = (code: string) =>
+    createTenant(
+      deps,
+      options,
+      {
+        name: `Tenant ${code}`,
+        code,
+        status: 'active',
+        expiresAt: null,
+        limits: { projects: 5, sponsors: 5, users: 50 },
+        contact: { name: 'Admin', email: `${code}@example.com` },
+        admin: {
+          account: `admin${code}`,
+          name: `Admin ${code}`,
+          email: `${code}@example.com`,
+          password: 'Admin#2026x',
+        },
+      },
+      'test',
+    );
+  const a = await make('ta');
+  const b = await make('tb');
+  tenantB = b._id;
+  const session = (tenantId: string, accountId: string, account: string) =>
+    openSession(deps, {
+      accountId,
+      account,
+      name: account,
+      sessionTenantId: tenantId,
+      organisationId: null,
+      operator: false,
+      sessionMinutes: 60,
+      mustChangePassword: false,
+      ip: null,
+      userAgent: null,
+    });
+  tokenA = (await session(a._id, a.enterpriseAdminId!, 'adminta')).token;
+  const sessionB = await session(b._id, b.enterpriseAdminId!, 'admintb');
+  const handle = store.tenant(b._id, { userId: b.enterpriseAdminId! });
+  const org = await handle
+    .collection(C.organisations)
+    .insertOne({ name: MARKER, kind: 'institution', parentId: null, order: 1 });
+  const role = await handle
+    .collection(C.roles)
+    .insertOne({ name: MARKER, type: 'business', identifier: 'secretRole', permissions: ['home'] });
+  await handle
+    .collection(C.projectMembers)
+    .insertOne({
+      projectId: 'project-b',
+      userId: b.enterpriseAdminId!,
+      roleIds: [role._id],
+      permissionKeys: [],
+    });
+  await handle.collection(C.company).insertOne({ _id: 'company', name: MARKER });
+  await handle.collection(C.users).updateOne({ _id: b.enterpriseAdminId! }, { $set: { job: MARKER } });
+  idsB.push(b._id, b.enterpriseAdminId!, org._id, role._id, 'project-b', sessionB.session._id);
+});
+afterAll(() => store.close());
+
+/** A body that satisfies the usual shape of a schema: required fields filled, ids pointing at tenant B. */
+function sampleBody(schema: JsonSchema | undefined, name = '', id = ''): unknown {
+  if (!schema || typeof schema !== 'object') return {};
+  const s = schema as Record<string, unknown>;
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (s.enum) return (s.enum as unknown[])[0];
+  if (type === 'object' || s.properties) {
+    const out: Record<string, unknown> = {};
+    const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
+    for (const key of (s.required as string[] | undefined) ?? [])
+      out[key] = sampleBody(properties[key], key, id);
+    return out;
+  }
+  if (type === 'array') return /ids$/i.test(name) ? [id] : [];
+  if (type === 'integer' || type === 'number') return 1;
+  if (type === 'boolean') return true;
+  if (/id$/i.test(name)) return id;
+  return 'Sample#2026x';
+}
+
+describe('every API route', () => {
+  it('answers 400001 without a token unless it is public', async () => {
+    const guarded = platform.routes.filter((r) => (r.declaration.auth ?? 'required') === 'required');
+    expect(guarded.length).toBeGreaterThan(40);
+    for (const route of guarded) {
+      const path = route.path.replace(/:(\w+)/g, 'x');
+      const res = await call(platform.app, route.declaration.method.toUpperCase(), path, {
+        body: route.declaration.body ? {} : undefined,
+      }).catch(async () => {
+        const raw = await platform.app.request(path, { method: route.declaration.method.toUpperCase() });
+        return { body: (await raw.json()) as { code: number } };
+      });
+      expect(res.body.code, `${route.declaration.method} ${route.path}`).toBe(400001);
+    }
+  });
+
+  it('refuses tenant A’s caller on tenant B’s resources and reads nothing of B', async () => {
+    const before = await snapshotB();
+    const guarded = platform.routes.filter((r) => (r.declaration.auth ?? 'required') !== 'none');
+    for (const route of guarded) {
+      for (const id of idsB) {
+        const path = route.path.replace(/:(\w+)/g, id);
+        const query = `?userId=${id}&tenantId=${id}&organisationId=${id}&projectId=${id}&subjectId=${id}&size=200`;
+        const method = route.declaration.method.toUpperCase();
+        const res = await platform.app.request(`${path}${method === 'GET' ? query : ''}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${tokenA}`,
+            'content-type': 'application/json',
+            projectid: 'project-b',
+            sysorgid: id,
+          },
+          body:
+            method === 'GET' || method === 'DELETE'
+              ? undefined
+              : JSON.stringify(sampleBody(route.declaration.body, '', id)),
+        });
+        const text = await res.text();
+        expect(text, `${method} ${route.path} with ${id}`).not.toContain(MARKER);
+        if (res.headers.get('content-type')?.includes('json') && !route.declaration.download) {
+          const body = JSON.parse(text) as { code: number; data: unknown };
+          if (body.code === 200)
+            expect(JSON.stringify(body.data), `${method} ${route.path}`).not.toContain(tenantB);
+        }
+      }
+    }
+    expect(await snapshotB()).toBe(before);
+  });
+});

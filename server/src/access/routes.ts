@@ -1,0 +1,503 @@
+/** HTTP routes of the access module (prefix /api/access): roles, menus, project members, operator area. */
+import type { ModuleDeps } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import { requirePrincipal } from '../http/context';
+import { errors } from '../http/errors';
+import type { StoredDoc } from '../store/port';
+import { accountsOf, findAccountByName, usersOf } from '../auth/accounts';
+import { C } from '../auth/collections';
+import type { Account, Tenant } from '../auth/model';
+import { hashPassword } from '../auth/crypto';
+import { issueLink } from '../auth/links';
+import type { IdentityOptions } from '../auth/options';
+import { ACCOUNT_PATTERN } from '../auth/policy';
+import { randomUUID } from 'node:crypto';
+import { forgetTenant } from '../tenancy/tenants';
+import { isOperatorPermission, menuItems, permissionsOfArea } from './menus';
+import type { OperatorRole, ProjectMember, Role } from './permissions';
+import { grantsOf } from './permissions';
+import { assertAssignableRoles, assertGrantable } from './service';
+
+const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
+const idParams = (name: string) => ({ type: 'object', properties: { [name]: str(64) } });
+
+const roleBody = {
+  type: 'object',
+  required: ['name', 'type', 'identifier', 'permissions'],
+  additionalProperties: false,
+  properties: {
+    name: str(64, 1),
+    nameEn: str(128),
+    type: { enum: ['sub-admin', 'business', 'project'] },
+    description: str(500),
+    identifier: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_-]{1,63}$' },
+    permissions: { type: 'array', items: str(200, 1), maxItems: 2000, uniqueItems: true },
+    rev: { type: 'integer' },
+  },
+};
+
+export function roleView(r: StoredDoc<Role>) {
+  return {
+    roleId: r._id,
+    name: r.name,
+    nameEn: r.nameEn ?? null,
+    type: r.type,
+    description: r.description ?? '',
+    identifier: r.identifier,
+    permissions: r.permissions,
+    builtIn: r.builtIn ?? false,
+    rev: r.rev,
+  };
+}
+
+function assertKnownPermissions(permissions: string[], area: 'tenant' | 'operator'): void {
+  const known = new Set(permissionsOfArea(area));
+  const unknown = permissions.filter((p) => !known.has(p));
+  if (unknown.length) throw errors.badRequest('access.permissionUnknown', { permission: unknown[0]! });
+}
+
+export function accessRoutes(
+  router: ModuleRouter,
+  deps: ModuleDeps,
+  options: IdentityOptions,
+  mounted: () => Promise<Set<string>>,
+): void {
+  router.route(
+    {
+      method: 'get',
+      path: '/menus',
+      summary:
+        'The route and menu tree (schemas/menus) with the caller’s grant and whether the backing module is mounted',
+    },
+    async (c) => {
+      const principal = requirePrincipal(c);
+      const grants = await grantsOf(deps, principal, c.get('ctx').projectId);
+      const modules = await mounted();
+      return menuItems().map((item) => ({
+        ...item,
+        available: modules.has(item.module),
+        granted:
+          item.permission === null
+            ? item.area !== 'operator' || principal.operator === true
+            : grants.keys.has(item.permission) || grants.keys.has(`${item.permission}:${principal.userId}`),
+      }));
+    },
+  );
+
+  const rolesOf = (tenantId: string, userId: string) =>
+    deps.store.tenant(tenantId, { userId }).collection<Role>(C.roles);
+
+  router.route(
+    {
+      method: 'get',
+      path: '/roles',
+      summary: 'Roles of the tenant',
+      permission: 'authoritymanagement:userAccountManagement:roleView',
+    },
+    async (c) => {
+      const principal = requirePrincipal(c);
+      return (
+        await rolesOf(principal.tenantId, principal.userId).find({}, { sort: { name: 1 }, limit: 1000 })
+      ).map(roleView);
+    },
+  );
+
+  router.route<Role>(
+    {
+      method: 'post',
+      path: '/roles',
+      summary: 'Add a role (menu and button permissions)',
+      permission: 'authoritymanagement:userAccountManagement:roleAdd',
+      body: roleBody,
+    },
+    async (c, { body }) => {
+      const principal = requirePrincipal(c);
+      assertKnownPermissions(body.permissions, 'tenant');
+      await assertGrantable(c, body.permissions);
+      const { rev: _r, ...fields } = body as Role & { rev?: number };
+      return roleView(await rolesOf(principal.tenantId, principal.userId).insertOne(fields));
+    },
+  );
+
+  router.route<Role & { rev: number }, unknown, { roleId: string }>(
+    {
+      method: 'put',
+      path: '/roles/:roleId',
+      summary: 'Edit a role',
+      permission: 'authoritymanagement:userAccountManagement:roleEdit',
+      params: idParams('roleId'),
+      body: { ...roleBody, required: [...roleBody.required, 'rev'] },
+    },
+    async (c, { body, params }) => {
+      const principal = requirePrincipal(c);
+      const roles = rolesOf(principal.tenantId, principal.userId);
+      const current = await roles.findOne({ _id: params.roleId });
+      if (!current) throw errors.notFound();
+      if (current.type === 'enterprise-admin') throw errors.forbidden('access.builtInRole');
+      assertKnownPermissions(body.permissions, 'tenant');
+      await assertGrantable(
+        c,
+        body.permissions.filter((p) => !current.permissions.includes(p)),
+      );
+      const { rev, ...fields } = body;
+      const updated = await roles.updateOne({ _id: params.roleId }, { $set: fields }, { expectedRev: rev });
+      return updated ? roleView(updated) : null;
+    },
+  );
+
+  router.route<unknown, unknown, { roleId: string }>(
+    {
+      method: 'delete',
+      path: '/roles/:roleId',
+      summary: 'Delete a role that no user holds',
+      permission: 'authoritymanagement:userAccountManagement:roleDelete',
+      params: idParams('roleId'),
+    },
+    async (c, { params }) => {
+      const principal = requirePrincipal(c);
+      const roles = rolesOf(principal.tenantId, principal.userId);
+      const current = await roles.findOne({ _id: params.roleId });
+      if (!current) throw errors.notFound();
+      if (current.builtIn) throw errors.forbidden('access.builtInRole');
+      const handle = deps.store.tenant(principal.tenantId, { userId: principal.userId });
+      if (
+        (await handle.collection(C.users).count({ roleIds: params.roleId })) ||
+        (await handle.collection(C.projectMembers).count({ roleIds: params.roleId }))
+      ) {
+        throw errors.badRequest('access.roleInUse');
+      }
+      await roles.deleteOne({ _id: params.roleId });
+      return null;
+    },
+  );
+
+  router.route<{ userId: string }>(
+    {
+      method: 'put',
+      path: '/system-admin',
+      summary: 'Change the tenant system administrator (enterprise administrator only)',
+      permission: 'authoritymanagement:userAccountManagement:systemAdmin',
+      body: {
+        type: 'object',
+        required: ['userId'],
+        additionalProperties: false,
+        properties: { userId: str(64, 1) },
+      },
+    },
+    async (c, { body }) => {
+      const principal = requirePrincipal(c);
+      const platform = deps.store.platform({ userId: principal.userId });
+      const tenant = await platform.collection<Tenant>(C.tenants).findOne({ _id: principal.tenantId });
+      if (!tenant || tenant.enterpriseAdminId !== principal.userId)
+        throw errors.forbidden('access.enterpriseAdminOnly');
+      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({ _id: body.userId });
+      if (!user || user.state === 'disabled') throw errors.badRequest('users.userUnknown');
+      await platform
+        .collection<Tenant>(C.tenants)
+        .updateOne({ _id: tenant._id }, { $set: { systemAdminId: body.userId } });
+      forgetTenant(deps.store, tenant._id);
+      return { systemAdminId: body.userId };
+    },
+  );
+
+  // Per-project members: roles and permission keys held per project.
+  const membersOf = (tenantId: string, userId: string) =>
+    deps.store.tenant(tenantId, { userId }).collection<ProjectMember>(C.projectMembers);
+  const memberView = (m: StoredDoc<ProjectMember>) => ({
+    projectId: m.projectId,
+    userId: m.userId,
+    roleIds: m.roleIds,
+    permissionKeys: m.permissionKeys,
+    rev: m.rev,
+  });
+
+  router.route<unknown, unknown, { projectId: string }>(
+    {
+      method: 'get',
+      path: '/projects/:projectId/members',
+      summary: 'Users assigned to a project with their project roles and permission keys',
+      permission: 'authoritymanagement:projectInfo:members',
+      params: idParams('projectId'),
+    },
+    async (c, { params }) => {
+      const principal = requirePrincipal(c);
+      return (
+        await membersOf(principal.tenantId, principal.userId).find(
+          { projectId: params.projectId },
+          { limit: 5000 },
+        )
+      ).map(memberView);
+    },
+  );
+
+  router.route<
+    { roleIds: string[]; permissionKeys: string[] },
+    unknown,
+    { projectId: string; userId: string }
+  >(
+    {
+      method: 'put',
+      path: '/projects/:projectId/members/:userId',
+      summary:
+        'Assign a user to a project by role, with extra permission keys (`<permission>:<userId>` for that user only)',
+      permission: 'authoritymanagement:projectInfo:members',
+      params: { type: 'object', properties: { projectId: str(64), userId: str(64) } },
+      body: {
+        type: 'object',
+        required: ['roleIds', 'permissionKeys'],
+        additionalProperties: false,
+        properties: {
+          roleIds: { type: 'array', items: str(64, 1), maxItems: 50, uniqueItems: true },
+          permissionKeys: { type: 'array', items: str(260, 1), maxItems: 500, uniqueItems: true },
+        },
+      },
+    },
+    async (c, { body, params }) => {
+      const principal = requirePrincipal(c);
+      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({ _id: params.userId });
+      if (!user) throw errors.badRequest('users.userUnknown');
+      const known = new Set(permissionsOfArea('tenant'));
+      for (const key of body.permissionKeys) {
+        const base = key.endsWith(`:${params.userId}`) ? key.slice(0, -params.userId.length - 1) : key;
+        if (!known.has(base)) throw errors.badRequest('access.permissionUnknown', { permission: key });
+      }
+      const members = membersOf(principal.tenantId, principal.userId);
+      const current = await members.findOne({ projectId: params.projectId, userId: params.userId });
+      await assertAssignableRoles(c, body.roleIds, current?.roleIds ?? []);
+      await assertGrantable(
+        c,
+        body.permissionKeys
+          .filter((k) => !(current?.permissionKeys ?? []).includes(k))
+          .map((k) => (k.endsWith(`:${params.userId}`) ? k.slice(0, -params.userId.length - 1) : k)),
+      );
+      const saved = current
+        ? await members.updateOne({ _id: current._id }, { $set: body })
+        : await members.insertOne({ projectId: params.projectId, userId: params.userId, ...body });
+      return saved ? memberView(saved) : null;
+    },
+  );
+
+  router.route<unknown, unknown, { projectId: string; userId: string }>(
+    {
+      method: 'delete',
+      path: '/projects/:projectId/members/:userId',
+      summary: 'Remove a user from a project',
+      permission: 'authoritymanagement:projectInfo:members',
+      params: { type: 'object', properties: { projectId: str(64), userId: str(64) } },
+    },
+    async (c, { params }) => {
+      const principal = requirePrincipal(c);
+      if (
+        !(await membersOf(principal.tenantId, principal.userId).deleteOne({
+          projectId: params.projectId,
+          userId: params.userId,
+        }))
+      )
+        throw errors.notFound();
+      return null;
+    },
+  );
+
+  operatorAccessRoutes(router, deps, options);
+}
+
+function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps, options: IdentityOptions): void {
+  const roles = (actor: string) =>
+    deps.store.platform({ userId: actor }).collection<OperatorRole>(C.operatorRoles);
+  const body = {
+    type: 'object',
+    required: ['name', 'identifier', 'permissions'],
+    additionalProperties: false,
+    properties: {
+      name: str(64, 1),
+      nameEn: str(128),
+      description: str(500),
+      identifier: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_-]{1,63}$' },
+      permissions: { type: 'array', items: str(200, 1), maxItems: 500, uniqueItems: true },
+      rev: { type: 'integer' },
+    },
+  };
+  const view = (r: StoredDoc<OperatorRole>) => ({
+    roleId: r._id,
+    name: r.name,
+    nameEn: r.nameEn ?? null,
+    identifier: r.identifier,
+    description: r.description ?? '',
+    permissions: r.permissions,
+    rev: r.rev,
+  });
+
+  router.route(
+    {
+      method: 'get',
+      path: '/operator/roles',
+      summary: 'Operator roles',
+      permission: 'holoxcontrol:roleConfig',
+    },
+    async (c) =>
+      (await roles(requirePrincipal(c).userId).find({}, { sort: { name: 1 }, limit: 1000 })).map(view),
+  );
+  router.route<OperatorRole>(
+    {
+      method: 'post',
+      path: '/operator/roles',
+      summary: 'Add an operator role',
+      permission: 'holoxcontrol:roleConfig:add',
+      body,
+    },
+    async (c, { body: input }) => {
+      assertKnownPermissions(input.permissions, 'operator');
+      const { rev: _r, ...fields } = input as OperatorRole & { rev?: number };
+      return view(await roles(requirePrincipal(c).userId).insertOne(fields));
+    },
+  );
+  router.route<OperatorRole & { rev: number }, unknown, { roleId: string }>(
+    {
+      method: 'put',
+      path: '/operator/roles/:roleId',
+      summary: 'Edit an operator role',
+      permission: 'holoxcontrol:roleConfig:edit',
+      params: idParams('roleId'),
+      body: { ...body, required: [...body.required, 'rev'] },
+    },
+    async (c, { body: input, params }) => {
+      assertKnownPermissions(input.permissions, 'operator');
+      const { rev, ...fields } = input;
+      const updated = await roles(requirePrincipal(c).userId).updateOne(
+        { _id: params.roleId },
+        { $set: fields },
+        { expectedRev: rev },
+      );
+      if (!updated) throw errors.notFound();
+      return view(updated);
+    },
+  );
+  router.route<unknown, unknown, { roleId: string }>(
+    {
+      method: 'delete',
+      path: '/operator/roles/:roleId',
+      summary: 'Delete an operator role no operator holds',
+      permission: 'holoxcontrol:roleConfig:delete',
+      params: idParams('roleId'),
+    },
+    async (c, { params }) => {
+      const actor = requirePrincipal(c).userId;
+      if (await accountsOf(deps, actor).count({ operatorRoleIds: params.roleId }))
+        throw errors.badRequest('access.roleInUse');
+      if (!(await roles(actor).deleteOne({ _id: params.roleId }))) throw errors.notFound();
+      return null;
+    },
+  );
+
+  const operatorView = (a: StoredDoc<Account>) => ({
+    userId: a._id,
+    account: a.account,
+    name: a.name,
+    operatorRoleIds: a.operatorRoleIds,
+    jurisdiction: a.jurisdiction,
+    locked: Boolean(a.lockedUntil && a.lockedUntil > deps.clock.now().toISOString()),
+  });
+  router.route(
+    {
+      method: 'get',
+      path: '/operator/users',
+      summary: 'Operator accounts with their roles and jurisdiction',
+      permission: 'holoxcontrol:userRole',
+    },
+    async (c) =>
+      (
+        await accountsOf(deps, requirePrincipal(c).userId).find(
+          { operator: true },
+          { sort: { accountKey: 1 }, limit: 1000 },
+        )
+      ).map(operatorView),
+  );
+  router.route<{ account: string; name: string; operatorRoleIds: string[] }>(
+    {
+      method: 'post',
+      path: '/operator/users',
+      summary: 'Add an operator account; answers its activation link path',
+      permission: 'holoxcontrol:userRole:add',
+      body: {
+        type: 'object',
+        required: ['account', 'name', 'operatorRoleIds'],
+        additionalProperties: false,
+        properties: {
+          account: { type: 'string', pattern: ACCOUNT_PATTERN },
+          name: str(64, 1),
+          operatorRoleIds: { type: 'array', items: str(64, 1), uniqueItems: true },
+        },
+      },
+    },
+    async (c, { body: input }) => {
+      const actor = requirePrincipal(c).userId;
+      if (await findAccountByName(deps, input.account)) throw errors.conflict('users.accountTaken');
+      if (
+        (await roles(actor).count({ _id: { $in: input.operatorRoleIds } })) !== input.operatorRoleIds.length
+      )
+        throw errors.badRequest('access.roleUnknown');
+      const account = await accountsOf(deps, actor).insertOne({
+        _id: randomUUID(),
+        account: input.account,
+        accountKey: input.account.toLowerCase(),
+        passwordHash: null,
+        passwordChangedAt: null,
+        failedCount: 0,
+        lockedUntil: null,
+        mustChangePassword: false,
+        operator: true,
+        operatorRoleIds: input.operatorRoleIds,
+        jurisdiction: [],
+        tenantIds: [],
+        lastTenantId: null,
+        name: input.name,
+      });
+      void hashPassword; // operators set their password through the activation link
+      const link = await issueLink(
+        deps,
+        { accountId: account._id, tenantId: 'platform-operator', purpose: 'activate' },
+        actor,
+      );
+      return { user: operatorView(account), activationPath: link.path, activationExpiresAt: link.expiresAt };
+    },
+  );
+  router.route<{ operatorRoleIds?: string[]; jurisdiction?: string[] }, unknown, { userId: string }>(
+    {
+      method: 'put',
+      path: '/operator/users/:userId',
+      summary:
+        'Set an operator’s roles (user roles) and the tenants they look after (user jurisdiction; empty: all)',
+      permission: 'holoxcontrol:userRole:assign',
+      params: idParams('userId'),
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          operatorRoleIds: { type: 'array', items: str(64, 1), uniqueItems: true },
+          jurisdiction: { type: 'array', items: str(64, 1), uniqueItems: true },
+        },
+      },
+    },
+    async (c, { body: input, params }) => {
+      const actor = requirePrincipal(c).userId;
+      if (
+        input.jurisdiction &&
+        !(await grantsOf(deps, requirePrincipal(c), null)).keys.has('holoxcontrol:userJurisdiction:assign')
+      )
+        throw errors.forbidden();
+      if (
+        input.operatorRoleIds &&
+        (await roles(actor).count({ _id: { $in: input.operatorRoleIds } })) !== input.operatorRoleIds.length
+      )
+        throw errors.badRequest('access.roleUnknown');
+      const updated = await accountsOf(deps, actor).updateOne(
+        { _id: params.userId, operator: true },
+        { $set: input },
+      );
+      if (!updated) throw errors.notFound();
+      return operatorView(updated);
+    },
+  );
+  void isOperatorPermission;
+  void options;
+}

@@ -1,0 +1,42 @@
+/** Rules of role assignment: sub-administrators grant only what they hold. */
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal } from '../http/context';
+import { errors } from '../http/errors';
+import { C } from '../auth/collections';
+import type { Role } from './permissions';
+import { grantsOf } from './permissions';
+
+/** Refuses roles that do not exist, or that give more than the caller holds (unless the caller holds all). */
+export async function assertAssignableRoles(
+  c: Context<AppEnv>,
+  roleIds: string[],
+  alreadyHeld: string[] = [],
+): Promise<void> {
+  const added = roleIds.filter((id) => !alreadyHeld.includes(id));
+  if (!added.length) return;
+  const principal = requirePrincipal(c);
+  const deps = c.get('deps');
+  const roles = await deps.store
+    .tenant(principal.tenantId, { userId: principal.userId })
+    .collection<Role>(C.roles)
+    .find({ _id: { $in: added } });
+  if (roles.length !== added.length) throw errors.badRequest('access.roleUnknown');
+  await assertGrantable(
+    c,
+    roles.flatMap((role) => role.permissions),
+    roles.some((r) => r.type === 'enterprise-admin'),
+  );
+}
+
+export async function assertGrantable(
+  c: Context<AppEnv>,
+  permissions: string[],
+  enterpriseAdmin = false,
+): Promise<void> {
+  const principal = requirePrincipal(c);
+  const grants = await grantsOf(c.get('deps'), principal, null);
+  if (grants.all) return;
+  if (enterpriseAdmin || permissions.some((p) => !grants.keys.has(p)))
+    throw errors.forbidden('access.cannotGrant');
+}

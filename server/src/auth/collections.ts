@@ -1,0 +1,78 @@
+/**
+ * Collections of the identity modules. Credentials, sessions, verification codes and links are
+ * platform collections (a login starts before the tenant is known); everything a tenant
+ * administers lives in tenant collections.
+ */
+import type { CollectionDefinition } from '../store/port';
+
+export const C = {
+  // platform scope
+  tenants: 'tenants',
+  accounts: 'accounts',
+  sessions: 'sessions',
+  captchas: 'captchas',
+  links: 'accountLinks',
+  platformLoginLog: 'platformLoginLog',
+  operatorRoles: 'operatorRoles',
+  // tenant scope
+  users: 'users',
+  organisations: 'organisations',
+  company: 'companyInfo',
+  roles: 'roles',
+  projectMembers: 'projectMembers',
+  loginLog: 'loginLog',
+  operationLog: 'operationLog',
+  signatures: 'signatures',
+  signatureRecords: 'signatureRecords',
+} as const;
+
+export const authCollections: CollectionDefinition[] = [
+  {
+    name: C.accounts,
+    scope: 'platform',
+    audited: true,
+    indexes: [{ fields: { accountKey: 1 }, unique: true }],
+  },
+  {
+    name: C.sessions,
+    scope: 'platform',
+    indexes: [
+      { fields: { tokenHash: 1 }, unique: true },
+      { fields: { accountId: 1, endedAt: 1 } },
+      { fields: { sessionTenantId: 1, endedAt: 1 } },
+    ],
+  },
+  { name: C.captchas, scope: 'platform', indexes: [{ fields: { expiresAt: 1 } }] },
+  { name: C.links, scope: 'platform', indexes: [{ fields: { tokenHash: 1 }, unique: true }] },
+  { name: C.platformLoginLog, scope: 'platform', indexes: [{ fields: { at: -1 } }] },
+  { name: C.loginLog, scope: 'tenant', indexes: [{ fields: { at: -1 } }] },
+  { name: C.operationLog, scope: 'tenant', indexes: [{ fields: { at: -1 } }, { fields: { userId: 1 } }] },
+  { name: C.signatures, scope: 'tenant', audited: true },
+  { name: C.signatureRecords, scope: 'tenant', audited: true, indexes: [{ fields: { userId: 1 } }] },
+];
+
+export const tenancyCollections: CollectionDefinition[] = [
+  { name: C.tenants, scope: 'platform', audited: true, indexes: [{ fields: { code: 1 }, unique: true }] },
+  { name: C.organisations, scope: 'tenant', audited: true, indexes: [{ fields: { parentId: 1 } }] },
+  { name: C.company, scope: 'tenant', audited: true },
+];
+
+export const accessCollections: CollectionDefinition[] = [
+  { name: C.roles, scope: 'tenant', audited: true, indexes: [{ fields: { identifier: 1 }, unique: true }] },
+  {
+    name: C.projectMembers,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ fields: { projectId: 1, userId: 1 }, unique: true }],
+  },
+  {
+    name: C.operatorRoles,
+    scope: 'platform',
+    audited: true,
+    indexes: [{ fields: { identifier: 1 }, unique: true }],
+  },
+];
+
+export const usersCollections: CollectionDefinition[] = [
+  { name: C.users, scope: 'tenant', audited: true, indexes: [{ fields: { accountKey: 1 }, unique: true }] },
+];

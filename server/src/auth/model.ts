@@ -1,0 +1,120 @@
+/** Documents of the identity modules. */
+
+/** Password and session rules of a tenant (SPEC 5, 9): every field required. */
+export interface SecuritySettings {
+  /** Consecutive wrong passwords before the account locks. */
+  maxLoginErrors: number;
+  /** Hours after which a locked account unlocks by itself. */
+  autoUnlockHours: number;
+  /** A password older than this many days must be changed at login; 0 means no cycle. */
+  passwordChangeDays: number;
+  minLength: number;
+  requireUpper: boolean;
+  requireLower: boolean;
+  requireDigit: boolean;
+  requireSpecial: boolean;
+  /** Session expiry, sliding on every request: 30-360 minutes. */
+  sessionMinutes: number;
+}
+
+export const DEFAULT_SECURITY: SecuritySettings = {
+  maxLoginErrors: 5,
+  autoUnlockHours: 1,
+  passwordChangeDays: 90,
+  minLength: 8,
+  requireUpper: true,
+  requireLower: true,
+  requireDigit: true,
+  requireSpecial: true,
+  sessionMinutes: 120,
+};
+
+export type TenantStatus = 'pending' | 'active' | 'rejected' | 'disabled';
+
+export interface TenantLimits {
+  projects: number;
+  sponsors: number;
+  users: number;
+}
+
+export interface Tenant {
+  name: string;
+  nameEn?: string;
+  code: string;
+  status: TenantStatus;
+  /** ISO instant; null: no expiry. */
+  expiresAt: string | null;
+  limits: TenantLimits;
+  contact: { name: string; email: string; phone?: string };
+  detail?: { address?: string; description?: string; creditCode?: string };
+  security: SecuritySettings;
+  /** The enterprise administrator who registered the tenant (top level, not changeable). */
+  enterpriseAdminId: string | null;
+  /** The tenant system administrator (changeable by the enterprise administrator). */
+  systemAdminId: string | null;
+  registeredAt: string;
+  decidedAt?: string;
+  decisionNote?: string;
+}
+
+/** Credentials and lock state of one person, shared by the tenants they belong to. */
+export interface Account {
+  account: string;
+  /** Lower-case account, unique. */
+  accountKey: string;
+  passwordHash: string | null;
+  passwordChangedAt: string | null;
+  failedCount: number;
+  lockedUntil: string | null;
+  mustChangePassword: boolean;
+  /** Platform operators work in /holoxcontrol only. */
+  operator: boolean;
+  operatorRoleIds: string[];
+  /** Tenants the operator looks after (user jurisdiction); empty: all. */
+  jurisdiction: string[];
+  tenantIds: string[];
+  lastTenantId: string | null;
+  name: string;
+}
+
+export type UserState = 'inactive' | 'enabled' | 'disabled' | 'locked';
+
+/** A person's membership of one tenant (its _id is the account id). */
+export interface User {
+  account: string;
+  accountKey: string;
+  name: string;
+  phone?: string;
+  email: string;
+  job?: string;
+  state: UserState;
+  organisationIds: string[];
+  currentOrganisationId: string | null;
+  roleIds: string[];
+  /** Workflow duties (SPEC 6) the user performs, for display and assignment pickers. */
+  duties?: string[];
+}
+
+export type SessionEnd = 'logout' | 'replaced' | 'forced' | 'expired' | 'switched' | 'disabled';
+
+export interface Session {
+  tokenHash: string;
+  accountId: string;
+  sessionTenantId: string;
+  organisationId: string | null;
+  operator: boolean;
+  account: string;
+  name: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  sessionMinutes: number;
+  mustChangePassword: boolean;
+  ip: string | null;
+  userAgent: string | null;
+  endedAt: string | null;
+  endReason: SessionEnd | null;
+}
+
+/** The pseudo-tenant of platform operator sessions: no tenant data lives under it. */
+export const OPERATOR_TENANT = 'platform-operator';

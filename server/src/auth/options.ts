@@ -1,0 +1,24 @@
+/** Settings shared by the identity modules (auth, tenancy, access, users). */
+import type { ScryptCost } from './crypto';
+import { DEFAULT_SCRYPT_COST } from './crypto';
+
+export interface IdentityOptions {
+  /** Verification code on login and registration; `PV_LOGIN_CAPTCHA=off` turns it off. */
+  captcha: boolean;
+  /** Password hashing cost (tests lower it to stay fast). */
+  scryptCost: ScryptCost;
+  /** Verification-code generator; tests inject a known code. */
+  captchaCode?: () => string;
+  /** Demo accounts on first start (the seed step). */
+  demoSeed: boolean;
+  /** Where the demo seed prints the demo credentials once (console by default). */
+  announce?: (text: string) => void;
+}
+
+export function identityOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): IdentityOptions {
+  return {
+    captcha: !/^(off|false|0|no)$/i.test(env.PV_LOGIN_CAPTCHA ?? ''),
+    scryptCost: DEFAULT_SCRYPT_COST,
+    demoSeed: !/^(off|false|0|no)$/i.test(env.PV_DEMO_SEED ?? ''),
+  };
+}

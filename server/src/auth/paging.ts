@@ -1,0 +1,22 @@
+/** Page parameters shared by the identity list routes. */
+export const pageQuery = {
+  page: { type: 'integer', minimum: 1, default: 1 },
+  size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
+} as const;
+
+export interface PageQuery {
+  page: number;
+  size: number;
+}
+
+export function pageOptions(query: PageQuery): { skip: number; limit: number } {
+  return { skip: (query.page - 1) * query.size, limit: query.size };
+}
+
+/** `from`/`to` dates (YYYY-MM-DD or instants) as an `at` range filter. */
+export function timeRange(from?: string, to?: string): Record<string, unknown> {
+  const at: Record<string, string> = {};
+  if (from) at.$gte = from;
+  if (to) at.$lt = /^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to}T23:59:59.999Z` : to;
+  return Object.keys(at).length ? { at } : {};
+}

@@ -1,0 +1,74 @@
+/** Password rules of a tenant's security settings, and the field rules of SPEC 5 for accounts. */
+import { AppError, errors } from '../http/errors';
+import { Code } from '../http/envelope';
+import type { SecuritySettings } from './model';
+
+/** What a new password lacks under the policy: message keys in the auth namespace. */
+export function passwordProblems(password: string, policy: SecuritySettings): string[] {
+  const problems: string[] = [];
+  if ([...password].length < policy.minLength) problems.push('passwordTooShort');
+  if ([...password].length > 128) problems.push('passwordTooLong');
+  if (policy.requireUpper && !/[A-Z]/.test(password)) problems.push('passwordNeedsUpper');
+  if (policy.requireLower && !/[a-z]/.test(password)) problems.push('passwordNeedsLower');
+  if (policy.requireDigit && !/[0-9]/.test(password)) problems.push('passwordNeedsDigit');
+  if (policy.requireSpecial && !/[^A-Za-z0-9\s]/.test(password)) problems.push('passwordNeedsSpecial');
+  return problems;
+}
+
+/** Refuses a new password that breaks the policy or differs from its confirmation (两次输入密码不一致). */
+export function assertNewPassword(password: string, confirm: string, policy: SecuritySettings): void {
+  if (password !== confirm) throw errors.badRequest('auth.passwordsDiffer');
+  const problems = passwordProblems(password, policy);
+  if (problems.length) {
+    throw new AppError(Code.badRequest, `auth.${problems[0]}`, { minLength: policy.minLength }, 400, {
+      data: { problems },
+    });
+  }
+}
+
+/** Letters, digits and . _ - @ only: no Chinese or other characters (SPEC 5). */
+export const ACCOUNT_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@-]{2,63}$';
+/** Mobile (11 digits from 1), landline as area code-number, or an international +code. */
+export const PHONE_PATTERN = '^(1[3-9][0-9]{9}|0[0-9]{2,3}-[0-9]{7,8}(-[0-9]{1,6})?|\\+[0-9]{6,15})$';
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function assertAccount(account: string): void {
+  if (!new RegExp(ACCOUNT_PATTERN).test(account)) throw errors.badRequest('users.accountInvalid');
+}
+
+export function assertEmail(email: string | undefined): void {
+  if (!email || !email.trim()) throw errors.badRequest('users.emailRequired');
+  if (!EMAIL.test(email) || email.length > 254) throw errors.badRequest('users.emailInvalid');
+}
+
+export function assertPhone(phone: string | undefined): void {
+  if (phone && !new RegExp(PHONE_PATTERN).test(phone)) throw errors.badRequest('users.phoneInvalid');
+}
+
+/** JSON Schema of the security settings: every field required (SPEC 5). */
+export const securitySchema = {
+  type: 'object',
+  required: [
+    'maxLoginErrors',
+    'autoUnlockHours',
+    'passwordChangeDays',
+    'minLength',
+    'requireUpper',
+    'requireLower',
+    'requireDigit',
+    'requireSpecial',
+    'sessionMinutes',
+  ],
+  additionalProperties: false,
+  properties: {
+    maxLoginErrors: { type: 'integer', minimum: 1, maximum: 20 },
+    autoUnlockHours: { type: 'integer', minimum: 1, maximum: 720 },
+    passwordChangeDays: { type: 'integer', minimum: 0, maximum: 3650 },
+    minLength: { type: 'integer', minimum: 6, maximum: 64 },
+    requireUpper: { type: 'boolean' },
+    requireLower: { type: 'boolean' },
+    requireDigit: { type: 'boolean' },
+    requireSpecial: { type: 'boolean' },
+    sessionMinutes: { type: 'integer', minimum: 30, maximum: 360 },
+  },
+} as const;

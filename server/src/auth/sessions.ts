@@ -1,0 +1,105 @@
+/**
+ * Sessions: a random 256-bit bearer token, stored only as its sha256; expiry slides on every
+ * request by the tenant's session minutes. One active session per account: a new login ends the
+ * old one with reason 'replaced', and the old token's next call answers 400002.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ModuleDeps } from '../http/module';
+import type { StoredDoc } from '../store/port';
+import { C } from './collections';
+import { digestsEqual, randomToken, sha256Hex } from './crypto';
+import type { Session, SessionEnd } from './model';
+
+/** Writes of the sliding expiry are skipped within this window to keep reads cheap. */
+const SLIDE_GRANULARITY_MS = 15_000;
+
+const sessionsOf = (deps: ModuleDeps) =>
+  deps.store.platform({ userId: 'system:auth' }).collection<Session>(C.sessions);
+
+export interface NewSession {
+  accountId: string;
+  account: string;
+  name: string;
+  sessionTenantId: string;
+  organisationId: string | null;
+  operator: boolean;
+  sessionMinutes: number;
+  mustChangePassword: boolean;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** Ends the account's other sessions ('replaced' unless told) and opens a new one. */
+export async function openSession(
+  deps: ModuleDeps,
+  input: NewSession,
+  endOthersAs: SessionEnd = 'replaced',
+): Promise<{ token: string; session: StoredDoc<Session> }> {
+  const now = deps.clock.now();
+  await endSessions(deps, { accountId: input.accountId }, endOthersAs);
+  const token = randomToken(32);
+  const session = await sessionsOf(deps).insertOne({
+    _id: randomUUID(),
+    ...input,
+    tokenHash: sha256Hex(token),
+    createdAt: now.toISOString(),
+    lastSeenAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + input.sessionMinutes * 60_000).toISOString(),
+    endedAt: null,
+    endReason: null,
+  });
+  return { token, session };
+}
+
+export type SessionLookup =
+  { state: 'active'; session: StoredDoc<Session> } | { state: 'replaced' } | { state: 'invalid' };
+
+/** Finds the token's session, checks it in constant time and slides its expiry. */
+export async function resolveSession(deps: ModuleDeps, token: string): Promise<SessionLookup> {
+  if (token.length > 256) return { state: 'invalid' };
+  const hash = sha256Hex(token);
+  const sessions = sessionsOf(deps);
+  const session = await sessions.findOne({ tokenHash: hash });
+  if (!session || !digestsEqual(session.tokenHash, hash)) return { state: 'invalid' };
+  if (session.endedAt) return { state: session.endReason === 'replaced' ? 'replaced' : 'invalid' };
+  const now = deps.clock.now();
+  if (session.expiresAt <= now.toISOString()) {
+    await sessions.updateOne(
+      { _id: session._id, endedAt: null },
+      { $set: { endedAt: now.toISOString(), endReason: 'expired' } },
+    );
+    return { state: 'invalid' };
+  }
+  if (now.getTime() - Date.parse(session.lastSeenAt) >= SLIDE_GRANULARITY_MS) {
+    const expiresAt = new Date(now.getTime() + session.sessionMinutes * 60_000).toISOString();
+    await sessions.updateOne({ _id: session._id }, { $set: { lastSeenAt: now.toISOString(), expiresAt } });
+    session.lastSeenAt = now.toISOString();
+    session.expiresAt = expiresAt;
+  }
+  return { state: 'active', session };
+}
+
+/** Ends every open session matching the filter; returns how many ended. */
+export async function endSessions(
+  deps: ModuleDeps,
+  filter: Record<string, unknown>,
+  reason: SessionEnd,
+): Promise<number> {
+  return sessionsOf(deps).updateMany(
+    { ...filter, endedAt: null },
+    { $set: { endedAt: deps.clock.now().toISOString(), endReason: reason } },
+  );
+}
+
+/** Open, unexpired sessions of a tenant (the online-user list). */
+export async function onlineSessions(deps: ModuleDeps, tenantId: string): Promise<StoredDoc<Session>[]> {
+  const now = deps.clock.now().toISOString();
+  return sessionsOf(deps).find(
+    { sessionTenantId: tenantId, endedAt: null, expiresAt: { $gt: now } },
+    { sort: { lastSeenAt: -1 }, limit: 1000 },
+  );
+}
+
+export async function findSession(deps: ModuleDeps, sessionId: string): Promise<StoredDoc<Session> | null> {
+  return sessionsOf(deps).findOne({ _id: sessionId });
+}

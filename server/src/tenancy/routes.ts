@@ -1,0 +1,709 @@
+/** HTTP routes of the tenancy module (prefix /api/tenancy). */
+import { randomUUID } from 'node:crypto';
+import type { ModuleDeps } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import { requirePrincipal } from '../http/context';
+import { AppError, errors } from '../http/errors';
+import { Code } from '../http/envelope';
+import type { StoredDoc } from '../store/port';
+import { accountsOf, findAccount, findAccountByName } from '../auth/accounts';
+import { consumeCaptcha } from '../auth/captcha';
+import { C } from '../auth/collections';
+import { hashPassword } from '../auth/crypto';
+import { issueLink } from '../auth/links';
+import type { SecuritySettings, Tenant, TenantLimits, User } from '../auth/model';
+import { DEFAULT_SECURITY } from '../auth/model';
+import type { IdentityOptions } from '../auth/options';
+import {
+  ACCOUNT_PATTERN,
+  PHONE_PATTERN,
+  assertAccount,
+  assertEmail,
+  assertNewPassword,
+  assertPhone,
+  securitySchema,
+} from '../auth/policy';
+import { forgetTenant } from './tenants';
+
+const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
+const limitsSchema = {
+  type: 'object',
+  required: ['projects', 'sponsors', 'users'],
+  additionalProperties: false,
+  properties: {
+    projects: { type: 'integer', minimum: 0, maximum: 100000 },
+    sponsors: { type: 'integer', minimum: 0, maximum: 100000 },
+    users: { type: 'integer', minimum: 1, maximum: 1000000 },
+  },
+};
+const detailSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { address: str(300), description: str(2000), creditCode: str(64) },
+};
+export const DEFAULT_LIMITS: TenantLimits = { projects: 20, sponsors: 10, users: 200 };
+
+export function tenantView(t: StoredDoc<Tenant>) {
+  return {
+    tenantId: t._id,
+    name: t.name,
+    nameEn: t.nameEn ?? null,
+    code: t.code,
+    status: t.status,
+    expiresAt: t.expiresAt,
+    limits: t.limits,
+    contact: t.contact,
+    detail: t.detail ?? {},
+    enterpriseAdminId: t.enterpriseAdminId,
+    systemAdminId: t.systemAdminId,
+    registeredAt: t.registeredAt,
+    decidedAt: t.decidedAt ?? null,
+    rev: t.rev,
+  };
+}
+
+interface Organisation {
+  name: string;
+  nameEn?: string;
+  kind: 'organisation' | 'institution';
+  code?: string;
+  parentId: string | null;
+  order: number;
+  contact?: string;
+  phone?: string;
+  address?: string;
+}
+
+const organisationBody = {
+  type: 'object',
+  required: ['name', 'kind'],
+  additionalProperties: false,
+  properties: {
+    name: str(100, 1),
+    nameEn: str(200),
+    kind: { enum: ['organisation', 'institution'] },
+    code: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_.\\-]*$' },
+    parentId: { type: ['string', 'null'], maxLength: 64 },
+    order: { type: 'integer', minimum: 0, default: 0 },
+    contact: str(100),
+    phone: { type: 'string', pattern: PHONE_PATTERN },
+    address: str(300),
+    rev: { type: 'integer' },
+  },
+};
+
+/** Creates a tenant with its enterprise administrator (account + user, to be activated). */
+export async function createTenant(
+  deps: ModuleDeps,
+  options: IdentityOptions,
+  input: {
+    name: string;
+    nameEn?: string;
+    code: string;
+    status: Tenant['status'];
+    expiresAt: string | null;
+    limits: TenantLimits;
+    contact: Tenant['contact'];
+    admin: { account: string; name: string; email: string; phone?: string; password?: string };
+  },
+  actor: string,
+): Promise<StoredDoc<Tenant>> {
+  assertAccount(input.admin.account);
+  assertEmail(input.admin.email);
+  assertPhone(input.admin.phone);
+  if (await findAccountByName(deps, input.admin.account)) throw errors.conflict('users.accountTaken');
+  const platform = deps.store.platform({ userId: actor });
+  if (await platform.collection(C.tenants).findOne({ code: input.code }))
+    throw errors.conflict('tenancy.codeTaken');
+  const tenantId = randomUUID();
+  const adminId = randomUUID();
+  const now = deps.clock.now().toISOString();
+  const tenant = await platform.collection<Tenant>(C.tenants).insertOne({
+    _id: tenantId,
+    name: input.name,
+    ...(input.nameEn ? { nameEn: input.nameEn } : {}),
+    code: input.code,
+    status: input.status,
+    expiresAt: input.expiresAt,
+    limits: input.limits,
+    contact: input.contact,
+    detail: {},
+    security: { ...DEFAULT_SECURITY },
+    enterpriseAdminId: adminId,
+    systemAdminId: adminId,
+    registeredAt: now,
+  });
+  await accountsOf(deps, actor).insertOne({
+    _id: adminId,
+    account: input.admin.account,
+    accountKey: input.admin.account.toLowerCase(),
+    passwordHash: input.admin.password ? await hashPassword(input.admin.password, options.scryptCost) : null,
+    passwordChangedAt: input.admin.password ? now : null,
+    failedCount: 0,
+    lockedUntil: null,
+    mustChangePassword: false,
+    operator: false,
+    operatorRoleIds: [],
+    jurisdiction: [],
+    tenantIds: [tenantId],
+    lastTenantId: tenantId,
+    name: input.admin.name,
+  });
+  const handle = deps.store.tenant(tenantId, { userId: actor });
+  const orgId = randomUUID();
+  await handle.collection<Organisation>(C.organisations).insertOne({
+    _id: orgId,
+    name: input.name,
+    ...(input.nameEn ? { nameEn: input.nameEn } : {}),
+    kind: 'organisation',
+    parentId: null,
+    order: 0,
+  });
+  await handle.collection<User>(C.users).insertOne({
+    _id: adminId,
+    account: input.admin.account,
+    accountKey: input.admin.account.toLowerCase(),
+    name: input.admin.name,
+    email: input.admin.email,
+    ...(input.admin.phone ? { phone: input.admin.phone } : {}),
+    state: input.admin.password ? 'enabled' : 'inactive',
+    organisationIds: [orgId],
+    currentOrganisationId: orgId,
+    roleIds: [],
+  });
+  return tenant;
+}
+
+export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: IdentityOptions): void {
+  const tenants = (actor: string) => deps.store.platform({ userId: actor }).collection<Tenant>(C.tenants);
+
+  router.route<{
+    tenantName: string;
+    tenantNameEn?: string;
+    code: string;
+    contactName: string;
+    account: string;
+    email: string;
+    phone?: string;
+    password: string;
+    confirmPassword: string;
+    captchaId?: string;
+    captchaCode?: string;
+  }>(
+    {
+      method: 'post',
+      path: '/registrations',
+      summary: 'Register a tenant (public); it waits for the platform operator’s approval',
+      auth: 'none',
+      body: {
+        type: 'object',
+        required: ['tenantName', 'code', 'contactName', 'account', 'email', 'password', 'confirmPassword'],
+        additionalProperties: false,
+        properties: {
+          tenantName: str(100, 2),
+          tenantNameEn: str(200),
+          code: { type: 'string', pattern: '^[A-Za-z0-9_-]{2,32}$' },
+          contactName: str(64, 1),
+          account: { type: 'string', pattern: ACCOUNT_PATTERN },
+          email: str(254, 1),
+          phone: str(32),
+          password: str(128, 1),
+          confirmPassword: str(128, 1),
+          captchaId: str(64),
+          captchaCode: str(16),
+        },
+      },
+    },
+    async (_c, { body }) => {
+      const platform = deps.store.platform({ userId: 'system:registration' });
+      if (
+        options.captcha &&
+        !(await consumeCaptcha(platform, body.captchaId, body.captchaCode, deps.clock.now()))
+      ) {
+        throw errors.badRequest('auth.captchaWrong');
+      }
+      assertNewPassword(body.password, body.confirmPassword, DEFAULT_SECURITY);
+      const tenant = await createTenant(
+        deps,
+        options,
+        {
+          name: body.tenantName,
+          nameEn: body.tenantNameEn,
+          code: body.code,
+          status: 'pending',
+          expiresAt: null,
+          limits: DEFAULT_LIMITS,
+          contact: {
+            name: body.contactName,
+            email: body.email,
+            ...(body.phone ? { phone: body.phone } : {}),
+          },
+          admin: {
+            account: body.account,
+            name: body.contactName,
+            email: body.email,
+            phone: body.phone,
+            password: body.password,
+          },
+        },
+        'system:registration',
+      );
+      return { tenantId: tenant._id, status: tenant.status };
+    },
+  );
+
+  router.route(
+    { method: 'get', path: '/tenant', summary: 'The caller’s tenant: detail, limits, expiry, usage' },
+    async (c) => {
+      const principal = requirePrincipal(c);
+      const tenant = await tenants(principal.userId).findOne({ _id: principal.tenantId });
+      if (!tenant) throw errors.notFound();
+      const users = await deps.store
+        .tenant(tenant._id, { userId: principal.userId })
+        .collection(C.users)
+        .count({});
+      return { ...tenantView(tenant), usage: { users } };
+    },
+  );
+
+  router.route<{
+    name: string;
+    nameEn?: string;
+    contact: Tenant['contact'];
+    detail: Tenant['detail'];
+    rev: number;
+  }>(
+    {
+      method: 'put',
+      path: '/tenant',
+      summary:
+        'Edit the caller’s tenant detail (name, contact, address ...); limits and expiry are the operator’s',
+      permission: 'authoritymanagement:sysTenantConfig:edit',
+      body: {
+        type: 'object',
+        required: ['name', 'contact', 'rev'],
+        additionalProperties: false,
+        properties: {
+          name: str(100, 2),
+          nameEn: str(200),
+          contact: {
+            type: 'object',
+            required: ['name', 'email'],
+            additionalProperties: false,
+            properties: { name: str(64, 1), email: str(254, 1), phone: str(32) },
+          },
+          detail: detailSchema,
+          rev: { type: 'integer' },
+        },
+      },
+    },
+    async (c, { body }) => {
+      const principal = requirePrincipal(c);
+      assertEmail(body.contact.email);
+      assertPhone(body.contact.phone);
+      const { rev, ...fields } = body;
+      const updated = await tenants(principal.userId).updateOne(
+        { _id: principal.tenantId },
+        { $set: fields },
+        { expectedRev: rev },
+      );
+      forgetTenant(deps.store, principal.tenantId);
+      return updated ? tenantView(updated) : null;
+    },
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/security',
+      summary: 'Password policy and session expiry of the caller’s tenant',
+    },
+    async (c) => {
+      const principal = requirePrincipal(c);
+      const tenant = await tenants(principal.userId).findOne({ _id: principal.tenantId });
+      return tenant?.security ?? DEFAULT_SECURITY;
+    },
+  );
+
+  router.route<SecuritySettings>(
+    {
+      method: 'put',
+      path: '/security',
+      summary: 'Set the password policy and session expiry (every field required; session 30-360 minutes)',
+      permission: 'authoritymanagement:sysTenantConfig:security',
+      body: securitySchema,
+    },
+    async (c, { body }) => {
+      const principal = requirePrincipal(c);
+      await tenants(principal.userId).updateOne({ _id: principal.tenantId }, { $set: { security: body } });
+      forgetTenant(deps.store, principal.tenantId);
+      return body;
+    },
+  );
+
+  // Organisations and institutions, as a tree.
+  const orgsOf = (tenantId: string, userId: string) =>
+    deps.store.tenant(tenantId, { userId }).collection<Organisation>(C.organisations);
+  const orgView = (o: StoredDoc<Organisation>) => ({
+    organisationId: o._id,
+    name: o.name,
+    nameEn: o.nameEn ?? null,
+    kind: o.kind,
+    code: o.code ?? null,
+    parentId: o.parentId,
+    order: o.order,
+    contact: o.contact ?? null,
+    phone: o.phone ?? null,
+    address: o.address ?? null,
+    rev: o.rev,
+  });
+
+  router.route(
+    {
+      method: 'get',
+      path: '/organisations',
+      summary: 'Organisations and institutions of the tenant as a tree (children nested)',
+      permission: 'authoritymanagement:organization',
+    },
+    async (c) => {
+      const principal = requirePrincipal(c);
+      const all = (
+        await orgsOf(principal.tenantId, principal.userId).find(
+          {},
+          { sort: { order: 1, name: 1 }, limit: 10000 },
+        )
+      ).map(orgView);
+      type Node = ReturnType<typeof orgView> & { children: Node[] };
+      const nodes = new Map<string, Node>(all.map((o) => [o.organisationId, { ...o, children: [] }]));
+      const roots: Node[] = [];
+      for (const node of nodes.values()) {
+        const parent = node.parentId ? nodes.get(node.parentId) : undefined;
+        (parent ? parent.children : roots).push(node);
+      }
+      return roots;
+    },
+  );
+
+  async function assertParent(
+    tenantId: string,
+    userId: string,
+    parentId: string | null | undefined,
+    selfId?: string,
+  ) {
+    if (!parentId) return;
+    const orgs = orgsOf(tenantId, userId);
+    // Walk up from the parent: it must exist and the node must not become its own ancestor.
+    let cursor: string | null = parentId;
+    for (let depth = 0; cursor; depth++) {
+      if (cursor === selfId || depth > 50) throw errors.badRequest('tenancy.organisationCycle');
+      const found: StoredDoc<Organisation> | null = await orgs.findOne({ _id: cursor });
+      if (!found) throw errors.badRequest('tenancy.organisationParentMissing');
+      cursor = found.parentId;
+    }
+  }
+
+  router.route<Organisation>(
+    {
+      method: 'post',
+      path: '/organisations',
+      summary: 'Add an organisation or institution under a parent (or at the root)',
+      permission: 'authoritymanagement:organization:add',
+      body: organisationBody,
+    },
+    async (c, { body }) => {
+      const principal = requirePrincipal(c);
+      await assertParent(principal.tenantId, principal.userId, body.parentId);
+      const { rev: _r, ...fields } = body as Organisation & { rev?: number };
+      return orgView(
+        await orgsOf(principal.tenantId, principal.userId).insertOne({
+          ...fields,
+          parentId: body.parentId ?? null,
+        }),
+      );
+    },
+  );
+
+  router.route<Organisation & { rev: number }, unknown, { organisationId: string }>(
+    {
+      method: 'put',
+      path: '/organisations/:organisationId',
+      summary: 'Edit an organisation or institution (move it with parentId)',
+      permission: 'authoritymanagement:organization:edit',
+      params: { type: 'object', properties: { organisationId: str(64) } },
+      body: { ...organisationBody, required: ['name', 'kind', 'rev'] },
+    },
+    async (c, { body, params }) => {
+      const principal = requirePrincipal(c);
+      await assertParent(principal.tenantId, principal.userId, body.parentId, params.organisationId);
+      const { rev, ...fields } = body;
+      const updated = await orgsOf(principal.tenantId, principal.userId).updateOne(
+        { _id: params.organisationId },
+        { $set: { ...fields, parentId: body.parentId ?? null } },
+        { expectedRev: rev },
+      );
+      if (!updated) throw errors.notFound();
+      return orgView(updated);
+    },
+  );
+
+  router.route<unknown, unknown, { organisationId: string }>(
+    {
+      method: 'delete',
+      path: '/organisations/:organisationId',
+      summary: 'Delete an organisation without children or users',
+      permission: 'authoritymanagement:organization:delete',
+      params: { type: 'object', properties: { organisationId: str(64) } },
+    },
+    async (c, { params }) => {
+      const principal = requirePrincipal(c);
+      const orgs = orgsOf(principal.tenantId, principal.userId);
+      if (!(await orgs.findOne({ _id: params.organisationId }))) throw errors.notFound();
+      if (await orgs.count({ parentId: params.organisationId }))
+        throw errors.badRequest('tenancy.organisationHasChildren');
+      const handle = deps.store.tenant(principal.tenantId, { userId: principal.userId });
+      if (await handle.collection(C.users).count({ organisationIds: params.organisationId })) {
+        throw errors.badRequest('tenancy.organisationHasUsers');
+      }
+      await orgs.deleteOne({ _id: params.organisationId });
+      return null;
+    },
+  );
+
+  // Company information: one document per tenant.
+  const companySchema = {
+    type: 'object',
+    required: ['name'],
+    additionalProperties: false,
+    properties: {
+      name: str(200, 1),
+      nameEn: str(300),
+      creditCode: str(64),
+      legalRepresentative: str(64),
+      address: str(300),
+      addressEn: str(500),
+      postalCode: { type: 'string', pattern: '^[0-9]{6}$' },
+      phone: { type: 'string', pattern: PHONE_PATTERN },
+      email: str(254),
+      website: str(300),
+      mahIdentifier: str(100),
+      description: str(4000),
+      rev: { type: 'integer' },
+    },
+  };
+  router.route(
+    {
+      method: 'get',
+      path: '/company',
+      summary: 'Company information of the tenant (null before it is filled)',
+      permission: 'authoritymanagement:companyInfo',
+    },
+    async (c) => {
+      const principal = requirePrincipal(c);
+      return deps.store
+        .tenant(principal.tenantId, { userId: principal.userId })
+        .collection(C.company)
+        .findOne({ _id: 'company' });
+    },
+  );
+  router.route<Record<string, unknown> & { rev?: number; email?: string }>(
+    {
+      method: 'put',
+      path: '/company',
+      summary: 'Save the company information',
+      permission: 'authoritymanagement:companyInfo:edit',
+      body: companySchema,
+    },
+    async (c, { body }) => {
+      const principal = requirePrincipal(c);
+      if (body.email) assertEmail(body.email);
+      const company = deps.store
+        .tenant(principal.tenantId, { userId: principal.userId })
+        .collection(C.company);
+      const { rev, ...fields } = body;
+      const existing = await company.findOne({ _id: 'company' });
+      if (!existing) return company.insertOne({ _id: 'company', ...fields });
+      return company.updateOne(
+        { _id: 'company' },
+        { $set: fields },
+        rev === undefined ? {} : { expectedRev: rev },
+      );
+    },
+  );
+
+  operatorRoutes(router, deps, options);
+}
+
+function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: IdentityOptions): void {
+  const tenants = (actor: string) => deps.store.platform({ userId: actor }).collection<Tenant>(C.tenants);
+  const tenantParams = { type: 'object', properties: { tenantId: str(64) } };
+
+  async function inJurisdiction(userId: string, tenantId?: string): Promise<string[]> {
+    const account = await findAccount(deps, userId);
+    const jurisdiction = account?.jurisdiction ?? [];
+    if (tenantId && jurisdiction.length && !jurisdiction.includes(tenantId)) throw errors.forbidden();
+    return jurisdiction;
+  }
+
+  router.route<unknown, { status?: string; name?: string }>(
+    {
+      method: 'get',
+      path: '/operator/tenants',
+      summary: 'Tenants of the platform (operators), filtered by status or name',
+      permission: 'holoxcontrol:lessee',
+      query: {
+        type: 'object',
+        properties: { status: { enum: ['pending', 'active', 'rejected', 'disabled'] }, name: str(100) },
+      },
+    },
+    async (c, { query }) => {
+      const principal = requirePrincipal(c);
+      const jurisdiction = await inJurisdiction(principal.userId);
+      const filter: Record<string, unknown> = {};
+      if (query.status) filter.status = query.status;
+      if (query.name)
+        filter.name = { $regex: query.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
+      if (jurisdiction.length) filter._id = { $in: jurisdiction };
+      return (await tenants(principal.userId).find(filter, { sort: { registeredAt: -1 }, limit: 1000 })).map(
+        tenantView,
+      );
+    },
+  );
+
+  router.route<{
+    name: string;
+    nameEn?: string;
+    code: string;
+    expiresAt: string | null;
+    limits: TenantLimits;
+    contact: Tenant['contact'];
+    admin: { account: string; name: string; email: string; phone?: string };
+  }>(
+    {
+      method: 'post',
+      path: '/operator/tenants',
+      summary: 'Create an active tenant with its enterprise administrator; answers the activation link path',
+      permission: 'holoxcontrol:lessee:add',
+      body: {
+        type: 'object',
+        required: ['name', 'code', 'expiresAt', 'limits', 'contact', 'admin'],
+        additionalProperties: false,
+        properties: {
+          name: str(100, 2),
+          nameEn: str(200),
+          code: { type: 'string', pattern: '^[A-Za-z0-9_-]{2,32}$' },
+          expiresAt: { type: ['string', 'null'], format: 'date-time' },
+          limits: limitsSchema,
+          contact: {
+            type: 'object',
+            required: ['name', 'email'],
+            properties: { name: str(64, 1), email: str(254, 1), phone: str(32) },
+          },
+          admin: {
+            type: 'object',
+            required: ['account', 'name', 'email'],
+            additionalProperties: false,
+            properties: { account: str(64, 1), name: str(64, 1), email: str(254, 1), phone: str(32) },
+          },
+        },
+      },
+    },
+    async (c, { body }) => {
+      const principal = requirePrincipal(c);
+      const tenant = await createTenant(deps, options, { ...body, status: 'active' }, principal.userId);
+      const link = await issueLink(
+        deps,
+        { accountId: tenant.enterpriseAdminId!, tenantId: tenant._id, purpose: 'activate' },
+        principal.userId,
+      );
+      return { tenant: tenantView(tenant), activationPath: link.path, activationExpiresAt: link.expiresAt };
+    },
+  );
+
+  router.route<
+    { expiresAt: string | null; limits: TenantLimits; status: 'active' | 'disabled'; rev: number },
+    unknown,
+    { tenantId: string }
+  >(
+    {
+      method: 'put',
+      path: '/operator/tenants/:tenantId',
+      summary: 'Set a tenant’s limits, expiry and status (active or disabled)',
+      permission: 'holoxcontrol:lessee:edit',
+      params: tenantParams,
+      body: {
+        type: 'object',
+        required: ['expiresAt', 'limits', 'status', 'rev'],
+        additionalProperties: false,
+        properties: {
+          expiresAt: { type: ['string', 'null'], format: 'date-time' },
+          limits: limitsSchema,
+          status: { enum: ['active', 'disabled'] },
+          rev: { type: 'integer' },
+        },
+      },
+    },
+    async (c, { body, params }) => {
+      const principal = requirePrincipal(c);
+      await inJurisdiction(principal.userId, params.tenantId);
+      const current = await tenants(principal.userId).findOne({ _id: params.tenantId });
+      if (!current) throw errors.notFound();
+      if (current.status === 'pending' || current.status === 'rejected')
+        throw errors.badRequest('tenancy.decideFirst');
+      const { rev, ...fields } = body;
+      const updated = await tenants(principal.userId).updateOne(
+        { _id: params.tenantId },
+        { $set: fields },
+        { expectedRev: rev },
+      );
+      forgetTenant(deps.store, params.tenantId);
+      return updated ? tenantView(updated) : null;
+    },
+  );
+
+  router.route<
+    { approve: boolean; note?: string; expiresAt?: string | null; limits?: TenantLimits },
+    unknown,
+    { tenantId: string }
+  >(
+    {
+      method: 'post',
+      path: '/operator/tenants/:tenantId/decision',
+      summary: 'Approve or reject a registered tenant (with limits and expiry on approval)',
+      permission: 'holoxcontrol:lessee:approve',
+      params: tenantParams,
+      body: {
+        type: 'object',
+        required: ['approve'],
+        additionalProperties: false,
+        properties: {
+          approve: { type: 'boolean' },
+          note: str(500),
+          expiresAt: { type: ['string', 'null'], format: 'date-time' },
+          limits: limitsSchema,
+        },
+      },
+    },
+    async (c, { body, params }) => {
+      const principal = requirePrincipal(c);
+      await inJurisdiction(principal.userId, params.tenantId);
+      const current = await tenants(principal.userId).findOne({ _id: params.tenantId });
+      if (!current) throw errors.notFound();
+      if (current.status !== 'pending')
+        throw new AppError(Code.badRequest, 'tenancy.alreadyDecided', {}, 400);
+      const updated = await tenants(principal.userId).updateOne(
+        { _id: params.tenantId, status: 'pending' },
+        {
+          $set: {
+            status: body.approve ? 'active' : 'rejected',
+            decidedAt: deps.clock.now().toISOString(),
+            decisionNote: body.note ?? '',
+            ...(body.expiresAt !== undefined ? { expiresAt: body.expiresAt } : {}),
+            ...(body.limits ? { limits: body.limits } : {}),
+          },
+        },
+      );
+      forgetTenant(deps.store, params.tenantId);
+      return updated ? tenantView(updated) : null;
+    },
+  );
+}

@@ -1,0 +1,381 @@
+/** HTTP routes of the users module (prefix /api/users): accounts of the caller's tenant. */
+import { randomUUID } from 'node:crypto';
+import type { ModuleDeps } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import { requirePrincipal } from '../http/context';
+import { errors } from '../http/errors';
+import type { StoredDoc } from '../store/port';
+import { accountsOf, findAccount, findAccountByName, usersOf } from '../auth/accounts';
+import { C } from '../auth/collections';
+import { issueLink } from '../auth/links';
+import { unlockAccount } from '../auth/login';
+import type { User, UserState } from '../auth/model';
+import type { PageQuery } from '../auth/paging';
+import { pageOptions, pageQuery, timeRange } from '../auth/paging';
+import { assertAccount, assertEmail, assertPhone } from '../auth/policy';
+import { endSessions } from '../auth/sessions';
+import { assertTenantLimit } from '../tenancy/limits';
+import { assertAssignableRoles } from '../access/service';
+import type { OperationLogEntry } from './oplog';
+
+const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
+const userParams = { type: 'object', properties: { userId: str(64) } };
+
+export function userView(u: StoredDoc<User>, lockedUntil: string | null = null) {
+  return {
+    userId: u._id,
+    account: u.account,
+    name: u.name,
+    phone: u.phone ?? null,
+    email: u.email,
+    job: u.job ?? null,
+    state: u.state,
+    lockedUntil,
+    organisationIds: u.organisationIds,
+    roleIds: u.roleIds,
+    duties: u.duties ?? [],
+    createdAt: u.createdAt,
+    rev: u.rev,
+  };
+}
+
+const profileProperties = {
+  name: str(64, 1),
+  phone: str(32),
+  email: str(254, 1),
+  job: str(100),
+  organisationIds: { type: 'array', items: str(64, 1), minItems: 1, maxItems: 50, uniqueItems: true },
+  roleIds: { type: 'array', items: str(64, 1), maxItems: 100, uniqueItems: true },
+  duties: { type: 'array', items: str(64, 1), maxItems: 30, uniqueItems: true },
+};
+
+interface UserInput {
+  account: string;
+  name: string;
+  phone?: string;
+  email: string;
+  job?: string;
+  organisationIds: string[];
+  roleIds?: string[];
+  duties?: string[];
+}
+
+export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
+  async function assertOrganisations(tenantId: string, userId: string, ids: string[]) {
+    const found = await deps.store
+      .tenant(tenantId, { userId })
+      .collection(C.organisations)
+      .count({ _id: { $in: ids } });
+    if (found !== ids.length) throw errors.badRequest('users.organisationUnknown');
+  }
+
+  // Declared before /:userId so that the literal path wins.
+  router.route<unknown, PageQuery & { userId?: string; from?: string; to?: string; method?: string }>(
+    {
+      method: 'get',
+      path: '/operation-log',
+      summary: 'User operation log of the tenant: every changing API call (who, when, route, result)',
+      permission: 'authoritymanagement:userAccountManagement:operationLog',
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...pageQuery,
+          userId: str(64),
+          from: str(40),
+          to: str(40),
+          method: { enum: ['POST', 'PUT', 'PATCH', 'DELETE'] },
+        },
+      },
+    },
+    async (c, { query }) => {
+      const principal = requirePrincipal(c);
+      const log = deps.store
+        .tenant(principal.tenantId, { userId: principal.userId })
+        .collection<OperationLogEntry>(C.operationLog);
+      const filter = {
+        ...timeRange(query.from, query.to),
+        ...(query.userId ? { userId: query.userId } : {}),
+        ...(query.method ? { method: query.method } : {}),
+      };
+      const items = await log.find(filter, { sort: { at: -1 }, ...pageOptions(query) });
+      return {
+        total: await log.count(filter),
+        items: items.map(({ _id, at, userId, account, method, path, status, code, ms }) => ({
+          logId: _id,
+          at,
+          userId,
+          account,
+          method,
+          path,
+          status,
+          code,
+          ms,
+        })),
+      };
+    },
+  );
+
+  router.route<
+    unknown,
+    PageQuery & { state?: UserState; name?: string; organisationId?: string; roleId?: string }
+  >(
+    {
+      method: 'get',
+      path: '/',
+      summary: 'Users of the tenant (filters: state, name or account, organisation, role)',
+      permission: 'authoritymanagement:userAccountManagement',
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...pageQuery,
+          state: { enum: ['inactive', 'enabled', 'disabled', 'locked'] },
+          name: str(64),
+          organisationId: str(64),
+          roleId: str(64),
+        },
+      },
+    },
+    async (c, { query }) => {
+      const principal = requirePrincipal(c);
+      const users = usersOf(deps, principal.tenantId, principal.userId);
+      const filter: Record<string, unknown> = {};
+      if (query.state) filter.state = query.state;
+      if (query.organisationId) filter.organisationIds = query.organisationId;
+      if (query.roleId) filter.roleIds = query.roleId;
+      if (query.name) {
+        const pattern = query.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        filter.$or = [
+          { name: { $regex: pattern, $options: 'i' } },
+          { account: { $regex: pattern, $options: 'i' } },
+        ];
+      }
+      const items = await users.find(filter, { sort: { account: 1 }, ...pageOptions(query) });
+      return { total: await users.count(filter), items: items.map((u) => userView(u)) };
+    },
+  );
+
+  router.route<unknown, unknown, { userId: string }>(
+    {
+      method: 'get',
+      path: '/:userId',
+      summary: 'One user of the tenant',
+      permission: 'authoritymanagement:userAccountManagement',
+      params: userParams,
+    },
+    async (c, { params }) => {
+      const principal = requirePrincipal(c);
+      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({ _id: params.userId });
+      if (!user) throw errors.notFound();
+      const account = await findAccount(deps, user._id);
+      return userView(user, account?.lockedUntil ?? null);
+    },
+  );
+
+  router.route<UserInput>(
+    {
+      method: 'post',
+      path: '/',
+      summary:
+        'Create a user (to be activated); answers the activation link path. An existing account of another tenant joins this one',
+      permission: 'authoritymanagement:userAccountManagement:add',
+      body: {
+        type: 'object',
+        required: ['account', 'name', 'email', 'organisationIds'],
+        additionalProperties: false,
+        properties: { account: { type: 'string', maxLength: 64 }, ...profileProperties },
+      },
+    },
+    async (c, { body }) => {
+      const principal = requirePrincipal(c);
+      assertAccount(body.account);
+      assertEmail(body.email);
+      assertPhone(body.phone);
+      const users = usersOf(deps, principal.tenantId, principal.userId);
+      await assertTenantLimit(deps.store, principal.tenantId, 'users', await users.count({}));
+      await assertOrganisations(principal.tenantId, principal.userId, body.organisationIds);
+      await assertAssignableRoles(c, body.roleIds ?? []);
+      const existing = await findAccountByName(deps, body.account);
+      if (existing && (existing.operator || existing.tenantIds.includes(principal.tenantId)))
+        throw errors.conflict('users.accountTaken');
+      const accountId = existing?._id ?? randomUUID();
+      if (existing) {
+        await accountsOf(deps, principal.userId).updateOne(
+          { _id: accountId },
+          { $addToSet: { tenantIds: principal.tenantId } },
+        );
+      } else {
+        await accountsOf(deps, principal.userId).insertOne({
+          _id: accountId,
+          account: body.account,
+          accountKey: body.account.toLowerCase(),
+          passwordHash: null,
+          passwordChangedAt: null,
+          failedCount: 0,
+          lockedUntil: null,
+          mustChangePassword: false,
+          operator: false,
+          operatorRoleIds: [],
+          jurisdiction: [],
+          tenantIds: [principal.tenantId],
+          lastTenantId: principal.tenantId,
+          name: body.name,
+        });
+      }
+      const user = await users.insertOne({
+        _id: accountId,
+        account: body.account,
+        accountKey: body.account.toLowerCase(),
+        name: body.name,
+        email: body.email,
+        ...(body.phone ? { phone: body.phone } : {}),
+        ...(body.job ? { job: body.job } : {}),
+        state: existing?.passwordHash ? 'enabled' : 'inactive',
+        organisationIds: body.organisationIds,
+        currentOrganisationId: body.organisationIds[0]!,
+        roleIds: body.roleIds ?? [],
+        duties: body.duties ?? [],
+      });
+      const link = existing?.passwordHash
+        ? null
+        : await issueLink(
+            deps,
+            { accountId, tenantId: principal.tenantId, purpose: 'activate' },
+            principal.userId,
+          );
+      return {
+        user: userView(user),
+        activationPath: link?.path ?? null,
+        activationExpiresAt: link?.expiresAt ?? null,
+      };
+    },
+  );
+
+  router.route<Omit<UserInput, 'account'> & { rev: number }, unknown, { userId: string }>(
+    {
+      method: 'put',
+      path: '/:userId',
+      summary: 'Edit a user’s profile, organisations, roles and duties',
+      permission: 'authoritymanagement:userAccountManagement:edit',
+      params: userParams,
+      body: {
+        type: 'object',
+        required: ['name', 'email', 'organisationIds', 'rev'],
+        additionalProperties: false,
+        properties: { ...profileProperties, rev: { type: 'integer' } },
+      },
+    },
+    async (c, { body, params }) => {
+      const principal = requirePrincipal(c);
+      assertEmail(body.email);
+      assertPhone(body.phone);
+      await assertOrganisations(principal.tenantId, principal.userId, body.organisationIds);
+      const users = usersOf(deps, principal.tenantId, principal.userId);
+      const current = await users.findOne({ _id: params.userId });
+      if (!current) throw errors.notFound();
+      if (body.roleIds) await assertAssignableRoles(c, body.roleIds, current.roleIds);
+      const { rev, ...fields } = body;
+      const currentOrganisationId = body.organisationIds.includes(current.currentOrganisationId ?? '')
+        ? current.currentOrganisationId
+        : body.organisationIds[0]!;
+      const updated = await users.updateOne(
+        { _id: params.userId },
+        { $set: { ...fields, currentOrganisationId } },
+        { expectedRev: rev },
+      );
+      if (!updated) throw errors.notFound();
+      await accountsOf(deps, principal.userId).updateOne(
+        { _id: params.userId },
+        { $set: { name: body.name } },
+      );
+      return userView(updated);
+    },
+  );
+
+  const stateChange = (
+    path: string,
+    summary: string,
+    permission: string,
+    apply: (user: StoredDoc<User>, actor: string, tenantId: string) => Promise<Partial<User>>,
+  ) =>
+    router.route<unknown, unknown, { userId: string }>(
+      { method: 'post', path: `/:userId/${path}`, summary, permission, params: userParams },
+      async (c, { params }) => {
+        const principal = requirePrincipal(c);
+        if (params.userId === principal.userId) throw errors.badRequest('users.notOnSelf');
+        const users = usersOf(deps, principal.tenantId, principal.userId);
+        const user = await users.findOne({ _id: params.userId });
+        if (!user) throw errors.notFound();
+        const set = await apply(user, principal.userId, principal.tenantId);
+        const updated = Object.keys(set).length
+          ? await users.updateOne({ _id: user._id }, { $set: set })
+          : user;
+        return userView(updated ?? user);
+      },
+    );
+
+  stateChange(
+    'enable',
+    'Enable a disabled user',
+    'authoritymanagement:userAccountManagement:enable',
+    async (user) => {
+      if (user.state !== 'disabled') throw errors.badRequest('users.stateNotAllowed', { state: user.state });
+      const account = await findAccount(deps, user._id);
+      return { state: account?.passwordHash ? 'enabled' : 'inactive' };
+    },
+  );
+  stateChange(
+    'disable',
+    'Disable a user (ends their session)',
+    'authoritymanagement:userAccountManagement:disable',
+    async (user, _actor, tenantId) => {
+      await endSessions(deps, { accountId: user._id, tenantId }, 'disabled');
+      return { state: 'disabled' };
+    },
+  );
+  stateChange(
+    'unlock',
+    'Unlock a user locked by wrong passwords',
+    'authoritymanagement:userAccountManagement:unlock',
+    async (user, actor) => {
+      const account = await findAccount(deps, user._id);
+      if (!account) throw errors.notFound();
+      await unlockAccount(deps, account, actor);
+      return user.state === 'locked' ? { state: 'enabled' } : {};
+    },
+  );
+
+  router.route<unknown, unknown, { userId: string }>(
+    {
+      method: 'post',
+      path: '/:userId/reset-password',
+      summary:
+        'Reset a user’s password: the old one stops working, their session ends; answers a single-use link path',
+      permission: 'authoritymanagement:userAccountManagement:resetPassword',
+      params: userParams,
+    },
+    async (c, { params }) => {
+      const principal = requirePrincipal(c);
+      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({ _id: params.userId });
+      if (!user) throw errors.notFound();
+      await accountsOf(deps, principal.userId).updateOne(
+        { _id: user._id },
+        { $set: { passwordHash: null, failedCount: 0, lockedUntil: null } },
+      );
+      await endSessions(deps, { accountId: user._id }, 'forced');
+      if (user.state === 'enabled' || user.state === 'locked') {
+        await usersOf(deps, principal.tenantId, principal.userId).updateOne(
+          { _id: user._id },
+          { $set: { state: 'inactive' } },
+        );
+      }
+      const link = await issueLink(
+        deps,
+        { accountId: user._id, tenantId: principal.tenantId, purpose: 'reset' },
+        principal.userId,
+      );
+      return { resetPath: link.path, expiresAt: link.expiresAt };
+    },
+  );
+}

@@ -1,0 +1,342 @@
+/**
+ * Demo seed (idempotent): a demo tenant with an organisation, its enterprise administrator, one
+ * user and one role per workflow duty of SPEC 6, and a platform operator with an operator role.
+ * Passwords are random; they are printed once, when the accounts are created, and never again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ModuleDeps } from '../http/module';
+import { accountsOf, findAccountByName } from '../auth/accounts';
+import { C } from '../auth/collections';
+import { hashPassword, randomToken } from '../auth/crypto';
+import type { Account, Tenant, User } from '../auth/model';
+import type { IdentityOptions } from '../auth/options';
+import { permissionsOfArea } from '../access/menus';
+import type { OperatorRole, Role } from '../access/permissions';
+import { createTenant } from '../tenancy/routes';
+
+export const DEMO_TENANT_CODE = 'demo';
+
+/** account, name, role identifier, role names, menu prefixes the duty works in. */
+export const DEMO_ACCOUNTS: {
+  account: string;
+  name: string;
+  duty: string;
+  zh: string;
+  en: string;
+  prefixes: string[];
+}[] = [
+  {
+    account: 'entry',
+    name: '录入员 Data Entry',
+    duty: 'dataEntry',
+    zh: '数据录入员',
+    en: 'Data entry clerk',
+    prefixes: [
+      'home',
+      'activecase',
+      'casemanagement:casebookin',
+      'casemanagement:caseview',
+      'reportmanagment',
+      'public',
+    ],
+  },
+  {
+    account: 'coder',
+    name: '编码员 Coder',
+    duty: 'coder',
+    zh: '编码员',
+    en: 'Coder',
+    prefixes: ['home', 'activecase', 'casemanagement:caseview', 'reportmanagment:whodrug'],
+  },
+  {
+    account: 'qc',
+    name: '质控员 QC',
+    duty: 'caseQc',
+    zh: '病例质控员',
+    en: 'Case quality controller',
+    prefixes: ['home', 'activecase', 'casemanagement:caseview', 'casemanagement:queriesProcess', 'checklog'],
+  },
+  {
+    account: 'medical',
+    name: '医学审评 Medical',
+    duty: 'medicalReviewer',
+    zh: '医学审评员',
+    en: 'Medical reviewer',
+    prefixes: [
+      'home',
+      'activecase',
+      'casemanagement:caseview',
+      'casemanagement:medicalReviewTasks',
+      'casemanagement:queriesProcess',
+    ],
+  },
+  {
+    account: 'sponsor',
+    name: '申办方审核 Sponsor',
+    duty: 'sponsorAuditor',
+    zh: '申办方审核员',
+    en: 'Sponsor auditor',
+    prefixes: ['home', 'activecase', 'casemanagement:caseview', 'pooledanalysis'],
+  },
+  {
+    account: 'submitter',
+    name: '递交员 Submitter',
+    duty: 'submitter',
+    zh: '递交员',
+    en: 'Submitter',
+    prefixes: [
+      'home',
+      'activecase',
+      'casemanagement:caseview',
+      'submittransfer',
+      'reportmanagment:viewReport',
+    ],
+  },
+  {
+    account: 'queries',
+    name: '质疑处理 Queries',
+    duty: 'queryProcesser',
+    zh: '质疑处理人',
+    en: 'Query processer',
+    prefixes: [
+      'home',
+      'casemanagement:queriesProcess',
+      'casemanagement:queryLetterManagement',
+      'checklog:queryTrace',
+    ],
+  },
+  {
+    account: 'unblindapply',
+    name: '揭盲申请 Unblinding applicant',
+    duty: 'unblindingApplicant',
+    zh: '揭盲申请人',
+    en: 'Unblinding applicant',
+    prefixes: ['home', 'casemanagement:unblindingManagement', 'casemanagement:caseview'],
+  },
+  {
+    account: 'unblindapprove',
+    name: '揭盲审批 Unblinding approver',
+    duty: 'unblindingApprover',
+    zh: '揭盲审批人',
+    en: 'Unblinding approver',
+    prefixes: ['home', 'casemanagement:unblindingManagement', 'casemanagement:batchUnblinding'],
+  },
+  {
+    account: 'blindowner',
+    name: '盲底管理 Blind owner',
+    duty: 'blindOwner',
+    zh: '盲底管理员',
+    en: 'Blind owner / allocator',
+    prefixes: ['home', 'casemanagement:unblindingManagement'],
+  },
+  {
+    account: 'processer',
+    name: '指定报告处理人 Report processer',
+    duty: 'reportProcesser',
+    zh: '指定报告处理人',
+    en: 'Designated report processer',
+    prefixes: ['home', 'activecase', 'casemanagement'],
+  },
+  {
+    account: 'pi',
+    name: '主要研究者 PI',
+    duty: 'principalInvestigator',
+    zh: '主要研究者',
+    en: 'Principal investigator',
+    prefixes: ['home', 'public', 'activecase'],
+  },
+  {
+    account: 'dm',
+    name: 'DM审核 DM',
+    duty: 'dmReviewer',
+    zh: 'DM审核员',
+    en: 'DM reviewer',
+    prefixes: ['home', 'public', 'checklog'],
+  },
+  {
+    account: 'mm',
+    name: 'MM审核 MM',
+    duty: 'mmReviewer',
+    zh: 'MM审核员',
+    en: 'MM reviewer',
+    prefixes: ['home', 'public', 'checklog'],
+  },
+  {
+    account: 'dsurlead',
+    name: 'DSUR主笔 Prime writer',
+    duty: 'dsurPrimeWriter',
+    zh: 'DSUR主笔人',
+    en: 'DSUR prime writer',
+    prefixes: ['home', 'dsur'],
+  },
+  {
+    account: 'dsurwriter',
+    name: 'DSUR章节撰写 Chapter writer',
+    duty: 'dsurChapterWriter',
+    zh: 'DSUR章节撰写人',
+    en: 'DSUR chapter writer',
+    prefixes: ['home', 'dsur:personalTasks'],
+  },
+  {
+    account: 'dsurqc',
+    name: 'DSUR质控 QC',
+    duty: 'dsurQc',
+    zh: 'DSUR质控人',
+    en: 'DSUR QC user',
+    prefixes: ['home', 'dsur:personalTasks', 'dsur:questionAdministration'],
+  },
+  {
+    account: 'dsurreviewer',
+    name: 'DSUR审阅 Reviewer',
+    duty: 'dsurReviewer',
+    zh: 'DSUR审阅人',
+    en: 'DSUR reviewer',
+    prefixes: ['home', 'dsur:personalTasks'],
+  },
+  {
+    account: 'dsurapprover',
+    name: 'DSUR批准 Approver',
+    duty: 'dsurApprover',
+    zh: 'DSUR批准人',
+    en: 'DSUR approver',
+    prefixes: ['home', 'dsur:personalTasks'],
+  },
+];
+
+export const DEMO_ADMIN = 'demoadmin';
+export const DEMO_OPERATOR = 'operator';
+
+function demoPassword(): string {
+  // Meets the default policy: upper, lower, digit, special, length >= 8.
+  return `Pv#${randomToken(9)}a7Z`;
+}
+
+export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Promise<void> {
+  const actor = 'system:seed';
+  const platform = deps.store.platform({ userId: actor });
+  const operatorRoles = platform.collection<OperatorRole>(C.operatorRoles);
+  let operatorRole = await operatorRoles.findOne({ identifier: 'platformOperator' });
+  operatorRole ??= await operatorRoles.insertOne({
+    name: '平台运营管理员',
+    nameEn: 'Platform operator',
+    identifier: 'platformOperator',
+    description: 'All /holoxcontrol permissions',
+    permissions: permissionsOfArea('operator'),
+  });
+  if (!options.demoSeed) return;
+
+  const created: { account: string; password: string; role: string }[] = [];
+  if (!(await findAccountByName(deps, DEMO_OPERATOR))) {
+    const password = demoPassword();
+    await accountsOf(deps, actor).insertOne({
+      _id: randomUUID(),
+      account: DEMO_OPERATOR,
+      accountKey: DEMO_OPERATOR,
+      passwordHash: await hashPassword(password, options.scryptCost),
+      passwordChangedAt: deps.clock.now().toISOString(),
+      failedCount: 0,
+      lockedUntil: null,
+      mustChangePassword: false,
+      operator: true,
+      operatorRoleIds: [operatorRole._id],
+      jurisdiction: [],
+      tenantIds: [],
+      lastTenantId: null,
+      name: '平台运营 Operator',
+    } satisfies Account & { _id: string });
+    created.push({ account: DEMO_OPERATOR, password, role: 'platform operator (/holoxcontrol)' });
+  }
+
+  let tenant = await platform.collection<Tenant>(C.tenants).findOne({ code: DEMO_TENANT_CODE });
+  if (!tenant && !(await findAccountByName(deps, DEMO_ADMIN))) {
+    const password = demoPassword();
+    tenant = await createTenant(
+      deps,
+      options,
+      {
+        name: '演示药业',
+        nameEn: 'Demo Pharma',
+        code: DEMO_TENANT_CODE,
+        status: 'active',
+        expiresAt: null,
+        limits: { projects: 50, sponsors: 20, users: 500 },
+        contact: { name: '演示管理员', email: 'admin@demo.example' },
+        admin: {
+          account: DEMO_ADMIN,
+          name: '企业管理员 Enterprise admin',
+          email: 'admin@demo.example',
+          password,
+        },
+      },
+      actor,
+    );
+    created.push({
+      account: DEMO_ADMIN,
+      password,
+      role: 'enterprise administrator (all tenant permissions)',
+    });
+  }
+  if (!tenant) return;
+
+  const handle = deps.store.tenant(tenant._id, { userId: actor });
+  const roles = handle.collection<Role>(C.roles);
+  const users = handle.collection<User>(C.users);
+  const organisation = await handle.collection(C.organisations).findOne({ parentId: null });
+  const tenantPermissions = permissionsOfArea('tenant');
+  for (const demo of DEMO_ACCOUNTS) {
+    let role = await roles.findOne({ identifier: demo.duty });
+    role ??= await roles.insertOne({
+      name: demo.zh,
+      nameEn: demo.en,
+      type: 'business',
+      description: `${demo.en} (demo)`,
+      identifier: demo.duty,
+      permissions: tenantPermissions.filter((p) =>
+        demo.prefixes.some((prefix) => p === prefix || p.startsWith(`${prefix}:`)),
+      ),
+      builtIn: false,
+    });
+    if (await findAccountByName(deps, demo.account)) continue;
+    const password = demoPassword();
+    const accountId = randomUUID();
+    await accountsOf(deps, actor).insertOne({
+      _id: accountId,
+      account: demo.account,
+      accountKey: demo.account,
+      passwordHash: await hashPassword(password, options.scryptCost),
+      passwordChangedAt: deps.clock.now().toISOString(),
+      failedCount: 0,
+      lockedUntil: null,
+      mustChangePassword: false,
+      operator: false,
+      operatorRoleIds: [],
+      jurisdiction: [],
+      tenantIds: [tenant._id],
+      lastTenantId: tenant._id,
+      name: demo.name,
+    });
+    await users.insertOne({
+      _id: accountId,
+      account: demo.account,
+      accountKey: demo.account,
+      name: demo.name,
+      email: `${demo.account}@demo.example`,
+      state: 'enabled',
+      organisationIds: organisation ? [organisation._id] : [],
+      currentOrganisationId: organisation?._id ?? null,
+      roleIds: [role._id],
+      duties: [demo.duty],
+    });
+    created.push({ account: demo.account, password, role: demo.en });
+  }
+
+  if (created.length) {
+    const lines = [
+      '',
+      'Demo accounts created (passwords shown once; change them after the first login):',
+      ...created.map((c) => `  ${c.account.padEnd(16)} ${c.password.padEnd(20)} ${c.role}`),
+      '',
+    ];
+    (options.announce ?? ((text: string) => process.stdout.write(`${text}\n`)))(lines.join('\n'));
+  }
+}
