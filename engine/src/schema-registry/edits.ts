@@ -107,37 +107,41 @@ export function applyEdits(
     if (edit.op === 'addRule' || edit.op === 'disableRule') {
       if (edit.op === 'disableRule') {
         if (!context.ruleIds.has(edit.ruleId))
-          return refuse('config.edit.unknownRule', { ruleId: edit.ruleId });
+          return refuse('validation.configEdit.unknownRule', { ruleId: edit.ruleId });
         state.disabledRules.add(edit.ruleId);
         return;
       }
       const ruleProblems = checkRule(edit.rule, walkFields(state.schemas, context.rootId));
       if (ruleProblems.length > 0)
-        return refuse('config.edit.badRule', {
+        return refuse('validation.configEdit.badRule', {
           ruleId: String(edit.rule?.id),
           detail: ruleProblems.join('; '),
         });
       if (context.ruleIds.has(edit.rule.id))
-        return refuse('config.edit.duplicateRule', { ruleId: edit.rule.id });
+        return refuse('validation.configEdit.duplicateRule', { ruleId: edit.rule.id });
       context.ruleIds.add(edit.rule.id);
       state.customRules.push(edit.rule);
       return;
     }
     if (typeof edit.path !== 'string' || edit.path === '')
-      return refuse('config.edit.badPath', { path: String(edit.path) });
+      return refuse('validation.configEdit.badPath', { path: String(edit.path) });
     if (edit.op === 'addField') {
       const cut = edit.path.lastIndexOf('.');
       const parentPath = cut > 0 ? edit.path.slice(0, cut) : '';
       const name = cut > 0 ? edit.path.slice(cut + 1) : edit.path;
-      if (!FIELD_NAME.test(name)) return refuse('config.edit.badFieldName', { path: edit.path });
+      if (!FIELD_NAME.test(name)) return refuse('validation.configEdit.badFieldName', { path: edit.path });
       const schema = edit.schema;
       if (!schema || typeof schema !== 'object' || !CUSTOM_TYPES.has(String(schema.type))) {
-        return refuse('config.edit.badFieldType', { path: edit.path });
+        return refuse('validation.configEdit.badFieldType', { path: edit.path });
       }
-      if (containsE2bId(schema)) return refuse('config.edit.customFieldE2b', { path: edit.path });
-      if (!isLabel(schema['x-label'])) return refuse('config.edit.labelMissing', { path: edit.path });
+      if (containsE2bId(schema)) return refuse('validation.configEdit.customFieldE2b', { path: edit.path });
+      if (!isLabel(schema['x-label']))
+        return refuse('validation.configEdit.labelMissing', { path: edit.path });
       if (typeof schema['x-codelist'] === 'string' && !context.codelists[schema['x-codelist']]) {
-        return refuse('config.edit.unknownCodelist', { path: edit.path, codelist: schema['x-codelist'] });
+        return refuse('validation.configEdit.unknownCodelist', {
+          path: edit.path,
+          codelist: schema['x-codelist'],
+        });
       }
       let holder: JsonSchema | undefined = state.schemas[context.rootId];
       if (parentPath !== '') {
@@ -147,7 +151,7 @@ export function applyEdits(
           context.rootId,
           inItems ? parentPath.slice(0, -3) : parentPath,
         );
-        if (!target) return refuse('config.edit.pathNotFound', { path: parentPath });
+        if (!target) return refuse('validation.configEdit.pathNotFound', { path: parentPath });
         // A field added to a shared definition appears wherever that definition is used.
         let resolved = deref(state.schemas, target.property);
         if (inItems)
@@ -158,20 +162,20 @@ export function applyEdits(
         holder = resolved.schema;
       }
       if (!holder || typeof holder.properties !== 'object')
-        return refuse('config.edit.notAnObject', { path: parentPath });
+        return refuse('validation.configEdit.notAnObject', { path: parentPath });
       const properties = holder.properties as Record<string, JsonSchema>;
-      if (properties[name]) return refuse('config.edit.fieldExists', { path: edit.path });
+      if (properties[name]) return refuse('validation.configEdit.fieldExists', { path: edit.path });
       properties[name] = { ...structuredClone(schema), 'x-custom': true };
       if (edit.required) setRequired(holder, name, true);
       return;
     }
     const target = locateProperty(state.schemas, context.rootId, edit.path);
-    if (!target) return refuse('config.edit.pathNotFound', { path: edit.path });
+    if (!target) return refuse('validation.configEdit.pathNotFound', { path: edit.path });
     const property = getAt(state.schemas, target.property)!;
     switch (edit.op) {
       case 'hideField':
         if (isMandatoryField(state.schemas, context, edit.path))
-          return refuse('config.edit.mandatoryHide', { path: edit.path });
+          return refuse('validation.configEdit.mandatoryHide', { path: edit.path });
         property['x-hidden'] = true;
         setRequired(target.parent.schema, target.name, false);
         return;
@@ -179,37 +183,39 @@ export function applyEdits(
         const current = (keywordOf(state.schemas, target.property, 'x-label') as
           BilingualText | undefined) ?? { zh: '', en: '' };
         const label = { ...current, ...edit.label };
-        if (!isLabel(label)) return refuse('config.edit.labelMissing', { path: edit.path });
+        if (!isLabel(label)) return refuse('validation.configEdit.labelMissing', { path: edit.path });
         property['x-label'] = { zh: label.zh, en: label.en };
         return;
       }
       case 'require':
         if (keywordOf(state.schemas, target.property, 'x-hidden') === true)
-          return refuse('config.edit.requireHidden', { path: edit.path });
+          return refuse('validation.configEdit.requireHidden', { path: edit.path });
         setRequired(target.parent.schema, target.name, true);
         return;
       case 'unrequire':
         if (isMandatoryField(state.schemas, context, edit.path))
-          return refuse('config.edit.mandatoryUnrequire', { path: edit.path });
+          return refuse('validation.configEdit.mandatoryUnrequire', { path: edit.path });
         setRequired(target.parent.schema, target.name, false);
         return;
       default:
-        return refuse('config.edit.unknownOp');
+        return refuse('validation.configEdit.unknownOp');
       case 'changeOptions': {
         const codelistName = keywordOf(state.schemas, target.property, 'x-codelist');
-        if (typeof codelistName !== 'string') return refuse('config.edit.noCodelist', { path: edit.path });
+        if (typeof codelistName !== 'string')
+          return refuse('validation.configEdit.noCodelist', { path: edit.path });
         const list = context.codelists[codelistName];
-        if (!list) return refuse('config.edit.unknownCodelist', { path: edit.path, codelist: codelistName });
+        if (!list)
+          return refuse('validation.configEdit.unknownCodelist', { path: edit.path, codelist: codelistName });
         const known = new Set(list.values.map((value) => value.code));
         const unknown = (edit.subset ?? []).filter((code) => !known.has(code));
         if (unknown.length > 0)
-          return refuse('config.edit.unknownCodes', { path: edit.path, codes: unknown.join(', ') });
+          return refuse('validation.configEdit.unknownCodes', { path: edit.path, codes: unknown.join(', ') });
         if (edit.subset && edit.subset.length === 0)
-          return refuse('config.edit.emptySubset', { path: edit.path });
+          return refuse('validation.configEdit.emptySubset', { path: edit.path });
         const added = edit.add ?? [];
         const clash = added.filter((value) => known.has(value.code) || !isLabel(value));
         if (clash.length > 0)
-          return refuse('config.edit.badAddedCodes', {
+          return refuse('validation.configEdit.badAddedCodes', {
             path: edit.path,
             codes: clash.map((value) => value.code).join(', '),
           });

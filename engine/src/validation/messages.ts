@@ -11,13 +11,15 @@ export const validationMessages: { zh: Record<string, string>; en: Record<string
  * (falls back to the E2B id or path); the other params are language neutral.
  */
 export function catalogueMessage(
-  key: string,
+  messageKey: string,
   params: Record<string, string | number>,
   label?: BilingualText,
 ): BilingualText {
+  // Message keys are `<namespace>.<key>` as the server translator addresses them; the file holds `<key>`.
+  const key = messageKey.replace(/^validation\./, '');
   const fallback = String(params.e2b ?? params.field ?? '');
   return {
-    zh: fillMessage(validationMessages.zh[key] ?? key, { ...params, label: label?.zh || fallback }),
-    en: fillMessage(validationMessages.en[key] ?? key, { ...params, label: label?.en || fallback }),
+    zh: fillMessage(validationMessages.zh[key] ?? messageKey, { ...params, label: label?.zh || fallback }),
+    en: fillMessage(validationMessages.en[key] ?? messageKey, { ...params, label: label?.en || fallback }),
   };
 }

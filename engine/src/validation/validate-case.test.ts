@@ -189,13 +189,13 @@ describe('validateCase on the fixture schema', () => {
       project: [{ op: 'relabel', path: 'report.remark', label: { en: 'Note' } }],
     });
     expect(problems.map((p) => [p.layer, p.index, p.messageKey])).toEqual([
-      ['tenant', 0, 'config.edit.mandatoryHide'],
-      ['tenant', 1, 'config.edit.mandatoryUnrequire'],
-      ['tenant', 2, 'config.edit.customFieldE2b'],
-      ['tenant', 3, 'config.edit.pathNotFound'],
-      ['tenant', 4, 'config.edit.unknownCodes'],
-      ['tenant', 5, 'config.edit.unknownRule'],
-      ['tenant', 6, 'config.edit.badRule'],
+      ['tenant', 0, 'validation.configEdit.mandatoryHide'],
+      ['tenant', 1, 'validation.configEdit.mandatoryUnrequire'],
+      ['tenant', 2, 'validation.configEdit.customFieldE2b'],
+      ['tenant', 3, 'validation.configEdit.pathNotFound'],
+      ['tenant', 4, 'validation.configEdit.unknownCodes'],
+      ['tenant', 5, 'validation.configEdit.unknownRule'],
+      ['tenant', 6, 'validation.configEdit.badRule'],
     ]);
     const remark = (
       configuration.schemas['https://schemas.pv.local/case/report.schema.json']!.properties as Record<
