@@ -173,9 +173,6 @@ export class EmbeddedDriver implements Driver {
   static open(dataDir: string): EmbeddedDriver {
     mkdirSync(dataDir, { recursive: true });
     const db = new Database(join(dataDir, 'store.sqlite'));
-    // Cases are several KB of JSON: 8 KB pages keep most of them out of overflow chains.
-    // (Takes effect only when the file is new.)
-    db.pragma('page_size = 8192');
     db.pragma('journal_mode = WAL');
     // FULL: each commit is fsynced before it is acknowledged (survives kill -9 and power loss).
     db.pragma('synchronous = FULL');
@@ -248,9 +245,6 @@ export class EmbeddedDriver implements Driver {
         `CREATE TABLE IF NOT EXISTS "${multiTable}" (_id TEXT NOT NULL, tenantId TEXT NOT NULL, path TEXT NOT NULL, value)`,
       );
       this.db.exec(`CREATE INDEX IF NOT EXISTS "${multiTable}__doc" ON "${multiTable}" (_id, path, value)`);
-      this.db.exec(
-        `CREATE INDEX IF NOT EXISTS "${multiTable}__value" ON "${multiTable}" (tenantId, path, value)`,
-      );
       const existing = new Set(
         this.state
           .stmt<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('${table}')`)
