@@ -57,9 +57,21 @@ export function chainsOf(context: XmlElement, steps: Step[]): XmlElement[][] {
   return chains;
 }
 
-/** The nodes a step's sub-path predicates matched (first match of each), for claiming and keeping. */
-function subChains(node: XmlElement, step: Step): XmlElement[][] {
-  return step.subs.map((sub) => (sub.negated ? [] : (chainsOf(node, sub.steps)[0] ?? [])));
+/**
+ * The nodes a step's sub-path predicates matched (first match of each, predicates within predicates
+ * included), keyed `/<sub>/<step>` below `prefix`, so that their attributes can be kept and put back.
+ */
+export function subNodes(node: XmlElement, step: Step, prefix: string): [string, XmlElement][] {
+  const out: [string, XmlElement][] = [];
+  step.subs.forEach((sub, k) => {
+    if (sub.negated) return;
+    const chain = chainsOf(node, sub.steps)[0] ?? [];
+    chain.forEach((n, j) => {
+      const key = `${prefix}/${k}/${j}`;
+      out.push([key, n], ...subNodes(n, sub.steps[j] as Step, key));
+    });
+  });
+  return out;
 }
 
 function consumeStep(consumed: Consumed, node: XmlElement, step: Step): void {
@@ -181,7 +193,7 @@ function readGroup(
     }
   };
   if (!group.virtual) keep('.', node);
-  if (repeat) subChains(node, repeat).forEach((sub, k) => sub.forEach((s, j) => keep(`./0/${k}/${j}`, s)));
+  if (repeat) for (const [key, n] of subNodes(node, repeat, './0')) keep(key, n);
   // Nodes on the way to a repeating group are shared by its instances: their extras stay here.
   for (const [elementId, chain, steps] of [
     ...owned,
@@ -189,9 +201,7 @@ function readGroup(
   ]) {
     chain.forEach((n, i) => {
       keep(`${elementId}/${i}`, n);
-      subChains(n, steps[i] as Step).forEach((sub, k) =>
-        sub.forEach((s, j) => keep(`${elementId}/${i}/${k}/${j}`, s)),
-      );
+      for (const [key, sub] of subNodes(n, steps[i] as Step, `${elementId}/${i}`)) keep(key, sub);
     });
   }
   return record;

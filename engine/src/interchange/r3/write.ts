@@ -1,6 +1,7 @@
 import type { XmlElement } from '../xml/dom';
 import type { Step } from '../path';
-import { createStep, ensureStep, selectFirst } from '../path';
+import { createStep, ensureStep } from '../path';
+import { subNodes } from './read';
 import type { CompiledElement, CompiledGroup, CompiledMapping } from '../mapping';
 import { stepsOf } from '../mapping';
 import type { E2bBatch, E2bRecord } from '../record';
@@ -53,14 +54,7 @@ function applyExtras(record: E2bRecord, key: string, chain: XmlElement[], steps:
   if (!extras) return;
   chain.forEach((n, i) => {
     applyAttrs(n, extras[`${key}/${i}`]);
-    (steps[i] as Step).subs.forEach((sub, k) => {
-      if (sub.negated) return;
-      let subNode: XmlElement | undefined = n;
-      sub.steps.forEach((s, j) => {
-        subNode = subNode && selectFirst(subNode, [s]);
-        if (subNode) applyAttrs(subNode, extras[`${key}/${i}/${k}/${j}`]);
-      });
-    });
+    for (const [subKey, sub] of subNodes(n, steps[i] as Step, `${key}/${i}`)) applyAttrs(sub, extras[subKey]);
   });
 }
 
