@@ -22,7 +22,7 @@ import type { IdentityOptions } from './options';
 import type { PageQuery } from './paging';
 import { pageOptions, pageQuery, timeRange } from './paging';
 import { assertNewPassword } from './policy';
-import { endSessions, findSession, onlineSessions, openSession } from './sessions';
+import { endSessions, findSession, forgetSessions, onlineSessions, openSession } from './sessions';
 import type { Crop, SignatureRecord } from './signature';
 import { deleteSignature, readSignature, saveSignature, signWithPassword } from './signature';
 
@@ -324,6 +324,7 @@ export function authRoutes(router: ModuleRouter, deps: ModuleDeps, options: Iden
         .platform({ userId: principal.userId })
         .collection<Session>(C.sessions)
         .updateOne({ _id: principal.sessionId }, { $set: { mustChangePassword: false } });
+      forgetSessions(deps.store);
       return null;
     },
   );

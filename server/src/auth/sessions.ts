@@ -5,13 +5,32 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ModuleDeps } from '../http/module';
-import type { StoredDoc } from '../store/port';
+import type { Store, StoredDoc } from '../store/port';
 import { C } from './collections';
 import { digestsEqual, randomToken, sha256Hex } from './crypto';
 import type { Session, SessionEnd } from './model';
 
 /** Writes of the sliding expiry are skipped within this window to keep reads cheap. */
 const SLIDE_GRANULARITY_MS = 15_000;
+
+/**
+ * Validated sessions are kept in this process for at most this long (real time), so that a busy
+ * client does not cost a store read per request. Sessions ended by this process leave the cache at
+ * once; another server instance sees an ended session within this window.
+ */
+export const SESSION_CACHE_MS = 2000;
+const caches = new WeakMap<Store, Map<string, { session: StoredDoc<Session>; at: number }>>();
+
+function cacheOf(store: Store) {
+  let cache = caches.get(store);
+  if (!cache) caches.set(store, (cache = new Map()));
+  return cache;
+}
+
+/** Drops cached sessions of this process (after any change to sessions). */
+export function forgetSessions(store: Store): void {
+  cacheOf(store).clear();
+}
 
 const sessionsOf = (deps: ModuleDeps) =>
   deps.store.platform({ userId: 'system:auth' }).collection<Session>(C.sessions);
@@ -59,11 +78,21 @@ export async function resolveSession(deps: ModuleDeps, token: string): Promise<S
   if (token.length > 256) return { state: 'invalid' };
   const hash = sha256Hex(token);
   const sessions = sessionsOf(deps);
-  const session = await sessions.findOne({ tokenHash: hash });
+  const cache = cacheOf(deps.store);
+  const cached = cache.get(hash);
+  let session: StoredDoc<Session> | null;
+  if (cached && performance.now() - cached.at < SESSION_CACHE_MS) session = cached.session;
+  else {
+    session = await sessions.findOne({ tokenHash: hash });
+    if (cache.size > 10_000) cache.clear();
+    if (session && !session.endedAt) cache.set(hash, { session, at: performance.now() });
+    else cache.delete(hash);
+  }
   if (!session || !digestsEqual(session.tokenHash, hash)) return { state: 'invalid' };
   if (session.endedAt) return { state: session.endReason === 'replaced' ? 'replaced' : 'invalid' };
   const now = deps.clock.now();
   if (session.expiresAt <= now.toISOString()) {
+    cache.delete(hash);
     await sessions.updateOne(
       { _id: session._id, endedAt: null },
       { $set: { endedAt: now.toISOString(), endReason: 'expired' } },
@@ -85,6 +114,7 @@ export async function endSessions(
   filter: Record<string, unknown>,
   reason: SessionEnd,
 ): Promise<number> {
+  forgetSessions(deps.store);
   return sessionsOf(deps).updateMany(
     { ...filter, endedAt: null },
     { $set: { endedAt: deps.clock.now().toISOString(), endReason: reason } },

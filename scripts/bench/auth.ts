@@ -1,0 +1,168 @@
+/**
+ * Authentication cost: an authenticated GET of a small resource against the same handler with no
+ * authentication, both through the full server on loopback (autocannon), and the login time
+ * (scrypt verification at the production cost, and a whole login over HTTP).
+ *
+ *   npm run bench -- auth          BENCH_AUTH_SECONDS (default 5) per run, BENCH_AUTH_CONNECTIONS (default 10)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { serve } from '@hono/node-server';
+import { createPlatform } from '../../server/src/app';
+import { defineModule } from '../../server/src/http/module';
+import { silentLogger } from '../../server/src/http/log';
+import { openStore } from '../../server/src/store';
+import { identityModules } from '../../server/src/auth/testing';
+import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword } from '../../server/src/auth/crypto';
+import { createTenant } from '../../server/src/tenancy/routes';
+
+const SECONDS = Number(process.env.BENCH_AUTH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_AUTH_CONNECTIONS ?? 10);
+const PASSWORD = 'Bench#2026pass';
+
+// The same handler mounted twice: once behind the authenticator, once public.
+const resource = () => ({ caseId: 'c-1', reportCode: 'CN-DEMO-2026-000001', state: 'dataEntry', version: 3 });
+const benchModule = defineModule({
+  name: 'bench',
+  routes(router) {
+    router.route({ method: 'get', path: '/item', summary: 'authenticated' }, resource);
+    router.route({ method: 'get', path: '/item-public', summary: 'public', auth: 'none' }, resource);
+  },
+});
+
+async function run(url: string, token?: string): Promise<number> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+function line(
+  name: string,
+  figure: number,
+  unit: string,
+  floor: number,
+  floorUnit: string,
+  ratio: number,
+  target: string,
+  met: boolean,
+) {
+  console.log(
+    `BENCH ${name} ${figure.toFixed(1)} ${unit} floor ${floor.toFixed(1)} ${floorUnit} ratio ${ratio.toFixed(2)} target ${target} ${met ? 'met' : 'missed'}`,
+  );
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pv-bench-auth-'));
+  const store = await openStore({ dataDir });
+  const options = { captcha: false, scryptCost: DEFAULT_SCRYPT_COST, demoSeed: false };
+  const platform = createPlatform({
+    store,
+    modules: [...identityModules(options), benchModule],
+    logger: silentLogger,
+    config: { webDist: null },
+  });
+  await platform.ready();
+  await createTenant(
+    platform.deps,
+    options,
+    {
+      name: 'Bench',
+      code: 'bench',
+      status: 'active',
+      expiresAt: null,
+      limits: { projects: 1, sponsors: 1, users: 10 },
+      contact: { name: 'Bench', email: 'bench@example.com' },
+      admin: { account: 'bench', name: 'Bench', email: 'bench@example.com', password: PASSWORD },
+    },
+    'bench',
+  );
+  const server = serve({ fetch: platform.app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  try {
+    // Login time: the hash verification alone, then a whole login over HTTP.
+    const hash = await hashPassword(PASSWORD, DEFAULT_SCRYPT_COST);
+    const verifications: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      await verifyPassword(PASSWORD, hash);
+      verifications.push(performance.now() - started);
+    }
+    const logins: number[] = [];
+    let token = '';
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const res = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ account: 'bench', password: PASSWORD }),
+      });
+      logins.push(performance.now() - started);
+      const body = (await res.json()) as { code: number; data: { token: string } };
+      if (body.code !== 200) throw new Error(`login failed: ${JSON.stringify(body)}`);
+      token = body.data.token;
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const verifyMs = median(verifications);
+    const loginMs = median(logins);
+    console.log(
+      `scrypt N=${DEFAULT_SCRYPT_COST.N} r=${DEFAULT_SCRYPT_COST.r}: verify ${verifyMs.toFixed(1)} ms, HTTP login ${loginMs.toFixed(1)} ms (median)`,
+    );
+
+    // Warm up, then alternate so that both sides see the same machine state; keep the best of each.
+    await run(`${base}/api/bench/item-public`);
+    const publicRates: number[] = [];
+    const authRates: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      publicRates.push(await run(`${base}/api/bench/item-public`));
+      authRates.push(await run(`${base}/api/bench/item`, token));
+    }
+    const publicRate = Math.max(...publicRates);
+    const authRate = Math.max(...authRates);
+    console.log(
+      `public ${publicRates.map((r) => r.toFixed(0)).join(', ')} req/s; authenticated ${authRates.map((r) => r.toFixed(0)).join(', ')} req/s`,
+    );
+    line(
+      'auth-get',
+      authRate,
+      'req/s',
+      publicRate,
+      'req/s',
+      authRate / publicRate,
+      '>=0.8',
+      authRate / publicRate >= 0.8,
+    );
+    line(
+      'auth-login',
+      loginMs,
+      'ms',
+      verifyMs,
+      'ms',
+      loginMs / verifyMs,
+      '50-300ms',
+      loginMs >= 50 && loginMs <= 300,
+    );
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
