@@ -1,0 +1,264 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../http/testing';
+import { identityFixture } from '../auth/testing';
+import type { IdentityFixture } from '../auth/testing';
+
+let f: IdentityFixture;
+beforeAll(async () => {
+  f = await identityFixture();
+});
+afterAll(() => f.close());
+const app = () => f.platform.app;
+
+async function captchaId(): Promise<string> {
+  return ((await call(app(), 'GET', '/api/auth/captcha')).body.data as { captchaId: string }).captchaId;
+}
+
+describe('tenants', () => {
+  let tenantId = '';
+  it('registers a tenant that waits for the operator, then is approved', async () => {
+    const body = {
+      tenantName: '新药业',
+      code: 'newpharma',
+      contactName: '王五',
+      account: 'wangwu',
+      email: 'wang@new.cn',
+      password: 'Regist#2026',
+      confirmPassword: 'Regist#2026',
+      captchaId: await captchaId(),
+      captchaCode: 'ACE7',
+    };
+    const res = await call(app(), 'POST', '/api/tenancy/registrations', { body });
+    expect(res.body.data).toMatchObject({ status: 'pending' });
+    tenantId = (res.body.data as { tenantId: string }).tenantId;
+    const again = await call(app(), 'POST', '/api/tenancy/registrations', {
+      body: { ...body, captchaId: await captchaId() },
+    });
+    expect(again.body.code).toBe(409);
+
+    const early = await call(app(), 'POST', '/api/auth/login', {
+      body: { account: 'wangwu', password: 'Regist#2026', captchaId: await captchaId(), captchaCode: 'ACE7' },
+      lang: 'en',
+    });
+    expect(early.body.msg).toBe('The tenant registration is waiting for approval');
+
+    const operator = await f.login('operator');
+    const pending = await call(app(), 'GET', '/api/tenancy/operator/tenants?status=pending', {
+      token: operator,
+    });
+    expect((pending.body.data as { tenantId: string }[]).map((t) => t.tenantId)).toContain(tenantId);
+    const decided = await call(app(), 'POST', `/api/tenancy/operator/tenants/${tenantId}/decision`, {
+      token: operator,
+      body: { approve: true, limits: { projects: 2, sponsors: 1, users: 2 } },
+    });
+    expect(decided.body.data).toMatchObject({ status: 'active', limits: { users: 2 } });
+    const token = await f.login('wangwu', 'Regist#2026');
+    const me = await call(app(), 'GET', '/api/auth/me', { token });
+    expect(me.body.data).toMatchObject({ allPermissions: true, tenant: { name: '新药业' } });
+  });
+
+  it('enforces the user limit', async () => {
+    const token = await f.login('wangwu', 'Regist#2026');
+    const tree = (await call(app(), 'GET', '/api/tenancy/organisations', { token })).body.data as {
+      organisationId: string;
+    }[];
+    const org = tree[0]!.organisationId;
+    const first = await call(app(), 'POST', '/api/users', {
+      token,
+      body: { account: 'second', name: 'Second', email: 's@new.cn', organisationIds: [org] },
+    });
+    expect(first.body.code).toBe(200);
+    const over = await call(app(), 'POST', '/api/users', {
+      token,
+      body: { account: 'third', name: 'Third', email: 't@new.cn', organisationIds: [org] },
+      lang: 'en',
+    });
+    expect(over.body.msg).toBe('The tenant has reached its limit of 2 users');
+  });
+
+  it('keeps organisations as a tree and refuses cycles', async () => {
+    const token = await f.login('wangwu', 'Regist#2026');
+    const root = (
+      (await call(app(), 'GET', '/api/tenancy/organisations', { token })).body.data as {
+        organisationId: string;
+      }[]
+    )[0]!;
+    const child = await call(app(), 'POST', '/api/tenancy/organisations', {
+      token,
+      body: { name: '北京分公司', kind: 'organisation', parentId: root.organisationId },
+    });
+    const childId = (child.body.data as { organisationId: string }).organisationId;
+    const site = await call(app(), 'POST', '/api/tenancy/organisations', {
+      token,
+      body: { name: '协和医院', kind: 'institution', parentId: childId },
+    });
+    expect(site.body.code).toBe(200);
+    const tree = (await call(app(), 'GET', '/api/tenancy/organisations', { token })).body.data as {
+      children: { name: string; children: { name: string }[] }[];
+    }[];
+    expect(tree[0]!.children[0]!.children[0]!.name).toBe('协和医院');
+    const rootDoc = tree[0] as unknown as { name: string; kind: string; rev: number };
+    const cycle = await call(app(), 'PUT', `/api/tenancy/organisations/${root.organisationId}`, {
+      token,
+      body: {
+        name: rootDoc.name,
+        kind: rootDoc.kind,
+        parentId: (site.body.data as { organisationId: string }).organisationId,
+        rev: rootDoc.rev,
+      },
+    });
+    expect(cycle.body.code).toBe(400);
+    const busy = await call(app(), 'DELETE', `/api/tenancy/organisations/${childId}`, { token });
+    expect(busy.body.code).toBe(400);
+  });
+
+  it('ends access on the next request once the tenant expires', async () => {
+    const token = await f.login('wangwu', 'Regist#2026');
+    const operator = await f.login('operator');
+    const current = (await call(app(), 'GET', '/api/tenancy/operator/tenants', { token: operator })).body
+      .data as {
+      tenantId: string;
+      rev: number;
+      limits: unknown;
+    }[];
+    const tenant = current.find((t) => t.tenantId === tenantId)!;
+    const expiry = new Date(f.clock.now().getTime() + 60_000).toISOString();
+    const set = await call(app(), 'PUT', `/api/tenancy/operator/tenants/${tenantId}`, {
+      token: operator,
+      body: { expiresAt: expiry, limits: tenant.limits, status: 'active', rev: tenant.rev },
+    });
+    expect(set.body.code).toBe(200);
+    expect((await call(app(), 'GET', '/api/auth/me', { token })).body.code).toBe(200);
+    f.clock.advance(120_000);
+    const after = await call(app(), 'GET', '/api/auth/me', { token, lang: 'en' });
+    expect(after.body.code).toBe(400001);
+    expect(after.body.msg).toMatch(/expired/);
+    const login = await call(app(), 'POST', '/api/auth/login', {
+      body: { account: 'wangwu', password: 'Regist#2026', captchaId: await captchaId(), captchaCode: 'ACE7' },
+    });
+    expect(login.body.code).toBe(400);
+  });
+});
+
+describe('roles and project permissions', () => {
+  it('grants per project, per user key, and sub-administrators grant only what they hold', async () => {
+    const admin = await f.login('demoadmin');
+    const roles = (await call(app(), 'GET', '/api/access/roles', { token: admin })).body.data as {
+      roleId: string;
+      identifier: string;
+    }[];
+    const users = (await call(app(), 'GET', '/api/users?size=200', { token: admin })).body.data as {
+      items: {
+        userId: string;
+        account: string;
+        rev: number;
+        name: string;
+        email: string;
+        organisationIds: string[];
+      }[];
+    };
+    const pi = users.items.find((u) => u.account === 'pi')!;
+    const entry = users.items.find((u) => u.account === 'entry')!;
+    const put = (userId: string, keys: string[]) =>
+      call(app(), 'PUT', `/api/access/projects/p1/members/${userId}`, {
+        token: admin,
+        body: { roleIds: [], permissionKeys: keys },
+      });
+    expect((await put(pi.userId, ['authoritymanagement:onlineUser'])).body.code).toBe(200);
+    expect((await put(entry.userId, [`authoritymanagement:onlineUser:${pi.userId}`])).body.code).toBe(400);
+    const piToken = await f.login('pi');
+    expect((await call(app(), 'GET', '/api/auth/online', { token: piToken })).body.code).toBe(403);
+    expect(
+      (await call(app(), 'GET', '/api/auth/online', { token: piToken, headers: { projectid: 'p1' } })).body
+        .code,
+    ).toBe(200);
+    expect(
+      (await call(app(), 'GET', '/api/auth/online', { token: piToken, headers: { projectid: 'p2' } })).body
+        .code,
+    ).toBe(403);
+
+    // A sub-administrator holding only user management cannot create a role with more.
+    const sub = await call(app(), 'POST', '/api/access/roles', {
+      token: admin,
+      body: {
+        name: '用户管理员',
+        type: 'sub-admin',
+        identifier: 'userAdmin',
+        permissions: [
+          'authoritymanagement:userAccountManagement',
+          'authoritymanagement:userAccountManagement:roleAdd',
+          'authoritymanagement:userAccountManagement:edit',
+        ],
+      },
+    });
+    const subRoleId = (sub.body.data as { roleId: string }).roleId;
+    const qc = users.items.find((u) => u.account === 'qc')!;
+    const full = (await call(app(), 'GET', `/api/users/${qc.userId}`, { token: admin })).body.data as {
+      rev: number;
+      roleIds: string[];
+    };
+    const assign = await call(app(), 'PUT', `/api/users/${qc.userId}`, {
+      token: admin,
+      body: {
+        name: qc.name,
+        email: qc.email,
+        organisationIds: qc.organisationIds,
+        roleIds: [...full.roleIds, subRoleId],
+        rev: full.rev,
+      },
+    });
+    expect(assign.body.code).toBe(200);
+    const qcToken = await f.login('qc');
+    const tooMuch = await call(app(), 'POST', '/api/access/roles', {
+      token: qcToken,
+      body: {
+        name: 'x',
+        type: 'business',
+        identifier: 'tooMuch',
+        permissions: ['authoritymanagement:onlineUser:forceLogout'],
+      },
+    });
+    expect(tooMuch.body.code).toBe(403);
+    const unknown = await call(app(), 'POST', '/api/access/roles', {
+      token: admin,
+      body: { name: 'x', type: 'business', identifier: 'bad', permissions: ['holoxcontrol:lessee'] },
+    });
+    expect(unknown.body.code).toBe(400);
+    expect(roles.some((r) => r.identifier === 'dataEntry')).toBe(true);
+  });
+
+  it('serves the menu tree with the caller’s grants', async () => {
+    const token = await f.login('entry');
+    const menus = (await call(app(), 'GET', '/api/access/menus', { token })).body.data as {
+      id: string;
+      granted: boolean;
+      available: boolean;
+    }[];
+    expect(menus.find((m) => m.id === 'activecase:save')?.granted).toBe(true);
+    expect(menus.find((m) => m.id === 'authoritymanagement:onlineUser')?.granted).toBe(false);
+    expect(menus.find((m) => m.id === 'holoxcontrol:lessee')?.granted).toBe(false);
+    expect(menus.find((m) => m.id === 'authoritymanagement:userAccountManagement')?.available).toBe(true);
+  });
+});
+
+describe('entity schemas', () => {
+  it('compile and label every property in zh and en', () => {
+    const ajv = new Ajv2020({ strict: false });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    for (const name of ['tenant', 'organisation', 'user', 'role']) {
+      const file = fileURLToPath(new URL(`../../../schemas/entities/${name}.json`, import.meta.url));
+      const schema = JSON.parse(readFileSync(file, 'utf8')) as {
+        properties: Record<string, { 'x-label'?: { zh?: string; en?: string } }>;
+      };
+      ajv.compile(schema);
+      for (const [key, property] of Object.entries(schema.properties)) {
+        expect(property['x-label']?.zh, `${name}.${key}`).toBeTruthy();
+        expect(property['x-label']?.en, `${name}.${key}`).toBeTruthy();
+      }
+    }
+  });
+});
