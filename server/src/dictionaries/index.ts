@@ -1,0 +1,86 @@
+/**
+ * The dictionaries module: MedDRA and WHODrug releases per tenant, their import (HTTP upload as a
+ * background task, or the CLI), search, hierarchy, coding and recoding.
+ */
+import type { Readable } from 'node:stream';
+import { DictionaryFormatError } from '../../../engine/src/dictionaries/index';
+import { AppError } from '../http/errors';
+import { defineModule } from '../http/module';
+import { defineJob } from '../jobs/types';
+import type { Store } from '../store/port';
+import { filesFromZip } from './archive';
+import { dictionaryCollections } from './collections';
+import type { ImportJobPayload } from './routes';
+import { IMPORT_JOB, dictionaryRoutes } from './routes';
+import { DictionaryService, refusalIssues } from './service';
+
+export { DictionaryService, formatRefusal } from './service';
+export type { ImportResult, VersionView } from './service';
+export { filesFromDirectory, filesFromZip } from './archive';
+export { dictionaryCollections } from './collections';
+
+const services = new WeakMap<Store, DictionaryService>();
+
+/** The one service (and its in-memory dictionaries) per store, shared by routes, jobs and other modules. */
+export function dictionaryService(store: Store): DictionaryService {
+  let service = services.get(store);
+  if (!service) services.set(store, (service = new DictionaryService()));
+  return service;
+}
+
+async function readAll(stream: Readable): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const importJob = defineJob<ImportJobPayload, unknown>({
+  type: IMPORT_JOB,
+  maxAttempts: 2,
+  leaseMs: 120_000,
+  async handler({ payload, tenant, deps, progress }) {
+    if (!deps.files) throw new Error('the file store is not configured');
+    const handle = tenant();
+    const { stream } = await deps.files.forTenant(handle).getStream(payload.fileId);
+    const files = filesFromZip(await readAll(stream));
+    const service = dictionaryService(deps.store);
+    const options = { language: payload.language, version: payload.version, progress };
+    try {
+      return payload.kind === 'meddra'
+        ? await service.importMeddra(handle, files, options)
+        : await service.importWhodrug(handle, files, options);
+    } catch (error) {
+      // A refusal is the answer, not a failure to retry: the job succeeds and reports why, in both languages.
+      if (error instanceof DictionaryFormatError) {
+        return { outcome: 'refused', issues: refusalIssues(error, deps.translator) };
+      }
+      if (error instanceof AppError && error.httpStatus < 500) {
+        return {
+          outcome: 'refused',
+          issues: [
+            {
+              file: payload.fileName,
+              line: 0,
+              messageKey: error.messageKey,
+              params: error.params,
+              message: {
+                zh: deps.translator.t('zh', error.messageKey, error.params),
+                en: deps.translator.t('en', error.messageKey, error.params),
+              },
+            },
+          ],
+        };
+      }
+      throw error;
+    }
+  },
+});
+
+export const dictionariesModule = defineModule({
+  name: 'dictionaries',
+  collections: dictionaryCollections,
+  jobs: [importJob],
+  routes(router, deps) {
+    dictionaryRoutes(router, deps, dictionaryService(deps.store));
+  },
+});
