@@ -107,8 +107,21 @@ function readGroup(
     if (!element.path && !element.carrier) continue;
     const base = element.context ? scope.nodes[element.context] : node;
     if (!base) continue;
-    const steps = stepsOf(element.path, vars);
-    const chain = chainsOf(base, steps)[0];
+    let steps = stepsOf(element.path, vars);
+    let chain = chainsOf(base, steps)[0];
+    if (!chain && steps.length > 0) {
+      // A null-flavored value carries no code system: match its node without the value's attributes.
+      const last = steps[steps.length - 1] as Step;
+      const relaxed = [
+        ...steps.slice(0, -1),
+        { ...last, attrs: last.attrs.filter(([k]) => k === 'xsi:type') },
+      ];
+      const candidate = chainsOf(base, relaxed)[0];
+      if (candidate && candidate[candidate.length - 1]?.attrs.nullFlavor !== undefined) {
+        steps = relaxed;
+        chain = candidate;
+      }
+    }
     if (!chain) continue;
     const target = chain[chain.length - 1] ?? base;
     const raw = element.attr ? target.attrs[element.attr] : target.text;
@@ -119,7 +132,9 @@ function readGroup(
     } else if (target.attrs.nullFlavor !== undefined) {
       record.values[element.id] = { nullFlavor: target.attrs.nullFlavor };
       consume(consumed, target, 'nullFlavor');
-    } else continue;
+    } else if (!Object.keys(target.attrs).some((a) => !consumed.get(target)?.has(a))) continue;
+    // else: the element's node is there without a value (a code with only its displayName): its
+    // attributes are kept below so that the node is written back as it came.
     chain.forEach((n, i) => consumeStep(consumed, n, steps[i] as Step));
     owned.push([element.id, chain, steps]);
     // The instance's identifier (read first) is what other elements' paths refer to.

@@ -48,6 +48,9 @@ function derivedFormat(element: CompiledElement, record: E2bRecord): string | un
   return r2DateFormats[date.replace(/[+-]\d{4}$/, '').slice(0, 14).length];
 }
 
+const hasExtras = (record: E2bRecord, id: string): boolean =>
+  !!record.attrs && Object.keys(record.attrs).some((k) => k.startsWith(`${id}/`));
+
 /** Puts back the attributes kept at import (displayName, mediaType ...) on an element's nodes. */
 function applyExtras(record: E2bRecord, key: string, chain: XmlElement[], steps: Step[]): void {
   const extras = record.attrs;
@@ -68,12 +71,19 @@ function writeGroup(group: CompiledGroup, node: XmlElement, record: E2bRecord, s
   for (const element of group.elements) {
     // An R2 date-format field follows its date's precision (the date may have been edited).
     const value = derivedFormat(element, record) ?? record.values[element.id] ?? element.default;
-    if (value === undefined || (!element.path && !element.carrier)) continue;
+    if (!element.path && !element.carrier) continue;
+    // An element that came as a node without a value is written back as that node.
+    const present = value !== undefined || hasExtras(record, element.id);
+    if (!present) continue;
     const base = element.context ? inner.nodes[element.context] : node;
     if (!base) continue;
     const steps = stepsOf(element.path, vars);
     const chain = ensureChain(base, steps);
     const target = chain[chain.length - 1] ?? base;
+    if (value === undefined) {
+      applyExtras(record, element.id, chain, steps);
+      continue;
+    }
     if (isNullFlavored(value)) target.attrs.nullFlavor = value.nullFlavor;
     else {
       const written = fileValue(element, value);
