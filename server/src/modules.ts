@@ -9,6 +9,8 @@ import { tenancyModule } from './tenancy';
 import { accessModule } from './access';
 import { usersModule } from './users';
 import { preferencesModule } from './preferences';
+import { dictionariesModule } from './dictionaries';
+import { configurationModule } from './configuration';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -16,4 +18,6 @@ export const modules: ServerModule[] = [
   accessModule,
   usersModule,
   preferencesModule,
+  dictionariesModule,
+  configurationModule,
 ];

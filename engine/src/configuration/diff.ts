@@ -78,7 +78,8 @@ export function diffConfigurations(
       const old = oldFields.get(path);
       const name = fieldName(field);
       if (!old) {
-        changes.push({ kind: 'fieldAdded', path, text: line('fieldAdded', name) });
+        const detail = field.required ? { zh: '必填', en: 'required' } : undefined;
+        changes.push({ kind: 'fieldAdded', path, text: line('fieldAdded', name, detail) });
         continue;
       }
       if (old.hidden !== field.hidden)

@@ -1,0 +1,191 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { completeCase } from '../../../engine/src/validation/fixtures/complete-case';
+import type { Authenticator } from '../http/context';
+import { defineModule } from '../http/module';
+import { call, testPlatform } from '../http/testing';
+import { testStore } from '../http/test-store';
+import { configurationModule } from './index';
+import { CASES } from './service';
+
+const store = await testStore();
+afterAll(() => store.close());
+
+// Tokens name the tenant and user: `t1-alice`.
+const authenticator: Authenticator = {
+  authenticate: async (token) => {
+    const [tenantId, userId] = token.split('-');
+    return tenantId && userId ? { tenantId, userId } : null;
+  },
+};
+// Stands in for case management's collection: the impact of a publish reads open cases from it.
+const casesStandIn = defineModule({
+  name: 'cases-stand-in',
+  collections: [{ name: CASES, scope: 'tenant' }],
+});
+const clock = { now: () => new Date('2026-11-21T12:00:00Z') };
+const platform = testPlatform({ store, modules: [configurationModule, casesStandIn], authenticator, clock });
+await platform.ready();
+const { app } = platform;
+
+const caseIn = (projectId: string) => {
+  const doc = completeCase() as { report: Record<string, unknown> };
+  doc.report.studyProjectId = projectId;
+  return doc;
+};
+const siteCodeField = {
+  op: 'addField',
+  path: 'report.siteCode',
+  schema: { type: 'string', maxLength: 20, 'x-label': { zh: '中心编号', en: 'Site code' } },
+  required: true,
+};
+const check = (token: string, projectId: string, environment?: 'UAT' | 'PRO') =>
+  call(app, 'POST', '/api/configuration/check', {
+    token,
+    body: { case: caseIn(projectId), ...(environment ? { environment } : {}) },
+  });
+const siteCodeMissing = (body: { data: unknown }) =>
+  (body.data as { findings: { path: string; ruleId: string }[] }).findings.some(
+    (finding) => finding.path === '/report/siteCode' && finding.ruleId === 'schema.required',
+  );
+
+describe('configuration service', () => {
+  it('a project override requiring a new field fails cases in that project only, and only once published to PRO', async () => {
+    const before = await check('t1-alice', 'P1');
+    expect(before.body.code).toBe(200);
+    expect(before.body.data).toMatchObject({ errorCount: 0, configurationVersion: 0 });
+
+    const saved = await call(app, 'PUT', '/api/configuration/uat/projects/P1', {
+      token: 't1-alice',
+      body: { edits: [siteCodeField] },
+    });
+    expect(saved.body.code).toBe(200);
+    // Drafts live in UAT: PRO still accepts the case, UAT already refuses it.
+    expect(siteCodeMissing((await check('t1-alice', 'P1')).body)).toBe(false);
+    expect(siteCodeMissing((await check('t1-alice', 'P1', 'UAT')).body)).toBe(true);
+
+    // Two open cases of P1 and one of P2 are in the store when publishing.
+    const cases = store.tenant('t1', { userId: 'test' }).collection(CASES);
+    await cases.insertMany([
+      caseIn('P1'),
+      caseIn('P1'),
+      caseIn('P2'),
+      { ...caseIn('P1'), state: { ...(caseIn('P1') as { state?: object }).state, isCompleted: true } },
+    ]);
+
+    const published = await call(app, 'POST', '/api/configuration/publish', {
+      token: 't1-alice',
+      body: { note: 'site code for P1' },
+      lang: 'en',
+    });
+    expect(published.body.code).toBe(200);
+    expect(published.body.data).toMatchObject({
+      version: 1,
+      publishedBy: 'alice',
+      note: 'site code for P1',
+      impact: { openCases: 3, newlyFailingCases: 2, byRule: [{ ruleId: 'schema.required', cases: 2 }] },
+    });
+    const changes = (
+      published.body.data as {
+        changes: { scope: string; changes: { kind: string; path: string; text: { en: string } }[] }[];
+      }
+    ).changes;
+    expect(changes.find((scope) => scope.scope === 'P1')?.changes).toEqual([
+      expect.objectContaining({
+        kind: 'fieldAdded',
+        path: 'report.siteCode',
+        text: { zh: '新增字段：中心编号（必填）', en: 'Field added: Site code (required)' },
+      }),
+    ]);
+
+    const after = await check('t1-alice', 'P1');
+    expect(after.body.data).toMatchObject({ configurationVersion: 1 });
+    expect(siteCodeMissing(after.body)).toBe(true);
+    expect(siteCodeMissing((await check('t1-alice', 'P2')).body)).toBe(false);
+    // Another tenant is untouched.
+    expect((await check('t2-bob', 'P1')).body.data).toMatchObject({ errorCount: 0, configurationVersion: 0 });
+    // A case that holds the field passes in P1.
+    const withSite = caseIn('P1');
+    withSite.report.siteCode = 'S-01';
+    const ok = await call(app, 'POST', '/api/configuration/check', {
+      token: 't1-alice',
+      body: { case: withSite },
+    });
+    expect(ok.body.data).toMatchObject({ errorCount: 0, configurationVersion: 1 });
+  });
+
+  it('refuses a bad edit with a translated message and keeps the draft', async () => {
+    const refused = await call(app, 'PUT', '/api/configuration/uat/tenant', {
+      token: 't1-alice',
+      lang: 'en',
+      body: { edits: [{ op: 'hideField', path: 'report.reportCode' }] },
+    });
+    expect(refused.body.code).toBe(400);
+    expect(refused.body.msg).toBe('Field report.reportCode is mandatory for E2B and cannot be hidden');
+    const zh = await call(app, 'PUT', '/api/configuration/uat/projects/P1', {
+      token: 't1-alice',
+      body: { edits: [{ op: 'require', path: 'report.nothing' }] },
+    });
+    expect(zh.body.msg).toBe('“report.nothing”处没有字段');
+    expect((await call(app, 'GET', '/api/configuration/uat', { token: 't1-alice' })).body.data).toEqual({
+      tenant: [],
+      projects: { P1: [siteCodeField] },
+    });
+    expect(
+      (
+        await call(app, 'PUT', '/api/configuration/uat/tenant', {
+          token: 't1-alice',
+          body: { edits: [{ op: 'explode' }] },
+        })
+      ).body.code,
+    ).toBe(400);
+  });
+
+  it('keeps versions immutable and rolls back by publishing an earlier content as a new version', async () => {
+    await call(app, 'PUT', '/api/configuration/uat/projects/P1', { token: 't1-alice', body: { edits: [] } });
+    const v2 = await call(app, 'POST', '/api/configuration/publish', { token: 't1-alice', body: {} });
+    expect(v2.body.data).toMatchObject({ version: 2, impact: { newlyFailingCases: 0 } });
+    expect(siteCodeMissing((await check('t1-alice', 'P1')).body)).toBe(false);
+
+    const v3 = await call(app, 'POST', '/api/configuration/rollback', {
+      token: 't1-alice',
+      body: { version: 1 },
+    });
+    expect(v3.body.data).toMatchObject({ version: 3, rollbackOf: 1, projects: { P1: [siteCodeField] } });
+    const afterRollback = await check('t1-alice', 'P1');
+    expect(afterRollback.body.data).toMatchObject({ configurationVersion: 3 });
+    expect(siteCodeMissing(afterRollback.body)).toBe(true);
+
+    const list = await call(app, 'GET', '/api/configuration/versions', { token: 't1-alice' });
+    expect((list.body.data as { version: number }[]).map((version) => version.version)).toEqual([3, 2, 1]);
+    expect(
+      (await call(app, 'GET', '/api/configuration/versions/1', { token: 't1-alice' })).body.data,
+    ).toMatchObject({ version: 1, projects: { P1: [siteCodeField] } });
+    const missing = await call(app, 'POST', '/api/configuration/rollback', {
+      token: 't1-alice',
+      body: { version: 9 },
+      lang: 'en',
+    });
+    expect(missing.body).toMatchObject({ code: 404, msg: 'Configuration version 9 does not exist' });
+  });
+
+  it('serves the resolved configuration of a project with its version and hash', async () => {
+    const resolved = await call(app, 'GET', '/api/configuration/resolved?projectId=P1', {
+      token: 't1-alice',
+    });
+    const data = resolved.body.data as {
+      version: number;
+      hash: string;
+      schemas: Record<string, { properties?: Record<string, unknown> }>;
+    };
+    expect(data.version).toBe(3);
+    expect(data.schemas['https://schemas.pv.local/case/report.schema.json']!.properties).toHaveProperty(
+      'siteCode',
+    );
+    const checked = await check('t1-alice', 'P1');
+    expect((checked.body.data as { configurationHash: string }).configurationHash).toBe(data.hash);
+  });
+
+  it('needs a session', async () => {
+    expect((await call(app, 'GET', '/api/configuration/uat')).body.code).toBe(400001);
+  });
+});
