@@ -10,7 +10,6 @@ import { accessModule } from './access';
 import { usersModule } from './users';
 import { preferencesModule } from './preferences';
 import { dictionariesModule } from './dictionaries';
-import { configurationModule } from './configuration';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -19,5 +18,4 @@ export const modules: ServerModule[] = [
   usersModule,
   preferencesModule,
   dictionariesModule,
-  configurationModule,
 ];
