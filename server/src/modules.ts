@@ -10,6 +10,7 @@ import { accessModule } from './access';
 import { usersModule } from './users';
 import { preferencesModule } from './preferences';
 import { dictionariesModule } from './dictionaries';
+import { configurationModule } from './configuration';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -18,4 +19,5 @@ export const modules: ServerModule[] = [
   usersModule,
   preferencesModule,
   dictionariesModule,
+  configurationModule,
 ];
