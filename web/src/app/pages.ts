@@ -1,0 +1,17 @@
+/**
+ * The pages that are built, by route path. The router serves exactly these (inside the layout,
+ * when the user's menus permit them); the menus show exactly these.
+ */
+import type { ComponentType } from 'react';
+import { ADMIN_PAGES } from '../pages/admin/registry';
+
+export interface BuiltPage {
+  path: string;
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+export const builtPages: BuiltPage[] = [
+  ...Object.keys(ADMIN_PAGES).map((path) => ({ path, load: () => import('../pages/admin/AdminPage') })),
+];
+
+export const builtPaths: ReadonlySet<string> = new Set(builtPages.map((page) => page.path));

@@ -1,0 +1,12 @@
+/**
+ * The administration pages that are configurations of the generic renderers: route path -> the
+ * definition file in schemas/ui/admin/<name>.json. Only pages whose server CRUD exists are here.
+ */
+export const ADMIN_PAGES: Record<string, string> = {
+  '/authoritymanagement/organization': 'organisations',
+  '/authoritymanagement/userAccountManagement': 'users',
+  '/authoritymanagement/onlineUser': 'online-users',
+  '/checklog/loginOperationLog': 'login-log',
+  '/holoxcontrol/lessee': 'tenants',
+  '/holoxcontrol/loginLog': 'operator-login-log',
+};

@@ -1,0 +1,124 @@
+/**
+ * The shape of a page definition in schemas/ui/admin/<name>.json: a list (columns, filters, tabs,
+ * paging, row actions, export) over a server resource, and the form that creates, edits and views
+ * one item (JSON Schema + RJSF uiSchema). Labels are zh/en pairs; paths take `{field}` from the row.
+ */
+import type { LocalisedText } from '../i18n';
+
+export type ColumnType = 'text' | 'datetime' | 'date' | 'enum' | 'boolean' | 'count' | 'list';
+
+export interface ColumnDefinition {
+  /** The column's label key: names it in the column layout, stable across languages. */
+  key: string;
+  /** Dotted path of the value in the row; defaults to key. */
+  field?: string;
+  label: LocalisedText;
+  type?: ColumnType;
+  /** enum: value -> label. */
+  options?: Record<string, LocalisedText>;
+  sortable?: boolean;
+  width?: number;
+}
+
+export interface FilterDefinition {
+  /** Query parameter. */
+  param: string;
+  label: LocalisedText;
+  type: 'text' | 'select' | 'date';
+  options?: Record<string, LocalisedText>;
+}
+
+export interface TabDefinition {
+  key: string;
+  label: LocalisedText;
+  /** Query parameters the tab adds. */
+  params: Record<string, string>;
+}
+
+export interface CallDefinition {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** API path under /api, `{field}` filled from the row. */
+  path: string;
+  /** Button permission identifier (schemas/menus); the button is hidden without it. */
+  permission?: string;
+}
+
+export interface RowActionDefinition extends CallDefinition {
+  key: string;
+  label: LocalisedText;
+  /** Asks before running, e.g. a delete. */
+  confirm?: LocalisedText;
+  /** Shown only when the row's field has one of these values. */
+  when?: { field: string; in: (string | boolean | null)[] };
+  /** Show the answer's `data[showResult]` to the user (e.g. an activation link). */
+  showResult?: string;
+}
+
+export interface FormDefinition {
+  /** JSON Schema (2020-12) of the form data. */
+  schema: Record<string, unknown>;
+  uiSchema?: Record<string, unknown>;
+  /** zh/en labels of the schema's fields and enum values, by dotted path (`contact.name`, `kind.organisation`). */
+  labels: Record<string, LocalisedText>;
+  create?: CallDefinition;
+  update?: CallDefinition & { label?: LocalisedText };
+  /** Fields only the create form has (e.g. account). */
+  createOnly?: string[];
+  /** Sends the row's revision back (optimistic concurrency). */
+  revision?: boolean;
+}
+
+export interface ListDefinition {
+  /** Table id for the column layout. */
+  id: string;
+  title: LocalisedText;
+  source: {
+    path: string;
+    /** server: page and size params, answer {total, items}; none: the answer is the array. */
+    paging: 'server' | 'none';
+    /** The answer is a tree (children nested): shown flattened, indented. */
+    tree?: boolean;
+  };
+  idField: string;
+  columns: ColumnDefinition[];
+  filters?: FilterDefinition[];
+  tabs?: TabDefinition[];
+  rowActions?: RowActionDefinition[];
+  form?: FormDefinition;
+  /** XLSX export of the rows shown. */
+  export?: boolean;
+}
+
+export interface PageDefinition {
+  title: LocalisedText;
+  /** One list, or several as tabs (e.g. users and roles). */
+  lists: ListDefinition[];
+}
+
+/** Fills `{field}` placeholders of a path from a row; values are URI-encoded. */
+export function fillPath(path: string, row: Record<string, unknown> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(row[name] ?? '')));
+}
+
+export function valueAt(row: Record<string, unknown>, path: string): unknown {
+  let value: unknown = row;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/** Flattens a tree answer into rows with their depth. */
+export function flattenTree(
+  nodes: Record<string, unknown>[],
+  depth = 0,
+  into: Record<string, unknown>[] = [],
+): Record<string, unknown>[] {
+  for (const node of nodes) {
+    const { children, ...row } = node;
+    into.push({ ...row, __depth: depth });
+    if (Array.isArray(children)) flattenTree(children as Record<string, unknown>[], depth + 1, into);
+  }
+  return into;
+}

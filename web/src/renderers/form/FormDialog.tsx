@@ -1,0 +1,164 @@
+/**
+ * The generic form (create, edit, view) in a dialog: RJSF with the Fluent UI theme, validated by
+ * AJV against the definition's JSON Schema (2020-12) as the user types; the server validates again
+ * and its refusal shows in the form. Closing with unsaved changes asks: save and exit, or exit.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button, MessageBar, MessageBarBody } from '@fluentui/react-components';
+import Form from '@rjsf/fluentui-rc';
+import type { IChangeEvent } from '@rjsf/core';
+import type { RJSFValidationError } from '@rjsf/utils';
+import { customizeValidator } from '@rjsf/validator-ajv8';
+import Ajv2020 from 'ajv/dist/2020';
+import { api } from '../../app/api';
+import { notify } from '../../app/notify';
+import { RequestError } from '../../api/request';
+import { useLanguage } from '../../i18n/LanguageContext';
+import { AppDialog } from '../../shell/AppDialog';
+import type { FormDefinition } from '../definition';
+import { fillPath } from '../definition';
+import { errorKey, localiseSchema, pickDeclared } from './localise';
+import type { LoadedOptions } from './options';
+import { loadOptions, optionSources, withOptions } from './options';
+
+const validator = customizeValidator({ AjvClass: Ajv2020 as never });
+
+type Data = Record<string, unknown>;
+
+export default function FormDialog(props: {
+  definition: FormDefinition;
+  title: string;
+  mode: 'create' | 'edit' | 'view';
+  row?: Data;
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const { definition, mode, row } = props;
+  const { t, pick } = useLanguage();
+  const initial = useMemo(() => (row ? pickDeclared(definition.schema, row) : {}), [definition.schema, row]);
+  const [data, setData] = useState<Data>(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef<{ submit(): void } | null>(null);
+
+  const [options, setOptions] = useState<LoadedOptions | null>(
+    optionSources(definition.schema).length ? null : {},
+  );
+  useEffect(() => {
+    loadOptions(definition.schema).then(setOptions, () => setOptions({}));
+  }, [definition.schema]);
+
+  const schema = useMemo(() => {
+    const base = { ...definition.schema };
+    if (mode !== 'create' && definition.createOnly?.length) {
+      const properties = { ...(base.properties as Record<string, unknown>) };
+      for (const field of definition.createOnly) delete properties[field];
+      base.properties = properties;
+      base.required = ((base.required as string[]) ?? []).filter((f) => !definition.createOnly!.includes(f));
+    }
+    delete base.$schema;
+    return withOptions(localiseSchema(base, definition.labels, pick), options ?? {}, pick);
+  }, [definition, mode, pick, options]);
+
+  const dirty = JSON.stringify(data) !== JSON.stringify(initial);
+
+  const save = async (formData: Data): Promise<boolean> => {
+    const call = mode === 'create' ? definition.create : definition.update;
+    if (!call) return false;
+    setBusy(true);
+    setError(null);
+    try {
+      const body = pickDeclared(schema, formData);
+      if (mode === 'edit' && definition.revision && row) body.rev = row.rev;
+      const answer = await api.envelope(fillPath(call.path, row), {
+        method: call.method,
+        body,
+        silent: true,
+      });
+      notify.toast('success', answer.msg || t('form.saved'));
+      props.onSaved();
+      return true;
+    } catch (failure) {
+      setError(failure instanceof RequestError ? failure.message : t('request.unknown'));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const close = async () => {
+    if (mode === 'view' || !dirty) return props.onClose();
+    const choice = await notify.ask({
+      titleKey: 'form.unsavedTitle',
+      message: { key: 'form.unsaved' },
+      buttons: [
+        { labelKey: 'common.cancel', value: 'cancel' },
+        { labelKey: 'form.exitDirectly', value: 'exit' },
+        { labelKey: 'form.saveAndExit', value: 'save', appearance: 'primary' },
+      ],
+    });
+    if (choice === 'exit') props.onClose();
+    // Save and exit: the form validates, saves, and closes through onSaved.
+    if (choice === 'save') formRef.current?.submit();
+  };
+
+  const transformErrors = (errors: RJSFValidationError[]) =>
+    errors.map((e) => ({
+      ...e,
+      message: t(errorKey(e.name), {
+        limit: String((e.params as { limit?: number } | undefined)?.limit ?? ''),
+      }),
+    }));
+
+  const heading = t(
+    mode === 'create' ? 'form.createTitle' : mode === 'edit' ? 'form.editTitle' : 'form.viewTitle',
+    { title: props.title },
+  );
+
+  return (
+    <AppDialog
+      open
+      testId="form-dialog"
+      title={heading}
+      actions={
+        <>
+          <Button onClick={() => void close()} disabled={busy} data-testid="form-close">
+            {mode === 'view' ? t('common.close') : t('common.cancel')}
+          </Button>
+          {mode === 'view' ? null : (
+            <Button
+              appearance="primary"
+              disabled={busy}
+              onClick={() => formRef.current?.submit()}
+              data-testid="form-save"
+            >
+              {t('common.save')}
+            </Button>
+          )}
+        </>
+      }
+    >
+      {error ? (
+        <MessageBar intent="error" data-testid="form-error">
+          <MessageBarBody>{error}</MessageBarBody>
+        </MessageBar>
+      ) : null}
+      {options === null ? null : (
+        <Form
+          ref={formRef as never}
+          schema={schema}
+          uiSchema={{ ...(definition.uiSchema ?? {}), 'ui:submitButtonOptions': { norender: true } }}
+          formData={data}
+          validator={validator}
+          disabled={mode === 'view' || busy}
+          liveValidate="onChange"
+          showErrorList={false}
+          noHtml5Validate
+          transformErrors={transformErrors}
+          onChange={(e: IChangeEvent) => setData(e.formData as Data)}
+          onSubmit={(e: IChangeEvent) => void save(e.formData as Data)}
+        />
+      )}
+    </AppDialog>
+  );
+}

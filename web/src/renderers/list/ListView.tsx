@@ -1,0 +1,489 @@
+/**
+ * The generic list: filters, tabs, sort, paging, column customisation, row actions, XLSX export
+ * and the create/edit/view form, all from a ListDefinition.
+ */
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { PointerEvent as ReactPointerEvent } from 'react';
+import {
+  Button,
+  Dropdown,
+  Field,
+  Input,
+  Option,
+  Spinner,
+  Tab,
+  TabList,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { OptionOnSelectData, SelectTabData } from '@fluentui/react-components';
+import { api } from '../../app/api';
+import { notify } from '../../app/notify';
+import { useSession } from '../../app/SessionContext';
+import { useLanguage } from '../../i18n/LanguageContext';
+import type { ColumnDefinition, ListDefinition, RowActionDefinition } from '../definition';
+import { fillPath, flattenTree, valueAt } from '../definition';
+import { applyLayout, columnWidths, orderedColumns } from '../columns/layout';
+import type { TableColumnLayout } from '../columns/layout';
+import { loadLayouts, resetLayout, saveLayout } from '../columns/store';
+import { ColumnSettingsDialog } from '../columns/ColumnSettingsDialog';
+import { cellText, compareBy } from './cells';
+
+const FormDialog = lazy(() => import('../form/FormDialog'));
+
+const ACTIONS_KEY = '__actions';
+const PAGE_SIZES = [10, 20, 50, 100];
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
+  toolbar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', flexWrap: 'wrap' },
+  spacer: { flexGrow: 1 },
+  tableWrap: {
+    overflowX: 'auto',
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRadius: tokens.borderRadiusMedium,
+  },
+  headerCell: { position: 'relative', whiteSpace: 'nowrap' },
+  resizer: {
+    position: 'absolute',
+    right: 0,
+    top: 0,
+    bottom: 0,
+    width: '6px',
+    cursor: 'col-resize',
+    touchAction: 'none',
+  },
+  serial: { width: '56px' },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
+  pager: {
+    display: 'flex',
+    gap: tokens.spacingHorizontalS,
+    alignItems: 'center',
+    justifyContent: 'flex-end',
+  },
+  empty: { padding: tokens.spacingVerticalL, color: tokens.colorNeutralForeground3, textAlign: 'center' },
+});
+
+type Row = Record<string, unknown>;
+type FormMode = { mode: 'create' } | { mode: 'edit' | 'view'; row: Row };
+
+export function ListView({ definition }: { definition: ListDefinition }) {
+  const styles = useStyles();
+  const { t, pick, language } = useLanguage();
+  const { info } = useSession();
+  const locale = language === 'en' ? 'en' : 'zh-CN';
+  const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
+  const can = useCallback(
+    (permission?: string) =>
+      !permission || permissions.has(permission) || permissions.has(`${permission}:${info?.user.id}`),
+    [permissions, info],
+  );
+
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [applied, setApplied] = useState<Record<string, string>>({});
+  const [tab, setTab] = useState(definition.tabs?.[0]?.key ?? '');
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(20);
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [sort, setSort] = useState<{ key: string; direction: 1 | -1 } | null>(null);
+  const [layout, setLayout] = useState<TableColumnLayout | undefined>(undefined);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [form, setForm] = useState<FormMode | null>(null);
+  const [widths, setWidths] = useState(() => columnWidths.read(definition.id));
+
+  useEffect(() => {
+    loadLayouts().then(
+      (layouts) => setLayout(layouts[definition.id]),
+      () => setLayout(undefined),
+    );
+  }, [definition.id]);
+
+  const load = useCallback(async () => {
+    const tabParams = definition.tabs?.find((x) => x.key === tab)?.params ?? {};
+    const params: Record<string, unknown> = {
+      ...Object.fromEntries(Object.entries(applied).filter(([, v]) => v !== '')),
+      ...tabParams,
+    };
+    if (definition.source.paging === 'server') Object.assign(params, { page, size });
+    setRows(null);
+    try {
+      const answer = await api.request<Row[] | { total: number; items: Row[] }>(definition.source.path, {
+        params,
+      });
+      const items = Array.isArray(answer) ? answer : answer.items;
+      const flat = definition.source.tree ? flattenTree(items) : items;
+      setRows(flat);
+      setTotal(Array.isArray(answer) ? flat.length : answer.total);
+    } catch {
+      setRows([]);
+      setTotal(0);
+    }
+  }, [definition, applied, tab, page, size]);
+  useEffect(() => void load(), [load]);
+
+  const actions = (definition.rowActions ?? []).filter((a) => can(a.permission));
+  const canEdit = Boolean(definition.form?.update && can(definition.form.update.permission));
+  const hasActions = actions.length > 0 || Boolean(definition.form);
+  const allColumns: ColumnDefinition[] = useMemo(
+    () => [
+      ...definition.columns,
+      ...(hasActions ? [{ key: ACTIONS_KEY, label: { zh: '操作', en: 'Actions' } }] : []),
+    ],
+    [definition.columns, hasActions],
+  );
+  const shownColumns = applyLayout(allColumns, layout);
+  const label = (column: ColumnDefinition) =>
+    column.key === ACTIONS_KEY ? t('list.actions') : pick(column.label);
+
+  const sortedRows = useMemo(() => {
+    if (!rows || !sort) return rows;
+    const column = definition.columns.find((c) => c.key === sort.key);
+    if (!column) return rows;
+    const compare = compareBy(column, locale);
+    return [...rows].sort((a, b) => compare(a, b) * sort.direction);
+  }, [rows, sort, definition.columns, locale]);
+
+  const runAction = async (action: RowActionDefinition, row: Row) => {
+    if (action.confirm) {
+      const choice = await notify.ask({
+        titleKey: 'list.confirmTitle',
+        message: { text: pick(action.confirm) },
+        buttons: [
+          { labelKey: 'common.cancel', value: 'cancel' },
+          { labelKey: 'common.ok', value: 'ok', appearance: 'primary' },
+        ],
+      });
+      if (choice !== 'ok') return;
+    }
+    const answer = await api.envelope<Record<string, unknown> | null>(fillPath(action.path, row), {
+      method: action.method,
+      ...(action.method === 'POST' || action.method === 'PUT' ? { body: {} } : {}),
+    });
+    const result = action.showResult ? valueAt(answer.data ?? {}, action.showResult) : undefined;
+    if (result) {
+      await notify.ask({
+        titleKey: 'list.resultTitle',
+        message: { text: `${window.location.origin}${String(result)}` },
+        buttons: [{ labelKey: 'common.ok', value: 'ok', appearance: 'primary' }],
+      });
+    } else notify.toast('success', answer.msg || t('list.done'));
+    await load();
+  };
+
+  // Header resizing: widths live in sessionStorage for this table.
+  const resizing = useRef<{ key: string; startX: number; startWidth: number } | null>(null);
+  const onResizeStart = (key: string) => (event: ReactPointerEvent<HTMLDivElement>) => {
+    const cell = event.currentTarget.parentElement as HTMLElement;
+    resizing.current = { key, startX: event.clientX, startWidth: cell.getBoundingClientRect().width };
+    event.currentTarget.setPointerCapture(event.pointerId);
+    event.stopPropagation();
+  };
+  const onResizeMove = (event: ReactPointerEvent<HTMLDivElement>) => {
+    const r = resizing.current;
+    if (!r) return;
+    setWidths((w) => ({ ...w, [r.key]: Math.max(48, Math.round(r.startWidth + event.clientX - r.startX)) }));
+  };
+  const onResizeEnd = () => {
+    if (!resizing.current) return;
+    resizing.current = null;
+    setWidths((w) => {
+      columnWidths.write(definition.id, w);
+      return w;
+    });
+  };
+
+  const exportRows = async () => {
+    const { exportXlsx } = await import('./exportXlsx');
+    const columns = shownColumns.filter((c) => c.key !== ACTIONS_KEY);
+    await exportXlsx(
+      `${pick(definition.title)}-${new Date().toISOString().slice(0, 10)}`,
+      pick(definition.title),
+      [t('list.serial'), ...columns.map(label)],
+      (sortedRows ?? []).map((row, i) => [
+        String((page - 1) * size + i + 1),
+        ...columns.map((c) => cellText(c, row, pick, t, locale)),
+      ]),
+    );
+  };
+
+  const pages = Math.max(1, Math.ceil(total / size));
+
+  return (
+    <div className={styles.root} data-testid={`list-${definition.id}`}>
+      {definition.filters?.length ? (
+        <div className={styles.filters}>
+          {definition.filters.map((filter) => (
+            <Field key={filter.param} label={pick(filter.label)}>
+              {filter.type === 'select' ? (
+                <Dropdown
+                  value={
+                    filters[filter.param] ? pick(filter.options![filters[filter.param]!]!) : t('list.any')
+                  }
+                  selectedOptions={[filters[filter.param] ?? '']}
+                  onOptionSelect={(_: unknown, d: OptionOnSelectData) =>
+                    setFilters((f) => ({ ...f, [filter.param]: d.optionValue ?? '' }))
+                  }
+                  data-testid={`filter-${filter.param}`}
+                >
+                  <Option value="" text={t('list.any')}>
+                    {t('list.any')}
+                  </Option>
+                  {Object.entries(filter.options ?? {}).map(([value, text]) => (
+                    <Option key={value} value={value} text={pick(text)}>
+                      {pick(text)}
+                    </Option>
+                  ))}
+                </Dropdown>
+              ) : (
+                <Input
+                  type={filter.type === 'date' ? 'date' : 'text'}
+                  value={filters[filter.param] ?? ''}
+                  onChange={(_, d) => setFilters((f) => ({ ...f, [filter.param]: d.value }))}
+                  data-testid={`filter-${filter.param}`}
+                />
+              )}
+            </Field>
+          ))}
+          <Button
+            appearance="primary"
+            onClick={() => {
+              setPage(1);
+              setApplied(filters);
+            }}
+            data-testid="list-search"
+          >
+            {t('list.search')}
+          </Button>
+          <Button
+            onClick={() => {
+              setFilters({});
+              setApplied({});
+              setPage(1);
+            }}
+          >
+            {t('list.resetFilters')}
+          </Button>
+        </div>
+      ) : null}
+      {definition.tabs?.length ? (
+        <TabList
+          selectedValue={tab}
+          onTabSelect={(_: unknown, d: SelectTabData) => {
+            setTab(String(d.value));
+            setPage(1);
+          }}
+        >
+          {definition.tabs.map((x) => (
+            <Tab key={x.key} value={x.key} data-testid={`list-tab-${x.key}`}>
+              {pick(x.label)}
+            </Tab>
+          ))}
+        </TabList>
+      ) : null}
+      <div className={styles.toolbar}>
+        {definition.form?.create && can(definition.form.create.permission) ? (
+          <Button appearance="primary" onClick={() => setForm({ mode: 'create' })} data-testid="list-create">
+            {t('list.create')}
+          </Button>
+        ) : null}
+        <span className={styles.spacer} />
+        {definition.export ? (
+          <Button onClick={() => void exportRows()} disabled={!sortedRows?.length} data-testid="list-export">
+            {t('list.export')}
+          </Button>
+        ) : null}
+        <Button onClick={() => void load()} data-testid="list-refresh">
+          {t('list.refresh')}
+        </Button>
+        <Button onClick={() => setSettingsOpen(true)} data-testid="list-columns">
+          {t('columns.title')}
+        </Button>
+      </div>
+      <div className={styles.tableWrap}>
+        <Table size="small" aria-label={pick(definition.title)} style={{ tableLayout: 'auto' }}>
+          <TableHeader>
+            <TableRow>
+              <TableHeaderCell className={styles.serial}>{t('list.serial')}</TableHeaderCell>
+              {shownColumns.map((column) => {
+                const sortable = column.sortable && column.key !== ACTIONS_KEY;
+                const direction = sort?.key === column.key ? sort.direction : null;
+                return (
+                  <TableHeaderCell
+                    key={column.key}
+                    className={styles.headerCell}
+                    style={
+                      widths[column.key]
+                        ? { width: widths[column.key], minWidth: widths[column.key] }
+                        : undefined
+                    }
+                    sortDirection={
+                      direction === 1 ? 'ascending' : direction === -1 ? 'descending' : undefined
+                    }
+                    onClick={
+                      sortable
+                        ? () =>
+                            setSort((s) =>
+                              s?.key === column.key
+                                ? s.direction === 1
+                                  ? { key: column.key, direction: -1 }
+                                  : null
+                                : { key: column.key, direction: 1 },
+                            )
+                        : undefined
+                    }
+                    data-testid={`column-${column.key}`}
+                  >
+                    {label(column)}
+                    <div
+                      className={styles.resizer}
+                      onPointerDown={onResizeStart(column.key)}
+                      onPointerMove={onResizeMove}
+                      onPointerUp={onResizeEnd}
+                      onClick={(e) => e.stopPropagation()}
+                    />
+                  </TableHeaderCell>
+                );
+              })}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {(sortedRows ?? []).map((row, index) => (
+              <TableRow key={String(row[definition.idField] ?? index)} data-testid="list-row">
+                <TableCell>
+                  {(definition.source.paging === 'server' ? (page - 1) * size : 0) + index + 1}
+                </TableCell>
+                {shownColumns.map((column) =>
+                  column.key === ACTIONS_KEY ? (
+                    <TableCell key={column.key}>
+                      <span className={styles.actions}>
+                        {definition.form ? (
+                          <Button
+                            size="small"
+                            appearance="subtle"
+                            onClick={() => setForm({ mode: 'view', row })}
+                            data-testid="row-view"
+                          >
+                            {t('list.view')}
+                          </Button>
+                        ) : null}
+                        {canEdit ? (
+                          <Button
+                            size="small"
+                            appearance="subtle"
+                            onClick={() => setForm({ mode: 'edit', row })}
+                            data-testid="row-edit"
+                          >
+                            {definition.form?.update?.label
+                              ? pick(definition.form.update.label)
+                              : t('list.edit')}
+                          </Button>
+                        ) : null}
+                        {actions
+                          .filter((a) => !a.when || a.when.in.includes(valueAt(row, a.when.field) as string))
+                          .map((a) => (
+                            <Button
+                              key={a.key}
+                              size="small"
+                              appearance="subtle"
+                              onClick={() => void runAction(a, row)}
+                              data-testid={`row-${a.key}`}
+                            >
+                              {pick(a.label)}
+                            </Button>
+                          ))}
+                      </span>
+                    </TableCell>
+                  ) : (
+                    <TableCell
+                      key={column.key}
+                      style={
+                        column === definition.columns[0] && row.__depth
+                          ? { paddingLeft: `${Number(row.__depth) * 20 + 8}px` }
+                          : undefined
+                      }
+                    >
+                      {cellText(column, row, pick, t, locale)}
+                    </TableCell>
+                  ),
+                )}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        {rows === null ? (
+          <Spinner size="small" />
+        ) : rows.length === 0 ? (
+          <div className={styles.empty}>{t('list.empty')}</div>
+        ) : null}
+      </div>
+      {definition.source.paging === 'server' ? (
+        <div className={styles.pager} data-testid="list-pager">
+          <Text>{t('list.total', { total })}</Text>
+          <Dropdown
+            value={t('list.pageSize', { size })}
+            selectedOptions={[String(size)]}
+            onOptionSelect={(_: unknown, d: OptionOnSelectData) => {
+              setSize(Number(d.optionValue));
+              setPage(1);
+            }}
+            style={{ minWidth: '110px' }}
+          >
+            {PAGE_SIZES.map((n) => (
+              <Option key={n} value={String(n)} text={t('list.pageSize', { size: n })}>
+                {t('list.pageSize', { size: n })}
+              </Option>
+            ))}
+          </Dropdown>
+          <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            {t('list.previous')}
+          </Button>
+          <Text>{t('list.page', { page, pages })}</Text>
+          <Button disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+            {t('list.next')}
+          </Button>
+        </div>
+      ) : null}
+      {settingsOpen ? (
+        <ColumnSettingsDialog
+          columns={orderedColumns(allColumns, layout).map((c) => ({ key: c.key, label: label(c) }))}
+          shown={new Set(shownColumns.map((c) => c.key))}
+          onClose={() => setSettingsOpen(false)}
+          onSave={async (next) => {
+            await saveLayout(definition.id, next);
+            setLayout(next);
+            setSettingsOpen(false);
+            notify.toast('success', t('columns.saved'));
+          }}
+          onReset={async () => {
+            await resetLayout(definition.id);
+            setSettingsOpen(false);
+          }}
+        />
+      ) : null}
+      {form && definition.form ? (
+        <Suspense fallback={null}>
+          <FormDialog
+            definition={definition.form}
+            title={pick(definition.title)}
+            mode={form.mode}
+            row={form.mode === 'create' ? undefined : form.row}
+            onClose={() => setForm(null)}
+            onSaved={() => {
+              setForm(null);
+              void load();
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}

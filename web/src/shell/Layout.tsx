@@ -1,0 +1,121 @@
+/**
+ * The signed-in layout: version area, top menu and second-level menu from the user's permitted
+ * menus (cut to the built pages), organisation switch, environment, language switch and personal
+ * menu; the page in the middle.
+ */
+import { useMemo } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Tab, TabList, makeStyles, tokens } from '@fluentui/react-components';
+import type { SelectTabData } from '@fluentui/react-components';
+import { useSession } from '../app/SessionContext';
+import { builtPaths } from '../app/pages';
+import { firstRoute, topMenuOf, visibleMenus } from '../app/menus';
+import { session } from '../app/session';
+import { useLanguage } from '../i18n/LanguageContext';
+import { VersionArea } from './VersionArea';
+import { LanguageSwitch } from './LanguageSwitch';
+import { OrganisationSwitch } from './OrganisationSwitch';
+import { EnvironmentSwitch } from './EnvironmentSwitch';
+import { PersonalMenu } from './PersonalMenu';
+import { CHANGE_PASSWORD_ROUTE } from '../app/landing';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', height: '100vh' },
+  header: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalL,
+    padding: `0 ${tokens.spacingHorizontalL}`,
+    height: '52px',
+    flexShrink: 0,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
+  },
+  topMenu: { flexGrow: 1, overflowX: 'auto' },
+  tools: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  body: { display: 'flex', flexGrow: 1, minHeight: 0 },
+  side: {
+    width: '220px',
+    flexShrink: 0,
+    overflowY: 'auto',
+    padding: tokens.spacingVerticalS,
+    backgroundColor: tokens.colorNeutralBackground2,
+    borderRight: `1px solid ${tokens.colorNeutralStroke2}`,
+  },
+  main: {
+    flexGrow: 1,
+    overflow: 'auto',
+    padding: tokens.spacingHorizontalL,
+    backgroundColor: tokens.colorNeutralBackground3,
+  },
+});
+
+export function Layout() {
+  const styles = useStyles();
+  const { info } = useSession();
+  const { t, pick } = useLanguage();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const menus = useMemo(() => (info ? visibleMenus(info.menus, builtPaths) : []), [info]);
+
+  if (!info || !session.token()) return <Navigate to="/login" replace />;
+  // A password past its change cycle (or reset by an administrator) must be changed before anything else.
+  if (info.mustChangePassword && location.pathname !== CHANGE_PASSWORD_ROUTE) {
+    return <Navigate to={CHANGE_PASSWORD_ROUTE} replace />;
+  }
+
+  const top = topMenuOf(menus, location.pathname) ?? null;
+  const open = (path: string) => {
+    const node = menus.find((m) => m.path === path);
+    const target = node && !builtPaths.has(node.path) ? firstRoute(node.children, builtPaths) : path;
+    if (target) navigate(target);
+  };
+
+  return (
+    <div className={styles.root}>
+      <header className={styles.header}>
+        <VersionArea />
+        <nav className={styles.topMenu} data-tour="top-menu" aria-label={t('shell.topMenu')}>
+          <TabList
+            selectedValue={top?.path ?? ''}
+            onTabSelect={(_: unknown, d: SelectTabData) => open(String(d.value))}
+            data-testid="top-menu"
+          >
+            {menus.map((node) => (
+              <Tab key={node.path} value={node.path} data-testid={`menu-${node.path}`}>
+                {pick(node.label)}
+              </Tab>
+            ))}
+          </TabList>
+        </nav>
+        <div className={styles.tools}>
+          <EnvironmentSwitch />
+          <OrganisationSwitch />
+          <LanguageSwitch />
+          <PersonalMenu />
+        </div>
+      </header>
+      <div className={styles.body}>
+        <aside className={styles.side} data-tour="second-menu" aria-label={t('shell.secondMenu')}>
+          {top ? (
+            <TabList
+              vertical
+              selectedValue={location.pathname}
+              onTabSelect={(_: unknown, d: SelectTabData) => open(String(d.value))}
+              data-testid="second-menu"
+            >
+              {top.children.map((node) => (
+                <Tab key={node.path} value={node.path} data-testid={`menu-${node.path}`}>
+                  {pick(node.label)}
+                </Tab>
+              ))}
+            </TabList>
+          ) : null}
+        </aside>
+        <main className={styles.main}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
