@@ -91,6 +91,15 @@ function writeGroup(group: CompiledGroup, node: XmlElement, record: E2bRecord, s
       else target.text = written;
     }
     applyExtras(record, element.id, chain, steps);
+    // A code written without the code system it came with gets the element's declared one.
+    if (
+      element.attr === 'code' &&
+      element.codeSystem &&
+      !element.codeSystem.includes(' ') &&
+      target.attrs.codeSystem === undefined
+    ) {
+      target.attrs.codeSystem = element.codeSystem;
+    }
   }
   for (const child of group.children) {
     const instances = record.groups[child.id];
