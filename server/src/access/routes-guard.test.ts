@@ -88,14 +88,12 @@ beforeAll(async () => {
   const role = await handle
     .collection(C.roles)
     .insertOne({ name: MARKER, type: 'business', identifier: 'secretRole', permissions: ['home'] });
-  await handle
-    .collection(C.projectMembers)
-    .insertOne({
-      projectId: 'project-b',
-      userId: b.enterpriseAdminId!,
-      roleIds: [role._id],
-      permissionKeys: [],
-    });
+  await handle.collection(C.projectMembers).insertOne({
+    projectId: 'project-b',
+    userId: b.enterpriseAdminId!,
+    roleIds: [role._id],
+    permissionKeys: [],
+  });
   await handle.collection(C.company).insertOne({ _id: 'company', name: MARKER });
   await handle.collection(C.users).updateOne({ _id: b.enterpriseAdminId! }, { $set: { job: MARKER } });
   idsB.push(b._id, b.enterpriseAdminId!, org._id, role._id, 'project-b', sessionB.session._id);

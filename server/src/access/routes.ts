@@ -4,16 +4,15 @@ import type { ModuleRouter } from '../http/route';
 import { requirePrincipal } from '../http/context';
 import { errors } from '../http/errors';
 import type { StoredDoc } from '../store/port';
-import { accountsOf, findAccountByName, usersOf } from '../auth/accounts';
+import { accountsOf, findAccountByName, newAccount, usersOf } from '../auth/accounts';
 import { C } from '../auth/collections';
 import type { Account, Tenant } from '../auth/model';
-import { hashPassword } from '../auth/crypto';
 import { issueLink } from '../auth/links';
 import type { IdentityOptions } from '../auth/options';
 import { ACCOUNT_PATTERN } from '../auth/policy';
 import { randomUUID } from 'node:crypto';
 import { forgetTenant } from '../tenancy/tenants';
-import { isOperatorPermission, menuItems, permissionsOfArea } from './menus';
+import { menuItems, permissionsOfArea } from './menus';
 import type { OperatorRole, ProjectMember, Role } from './permissions';
 import { grantsOf } from './permissions';
 import { assertAssignableRoles, assertGrantable } from './service';
@@ -298,10 +297,10 @@ export function accessRoutes(
     },
   );
 
-  operatorAccessRoutes(router, deps, options);
+  operatorAccessRoutes(router, deps);
 }
 
-function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps, options: IdentityOptions): void {
+function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   const roles = (actor: string) =>
     deps.store.platform({ userId: actor }).collection<OperatorRole>(C.operatorRoles);
   const body = {
@@ -436,23 +435,15 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
         (await roles(actor).count({ _id: { $in: input.operatorRoleIds } })) !== input.operatorRoleIds.length
       )
         throw errors.badRequest('access.roleUnknown');
-      const account = await accountsOf(deps, actor).insertOne({
-        _id: randomUUID(),
-        account: input.account,
-        accountKey: input.account.toLowerCase(),
-        passwordHash: null,
-        passwordChangedAt: null,
-        failedCount: 0,
-        lockedUntil: null,
-        mustChangePassword: false,
-        operator: true,
-        operatorRoleIds: input.operatorRoleIds,
-        jurisdiction: [],
-        tenantIds: [],
-        lastTenantId: null,
-        name: input.name,
-      });
-      void hashPassword; // operators set their password through the activation link
+      const account = await accountsOf(deps, actor).insertOne(
+        newAccount({
+          _id: randomUUID(),
+          account: input.account,
+          name: input.name,
+          operator: true,
+          operatorRoleIds: input.operatorRoleIds,
+        }),
+      );
       const link = await issueLink(
         deps,
         { accountId: account._id, tenantId: 'platform-operator', purpose: 'activate' },
@@ -498,6 +489,4 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
       return operatorView(updated);
     },
   );
-  void isOperatorPermission;
-  void options;
 }

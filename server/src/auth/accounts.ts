@@ -20,3 +20,33 @@ export async function findAccountByName(
 export async function findAccount(deps: ModuleDeps, accountId: string): Promise<StoredDoc<Account> | null> {
   return accountsOf(deps).findOne({ _id: accountId });
 }
+
+/** A new account document with the defaults every creator shares (no lock, no failures). */
+export function newAccount(input: {
+  _id: string;
+  account: string;
+  name: string;
+  passwordHash?: string | null;
+  passwordChangedAt?: string | null;
+  operator?: boolean;
+  operatorRoleIds?: string[];
+  tenantIds?: string[];
+}): Account & { _id: string } {
+  const tenantIds = input.tenantIds ?? [];
+  return {
+    _id: input._id,
+    account: input.account,
+    accountKey: input.account.toLowerCase(),
+    passwordHash: input.passwordHash ?? null,
+    passwordChangedAt: input.passwordHash ? (input.passwordChangedAt ?? null) : null,
+    failedCount: 0,
+    lockedUntil: null,
+    mustChangePassword: false,
+    operator: input.operator ?? false,
+    operatorRoleIds: input.operatorRoleIds ?? [],
+    jurisdiction: [],
+    tenantIds,
+    lastTenantId: tenantIds[0] ?? null,
+    name: input.name,
+  };
+}

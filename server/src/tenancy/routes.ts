@@ -6,7 +6,7 @@ import { requirePrincipal } from '../http/context';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
 import type { StoredDoc } from '../store/port';
-import { accountsOf, findAccount, findAccountByName } from '../auth/accounts';
+import { accountsOf, findAccount, findAccountByName, newAccount } from '../auth/accounts';
 import { consumeCaptcha } from '../auth/captcha';
 import { C } from '../auth/collections';
 import { hashPassword } from '../auth/crypto';
@@ -133,22 +133,18 @@ export async function createTenant(
     systemAdminId: adminId,
     registeredAt: now,
   });
-  await accountsOf(deps, actor).insertOne({
-    _id: adminId,
-    account: input.admin.account,
-    accountKey: input.admin.account.toLowerCase(),
-    passwordHash: input.admin.password ? await hashPassword(input.admin.password, options.scryptCost) : null,
-    passwordChangedAt: input.admin.password ? now : null,
-    failedCount: 0,
-    lockedUntil: null,
-    mustChangePassword: false,
-    operator: false,
-    operatorRoleIds: [],
-    jurisdiction: [],
-    tenantIds: [tenantId],
-    lastTenantId: tenantId,
-    name: input.admin.name,
-  });
+  await accountsOf(deps, actor).insertOne(
+    newAccount({
+      _id: adminId,
+      account: input.admin.account,
+      name: input.admin.name,
+      passwordHash: input.admin.password
+        ? await hashPassword(input.admin.password, options.scryptCost)
+        : null,
+      passwordChangedAt: now,
+      tenantIds: [tenantId],
+    }),
+  );
   const handle = deps.store.tenant(tenantId, { userId: actor });
   const orgId = randomUUID();
   await handle.collection<Organisation>(C.organisations).insertOne({

@@ -5,7 +5,7 @@ import type { ModuleRouter } from '../http/route';
 import { requirePrincipal } from '../http/context';
 import { errors } from '../http/errors';
 import type { StoredDoc } from '../store/port';
-import { accountsOf, findAccount, findAccountByName, usersOf } from '../auth/accounts';
+import { accountsOf, findAccount, findAccountByName, newAccount, usersOf } from '../auth/accounts';
 import { C } from '../auth/collections';
 import { issueLink } from '../auth/links';
 import { unlockAccount } from '../auth/login';
@@ -206,22 +206,14 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
           { $addToSet: { tenantIds: principal.tenantId } },
         );
       } else {
-        await accountsOf(deps, principal.userId).insertOne({
-          _id: accountId,
-          account: body.account,
-          accountKey: body.account.toLowerCase(),
-          passwordHash: null,
-          passwordChangedAt: null,
-          failedCount: 0,
-          lockedUntil: null,
-          mustChangePassword: false,
-          operator: false,
-          operatorRoleIds: [],
-          jurisdiction: [],
-          tenantIds: [principal.tenantId],
-          lastTenantId: principal.tenantId,
-          name: body.name,
-        });
+        await accountsOf(deps, principal.userId).insertOne(
+          newAccount({
+            _id: accountId,
+            account: body.account,
+            name: body.name,
+            tenantIds: [principal.tenantId],
+          }),
+        );
       }
       const user = await users.insertOne({
         _id: accountId,

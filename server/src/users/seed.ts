@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ModuleDeps } from '../http/module';
-import { accountsOf, findAccountByName } from '../auth/accounts';
+import { accountsOf, findAccountByName, newAccount } from '../auth/accounts';
 import { C } from '../auth/collections';
 import { hashPassword, randomToken } from '../auth/crypto';
-import type { Account, Tenant, User } from '../auth/model';
+import type { Tenant, User } from '../auth/model';
 import type { IdentityOptions } from '../auth/options';
 import { permissionsOfArea } from '../access/menus';
 import type { OperatorRole, Role } from '../access/permissions';
@@ -228,22 +228,17 @@ export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Prom
   const created: { account: string; password: string; role: string }[] = [];
   if (!(await findAccountByName(deps, DEMO_OPERATOR))) {
     const password = demoPassword();
-    await accountsOf(deps, actor).insertOne({
-      _id: randomUUID(),
-      account: DEMO_OPERATOR,
-      accountKey: DEMO_OPERATOR,
-      passwordHash: await hashPassword(password, options.scryptCost),
-      passwordChangedAt: deps.clock.now().toISOString(),
-      failedCount: 0,
-      lockedUntil: null,
-      mustChangePassword: false,
-      operator: true,
-      operatorRoleIds: [operatorRole._id],
-      jurisdiction: [],
-      tenantIds: [],
-      lastTenantId: null,
-      name: '平台运营 Operator',
-    } satisfies Account & { _id: string });
+    await accountsOf(deps, actor).insertOne(
+      newAccount({
+        _id: randomUUID(),
+        account: DEMO_OPERATOR,
+        name: '平台运营 Operator',
+        passwordHash: await hashPassword(password, options.scryptCost),
+        passwordChangedAt: deps.clock.now().toISOString(),
+        operator: true,
+        operatorRoleIds: [operatorRole._id],
+      }),
+    );
     created.push({ account: DEMO_OPERATOR, password, role: 'platform operator (/holoxcontrol)' });
   }
 
@@ -299,22 +294,16 @@ export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Prom
     if (await findAccountByName(deps, demo.account)) continue;
     const password = demoPassword();
     const accountId = randomUUID();
-    await accountsOf(deps, actor).insertOne({
-      _id: accountId,
-      account: demo.account,
-      accountKey: demo.account,
-      passwordHash: await hashPassword(password, options.scryptCost),
-      passwordChangedAt: deps.clock.now().toISOString(),
-      failedCount: 0,
-      lockedUntil: null,
-      mustChangePassword: false,
-      operator: false,
-      operatorRoleIds: [],
-      jurisdiction: [],
-      tenantIds: [tenant._id],
-      lastTenantId: tenant._id,
-      name: demo.name,
-    });
+    await accountsOf(deps, actor).insertOne(
+      newAccount({
+        _id: accountId,
+        account: demo.account,
+        name: demo.name,
+        passwordHash: await hashPassword(password, options.scryptCost),
+        passwordChangedAt: deps.clock.now().toISOString(),
+        tenantIds: [tenant._id],
+      }),
+    );
     await users.insertOne({
       _id: accountId,
       account: demo.account,
