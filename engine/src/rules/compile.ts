@@ -354,17 +354,19 @@ function compileRule(rule: Rule, index: FieldIndex): CompiledRule {
   };
 }
 
-/**
- * Runs rules in one walk per repeating section: rules whose targets lie in the same items
- * (`drugs[*].reactionAssessments[*].…`) share the walk and read their member from each item.
- */
-export function runRules(rules: readonly CompiledRule[], doc: unknown, out: Finding[]): void {
-  const groups = new Map<
-    string,
-    { items: readonly string[]; members: { rule: CompiledRule; rest: readonly string[] }[] }
-  >();
+interface PlanGroup {
+  items: readonly string[];
+  members: { rule: CompiledRule; rest: readonly string[] }[];
+}
+
+/** Rules grouped by the repeating section their targets lie in, prepared once per rule selection. */
+export interface RulePlan {
+  groups: PlanGroup[];
+}
+
+export function planRules(rules: readonly CompiledRule[]): RulePlan {
+  const groups = new Map<string, PlanGroup>();
   for (const rule of rules) {
-    if (!rule.applies(doc)) continue;
     const cut = rule.segments.lastIndexOf('*') + 1;
     const items = rule.segments.slice(0, cut);
     const key = items.join('\u0000');
@@ -372,8 +374,18 @@ export function runRules(rules: readonly CompiledRule[], doc: unknown, out: Find
     if (!group) groups.set(key, (group = { items, members: [] }));
     group.members.push({ rule, rest: rule.segments.slice(cut) });
   }
-  for (const { items, members } of groups.values()) {
-    eachInstance(doc, items, (item, binding) => {
+  return { groups: [...groups.values()] };
+}
+
+/**
+ * Runs a plan: one walk per repeating section (`drugs[*].reactionAssessments[*]`), each rule
+ * reading its member from the item; rules whose case-level condition fails are left out first.
+ */
+export function runPlan(plan: RulePlan, doc: unknown, out: Finding[]): void {
+  for (const group of plan.groups) {
+    const members = group.members.filter((member) => member.rule.applies(doc));
+    if (members.length === 0) continue;
+    eachInstance(doc, group.items, (item, binding) => {
       for (let m = 0; m < members.length; m++) {
         const { rule, rest } = members[m]!;
         let value = item;
@@ -382,6 +394,10 @@ export function runRules(rules: readonly CompiledRule[], doc: unknown, out: Find
       }
     });
   }
+}
+
+export function runRules(rules: readonly CompiledRule[], doc: unknown, out: Finding[]): void {
+  runPlan(planRules(rules), doc, out);
 }
 
 /** Compiles rules against the fields of one configuration; rules that do not fit are reported, not run. */

@@ -32,6 +32,16 @@ export interface ResolvedConfiguration {
 }
 
 const baseHashes = new WeakMap<BaseConfiguration, string>();
+const baseRequired = new WeakMap<BaseConfiguration, Set<string>>();
+
+function baseRequiredOf(base: BaseConfiguration): Set<string> {
+  let paths = baseRequired.get(base);
+  if (!paths) {
+    paths = baseRequiredPaths(base.schemas, base.rootId);
+    baseRequired.set(base, paths);
+  }
+  return paths;
+}
 
 function baseHash(base: BaseConfiguration): string {
   let hash = baseHashes.get(base);
@@ -56,8 +66,10 @@ export function layerConfiguration(
   base: BaseConfiguration,
   layers: ConfigurationLayers = {},
 ): { configuration: ResolvedConfiguration; problems: EditProblem[] } {
+  // Edits mutate the schemas: copy them only when there are edits (the base is never changed).
+  const hasEdits = (layers.tenant?.length ?? 0) + (layers.project?.length ?? 0) > 0;
   const state = {
-    schemas: structuredClone(base.schemas),
+    schemas: hasEdits ? structuredClone(base.schemas) : base.schemas,
     customRules: [] as Rule[],
     disabledRules: new Set<string>(),
   };
@@ -65,7 +77,7 @@ export function layerConfiguration(
     rootId: base.rootId,
     codelists: base.codelists,
     mandatoryE2bIds: new Set(base.mandatoryE2bIds),
-    baseRequired: baseRequiredPaths(base.schemas, base.rootId),
+    baseRequired: baseRequiredOf(base),
     ruleIds: new Set(base.ruleSets.flatMap((set) => set.rules.map((rule) => rule.id))),
   };
   const problems = [

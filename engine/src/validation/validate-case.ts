@@ -4,7 +4,9 @@ import type { ResolvedConfiguration } from '../schema-registry/resolve';
 import type { Finding, ValidationResult } from './finding';
 import { summarise } from './finding';
 import { compiledConfiguration, CUSTOM_PROFILE } from './compile';
-import { runRules } from '../rules/compile';
+import { planRules, runPlan } from '../rules/compile';
+import type { RulePlan } from '../rules/compile';
+import type { CompiledConfiguration } from './compile';
 import { findingsFromErrors } from './findings';
 
 export interface ValidateOptions {
@@ -27,6 +29,26 @@ function selectedProfiles(
   return [...chosen, CUSTOM_PROFILE];
 }
 
+const plans = new WeakMap<CompiledConfiguration, Map<string, RulePlan>>();
+
+/** The rules of the chosen profiles grouped for one walk per section, prepared once per selection. */
+function planFor(compiled: CompiledConfiguration, profiles: readonly string[]): RulePlan {
+  let byKey = plans.get(compiled);
+  if (!byKey) plans.set(compiled, (byKey = new Map()));
+  const key = profiles.join(',');
+  let plan = byKey.get(key);
+  if (!plan) {
+    const rules = profiles.flatMap((profile) => {
+      const compiledRules = compiled.rules.get(profile);
+      if (!compiledRules) throw new Error(`unknown rule profile "${profile}"`);
+      return compiledRules.rules;
+    });
+    plan = planRules(rules);
+    byKey.set(key, plan);
+  }
+  return plan;
+}
+
 const SEVERITY_ORDER = { error: 0, warning: 1 } as const;
 
 function sortFindings(findings: Finding[]): Finding[] {
@@ -46,13 +68,7 @@ export function validateCase(
   const findings: Finding[] = [];
   compiled.validateCaseSchema.call({ now: nowMs(options.now) }, caseDoc);
   findings.push(...findingsFromErrors(compiled.validateCaseSchema.errors, compiled.fieldIndex));
-  const rules = [];
-  for (const profile of selectedProfiles(configuration, options.profiles)) {
-    const compiledRules = compiled.rules.get(profile);
-    if (!compiledRules) throw new Error(`unknown rule profile "${profile}"`);
-    rules.push(...compiledRules.rules);
-  }
-  runRules(rules, caseDoc, findings);
+  runPlan(planFor(compiled, selectedProfiles(configuration, options.profiles)), caseDoc, findings);
   return summarise(sortFindings(findings));
 }
 
