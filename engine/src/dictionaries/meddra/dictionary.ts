@@ -3,7 +3,7 @@
  * browser, the coded value of a selection (always resolved down to LLT and up to SOC), and coding
  * suggestions for verbatim terms. Built once per release and kept in memory; every call is pure.
  */
-import { MatchRank, NgramIndex, RankedHits, rankMatch } from '../ngram';
+import { MatchRank, NgramIndex, RankedHits } from '../ngram';
 import type { TermLanguage } from '../text';
 import { characterCount, matchKey, queryMatchesLanguage, queryScript, searchKey } from '../text';
 import type { MeddraCoding, MeddraLevel, MeddraPath, MeddraRelease, MeddraSoc } from './types';
@@ -217,10 +217,7 @@ export class MeddraDictionary {
         hits.add(id, this.code[id] === key ? MatchRank.exactCode : MatchRank.prefix);
       }
     }
-    const keys = this.names.keys;
-    this.names.forEachMatch(key, (id) => {
-      if (accept(id) && !byCode.has(id)) hits.add(id, rankMatch(keys[id]!, key));
-    });
+    this.names.collect(key, (id) => accept(id) && !byCode.has(id), hits);
     return { total: hits.total, items: hits.page(offset, limit).map((id) => this.hit(id)) };
   }
 

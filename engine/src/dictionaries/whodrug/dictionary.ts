@@ -3,7 +3,7 @@
  * country, generic names only) and the detail of a drug (generic name, trade names, ATC chain,
  * company). Built once per release and kept in memory.
  */
-import { MatchRank, NgramIndex, RankedHits, rankMatch } from '../ngram';
+import { MatchRank, NgramIndex, RankedHits } from '../ngram';
 import type { TermLanguage } from '../text';
 import { characterCount, searchKey } from '../text';
 import type { WhodrugAtc, WhodrugCompany, WhodrugDrug, WhodrugRelease } from './types';
@@ -114,10 +114,7 @@ export class WhodrugDictionary {
         }
       }
     } else if (query) {
-      const keys = this.names.keys;
-      this.names.forEachMatch(query, (id) => {
-        if (accept(this.drugs[id]!)) hits.add(id, rankMatch(keys[id]!, query));
-      });
+      this.names.collect(query, (id) => accept(this.drugs[id]!), hits);
     } else {
       for (let id = 0; id < this.drugs.length; id++) {
         if (accept(this.drugs[id]!)) hits.add(id, MatchRank.contains);
