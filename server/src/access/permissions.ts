@@ -88,7 +88,7 @@ async function computeGrants(
   }
   const handle = deps.store.tenant(principal.tenantId, { userId: principal.userId });
   const tenant = await getTenant(deps.store, principal.tenantId);
-  const user = await handle.collection<User>(C.users).findOne({ _id: principal.userId });
+  const user = await handle.collection<User>(C.users).findOne({ accountId: principal.userId });
   const keys = new Set<string>();
   const roleIds = new Set(user?.roleIds ?? []);
   let projectKeys: string[] = [];

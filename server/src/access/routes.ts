@@ -189,7 +189,9 @@ export function accessRoutes(
       const tenant = await platform.collection<Tenant>(C.tenants).findOne({ _id: principal.tenantId });
       if (!tenant || tenant.enterpriseAdminId !== principal.userId)
         throw errors.forbidden('access.enterpriseAdminOnly');
-      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({ _id: body.userId });
+      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({
+        accountId: body.userId,
+      });
       if (!user || user.state === 'disabled') throw errors.badRequest('users.userUnknown');
       await platform
         .collection<Tenant>(C.tenants)
@@ -253,7 +255,9 @@ export function accessRoutes(
     },
     async (c, { body, params }) => {
       const principal = requirePrincipal(c);
-      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({ _id: params.userId });
+      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({
+        accountId: params.userId,
+      });
       if (!user) throw errors.badRequest('users.userUnknown');
       const known = new Set(permissionsOfArea('tenant'));
       for (const key of body.permissionKeys) {

@@ -10,6 +10,11 @@ export const accountsOf = (deps: ModuleDeps, actor = 'system:auth'): Collection<
 export const usersOf = (deps: ModuleDeps, tenantId: string, actor = 'system:auth'): Collection<User> =>
   deps.store.tenant(tenantId, { userId: actor }).collection<User>(C.users);
 
+/** The _id of a person's user record in a tenant (ids are unique across tenants in the store). */
+export function userDocId(tenantId: string, accountId: string): string {
+  return `${accountId}:${tenantId}`;
+}
+
 export async function findAccountByName(
   deps: ModuleDeps,
   account: string,

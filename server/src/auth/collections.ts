@@ -74,5 +74,13 @@ export const accessCollections: CollectionDefinition[] = [
 ];
 
 export const usersCollections: CollectionDefinition[] = [
-  { name: C.users, scope: 'tenant', audited: true, indexes: [{ fields: { accountKey: 1 }, unique: true }] },
+  {
+    name: C.users,
+    scope: 'tenant',
+    audited: true,
+    indexes: [
+      { fields: { accountKey: 1 }, unique: true },
+      { fields: { accountId: 1 }, unique: true },
+    ],
+  },
 ];

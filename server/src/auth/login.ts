@@ -123,7 +123,7 @@ export async function login(
   }
   const policy = policyOf(tenant);
   const users = account.operator ? null : usersOf(deps, tenantId);
-  const user = users ? await users.findOne({ _id: account._id }) : null;
+  const user = users ? await users.findOne({ accountId: account._id }) : null;
   if (users && !user) throw await refuse('auth.noTenant', account._id, tenantId);
   if (user?.state === 'disabled') throw await refuse('auth.userDisabled', account._id, tenantId);
   if (user?.state === 'inactive') throw await refuse('auth.userInactive', account._id, tenantId);
@@ -145,7 +145,7 @@ export async function login(
       await accounts.updateOne({ _id: account._id }, { $set: { failedCount, lockedUntil } });
       for (const member of account.tenantIds) {
         await usersOf(deps, member).updateOne(
-          { _id: account._id, state: 'enabled' },
+          { accountId: account._id, state: 'enabled' },
           { $set: { state: 'locked' } },
         );
       }
@@ -192,7 +192,7 @@ export async function unlockAccount(
   );
   for (const member of account.tenantIds) {
     await usersOf(deps, member, actor).updateOne(
-      { _id: account._id, state: 'locked' },
+      { accountId: account._id, state: 'locked' },
       { $set: { state: 'enabled' } },
     );
   }

@@ -79,8 +79,9 @@ export interface Account {
 
 export type UserState = 'inactive' | 'enabled' | 'disabled' | 'locked';
 
-/** A person's membership of one tenant (its _id is the account id). */
+/** A person's membership of one tenant; `accountId` links it to the account (the caller's userId). */
 export interface User {
+  accountId: string;
   account: string;
   accountKey: string;
   name: string;

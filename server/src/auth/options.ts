@@ -11,6 +11,8 @@ export interface IdentityOptions {
   captchaCode?: () => string;
   /** Demo accounts on first start (the seed step). */
   demoSeed: boolean;
+  /** One known password for every demo account (`PV_DEMO_PASSWORD`, for automated browser tests); random otherwise. */
+  demoPassword?: string;
   /** Where the demo seed prints the demo credentials once (console by default). */
   announce?: (text: string) => void;
 }
@@ -20,5 +22,6 @@ export function identityOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Id
     captcha: !/^(off|false|0|no)$/i.test(env.PV_LOGIN_CAPTCHA ?? ''),
     scryptCost: DEFAULT_SCRYPT_COST,
     demoSeed: !/^(off|false|0|no)$/i.test(env.PV_DEMO_SEED ?? ''),
+    ...(env.PV_DEMO_PASSWORD ? { demoPassword: env.PV_DEMO_PASSWORD } : {}),
   };
 }

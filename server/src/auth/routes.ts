@@ -210,7 +210,7 @@ export function authRoutes(router: ModuleRouter, deps: ModuleDeps, options: Iden
       let organisations: { organisationId: string; name: string }[] = [];
       if (!principal.operator) {
         const handle = deps.store.tenant(principal.tenantId, { userId: principal.userId });
-        const user = await handle.collection(C.users).findOne({ _id: principal.userId });
+        const user = await handle.collection(C.users).findOne({ accountId: principal.userId });
         if (user) {
           profile = {
             name: user.name,
@@ -260,7 +260,7 @@ export function authRoutes(router: ModuleRouter, deps: ModuleDeps, options: Iden
       const tenant = await getTenant(deps.store, tenantId);
       assertTenantUsable(tenant, deps.clock.now());
       const users = usersOf(deps, tenantId, principal.userId);
-      const user = await users.findOne({ _id: principal.userId });
+      const user = await users.findOne({ accountId: principal.userId });
       if (!user || user.state !== 'enabled') throw errors.forbidden('auth.userDisabled');
       const organisationId =
         body.organisationId ?? user.currentOrganisationId ?? user.organisationIds[0] ?? null;
@@ -412,7 +412,7 @@ export function authRoutes(router: ModuleRouter, deps: ModuleDeps, options: Iden
         },
       );
       await usersOf(deps, link.linkTenantId, link.accountId).updateOne(
-        { _id: link.accountId, state: { $in: ['inactive', 'locked'] } },
+        { accountId: link.accountId, state: { $in: ['inactive', 'locked'] } },
         { $set: { state: 'enabled' } },
       );
       // A reset ends any session that was open with the old password.

@@ -6,7 +6,7 @@ import { requirePrincipal } from '../http/context';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
 import type { StoredDoc } from '../store/port';
-import { accountsOf, findAccount, findAccountByName, newAccount } from '../auth/accounts';
+import { accountsOf, findAccount, findAccountByName, newAccount, userDocId } from '../auth/accounts';
 import { consumeCaptcha } from '../auth/captcha';
 import { C } from '../auth/collections';
 import { hashPassword } from '../auth/crypto';
@@ -156,7 +156,8 @@ export async function createTenant(
     order: 0,
   });
   await handle.collection<User>(C.users).insertOne({
-    _id: adminId,
+    _id: userDocId(tenantId, adminId),
+    accountId: adminId,
     account: input.admin.account,
     accountKey: input.admin.account.toLowerCase(),
     name: input.admin.name,

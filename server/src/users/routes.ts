@@ -5,7 +5,7 @@ import type { ModuleRouter } from '../http/route';
 import { requirePrincipal } from '../http/context';
 import { errors } from '../http/errors';
 import type { StoredDoc } from '../store/port';
-import { accountsOf, findAccount, findAccountByName, newAccount, usersOf } from '../auth/accounts';
+import { accountsOf, findAccount, findAccountByName, newAccount, userDocId, usersOf } from '../auth/accounts';
 import { C } from '../auth/collections';
 import { issueLink } from '../auth/links';
 import { unlockAccount } from '../auth/login';
@@ -23,7 +23,7 @@ const userParams = { type: 'object', properties: { userId: str(64) } };
 
 export function userView(u: StoredDoc<User>, lockedUntil: string | null = null) {
   return {
-    userId: u._id,
+    userId: u.accountId,
     account: u.account,
     name: u.name,
     phone: u.phone ?? null,
@@ -166,9 +166,11 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { params }) => {
       const principal = requirePrincipal(c);
-      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({ _id: params.userId });
+      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({
+        accountId: params.userId,
+      });
       if (!user) throw errors.notFound();
-      const account = await findAccount(deps, user._id);
+      const account = await findAccount(deps, user.accountId);
       return userView(user, account?.lockedUntil ?? null);
     },
   );
@@ -216,7 +218,8 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         );
       }
       const user = await users.insertOne({
-        _id: accountId,
+        _id: userDocId(principal.tenantId, accountId),
+        accountId,
         account: body.account,
         accountKey: body.account.toLowerCase(),
         name: body.name,
@@ -264,7 +267,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       assertPhone(body.phone);
       await assertOrganisations(principal.tenantId, principal.userId, body.organisationIds);
       const users = usersOf(deps, principal.tenantId, principal.userId);
-      const current = await users.findOne({ _id: params.userId });
+      const current = await users.findOne({ accountId: params.userId });
       if (!current) throw errors.notFound();
       if (body.roleIds) await assertAssignableRoles(c, body.roleIds, current.roleIds);
       const { rev, ...fields } = body;
@@ -272,7 +275,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         ? current.currentOrganisationId
         : body.organisationIds[0]!;
       const updated = await users.updateOne(
-        { _id: params.userId },
+        { _id: current._id },
         { $set: { ...fields, currentOrganisationId } },
         { expectedRev: rev },
       );
@@ -297,7 +300,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         const principal = requirePrincipal(c);
         if (params.userId === principal.userId) throw errors.badRequest('users.notOnSelf');
         const users = usersOf(deps, principal.tenantId, principal.userId);
-        const user = await users.findOne({ _id: params.userId });
+        const user = await users.findOne({ accountId: params.userId });
         if (!user) throw errors.notFound();
         const set = await apply(user, principal.userId, principal.tenantId);
         const updated = Object.keys(set).length
@@ -313,7 +316,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     'authoritymanagement:userAccountManagement:enable',
     async (user) => {
       if (user.state !== 'disabled') throw errors.badRequest('users.stateNotAllowed', { state: user.state });
-      const account = await findAccount(deps, user._id);
+      const account = await findAccount(deps, user.accountId);
       return { state: account?.passwordHash ? 'enabled' : 'inactive' };
     },
   );
@@ -322,7 +325,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     'Disable a user (ends their session)',
     'authoritymanagement:userAccountManagement:disable',
     async (user, _actor, tenantId) => {
-      await endSessions(deps, { accountId: user._id, tenantId }, 'disabled');
+      await endSessions(deps, { accountId: user.accountId, sessionTenantId: tenantId }, 'disabled');
       return { state: 'disabled' };
     },
   );
@@ -331,7 +334,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     'Unlock a user locked by wrong passwords',
     'authoritymanagement:userAccountManagement:unlock',
     async (user, actor) => {
-      const account = await findAccount(deps, user._id);
+      const account = await findAccount(deps, user.accountId);
       if (!account) throw errors.notFound();
       await unlockAccount(deps, account, actor);
       return user.state === 'locked' ? { state: 'enabled' } : {};
@@ -349,13 +352,15 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { params }) => {
       const principal = requirePrincipal(c);
-      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({ _id: params.userId });
+      const user = await usersOf(deps, principal.tenantId, principal.userId).findOne({
+        accountId: params.userId,
+      });
       if (!user) throw errors.notFound();
       await accountsOf(deps, principal.userId).updateOne(
-        { _id: user._id },
+        { _id: user.accountId },
         { $set: { passwordHash: null, failedCount: 0, lockedUntil: null } },
       );
-      await endSessions(deps, { accountId: user._id }, 'forced');
+      await endSessions(deps, { accountId: user.accountId }, 'forced');
       if (user.state === 'enabled' || user.state === 'locked') {
         await usersOf(deps, principal.tenantId, principal.userId).updateOne(
           { _id: user._id },
@@ -364,7 +369,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       }
       const link = await issueLink(
         deps,
-        { accountId: user._id, tenantId: principal.tenantId, purpose: 'reset' },
+        { accountId: user.accountId, tenantId: principal.tenantId, purpose: 'reset' },
         principal.userId,
       );
       return { resetPath: link.path, expiresAt: link.expiresAt };

@@ -5,10 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ModuleDeps } from '../http/module';
-import { accountsOf, findAccountByName, newAccount } from '../auth/accounts';
+import { accountsOf, findAccountByName, newAccount, userDocId } from '../auth/accounts';
 import { C } from '../auth/collections';
 import { hashPassword, randomToken } from '../auth/crypto';
 import type { Tenant, User } from '../auth/model';
+import { DEFAULT_SECURITY } from '../auth/model';
+import { passwordProblems } from '../auth/policy';
 import type { IdentityOptions } from '../auth/options';
 import { permissionsOfArea } from '../access/menus';
 import type { OperatorRole, Role } from '../access/permissions';
@@ -206,7 +208,13 @@ export const DEMO_ACCOUNTS: {
 export const DEMO_ADMIN = 'demoadmin';
 export const DEMO_OPERATOR = 'operator';
 
-function demoPassword(): string {
+function demoPassword(options: IdentityOptions): string {
+  if (options.demoPassword) {
+    const problems = passwordProblems(options.demoPassword, DEFAULT_SECURITY);
+    if (problems.length)
+      throw new Error(`PV_DEMO_PASSWORD does not meet the default password policy (${problems.join(', ')})`);
+    return options.demoPassword;
+  }
   // Meets the default policy: upper, lower, digit, special, length >= 8.
   return `Pv#${randomToken(9)}a7Z`;
 }
@@ -227,7 +235,7 @@ export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Prom
 
   const created: { account: string; password: string; role: string }[] = [];
   if (!(await findAccountByName(deps, DEMO_OPERATOR))) {
-    const password = demoPassword();
+    const password = demoPassword(options);
     await accountsOf(deps, actor).insertOne(
       newAccount({
         _id: randomUUID(),
@@ -244,7 +252,7 @@ export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Prom
 
   let tenant = await platform.collection<Tenant>(C.tenants).findOne({ code: DEMO_TENANT_CODE });
   if (!tenant && !(await findAccountByName(deps, DEMO_ADMIN))) {
-    const password = demoPassword();
+    const password = demoPassword(options);
     tenant = await createTenant(
       deps,
       options,
@@ -292,7 +300,7 @@ export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Prom
       builtIn: false,
     });
     if (await findAccountByName(deps, demo.account)) continue;
-    const password = demoPassword();
+    const password = demoPassword(options);
     const accountId = randomUUID();
     await accountsOf(deps, actor).insertOne(
       newAccount({
@@ -305,7 +313,8 @@ export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Prom
       }),
     );
     await users.insertOne({
-      _id: accountId,
+      _id: userDocId(tenant._id, accountId),
+      accountId,
       account: demo.account,
       accountKey: demo.account,
       name: demo.name,

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../http/testing';
+import { identityFixture } from '../auth/testing';
+import type { IdentityFixture } from '../auth/testing';
+
+let f: IdentityFixture;
+beforeAll(async () => {
+  f = await identityFixture();
+});
+afterAll(() => f.close());
+const app = () => f.platform.app;
+
+interface UserRow {
+  userId: string;
+  account: string;
+  state: string;
+}
+
+async function userByAccount(admin: string, account: string): Promise<UserRow> {
+  const list = (await call(app(), 'GET', `/api/users?name=${account}`, { token: admin })).body.data as {
+    items: UserRow[];
+  };
+  return list.items.find((u) => u.account === account)!;
+}
+
+describe('user states', () => {
+  it('disables (ending the session), enables, and unlocks', async () => {
+    const admin = await f.login('demoadmin');
+    const token = await f.login('dsurqc');
+    const user = await userByAccount(admin, 'dsurqc');
+    const disabled = await call(app(), 'POST', `/api/users/${user.userId}/disable`, { token: admin });
+    expect(disabled.body.data).toMatchObject({ state: 'disabled' });
+    expect((await call(app(), 'GET', '/api/auth/me', { token })).body.code).toBe(400001);
+    await expect(f.login('dsurqc')).rejects.toThrow(/400/);
+    const self = await call(
+      app(),
+      'POST',
+      `/api/users/${(await userByAccount(admin, 'demoadmin')).userId}/disable`,
+      { token: admin },
+    );
+    expect(self.body.code).toBe(400);
+    expect(
+      (await call(app(), 'POST', `/api/users/${user.userId}/enable`, { token: admin })).body.data,
+    ).toMatchObject({ state: 'enabled' });
+    await f.login('dsurqc');
+
+    for (let i = 0; i < 5; i++) await f.login('dsurqc', 'Wrong#pass1').catch(() => undefined);
+    expect((await userByAccount(admin, 'dsurqc')).state).toBe('locked');
+    const unlocked = await call(app(), 'POST', `/api/users/${user.userId}/unlock`, { token: admin });
+    expect(unlocked.body.data).toMatchObject({ state: 'enabled' });
+    await f.login('dsurqc');
+    // Filters and the server-side permission check.
+    const entry = await f.login('entry');
+    expect((await call(app(), 'GET', '/api/users', { token: entry })).body.code).toBe(403);
+    const locked = await call(app(), 'GET', '/api/users?state=disabled', { token: admin });
+    expect((locked.body.data as { total: number }).total).toBe(0);
+  });
+
+  it('lets an account of one tenant join another and switch between them', async () => {
+    const operator = await f.login('operator');
+    const created = await call(app(), 'POST', '/api/tenancy/operator/tenants', {
+      token: operator,
+      body: {
+        name: '第二租户',
+        code: 'second',
+        expiresAt: null,
+        limits: { projects: 1, sponsors: 1, users: 5 },
+        contact: { name: 'Li', email: 'li@second.cn' },
+        admin: { account: 'secondadmin', name: 'Li', email: 'li@second.cn' },
+      },
+    });
+    expect(created.body.code).toBe(200);
+    const data = created.body.data as { tenant: { tenantId: string }; activationPath: string };
+    const linkToken = new URL(data.activationPath, 'http://x').searchParams.get('token')!;
+    await call(app(), 'POST', '/api/auth/activation', {
+      body: { token: linkToken, password: 'Second#2026', confirmPassword: 'Second#2026' },
+    });
+    const secondAdmin = await f.login('secondadmin', 'Second#2026');
+    const orgs = (await call(app(), 'GET', '/api/tenancy/organisations', { token: secondAdmin })).body
+      .data as { organisationId: string }[];
+    const joined = await call(app(), 'POST', '/api/users', {
+      token: secondAdmin,
+      body: {
+        account: 'entry',
+        name: 'Entry',
+        email: 'entry@second.cn',
+        organisationIds: [orgs[0]!.organisationId],
+      },
+    });
+    expect(joined.body, JSON.stringify(joined.body)).toMatchObject({ code: 200 });
+    expect(joined.body.data).toMatchObject({ user: { state: 'enabled' }, activationPath: null });
+
+    const token = await f.login('entry');
+    const me = (await call(app(), 'GET', '/api/auth/me', { token })).body.data as {
+      tenants: { tenantId: string }[];
+      tenant: { tenantId: string };
+    };
+    expect(me.tenants).toHaveLength(2);
+    const switched = await call(app(), 'POST', '/api/auth/switch', {
+      token,
+      body: { tenantId: data.tenant.tenantId },
+    });
+    expect(switched.body.data).toMatchObject({ tenant: { tenantId: data.tenant.tenantId } });
+    const newToken = (switched.body.data as { token: string }).token;
+    expect((await call(app(), 'GET', '/api/auth/me', { token })).body.code).toBe(400001);
+    expect((await call(app(), 'GET', '/api/auth/me', { token: newToken })).body.data).toMatchObject({
+      tenant: { name: '第二租户' },
+    });
+    const foreign = await call(app(), 'POST', '/api/auth/switch', {
+      token: newToken,
+      body: { tenantId: 'not-mine' },
+    });
+    expect(foreign.body.code).toBe(403);
+  });
+});
