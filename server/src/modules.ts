@@ -11,6 +11,9 @@ import { usersModule } from './users';
 import { preferencesModule } from './preferences';
 import { dictionariesModule } from './dictionaries';
 import { configurationModule } from './configuration';
+import { casesModule, workbenchModule } from './cases';
+import { workflowModule } from './workflow';
+import { reportCodesModule } from './report-codes';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -20,4 +23,8 @@ export const modules: ServerModule[] = [
   preferencesModule,
   dictionariesModule,
   configurationModule,
+  reportCodesModule,
+  casesModule,
+  workflowModule,
+  workbenchModule,
 ];

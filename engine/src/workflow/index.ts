@@ -1,0 +1,36 @@
+/** Workflow machine, conditions and reporting deadlines: the declared case workflow applied to facts. */
+import caseWorkflowJson from '../../../schemas/workflows/case.json';
+import deadlinesJson from '../../../schemas/workflows/reporting-deadlines.json';
+import type { DeadlineRules } from './deadlines';
+import type { WorkflowDefinition } from './types';
+
+export type * from './types';
+export type { Condition, Facts, FactValue } from './conditions';
+export { holds, factsRead } from './conditions';
+export {
+  planAction,
+  availableActions,
+  checkWorkflow,
+  resolveWorkflow,
+  mergePatch,
+  targetsOf,
+  phaseOf,
+  WorkflowError,
+} from './machine';
+export type { AvailableAction } from './machine';
+export {
+  reportingDeadline,
+  deadlineRuns,
+  deadlineFacts,
+  reminderBucket,
+  earliestDay,
+  addDays,
+  daysBetween,
+  SERIOUSNESS_CRITERIA,
+} from './deadlines';
+export type { CaseDeadline, DeadlineRule, DeadlineRules } from './deadlines';
+
+/** The base case workflow of schemas/workflows/case.json. */
+export const caseWorkflow = caseWorkflowJson as unknown as WorkflowDefinition;
+/** The expedited-reporting deadline rules of schemas/workflows/reporting-deadlines.json. */
+export const reportingDeadlineRules = deadlinesJson as unknown as DeadlineRules;

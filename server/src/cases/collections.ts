@@ -1,0 +1,45 @@
+/**
+ * Collections of case management. `cases` holds the case document only (audited: the data change
+ * log is its audit trail); `caseSummaries` is the small projection the list, the workbench and the
+ * duplicate check read, written in the same transaction; `caseVersions` holds immutable snapshots;
+ * `workflowHistory` one line per workflow action.
+ */
+import type { CollectionDefinition, IndexDeclaration } from '../store/port';
+import { caseListDefinition } from '../../../engine/src/case-model/index';
+import { pointerKey } from './summary';
+
+export const C = {
+  cases: 'cases',
+  summaries: 'caseSummaries',
+  versions: 'caseVersions',
+  history: 'workflowHistory',
+  projects: 'projects',
+} as const;
+
+/** One index per sortable single-valued list column, so sorted pages are read in SQL. */
+const columnIndexes: IndexDeclaration[] = caseListDefinition.columns
+  .filter((column) => column.sortable && !column.field.includes('*'))
+  .map((column) => ({ name: `sort_${column.id}`, fields: { [`v.${pointerKey(column.field)}`]: 1 } }));
+
+export const caseCollections: CollectionDefinition[] = [
+  {
+    name: C.cases,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ name: 'reportCode', fields: { 'report.reportCode': 1 }, unique: true }],
+  },
+  {
+    name: C.summaries,
+    scope: 'tenant',
+    indexes: [
+      { name: 'validity_updated', fields: { 'state.validity': 1, 'state.updatedAt': -1 } },
+      { name: 'handler', fields: { 'state.handlerId': 1, 'state.updatedAt': -1 } },
+      { name: 'due', fields: { 'deadline.runs': 1, 'deadline.dueDate': 1 } },
+      { name: 'dup_initials', fields: { 'dup.initials': 1 } },
+      ...columnIndexes,
+    ],
+  },
+  { name: C.versions, scope: 'tenant', audited: true, indexes: [{ fields: { caseId: 1, at: 1 } }] },
+  { name: C.history, scope: 'tenant', indexes: [{ fields: { caseId: 1, at: 1 } }] },
+  { name: C.projects, scope: 'tenant', audited: true, indexes: [{ fields: { code: 1 }, unique: true }] },
+];

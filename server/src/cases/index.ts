@@ -1,0 +1,40 @@
+/**
+ * Case management: the case list and detail, save/check, the workflow actions, versions,
+ * duplicate check and the personal workbench's case feeds. See README.md for the API.
+ */
+import { defineModule } from '../http/module';
+import type { ServerModule } from '../http/module';
+import { identitySigner } from '../workflow/signature';
+import type { Signer } from '../workflow/signature';
+import { caseCollections } from './collections';
+import { caseRoutes } from './routes';
+import { workbenchRoutes } from './workbench-routes';
+
+export { resolveCaseSelection } from './list';
+export type { CaseListQuery } from './list';
+export { findDuplicates } from './duplicates';
+export type { DuplicateCandidate } from './duplicates';
+export { C as caseCollectionNames } from './collections';
+export type { Project, StudySite, ProjectDrug } from './projects';
+
+export interface CasesModuleOptions {
+  /** The electronic-signature function (default: the identity module's signWithPassword). */
+  signer?: Signer;
+}
+
+export function createCasesModule(options: CasesModuleOptions = {}): ServerModule {
+  const signer = options.signer ?? identitySigner;
+  return defineModule({
+    name: 'cases',
+    collections: caseCollections,
+    routes: (router) => caseRoutes(router, signer),
+  });
+}
+
+/** The workbench's case feeds; mounted as its own module because the menu tree names it (schemas/menus). */
+export const workbenchModule: ServerModule = defineModule({
+  name: 'workbench',
+  routes: workbenchRoutes,
+});
+
+export const casesModule: ServerModule = createCasesModule();

@@ -1,0 +1,172 @@
+/**
+ * The case list: the tabs and the sixteen filters of schemas/ui/case-list.json over case
+ * summaries, with sort and paging; and the selection other modules (export) resolve.
+ */
+import { caseListDefinition } from '../../../engine/src/case-model/index';
+import type { CaseListFilter } from '../../../engine/src/case-model/index';
+import { errors } from '../http/errors';
+import type { Filter, Handle, SortSpec } from '../store/port';
+import { C } from './collections';
+import type { CaseSummary } from './summary';
+import { pointerKey } from './summary';
+
+export const TAB_IDS = caseListDefinition.tabs.map((tab) => tab.id);
+export const FILTER_IDS = caseListDefinition.filters.map((filter) => filter.id);
+export const SORTABLE_COLUMNS = caseListDefinition.columns
+  .filter((column) => column.sortable)
+  .map((column) => column.id);
+
+export interface CaseListQuery {
+  tab?: string;
+  /** Filter id -> value: text for contains, a value or list for in/eq, `{from, to}` for dates. */
+  filters?: Record<string, unknown>;
+  sort?: { column: string; direction?: 'asc' | 'desc' };
+  page?: number;
+  size?: number;
+}
+
+export interface CaseListRow {
+  id: string;
+  values: Record<string, unknown>;
+  state: CaseSummary['state'];
+  deadline: CaseSummary['deadline'];
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `2026-11-01` or `20261101` -> `20261101`; anything else refused. */
+function e2bDay(value: unknown, filterId: string): string {
+  const text = String(value ?? '').replace(/-/g, '');
+  if (!/^\d{8}$/.test(text)) throw errors.badRequest('cases.badFilter', { filter: filterId });
+  return text;
+}
+
+function nextDay(day: string): string {
+  const date = new Date(Date.UTC(+day.slice(0, 4), +day.slice(4, 6) - 1, +day.slice(6, 8) + 1));
+  return date.toISOString().slice(0, 10).replace(/-/g, '');
+}
+
+function isEmpty(value: unknown): boolean {
+  return (
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
+  );
+}
+
+/** The store filter of one list filter, or null when the value is empty. */
+export function filterClause(definition: CaseListFilter, value: unknown): Filter | null {
+  if (isEmpty(value)) return null;
+  const paths = definition.fields.map((field) => `v.${pointerKey(field)}`);
+  const booleanCodes = definition.codelist === 'completionState';
+  const coerce = (v: unknown) => (booleanCodes ? v === true || v === 'true' : v);
+  const each = (clause: (path: string) => Filter): Filter =>
+    paths.length === 1 ? clause(paths[0]!) : { $or: paths.map(clause) };
+  switch (definition.operator) {
+    case 'eq':
+    case 'anyEq': {
+      const target = definition.widget === 'number' ? Number(value) : coerce(value);
+      if (definition.widget === 'number' && !Number.isFinite(target))
+        throw errors.badRequest('cases.badFilter', { filter: definition.id });
+      return each((path) => ({ [path]: target }));
+    }
+    case 'in': {
+      const list = (Array.isArray(value) ? value : [value]).map(coerce);
+      return each((path) => ({ [path]: { $in: list } }));
+    }
+    case 'contains':
+    case 'anyContains': {
+      if (typeof value !== 'string') throw errors.badRequest('cases.badFilter', { filter: definition.id });
+      const regex = { $regex: escapeRegex(value.trim()), $options: 'i' };
+      return each((path) => ({ [path]: regex }));
+    }
+    case 'between': {
+      const range = value as { from?: unknown; to?: unknown };
+      if (typeof range !== 'object') throw errors.badRequest('cases.badFilter', { filter: definition.id });
+      const bounds: Record<string, string> = {};
+      if (!isEmpty(range.from)) bounds.$gte = e2bDay(range.from, definition.id);
+      if (!isEmpty(range.to)) bounds.$lt = nextDay(e2bDay(range.to, definition.id));
+      return Object.keys(bounds).length ? each((path) => ({ [path]: bounds })) : null;
+    }
+  }
+}
+
+/** The store filter of a list query (tab, filters, and the caller's projects when the request names them). */
+export function listFilter(query: CaseListQuery, projectIds: string[]): Filter {
+  const tab = caseListDefinition.tabs.find((t) => t.id === (query.tab ?? 'all'));
+  if (!tab) throw errors.badRequest('cases.badTab', { tab: String(query.tab) });
+  const clauses: Filter[] = [tab.filter as Filter];
+  for (const [id, value] of Object.entries(query.filters ?? {})) {
+    const definition = caseListDefinition.filters.find((f) => f.id === id);
+    if (!definition) throw errors.badRequest('cases.badFilter', { filter: id });
+    const clause = filterClause(definition, value);
+    if (clause) clauses.push(clause);
+  }
+  if (projectIds.length) clauses.push({ 'v.report_studyProjectId': { $in: projectIds } });
+  return clauses.length === 1 ? clauses[0]! : { $and: clauses };
+}
+
+export function listSort(sort: CaseListQuery['sort']): SortSpec {
+  if (!sort) {
+    const { field, direction } = caseListDefinition.defaultSort;
+    return { [`v.${pointerKey(field)}`]: direction === 'asc' ? 1 : -1 };
+  }
+  const column = caseListDefinition.columns.find((c) => c.id === sort.column);
+  if (!column || !column.sortable) throw errors.badRequest('cases.badSort', { column: sort.column });
+  return { [`v.${pointerKey(column.field)}`]: sort.direction === 'asc' ? 1 : -1 };
+}
+
+export const toRow = (summary: CaseSummary): CaseListRow => ({
+  id: summary._id,
+  values: summary.v,
+  state: summary.state,
+  deadline: summary.deadline,
+});
+
+export async function listCases(
+  handle: Handle,
+  query: CaseListQuery,
+  projectIds: string[],
+): Promise<{ total: number; page: number; size: number; items: CaseListRow[] }> {
+  const page = query.page ?? 1;
+  const size = query.size ?? 20;
+  const filter = listFilter(query, projectIds);
+  const summaries = handle.collection<Omit<CaseSummary, '_id'>>(C.summaries);
+  const [total, docs] = await Promise.all([
+    summaries.count(filter),
+    summaries.find(filter, {
+      sort: listSort(query.sort),
+      skip: (page - 1) * size,
+      limit: size,
+      projection: { v: 1, state: 1, deadline: 1 },
+    }),
+  ]);
+  return { total, page, size, items: docs.map((doc) => toRow(doc as CaseSummary)) };
+}
+
+/**
+ * The cases a selection names (export, batch actions): explicit ids, or every case a list query
+ * finds. An empty selection is refused with the message the page shows.
+ */
+export async function resolveCaseSelection(
+  handle: Handle,
+  selection: { caseIds?: string[]; query?: CaseListQuery },
+  projectIds: string[],
+  emptyMessage = 'cases.exportNotSelected',
+): Promise<string[]> {
+  if (selection.caseIds?.length) {
+    const found = await handle
+      .collection(C.summaries)
+      .find({ _id: { $in: selection.caseIds } }, { projection: { _id: 1 } });
+    const known = new Set(found.map((doc) => doc._id));
+    const missing = selection.caseIds.filter((id) => !known.has(id));
+    if (missing.length) throw errors.notFound('cases.notFound', { id: missing[0]! });
+    return selection.caseIds;
+  }
+  if (selection.query) {
+    const docs = await handle.collection(C.summaries).find(listFilter(selection.query, projectIds), {
+      sort: listSort(selection.query.sort),
+      projection: { _id: 1 },
+    });
+    if (docs.length) return docs.map((doc) => doc._id);
+  }
+  throw errors.badRequest(emptyMessage);
+}

@@ -1,0 +1,440 @@
+/** The routes of case management (`/api/cases`), each with its permission from schemas/menus. */
+import { availableActions } from '../../../engine/src/workflow/index';
+import { tenantHandle } from '../http/context';
+import { AppError, errors } from '../http/errors';
+import { warning } from '../http/envelope';
+import type { JsonSchema } from '../http/validation';
+import type { ModuleRouter } from '../http/route';
+import { projectWorkflow } from '../workflow/definitions';
+import type { Signer } from '../workflow/signature';
+import type { ActionEffectFn, ActionRequest } from './actions';
+import { caseFacts, moveEffect, projectOf, runCaseAction } from './actions';
+import { caseContent } from './document';
+import { findDuplicates } from './duplicates';
+import type { CaseListQuery } from './list';
+import { FILTER_IDS, listCases, resolveCaseSelection, SORTABLE_COLUMNS, TAB_IDS } from './list';
+import { caseView, loadCase } from './persistence';
+import type { CreateCaseInput, FollowUpInput, SaveInput } from './service';
+import {
+  backEffect,
+  checkStoredCase,
+  copyCase,
+  createCase,
+  deleteEffect,
+  followUpEffect,
+  markCompletedEffect,
+  markInvalidEffect,
+  restoreEffect,
+  saveCase,
+} from './service';
+import { changeLog, compareVersions, getVersion, listVersions, workflowHistory } from './versions';
+
+const caseIdParams: JsonSchema = {
+  type: 'object',
+  required: ['caseId'],
+  properties: { caseId: { type: 'string', minLength: 1, maxLength: 64 } },
+};
+const pageQuery: JsonSchema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1, default: 1 },
+    size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
+  },
+};
+const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength });
+const caseIds: JsonSchema = {
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength: 64 },
+  maxItems: 500,
+};
+const listQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tab: { enum: TAB_IDS },
+    filters: { type: 'object', propertyNames: { enum: FILTER_IDS } },
+    sort: {
+      type: 'object',
+      required: ['column'],
+      additionalProperties: false,
+      properties: { column: { enum: SORTABLE_COLUMNS }, direction: { enum: ['asc', 'desc'] } },
+    },
+    page: { type: 'integer', minimum: 1 },
+    size: { type: 'integer', minimum: 1, maximum: 200 },
+  },
+};
+
+/** Body of an action: what the user chose in its dialog, and the revision they acted on. */
+function actionBody(extra: Record<string, JsonSchema> = {}, required: string[] = []): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required,
+    properties: {
+      rev: { type: 'integer', minimum: 1 },
+      toNode: text(40),
+      userId: text(64),
+      opinion: text(2000),
+      password: text(200),
+      ...extra,
+    },
+  };
+}
+
+type ActionRoute = {
+  path: string;
+  action: string;
+  permission: string;
+  summary: string;
+  /** What the action does to the document, given the request body. */
+  effect: (body: Record<string, unknown>) => ActionEffectFn;
+  body?: JsonSchema;
+  /** Maps the body to the workflow's choice (e.g. challenge `kind` -> option). */
+  choice?: (body: Record<string, unknown>) => ActionRequest;
+};
+
+export function caseRoutes(router: ModuleRouter, signer: Signer): void {
+  router.route<CreateCaseInput>(
+    {
+      method: 'post',
+      path: '/',
+      summary:
+        'New report: project, C.1.3 report type and event country are required; the report code (C.1.1) comes from the project generator. Answers the case and its duplicate candidates',
+      permission: 'activecase:add',
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          projectId: text(64),
+          reportType: { enum: ['1', '2', '3', '4'] },
+          happenCountry: { type: 'string', pattern: '^[A-Z]{2}$' },
+          hospitalId: text(64),
+          document: { type: 'object' },
+        },
+      },
+    },
+    (c, { body }) => createCase(c, body),
+  );
+
+  router.route<CaseListQuery>(
+    {
+      method: 'post',
+      path: '/search',
+      summary:
+        'Case list: a tab, the filters of schemas/ui/case-list.json by id, sort by a sortable column, page and size',
+      permission: 'casemanagement:caseview',
+      body: listQuerySchema,
+    },
+    (c, { body, ctx }) => listCases(tenantHandle(c), body ?? {}, ctx.studyProjectIds),
+  );
+
+  router.route<{ document: Record<string, unknown>; excludeCaseId?: string }>(
+    {
+      method: 'post',
+      path: '/duplicates',
+      summary:
+        'Duplicate candidates of a case being entered or imported (patient initials, age, sex, reaction terms, suspect drugs, onset dates)',
+      permission: 'activecase',
+      body: {
+        type: 'object',
+        required: ['document'],
+        additionalProperties: false,
+        properties: { document: { type: 'object' }, excludeCaseId: text(64) },
+      },
+    },
+    async (c, { body }) => ({
+      candidates: await findDuplicates(tenantHandle(c), body.document, body.excludeCaseId),
+    }),
+  );
+
+  router.route<{ caseIds?: string[]; query?: CaseListQuery }>(
+    {
+      method: 'post',
+      path: '/selection',
+      summary:
+        'Resolves an export selection (explicit case ids or a list query) to case ids; nothing selected is refused',
+      permission: 'casemanagement:caseview:export',
+      body: { type: 'object', additionalProperties: false, properties: { caseIds, query: listQuerySchema } },
+    },
+    async (c, { body, ctx }) => ({
+      caseIds: await resolveCaseSelection(tenantHandle(c), body, ctx.studyProjectIds),
+    }),
+  );
+
+  router.route<{ caseIds?: string[] }>(
+    {
+      method: 'post',
+      path: '/copy',
+      summary: 'Copies the selected report into a new report at data entry with a new report code',
+      permission: 'activecase:copy',
+      body: { type: 'object', additionalProperties: false, properties: { caseIds } },
+    },
+    async (c, { body }) => {
+      if (!body.caseIds?.length) throw errors.badRequest('cases.selectReportToCopy');
+      if (body.caseIds.length > 1) throw errors.badRequest('cases.copyOneAtATime');
+      return copyCase(c, body.caseIds[0]!);
+    },
+  );
+
+  const bulk = (action: 'delete' | 'restore', permission: string, effect: ActionEffectFn, empty: string) =>
+    router.route<{ caseIds?: string[]; reason?: string }>(
+      {
+        method: 'post',
+        path: `/${action}`,
+        summary:
+          action === 'delete'
+            ? 'Soft-deletes the selected reports (not at regulatory submission, not locked, not marked completed)'
+            : 'Restores the selected deleted reports to the validity they had',
+        permission,
+        body: { type: 'object', additionalProperties: false, properties: { caseIds, reason: text(2000) } },
+      },
+      async (c, { body }) => {
+        if (!body.caseIds?.length) throw errors.badRequest(empty);
+        const results: { caseId: string; ok: boolean; msg: string | null }[] = [];
+        for (const caseId of body.caseIds) {
+          try {
+            await runCaseAction(
+              c,
+              signer,
+              caseId,
+              action,
+              body.reason ? { opinion: body.reason } : {},
+              effect,
+            );
+            results.push({ caseId, ok: true, msg: null });
+          } catch (error) {
+            if (!(error instanceof AppError) || body.caseIds.length === 1) throw error;
+            results.push({ caseId, ok: false, msg: c.get('t')(error.messageKey, error.params) });
+          }
+        }
+        const failed = results.filter((r) => !r.ok).length;
+        return failed
+          ? warning(c, 'cases.partlyDone', { done: results.length - failed, failed }, { results })
+          : { results };
+      },
+    );
+  bulk('delete', 'activecase:delete', deleteEffect, 'cases.noDataSelectedDelete');
+  bulk('restore', 'activecase:restore', restoreEffect, 'cases.selectAtLeastOne');
+
+  router.route(
+    {
+      method: 'get',
+      path: '/:caseId',
+      summary: 'The case document with its revision and the header actions the workflow allows now',
+      permission: 'activecase',
+      params: caseIdParams,
+    },
+    async (c, { params }) => {
+      const handle = tenantHandle(c);
+      const stored = await loadCase(handle, params.caseId);
+      const doc = caseContent(stored);
+      const project = await projectOf(handle, doc);
+      const workflow = projectWorkflow(project?.workflowOverride);
+      return {
+        ...caseView(stored),
+        actions: availableActions(workflow, caseFacts(doc, project)),
+        node: { id: doc.state.workflowNode, label: workflow.nodes[doc.state.workflowNode]?.label ?? null },
+      };
+    },
+  );
+
+  router.route<SaveInput>(
+    {
+      method: 'put',
+      path: '/:caseId',
+      summary:
+        'Saves the case from the revision read (`rev`). 409 with the other users\u2019 field changes when stale; 400 "Please check the form data." on wrong values; code 500010 asking confirmation when mandatory values are missing (resend with confirmMissing)',
+      permission: 'activecase:save',
+      params: caseIdParams,
+      body: {
+        type: 'object',
+        required: ['rev', 'document'],
+        additionalProperties: false,
+        properties: {
+          rev: { type: 'integer', minimum: 1 },
+          document: { type: 'object' },
+          confirmMissing: { type: 'boolean' },
+          reason: text(2000),
+        },
+      },
+    },
+    (c, { params, body }) => saveCase(c, params.caseId, body),
+  );
+
+  router.route<{ document?: Record<string, unknown> }>(
+    {
+      method: 'post',
+      path: '/:caseId/check',
+      summary: 'Full validation report of the stored case (or of the unsaved draft given), grouped by tab',
+      permission: 'activecase:check',
+      params: caseIdParams,
+      body: { type: 'object', additionalProperties: false, properties: { document: { type: 'object' } } },
+    },
+    (c, { params, body }) => checkStoredCase(c, params.caseId, body?.document),
+  );
+
+  const actions: ActionRoute[] = [
+    {
+      path: 'submit',
+      action: 'submit',
+      permission: 'activecase:submit',
+      summary: 'Submits the case to a chosen next node and user, with electronic signature (password)',
+      effect: () => moveEffect,
+    },
+    {
+      path: 'back',
+      action: 'back',
+      permission: 'activecase:back',
+      summary:
+        'Sends the case back to a chosen earlier node, with an opinion; the user defaults to who last handled that node',
+      effect: () => backEffect,
+    },
+    {
+      path: 'challenge',
+      action: 'challenge',
+      permission: 'activecase:challenge',
+      summary:
+        'Challenges the case (internal or external) to a user with an opinion; the case stays where it is',
+      effect: () => () => ({ doc: null }),
+      body: actionBody({ kind: { enum: ['internal', 'external'] } }),
+      choice: (body) => ({ ...body, option: body.kind as string | undefined }),
+    },
+    {
+      path: 'create-plan',
+      action: 'createPlan',
+      permission: 'submittransfer:supervisionSubmit:createPlan',
+      summary:
+        'Submission plan created: passes the case to the plan approver (the submission information must be saved)',
+      effect: () => moveEffect,
+    },
+    {
+      path: 'approve-plan',
+      action: 'approvePlan',
+      permission: 'activecase:approveSubmissionPlan',
+      summary:
+        'Approves (to transmission) or rejects (back to plan creation) the submission plan, with electronic signature',
+      effect: () => moveEffect,
+      body: actionBody({ result: { enum: ['agree', 'disagree'] } }),
+      choice: (body) => ({ ...body, option: body.result as string | undefined }),
+    },
+    {
+      path: 'mark-completed',
+      action: 'markCompleted',
+      permission: 'activecase:markCompleted',
+      summary:
+        'Marks the report completed (at regulatory submission, without errors); stores an immutable snapshot',
+      effect: () => markCompletedEffect,
+    },
+    {
+      path: 'mark-invalid',
+      action: 'markInvalid',
+      permission: 'activecase:markInvalid',
+      summary: 'Marks the report invalid, with a reason (opinion)',
+      effect: () => markInvalidEffect,
+    },
+  ];
+  const followUpBody = actionBody(
+    { reason: text(2000), latestInformationDate: text(8), pvInformedDate: text(8) },
+    [],
+  );
+  for (const [path, permission] of [
+    ['follow-up', 'activecase:followUp'],
+    ['follow-up-version', 'activecase:createFollowUpVersion'],
+  ] as const) {
+    actions.push({
+      path,
+      action: 'followUp',
+      permission,
+      summary:
+        'Creates the follow-up version of a completed report: a reason and the informed date (C.1.5) are required; the version restarts at the first node',
+      body: followUpBody,
+      effect: (body) => followUpEffect(body as FollowUpInput),
+      choice: (body) => ({ rev: body.rev as number | undefined, opinion: body.reason as string | undefined }),
+    });
+  }
+
+  for (const route of actions) {
+    router.route<Record<string, unknown>>(
+      {
+        method: 'post',
+        path: `/:caseId/${route.path}`,
+        summary: route.summary,
+        permission: route.permission,
+        params: caseIdParams,
+        body: route.body ?? actionBody(),
+      },
+      async (c, { params, body }) => {
+        const request = route.choice ? route.choice(body ?? {}) : ((body ?? {}) as ActionRequest);
+        return runCaseAction(c, signer, params.caseId, route.action, request, route.effect(body ?? {}));
+      },
+    );
+  }
+
+  router.route(
+    {
+      method: 'get',
+      path: '/:caseId/workflow-history',
+      summary:
+        'Workflow history: node, result, opinion, processer, next node and processer, time, data version',
+      permission: 'activecase:workflowHistory',
+      params: caseIdParams,
+    },
+    async (c, { params }) => ({ items: await workflowHistory(tenantHandle(c), params.caseId) }),
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/:caseId/versions',
+      summary: 'History versions: the immutable snapshots taken on each submit and on completion',
+      permission: 'activecase:historyVersions',
+      params: caseIdParams,
+    },
+    async (c, { params }) => ({ items: await listVersions(tenantHandle(c), params.caseId) }),
+  );
+
+  router.route<unknown, Record<string, unknown>, { caseId: string; versionId: string }>(
+    {
+      method: 'get',
+      path: '/:caseId/versions/:versionId',
+      summary: 'One history version with its document (read-only preview, /previewHistoryVersion)',
+      permission: 'previewHistoryVersion',
+      params: {
+        type: 'object',
+        required: ['caseId', 'versionId'],
+        properties: { caseId: text(64), versionId: text(64) },
+      },
+    },
+    (c, { params }) => getVersion(tenantHandle(c), params.caseId, params.versionId),
+  );
+
+  router.route<unknown, { from: string; to: string }, { caseId: string }>(
+    {
+      method: 'get',
+      path: '/:caseId/compare',
+      summary:
+        'Field-by-field comparison of two versions (snapshot ids, or `current`), each change with its E2B id and label',
+      permission: 'activecase:historyVersions',
+      params: caseIdParams,
+      query: {
+        type: 'object',
+        required: ['from', 'to'],
+        properties: { from: text(64), to: text(64) },
+      },
+    },
+    (c, { params, query }) => compareVersions(tenantHandle(c), params.caseId, query.from, query.to),
+  );
+
+  router.route<unknown, { page: number; size: number }, { caseId: string }>(
+    {
+      method: 'get',
+      path: '/:caseId/change-log',
+      summary:
+        'Data change log of the case from the audit trail: who, when, field (E2B id), before, after, reason; newest first',
+      permission: 'checklog:logHistory',
+      params: caseIdParams,
+      query: pageQuery,
+    },
+    (c, { params, query }) => changeLog(tenantHandle(c), params.caseId, query),
+  );
+}

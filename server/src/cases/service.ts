@@ -1,0 +1,370 @@
+/** Creating, saving, checking and copying cases, and the effects of the non-moving actions. */
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import { planAction } from '../../../engine/src/workflow/index';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { AppError, errors } from '../http/errors';
+import { Code } from '../http/envelope';
+import { nextReportCode } from '../report-codes/service';
+import type { Handle } from '../store/port';
+import { RevisionConflictError } from '../store/port';
+import { projectWorkflow } from '../workflow/definitions';
+import type { WorkflowHistoryEntry } from '../workflow/history';
+import type { ActionEffectFn } from './actions';
+import { callerName, caseFacts, projectOf } from './actions';
+import { C } from './collections';
+import { conflictAnswer, conflictError } from './conflict';
+import type { CaseDocument, CaseState } from './document';
+import { caseContent, e2bNow, SERVER_STATE_FIELDS } from './document';
+import { findDuplicates } from './duplicates';
+import type { DuplicateCandidate } from './duplicates';
+import type { CaseView } from './persistence';
+import { caseView, insertCase, loadCase, replaceCase } from './persistence';
+import { findProject } from './projects';
+import type { Project } from './projects';
+import { checkCase, groupByTab } from './validation';
+
+type Doc = Record<string, unknown>;
+
+export interface CreateCaseInput {
+  projectId?: string;
+  reportType?: string;
+  happenCountry?: string;
+  hospitalId?: string;
+  /** Sections entered on the registration page before the first save (state is ignored). */
+  document?: Doc;
+}
+
+function requireSelection(input: CreateCaseInput): void {
+  if (!input.projectId) throw errors.badRequest('cases.selectProject');
+  if (!input.reportType) throw errors.badRequest('cases.selectReportType');
+  if (!input.happenCountry) throw errors.badRequest('cases.selectEventCountry');
+}
+
+async function usableProject(handle: Handle, projectId: string): Promise<Project & { _id: string }> {
+  const project = await findProject(handle, projectId);
+  if (!project) throw errors.badRequest('cases.unknownProject', { id: projectId });
+  if (project.locked) throw errors.badRequest('cases.projectLocked', { code: project.code });
+  return project;
+}
+
+function freshState(userId: string, userName: string, nowIso: string, initialNode: string): CaseState {
+  return {
+    workflowNode: initialNode as CaseState['workflowNode'],
+    handlerId: userId,
+    handlerName: userName,
+    isCompleted: false,
+    validity: 'valid',
+    isLocked: false,
+    version: 1,
+    versionType: 'initial',
+    followUpNumber: 0,
+    createdBy: userId,
+    createdAt: nowIso,
+    updatedAt: nowIso,
+  };
+}
+
+/** Creates a case in data entry with a new report code; answers it with its duplicate candidates. */
+export async function createCase(
+  c: Context<AppEnv>,
+  input: CreateCaseInput,
+): Promise<{ case: CaseView; duplicates: DuplicateCandidate[] }> {
+  requireSelection(input);
+  const principal = requirePrincipal(c);
+  const handle = tenantHandle(c);
+  const now = c.get('deps').clock.now();
+  const project = await usableProject(handle, input.projectId!);
+  if (input.hospitalId && !project.sites.some((site) => site.id === input.hospitalId)) {
+    throw errors.badRequest('cases.unknownSite', { id: input.hospitalId });
+  }
+  const workflow = projectWorkflow(project.workflowOverride);
+  const name = await callerName(handle, principal);
+  const given = structuredClone(input.document ?? {});
+  const report = (given.report ?? {}) as Doc;
+  const id = randomUUID();
+  const stored = await handle.transaction(async (tx) => {
+    const reportCode = await nextReportCode(tx, project._id, now);
+    const doc: CaseDocument = {
+      reporters: [],
+      sender: {},
+      patient: {},
+      reactions: [],
+      drugs: [],
+      narrative: {},
+      ...given,
+      state: {
+        ...freshState(principal.userId, name, now.toISOString(), workflow.initial),
+        ...userFlags(given.state),
+      },
+      report: {
+        creationDate: e2bNow(now),
+        reportAllCode: reportCode,
+        ...report,
+        reportCode,
+        reportType: input.reportType,
+        happenCountry: input.happenCountry,
+        studyProjectId: project._id,
+        ...(input.hospitalId ? { hospitalId: input.hospitalId } : {}),
+      },
+    };
+    if (project.studyType || project.sponsorStudyNumber) {
+      doc.study = {
+        ...(project.sponsorStudyNumber ? { sponsorStudyNumber: project.sponsorStudyNumber } : {}),
+        ...(project.studyType ? { discoveredEventType: project.studyType } : {}),
+        studyNameO: project.name,
+        ...((given.study ?? {}) as Doc),
+      };
+    }
+    return insertCase(tx, id, doc);
+  });
+  const duplicates = await findDuplicates(handle, caseContent(stored), id);
+  return { case: caseView(stored), duplicates };
+}
+
+/** The state flags the user sets (TEAE, SAE, SAR, SUSAR, AESI); everything else in state is the server's. */
+function userFlags(state: unknown): Partial<CaseState> {
+  const out: Doc = {};
+  if (state && typeof state === 'object') {
+    for (const [key, value] of Object.entries(state as Doc)) {
+      if (!(SERVER_STATE_FIELDS as readonly string[]).includes(key) && typeof value === 'boolean')
+        out[key] = value;
+    }
+  }
+  return out as Partial<CaseState>;
+}
+
+export interface SaveInput {
+  rev: number;
+  document: Doc;
+  /** The user confirmed saving with mandatory values missing. */
+  confirmMissing?: boolean;
+  reason?: string;
+}
+
+export interface SaveAnswer {
+  case: CaseView;
+  check: {
+    errorCount: number;
+    warningCount: number;
+    missingCount: number;
+    groups: ReturnType<typeof groupByTab>;
+  };
+}
+
+/**
+ * Saves the whole case from the revision the user read. A stale revision is refused with the
+ * other users' changes (409); wrong values are refused ('Please check the form data.'); missing
+ * mandatory values need the user's confirmation. The report code and the server's state stay.
+ */
+export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveInput): Promise<SaveAnswer> {
+  const handle = tenantHandle(c);
+  const now = c.get('deps').clock.now();
+  const stored = await loadCase(handle, caseId);
+  if (stored.rev !== input.rev) throw conflictError(await conflictAnswer(handle, stored, input.rev));
+  const current = caseContent(stored);
+  const project = await projectOf(handle, current);
+  const workflow = projectWorkflow(project?.workflowOverride);
+  const plan = planAction(workflow, 'save', caseFacts(current, project));
+  if (!plan.ok) throw errors.badRequest(plan.messageKey, plan.params);
+
+  const next: CaseDocument = {
+    ...(structuredClone(input.document) as Doc),
+    state: current.state,
+  } as CaseDocument;
+  next.state = { ...current.state, ...userFlags(input.document.state), updatedAt: now.toISOString() };
+  const report = { ...((next.report ?? {}) as Doc), reportCode: (current.report as Doc).reportCode };
+  next.report = report;
+  const check = checkCase(next, project?._id ?? null, now);
+  const groups = groupByTab(check.findings);
+  if (check.invalidCount > 0) {
+    throw new AppError(Code.badRequest, 'cases.checkFormData', {}, 400, {
+      data: { errorCount: check.errorCount, invalidCount: check.invalidCount, groups },
+    });
+  }
+  if (check.missingCount > 0 && input.confirmMissing !== true) {
+    // The page asks "save anyway?" and resends with confirmMissing (SPEC 5: confirmation).
+    throw new AppError(
+      Code.handledByPage,
+      'cases.missingMandatoryConfirm',
+      { count: check.missingCount },
+      400,
+      {
+        data: { needsConfirmation: true, missingCount: check.missingCount, groups },
+      },
+    );
+  }
+  next.state.configurationVersion = check.configurationVersion;
+  try {
+    const written = await handle.transaction((tx) => replaceCase(tx, caseId, next, input.rev, input.reason));
+    return {
+      case: caseView(written),
+      check: {
+        errorCount: check.errorCount,
+        warningCount: check.warningCount,
+        missingCount: check.missingCount,
+        groups,
+      },
+    };
+  } catch (error) {
+    // Someone saved between our read and our write.
+    if (error instanceof RevisionConflictError) {
+      throw conflictError(await conflictAnswer(handle, await loadCase(handle, caseId), input.rev));
+    }
+    throw error;
+  }
+}
+
+/** The full check of a case (stored, or the unsaved draft given), grouped by tab. */
+export async function checkStoredCase(c: Context<AppEnv>, caseId: string, draft?: Doc) {
+  const handle = tenantHandle(c);
+  const stored = await loadCase(handle, caseId);
+  const current = caseContent(stored);
+  const doc = draft ? ({ ...draft, state: current.state } as CaseDocument) : current;
+  const project = await projectOf(handle, current);
+  const check = checkCase(doc, project?._id ?? null, c.get('deps').clock.now());
+  return {
+    rev: stored.rev,
+    errorCount: check.errorCount,
+    warningCount: check.warningCount,
+    missingCount: check.missingCount,
+    configurationVersion: check.configurationVersion,
+    groups: groupByTab(check.findings),
+  };
+}
+
+/** Copies a case into a new one at data entry: new report code, new state, nothing of the workflow. */
+export async function copyCase(c: Context<AppEnv>, caseId: string): Promise<CaseView> {
+  const principal = requirePrincipal(c);
+  const handle = tenantHandle(c);
+  const now = c.get('deps').clock.now();
+  const source = caseContent(await loadCase(handle, caseId));
+  const project = await projectOf(handle, source);
+  const plan = planAction(projectWorkflow(project?.workflowOverride), 'copy', caseFacts(source, project));
+  if (!plan.ok) throw errors.badRequest(plan.messageKey, plan.params);
+  if (project?.locked) throw errors.badRequest('cases.projectLocked', { code: project.code });
+  const workflow = projectWorkflow(project?.workflowOverride);
+  const name = await callerName(handle, principal);
+  const id = randomUUID();
+  const stored = await handle.transaction(async (tx) => {
+    const reportCode = await nextReportCode(tx, project?._id ?? null, now);
+    const doc = structuredClone(source);
+    doc.state = {
+      ...freshState(principal.userId, name, now.toISOString(), workflow.initial),
+      ...userFlags(source.state),
+    };
+    const report: Doc = {
+      ...(doc.report as Doc),
+      reportCode,
+      reportAllCode: reportCode,
+      creationDate: e2bNow(now),
+    };
+    delete report.linkedReportIds;
+    doc.report = report;
+    // Submission plans belong to the case they were made for.
+    delete doc.submissionPlans;
+    return insertCase(tx, id, doc);
+  });
+  return caseView(stored);
+}
+
+const withState = (doc: CaseDocument, state: Partial<CaseState>): CaseDocument => {
+  const next = structuredClone(doc);
+  next.state = { ...next.state, ...state };
+  return next;
+};
+
+export const markCompletedEffect: ActionEffectFn = ({ doc }) => ({
+  doc: withState(doc, { isCompleted: true }),
+});
+
+export const markInvalidEffect: ActionEffectFn = ({ doc }) => ({
+  doc: withState(doc, { validity: 'invalid' }),
+});
+
+export const deleteEffect: ActionEffectFn = ({ doc }) => ({
+  doc: withState(doc, { validity: 'deleted' }),
+  details: { validityBefore: doc.state.validity },
+});
+
+/** Restores the validity the case had before it was deleted (valid or invalid). */
+export const restoreEffect: ActionEffectFn = async ({ doc, stored }, tx) => {
+  const deletion = await tx
+    .collection<WorkflowHistoryEntry>(C.history)
+    .findOne({ caseId: stored._id, action: 'delete' }, { sort: { at: -1, _id: -1 } });
+  const before = deletion?.details?.validityBefore === 'invalid' ? 'invalid' : 'valid';
+  return { doc: withState(doc, { validity: before }), details: { validityAfter: before } };
+};
+
+/** Back to a chosen node: the chosen user, else whoever last handed the case on from that node. */
+export const backEffect: ActionEffectFn = async (ctx, tx) => {
+  let next = ctx.next;
+  if (!next) {
+    const last = await tx
+      .collection<WorkflowHistoryEntry>(C.history)
+      .findOne({ caseId: ctx.stored._id, node: ctx.plan.toNode }, { sort: { at: -1, _id: -1 } });
+    if (last) next = { id: last.processerId, name: last.processerName };
+  }
+  const doc = withState(ctx.doc, { workflowNode: ctx.plan.toNode as CaseState['workflowNode'] });
+  if (next) {
+    doc.state.handlerId = next.id;
+    doc.state.handlerName = next.name;
+  }
+  return { doc, next };
+};
+
+export interface FollowUpInput {
+  reason?: string;
+  /** C.1.5 of the follow-up: the date the new information was received. */
+  latestInformationDate?: string;
+  /** When pharmacovigilance was informed, if it differs. */
+  pvInformedDate?: string;
+}
+
+const E2B_DAY = /^\d{8}$/;
+
+/** Checks a follow-up request before the workflow guards (SPEC 5: a reason and the informed dates). */
+export function checkFollowUpInput(input: FollowUpInput, today: string, current: CaseDocument): void {
+  if (!input.reason?.trim()) throw errors.badRequest('cases.followUpReasonRequired');
+  if (!input.latestInformationDate || !E2B_DAY.test(input.latestInformationDate)) {
+    throw errors.badRequest('cases.followUpDatesRequired');
+  }
+  if (input.pvInformedDate !== undefined && !E2B_DAY.test(input.pvInformedDate)) {
+    throw errors.badRequest('cases.followUpDatesRequired');
+  }
+  if (input.latestInformationDate > today) throw errors.badRequest('cases.followUpDateFuture');
+  const previous = String((current.report as Doc | undefined)?.reportDateLast ?? '');
+  if (previous && input.latestInformationDate < previous.slice(0, 8)) {
+    throw errors.badRequest('cases.followUpDateBeforePrevious', { previous });
+  }
+}
+
+/** A follow-up version: version + 1, back to the first node with the caller, not completed. */
+export function followUpEffect(input: FollowUpInput): ActionEffectFn {
+  return ({ doc, workflow, principal, name, now }) => {
+    checkFollowUpInput(input, e2bNow(now).slice(0, 8), doc);
+    const next = structuredClone(doc);
+    next.report = { ...(next.report as Doc), reportDateLast: input.latestInformationDate };
+    next.state = {
+      ...next.state,
+      version: next.state.version + 1,
+      versionType: 'followUp',
+      followUpNumber: (next.state.followUpNumber ?? 0) + 1,
+      followUpReason: input.reason!.trim(),
+      isCompleted: false,
+      workflowNode: workflow.initial as CaseState['workflowNode'],
+      handlerId: principal.userId,
+      handlerName: name,
+    };
+    return {
+      doc: next,
+      details: {
+        reason: input.reason!.trim(),
+        latestInformationDate: input.latestInformationDate,
+        ...(input.pvInformedDate ? { pvInformedDate: input.pvInformedDate } : {}),
+        previousVersion: doc.state.version,
+      },
+    };
+  };
+}

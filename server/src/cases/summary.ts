@@ -1,0 +1,137 @@
+/**
+ * The case summary: the values the case list shows and filters on (schemas/ui/case-list.json), the
+ * workflow state, the reporting deadline and the duplicate-check keys, kept in `caseSummaries` so
+ * lists never read whole case documents.
+ */
+import { caseListDefinition } from '../../../engine/src/case-model/index';
+import { deadlineRuns, reportingDeadline, reportingDeadlineRules } from '../../../engine/src/workflow/index';
+import type { CaseDeadline } from '../../../engine/src/workflow/index';
+import type { CaseDocument, CaseState } from './document';
+
+type Doc = Record<string, unknown>;
+
+/** `/drugs/*\/genericName` -> `drugs_genericName`: the summary key of a document pointer. */
+export function pointerKey(pointer: string): string {
+  return pointer
+    .slice(1)
+    .split('/')
+    .filter((token) => token !== '*')
+    .join('_');
+}
+
+/** Every value a pointer (with `*` for any array item) reaches in a document. */
+export function valuesAt(doc: unknown, pointer: string): unknown[] {
+  let current: unknown[] = [doc];
+  for (const token of pointer.slice(1).split('/')) {
+    const next: unknown[] = [];
+    for (const value of current) {
+      if (token === '*') {
+        if (Array.isArray(value)) next.push(...value);
+      } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        const child = (value as Doc)[token];
+        if (child !== undefined && child !== null) next.push(child);
+      }
+    }
+    current = next;
+  }
+  return current;
+}
+
+/** Scalar form of a value for lists: null flavors as their code in brackets. */
+function scalar(value: unknown): string | number | boolean | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'object' && 'nullFlavor' in (value as Doc))
+    return `[${String((value as Doc).nullFlavor)}]`;
+  return null;
+}
+
+/** Pointers the list reads: every column field and every filter field. */
+const LIST_POINTERS = [
+  ...new Set([
+    ...caseListDefinition.columns.map((column) => column.field),
+    ...caseListDefinition.filters.flatMap((filter) => filter.fields),
+  ]),
+];
+
+export interface DuplicateKeys {
+  /** Upper-case patient initials or name (D.1). */
+  initials: string | null;
+  sex: string | null;
+  /** Age in years at onset (D.2.2a/b), rounded down; null when unknown. */
+  ageYears: number | null;
+  /** MedDRA codes (E.i.2.1b) and lower-case verbatim terms (E.i.1.1a / E.i.1.2). */
+  reactions: string[];
+  /** Lower-case names of suspect drugs (G.k.1 = 1): name as reported and generic name. */
+  suspectDrugs: string[];
+  /** Onset dates (E.i.4) to the day. */
+  onsets: string[];
+}
+
+export interface CaseSummary {
+  _id: string;
+  state: CaseState;
+  /** Values per list pointer key (arrays where the pointer crosses an array). */
+  v: Record<string, unknown>;
+  deadline: (CaseDeadline & { runs: boolean }) | null;
+  dup: DuplicateKeys;
+}
+
+const AGE_UNIT_YEARS: Record<string, number> = {
+  '{decade}': 10,
+  a: 1,
+  mo: 1 / 12,
+  wk: 1 / 52,
+  d: 1 / 365,
+  h: 1 / 8760,
+  min: 1 / 525600,
+};
+
+export function duplicateKeys(doc: Doc): DuplicateKeys {
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : '');
+  const patient = (doc.patient ?? {}) as Doc;
+  const initials =
+    typeof patient.patientsName === 'string' ? patient.patientsName.trim().toUpperCase() : null;
+  const age = typeof patient.age === 'number' ? patient.age : null;
+  const unit = typeof patient.ageUnit === 'string' ? AGE_UNIT_YEARS[patient.ageUnit] : undefined;
+  const reactions = new Set<string>();
+  const onsets = new Set<string>();
+  for (const reaction of (Array.isArray(doc.reactions) ? doc.reactions : []) as Doc[]) {
+    if (typeof reaction?.meddraCode === 'string' && reaction.meddraCode) reactions.add(reaction.meddraCode);
+    for (const key of ['reactionNative', 'reactionTranslation'])
+      if (text(reaction?.[key])) reactions.add(text(reaction[key]));
+    if (typeof reaction?.startDate === 'string' && reaction.startDate.length >= 8)
+      onsets.add(reaction.startDate.slice(0, 8));
+  }
+  const suspectDrugs = new Set<string>();
+  for (const drug of (Array.isArray(doc.drugs) ? doc.drugs : []) as Doc[]) {
+    if (drug?.drugCharacterisation !== '1') continue;
+    for (const key of ['drugName', 'genericName']) if (text(drug[key])) suspectDrugs.add(text(drug[key]));
+  }
+  return {
+    initials: initials || null,
+    sex: typeof patient.gender === 'string' ? patient.gender : null,
+    ageYears: age !== null && unit !== undefined ? Math.floor(age * unit) : null,
+    reactions: [...reactions],
+    suspectDrugs: [...suspectDrugs],
+    onsets: [...onsets],
+  };
+}
+
+export function buildSummary(caseId: string, doc: CaseDocument): CaseSummary {
+  const v: Record<string, unknown> = {};
+  for (const pointer of LIST_POINTERS) {
+    const values = valuesAt(doc, pointer)
+      .map(scalar)
+      .filter((value) => value !== null);
+    v[pointerKey(pointer)] = pointer.includes('*') ? [...new Set(values)] : (values[0] ?? null);
+  }
+  const deadline = reportingDeadline(reportingDeadlineRules, doc);
+  return {
+    _id: caseId,
+    state: doc.state,
+    v,
+    deadline: deadline ? { ...deadline, runs: deadlineRuns(reportingDeadlineRules, doc) } : null,
+    dup: duplicateKeys(doc),
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * Test rig for case management: a platform with the case modules on a fresh embedded store, a
+ * token authenticator (`tenant:user`), per-user permission sets, users, a project and a report-code
+ * generator. Used by the case, workflow, report-code and narrative tests.
+ */
+import { randomUUID } from 'node:crypto';
+import { permissionsOfArea } from '../access/menus';
+import type { Authenticator } from '../http/context';
+import type { Clock, ServerModule } from '../http/module';
+import { call, testPlatform } from '../http/testing';
+import { testStore } from '../http/test-store';
+import { usersCollections } from '../auth/collections';
+import { reportCodesModule } from '../report-codes';
+import { workflowModule } from '../workflow';
+import type { Signer } from '../workflow/signature';
+import { createCasesModule, workbenchModule } from './index';
+import type { Project } from './projects';
+import { C } from './collections';
+
+/** An answer with its envelope data read loosely: tests assert on its shape. */
+export interface RigAnswer {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions walk arbitrary answer shapes
+  body: { code: number; msg: string; data: any };
+}
+
+export const TENANT_PERMISSIONS = permissionsOfArea('tenant');
+
+export interface RigUser {
+  id: string;
+  name: string;
+  /** Permissions the user lacks (everything else of the tenant area is granted). */
+  deny?: string[];
+}
+
+export const PASSWORD = 'Correct-Horse-1';
+
+/** A signer that checks a fixed password and records what was signed (the identity module's is tested there). */
+export function recordingSigner(): Signer & {
+  signed: { userId: string; meaning: string; subjectId: string }[];
+} {
+  const signed: { userId: string; meaning: string; subjectId: string }[] = [];
+  const signer = (async (_deps, principal, password, meaning, subject) => {
+    if (password !== PASSWORD) {
+      const { errors } = await import('../http/errors');
+      throw errors.badRequest('workflow.passwordRequired');
+    }
+    signed.push({ userId: principal.userId, meaning, subjectId: subject.id });
+    return { _id: randomUUID(), signedAt: new Date().toISOString() };
+  }) as Signer & { signed: typeof signed };
+  signer.signed = signed;
+  return signer;
+}
+
+export const demoProject = (id = 'p1'): Project & { _id: string } => ({
+  _id: id,
+  code: `PV-${id.toUpperCase()}`,
+  name: '一项评价XY-101治疗晚期非小细胞肺癌的III期研究',
+  nameEn: 'A phase III study of XY-101 in advanced NSCLC',
+  sponsor: '某制药有限公司',
+  locked: false,
+  studyType: '1',
+  sponsorStudyNumber: `XY-101-301-${id}`,
+  sites: [
+    {
+      id: `${id}-s1`,
+      code: '01',
+      name: '北京协和医院',
+      nameEn: 'Peking Union Medical College Hospital',
+      country: 'CN',
+    },
+    {
+      id: `${id}-s2`,
+      code: '02',
+      name: '复旦大学附属中山医院',
+      nameEn: 'Zhongshan Hospital, Fudan University',
+      country: 'CN',
+    },
+  ],
+  drugs: [
+    {
+      id: `${id}-d1`,
+      drugName: 'XY-101注射液',
+      genericName: '注射用XY-101',
+      approvalNumber: '2024LP00101',
+      isClinicalDrug: true,
+      isBlind: false,
+      substanceName: 'XY-101',
+    },
+    {
+      id: `${id}-d2`,
+      drugName: '氨氯地平片',
+      genericName: '苯磺酸氨氯地平片',
+      approvalNumber: '国药准字H20093429',
+      isClinicalDrug: false,
+      isBlind: false,
+    },
+  ],
+});
+
+export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modules?: ServerModule[] } = {}) {
+  const store = await testStore();
+  const signer = recordingSigner();
+  const users: RigUser[] = options.users ?? [
+    { id: 'entry', name: '录入员小王' },
+    { id: 'qc', name: '质控员小李' },
+    { id: 'medical', name: '医学审评张医生' },
+    { id: 'sponsor', name: '申办方审核陈经理' },
+    { id: 'submitter', name: '递交专员周' },
+    {
+      id: 'viewer',
+      name: '只读用户',
+      deny: TENANT_PERMISSIONS.filter((p) => p !== 'casemanagement:caseview' && p !== 'activecase'),
+    },
+  ];
+  const denied = new Map(users.map((user) => [user.id, new Set(user.deny ?? [])]));
+  const authenticator: Authenticator = {
+    authenticate: async (token) => {
+      const [tenantId, userId] = token.split(':');
+      return tenantId && userId ? { tenantId, userId, name: users.find((u) => u.id === userId)?.name } : null;
+    },
+    authorize: (principal, permission) =>
+      TENANT_PERMISSIONS.includes(permission) && !denied.get(principal.userId)?.has(permission),
+  };
+  const modules = options.modules ?? [
+    createCasesModule({ signer }),
+    workbenchModule,
+    workflowModule,
+    reportCodesModule,
+  ];
+  const platform = testPlatform({
+    store,
+    modules,
+    authenticator,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  await platform.ready();
+  for (const definition of usersCollections) await store.define(definition);
+  const seed = async (tenantId: string) => {
+    const handle = store.tenant(tenantId, { userId: 'system:test' });
+    for (const user of users) {
+      await handle.collection('users').insertOne({
+        _id: user.id,
+        account: user.id,
+        accountKey: `${tenantId}:${user.id}`,
+        name: user.name,
+        email: `${user.id}@example.cn`,
+        state: 'enabled',
+        organisationIds: [],
+        currentOrganisationId: null,
+        roleIds: [],
+      });
+    }
+    await handle.collection<Project>(C.projects).insertOne(demoProject('p1'));
+    await handle.collection('reportCodeGenerators').insertOne({
+      name: '默认规则',
+      projectId: null,
+      countryCode: 'CN',
+      organisation: 'XYPHARMA',
+      cycle: 'year',
+      length: 6,
+      startValue: 1,
+      utcOffsetMinutes: 480,
+      enabled: true,
+    });
+  };
+  await seed('t1');
+  const as = (userId: string, tenantId = 't1') => ({
+    call: (method: string, path: string, body?: unknown, lang: 'cn' | 'en' = 'en') =>
+      call(platform.app, method, `/api${path}`, {
+        token: `${tenantId}:${userId}`,
+        body,
+        lang,
+      }) as Promise<RigAnswer>,
+  });
+  return { store, platform, signer, as, seed, close: () => store.close() };
+}

@@ -1,0 +1,181 @@
+/**
+ * History versions (immutable snapshots taken on submit and on completion), their field-by-field
+ * comparison, the data change log from the audit trail, and the workflow history of a case.
+ */
+import { auditService } from '../audit';
+import { errors } from '../http/errors';
+import type { Handle, StoredDoc } from '../store/port';
+import type { WorkflowHistoryEntry } from '../workflow/history';
+import type { CaseSnapshot } from './actions';
+import { C } from './collections';
+import { caseContent } from './document';
+import type { FieldChange } from './diff';
+import { describeField, fieldChanges } from './diff';
+import { handlerNames } from './directory';
+import { loadCase } from './persistence';
+
+/** A stored document as an answer: `id` in place of `_id`, the store's bookkeeping left out. */
+function asRecord<T extends object>(doc: StoredDoc<T>): T & { id: string } {
+  const {
+    _id,
+    tenantId: _t,
+    rev: _r,
+    createdAt: _ca,
+    createdBy: _cb,
+    updatedAt: _ua,
+    updatedBy: _ub,
+    ...rest
+  } = doc;
+  return { id: _id, ...(rest as unknown as T) };
+}
+
+export type SnapshotSummary = Omit<CaseSnapshot, 'document'> & { id: string };
+
+export async function listVersions(handle: Handle, caseId: string): Promise<SnapshotSummary[]> {
+  await loadCase(handle, caseId);
+  const docs = await handle
+    .collection<CaseSnapshot>(C.versions)
+    .find({ caseId }, { sort: { at: 1, _id: 1 }, projection: { document: 0 } });
+  return docs.map(
+    ({
+      _id,
+      tenantId: _t,
+      rev: _r,
+      createdAt: _ca,
+      createdBy: _cb,
+      updatedAt: _ua,
+      updatedBy: _ub,
+      ...rest
+    }) => ({
+      id: _id,
+      ...(rest as Omit<CaseSnapshot, 'document'>),
+    }),
+  );
+}
+
+export async function getVersion(
+  handle: Handle,
+  caseId: string,
+  versionId: string,
+): Promise<CaseSnapshot & { id: string }> {
+  const doc = await handle.collection<CaseSnapshot>(C.versions).findOne({ _id: versionId, caseId });
+  if (!doc) throw errors.notFound('cases.versionNotFound', { id: versionId });
+  const {
+    _id,
+    tenantId: _t,
+    rev: _r,
+    createdAt: _ca,
+    createdBy: _cb,
+    updatedAt: _ua,
+    updatedBy: _ub,
+    ...rest
+  } = doc;
+  return { id: _id, ...(rest as CaseSnapshot) };
+}
+
+/** `current` or a snapshot id -> the document and what it is. */
+async function side(handle: Handle, caseId: string, ref: string) {
+  if (ref === 'current') {
+    const stored = await loadCase(handle, caseId);
+    const document = caseContent(stored);
+    return {
+      ref,
+      version: document.state.version,
+      rev: stored.rev,
+      at: stored.updatedAt,
+      kind: 'current',
+      document,
+    };
+  }
+  const snapshot = await getVersion(handle, caseId, ref);
+  return {
+    ref,
+    version: snapshot.version,
+    rev: snapshot.caseRev,
+    at: snapshot.at,
+    kind: snapshot.kind,
+    document: snapshot.document,
+  };
+}
+
+/** Field-by-field comparison of two versions (state bookkeeping left out: it differs by nature). */
+export async function compareVersions(handle: Handle, caseId: string, from: string, to: string) {
+  const [a, b] = await Promise.all([side(handle, caseId, from), side(handle, caseId, to)]);
+  const skip = new Set([
+    '/state/updatedAt',
+    '/state/configurationVersion',
+    '/state/handlerId',
+    '/state/handlerName',
+  ]);
+  const { document: _a, ...fromMeta } = a;
+  const { document: _b, ...toMeta } = b;
+  return { from: fromMeta, to: toMeta, changes: fieldChanges(a.document, b.document, skip) };
+}
+
+export interface ChangeLogEntry {
+  at: string;
+  userId: string;
+  userName: string;
+  rev: number;
+  operation: string;
+  reason: string | null;
+  changes: FieldChange[];
+}
+
+/** The data change log (SPEC 2 /checklog/logHistory for one case): who changed which field, when and why. */
+export async function changeLog(
+  handle: Handle,
+  caseId: string,
+  page: { page: number; size: number },
+): Promise<{ items: ChangeLogEntry[]; page: number; size: number }> {
+  await loadCase(handle, caseId);
+  const entries = await auditService(handle).byDocument(C.cases, caseId, {
+    order: 'desc',
+    skip: (page.page - 1) * page.size,
+    limit: page.size,
+  });
+  const names = await handlerNames(handle, [...new Set(entries.map((e) => e.userId))]);
+  const items = entries.map((entry) => ({
+    at: entry.at,
+    userId: entry.userId,
+    userName: names.get(entry.userId) ?? entry.userId,
+    rev: entry.documentRev,
+    operation: entry.operation,
+    reason: entry.reason ?? null,
+    changes: entry.changes.flatMap((change) => {
+      const pointer = `/${change.path.replace(/\./g, '/')}`;
+      // The trail records arrays and new objects whole: break them into fields.
+      const fine = fieldChanges(change.before, change.after).map((c) => ({
+        ...c,
+        path: pointer + c.path,
+        ...describeField(pointer + c.path),
+      }));
+      return fine.length
+        ? fine
+        : [{ path: pointer, ...describeField(pointer), before: change.before, after: change.after }];
+    }),
+  }));
+  return { items, ...page };
+}
+
+export async function workflowHistory(handle: Handle, caseId: string) {
+  await loadCase(handle, caseId);
+  const docs = await handle
+    .collection<WorkflowHistoryEntry>(C.history)
+    .find({ caseId }, { sort: { at: 1, _id: 1 } });
+  return docs.map(
+    ({
+      _id,
+      tenantId: _t,
+      rev: _r,
+      createdAt: _ca,
+      createdBy: _cb,
+      updatedAt: _ua,
+      updatedBy: _ub,
+      ...rest
+    }) => ({
+      id: _id,
+      ...(rest as WorkflowHistoryEntry),
+    }),
+  );
+}

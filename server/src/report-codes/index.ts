@@ -1,0 +1,171 @@
+/**
+ * Report-code generators and counters per tenant and project (`/api/report-codes`), the
+ * administration of /authoritymanagement/codeManagement. Cases take codes through `nextReportCode`.
+ */
+import { REPORT_CODE_CYCLES } from '../../../engine/src/report-codes/index';
+import { tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import { defineModule } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import type { JsonSchema } from '../http/validation';
+import type { CollectionDefinition, StoredDoc } from '../store/port';
+import type { Counter, StoredGenerator } from './service';
+import { assertGenerator, previewReportCode, RC } from './service';
+
+export { nextReportCode, generatorFor, RC as reportCodeCollections } from './service';
+export type { StoredGenerator, Counter } from './service';
+
+const collections: CollectionDefinition[] = [
+  { name: RC.generators, scope: 'tenant', audited: true, indexes: [{ fields: { projectId: 1 } }] },
+  {
+    name: RC.counters,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ name: 'period', fields: { generatorId: 1, period: 1 }, unique: true }],
+  },
+];
+
+const generatorFields: Record<string, JsonSchema> = {
+  name: { type: 'string', minLength: 1, maxLength: 100 },
+  projectId: { type: ['string', 'null'], maxLength: 64 },
+  countryCode: { type: 'string', maxLength: 2 },
+  organisation: { type: 'string', maxLength: 40 },
+  cycle: { enum: [...REPORT_CODE_CYCLES] },
+  length: { type: 'integer' },
+  startValue: { type: 'integer' },
+  utcOffsetMinutes: { type: 'integer', minimum: -720, maximum: 840 },
+  enabled: { type: 'boolean' },
+};
+const idParams: JsonSchema = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', maxLength: 64 } },
+};
+
+const view = (doc: StoredDoc<StoredGenerator>) => {
+  const { tenantId: _t, createdBy: _cb, updatedBy: _ub, _id, ...rest } = doc;
+  return { id: _id, ...rest };
+};
+
+function routes(router: ModuleRouter): void {
+  router.route<unknown, { projectId?: string }>(
+    {
+      method: 'get',
+      path: '/generators',
+      summary: "The tenant's report-code generators (optionally one project's)",
+      permission: 'authoritymanagement:codeManagement',
+      query: { type: 'object', properties: { projectId: { type: 'string', maxLength: 64 } } },
+    },
+    async (c, { query }) => {
+      const filter = query.projectId ? { projectId: query.projectId } : {};
+      const docs = await tenantHandle(c)
+        .collection<StoredGenerator>(RC.generators)
+        .find(filter, { sort: { name: 1 } });
+      return { items: docs.map(view) };
+    },
+  );
+
+  router.route<StoredGenerator>(
+    {
+      method: 'post',
+      path: '/generators',
+      summary:
+        'Adds a generator: country code, company or regulator name, cycle, length, start value (one enabled per project)',
+      permission: 'authoritymanagement:codeManagement:add',
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'countryCode', 'organisation', 'cycle', 'length', 'startValue'],
+        properties: generatorFields,
+      },
+    },
+    async (c, { body }) => {
+      const generator: StoredGenerator = {
+        ...body,
+        projectId: body.projectId ?? null,
+        utcOffsetMinutes: body.utcOffsetMinutes ?? 480,
+        enabled: body.enabled ?? true,
+      };
+      assertGenerator(generator);
+      const generators = tenantHandle(c).collection<StoredGenerator>(RC.generators);
+      if (generator.enabled && (await generators.count({ projectId: generator.projectId, enabled: true }))) {
+        throw errors.badRequest('reportCodes.projectHasGenerator');
+      }
+      return view(await generators.insertOne(generator));
+    },
+  );
+
+  router.route<Partial<StoredGenerator> & { rev: number }, Record<string, unknown>, { id: string }>(
+    {
+      method: 'put',
+      path: '/generators/:id',
+      summary: 'Edits a generator from the revision read; counters keep their values',
+      permission: 'authoritymanagement:codeManagement:edit',
+      params: idParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['rev'],
+        properties: { ...generatorFields, rev: { type: 'integer', minimum: 1 } },
+      },
+    },
+    async (c, { params, body }) => {
+      const generators = tenantHandle(c).collection<StoredGenerator>(RC.generators);
+      const current = await generators.findOne({ _id: params.id });
+      if (!current) throw errors.notFound('reportCodes.notFound');
+      const { rev, ...changes } = body;
+      const next = { ...current, ...changes };
+      assertGenerator(next);
+      const updated = await generators.updateOne({ _id: params.id }, { $set: changes }, { expectedRev: rev });
+      return view(updated!);
+    },
+  );
+
+  router.route<unknown, Record<string, unknown>, { id: string }>(
+    {
+      method: 'delete',
+      path: '/generators/:id',
+      summary: 'Deletes a generator that never issued a code (disable one that did)',
+      permission: 'authoritymanagement:codeManagement:delete',
+      params: idParams,
+    },
+    async (c, { params }) => {
+      const handle = tenantHandle(c);
+      if (await handle.collection<Counter>(RC.counters).count({ generatorId: params.id })) {
+        throw errors.badRequest('reportCodes.inUse');
+      }
+      if (!(await handle.collection(RC.generators).deleteOne({ _id: params.id })))
+        throw errors.notFound('reportCodes.notFound');
+      return null;
+    },
+  );
+
+  router.route<unknown, Record<string, unknown>, { id: string }>(
+    {
+      method: 'get',
+      path: '/generators/:id/counters',
+      summary:
+        "A generator's counters, one per period, with the last value issued and the code the next case gets",
+      permission: 'authoritymanagement:codeManagement',
+      params: idParams,
+    },
+    async (c, { params }) => {
+      const handle = tenantHandle(c);
+      const generator = await handle.collection<StoredGenerator>(RC.generators).findOne({ _id: params.id });
+      if (!generator) throw errors.notFound('reportCodes.notFound');
+      const counters = await handle
+        .collection<Counter>(RC.counters)
+        .find({ generatorId: params.id }, { sort: { period: -1 } });
+      return {
+        next: await previewReportCode(handle, generator, c.get('deps').clock.now()),
+        items: counters.map((counter) => ({
+          period: counter.period,
+          value: counter.value,
+          updatedAt: counter.updatedAt,
+        })),
+      };
+    },
+  );
+}
+
+export const reportCodesModule = defineModule({ name: 'report-codes', collections, routes });

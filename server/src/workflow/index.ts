@@ -1,0 +1,93 @@
+/**
+ * The case workflow as data (`/api/workflow`): the workflow a project runs, a dry-run check of an
+ * override for the workflow designer, and saving a project's override.
+ */
+import { caseWorkflow, checkWorkflow, mergePatch } from '../../../engine/src/workflow/index';
+import type { WorkflowDefinition } from '../../../engine/src/workflow/index';
+import { tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import { ok } from '../http/envelope';
+import { defineModule } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import type { Update } from '../store/port';
+import { C } from '../cases/collections';
+import type { Project } from '../cases/projects';
+import { projectWorkflow } from './definitions';
+
+export { projectWorkflow } from './definitions';
+export type { WorkflowHistoryEntry } from './history';
+export type { Signer, SignatureProof } from './signature';
+
+function routes(router: ModuleRouter): void {
+  router.route<unknown, { projectId?: string }>(
+    {
+      method: 'get',
+      path: '/case',
+      summary:
+        "The case workflow a project runs (base with the project's override), for the header, the history and the designer",
+      permission: 'activecase',
+      query: { type: 'object', properties: { projectId: { type: 'string', maxLength: 64 } } },
+    },
+    async (c, { query }) => {
+      if (!query.projectId) return caseWorkflow;
+      const project = await tenantHandle(c).collection<Project>(C.projects).findOne({ _id: query.projectId });
+      if (!project) throw errors.notFound('cases.unknownProject', { id: query.projectId });
+      return projectWorkflow(project.workflowOverride);
+    },
+  );
+
+  router.route<{ override: unknown }>(
+    {
+      method: 'post',
+      path: '/case/check',
+      summary:
+        'Checks a project override (JSON merge patch over the base workflow) without saving: the problems, empty when sound',
+      permission: 'authoritymanagement:projectInfo:config',
+      body: {
+        type: 'object',
+        required: ['override'],
+        properties: { override: { type: ['object', 'null'] } },
+      },
+    },
+    (c, { body }) => {
+      const def = (
+        body.override ? mergePatch(caseWorkflow, body.override) : caseWorkflow
+      ) as WorkflowDefinition;
+      return { problems: checkWorkflow(def) };
+    },
+  );
+
+  router.route<{ override: unknown; rev: number }, Record<string, unknown>, { projectId: string }>(
+    {
+      method: 'put',
+      path: '/case/projects/:projectId',
+      summary:
+        "Saves a project's workflow override (refused with the reason when it leaves a node unreachable or no way to regulatory submission)",
+      permission: 'authoritymanagement:projectInfo:config',
+      params: {
+        type: 'object',
+        required: ['projectId'],
+        properties: { projectId: { type: 'string', maxLength: 64 } },
+      },
+      body: {
+        type: 'object',
+        required: ['override', 'rev'],
+        additionalProperties: false,
+        properties: { override: { type: ['object', 'null'] }, rev: { type: 'integer', minimum: 1 } },
+      },
+    },
+    async (c, { params, body }) => {
+      projectWorkflow(body.override);
+      const projects = tenantHandle(c).collection<Project>(C.projects);
+      const update: Update =
+        body.override === null
+          ? { $unset: { workflowOverride: '' } }
+          : { $set: { workflowOverride: body.override } };
+      const updated = await projects.updateOne({ _id: params.projectId }, update, { expectedRev: body.rev });
+      if (!updated) throw errors.notFound('cases.unknownProject', { id: params.projectId });
+      return ok(c, { rev: updated.rev }, 'workflow.overrideSaved');
+    },
+  );
+}
+
+export const workflowModule = defineModule({ name: 'workflow', routes });
