@@ -113,3 +113,28 @@ describe('user states', () => {
     expect(foreign.body.code).toBe(403);
   });
 });
+
+describe('demo seed', () => {
+  it('creates one account per workflow duty once, and prints credentials only the first time', async () => {
+    expect(f.announced).toHaveLength(1);
+    expect(Object.keys(f.passwords)).toEqual(
+      expect.arrayContaining([
+        'operator',
+        'demoadmin',
+        'entry',
+        'coder',
+        'qc',
+        'medical',
+        'sponsor',
+        'submitter',
+        'unblindapply',
+        'unblindapprove',
+        'dsurlead',
+      ]),
+    );
+    for (const module of f.platform.modules) await module.seed?.(f.platform.deps);
+    expect(f.announced).toHaveLength(1);
+    const logged = JSON.stringify(f.platform.logs);
+    for (const password of Object.values(f.passwords)) expect(logged).not.toContain(password);
+  });
+});
