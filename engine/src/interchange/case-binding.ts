@@ -148,6 +148,8 @@ export function caseToRecord(doc: CaseDocument): E2bRecord {
 function mergeRecords(record: E2bRecord, residue: E2bRecord): E2bRecord {
   const merged: E2bRecord = { values: { ...residue.values, ...record.values }, groups: { ...record.groups } };
   if (residue.attrs || record.attrs) merged.attrs = { ...residue.attrs, ...record.attrs };
+  if (residue.fragments || record.fragments)
+    merged.fragments = [...(record.fragments ?? []), ...(residue.fragments ?? [])];
   for (const [id, list] of Object.entries(residue.groups)) {
     const own = merged.groups[id] ?? [];
     merged.groups[id] = list
@@ -156,6 +158,12 @@ function mergeRecords(record: E2bRecord, residue: E2bRecord): E2bRecord {
   }
   return merged;
 }
+
+const hasResidue = (r: E2bRecord): boolean =>
+  Object.keys(r.values).length > 0 ||
+  Object.keys(r.groups).length > 0 ||
+  r.attrs !== undefined ||
+  r.fragments !== undefined;
 
 export interface RecordToCase {
   case: CaseDocument;
@@ -172,6 +180,7 @@ export function recordToCase(record: E2bRecord): RecordToCase {
   const fill = (group: BoundGroup, source: E2bRecord, target: Record<string, unknown>): E2bRecord => {
     const residue = emptyRecord();
     if (source.attrs) residue.attrs = source.attrs;
+    if (source.fragments) residue.fragments = source.fragments;
     const bound = new Set<string>();
     for (const element of group.elements) {
       const value = source.values[element.id];
@@ -208,14 +217,12 @@ export function recordToCase(record: E2bRecord): RecordToCase {
         return fill(child, instance, item);
       });
       setIn(target, child.path, items);
-      if (residues.some((r) => Object.keys(r.values).length || Object.keys(r.groups).length || r.attrs))
-        residue.groups[id] = residues;
+      if (residues.some(hasResidue)) residue.groups[id] = residues;
     }
     return residue;
   };
   const doc: CaseDocument = {};
   const residue = fill(caseBinding(), record, doc);
-  if (Object.keys(residue.values).length || Object.keys(residue.groups).length || residue.attrs)
-    doc.e2bCarry = residue;
+  if (hasResidue(residue)) doc.e2bCarry = residue;
   return { case: doc, unbound: [...unbound].sort() };
 }

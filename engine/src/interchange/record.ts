@@ -1,3 +1,5 @@
+import type { XmlElement } from './xml/dom';
+
 /**
  * The element-id-keyed form of one report (or one batch) that the XML mappers read and write.
  * The case document binding converts it to and from the case schema's properties by their x-e2b ids.
@@ -19,6 +21,11 @@ export interface E2bRecord {
    * own node; written back so that a received message re-exports faithfully.
    */
   attrs?: Record<string, Record<string, string>>;
+  /**
+   * Parts of the message under this instance that no mapping entry describes, kept verbatim with the
+   * path (from the instance's node) of the node they hang from, so that nothing received is lost.
+   */
+  fragments?: { anchor: string; node: XmlElement }[];
 }
 
 export const emptyRecord = (): E2bRecord => ({ values: {}, groups: {} });

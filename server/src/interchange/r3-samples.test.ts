@@ -21,11 +21,12 @@ const mayChange = (leaf: string): boolean =>
   /^\/MCCI_IN200100UV01\/(id\/@(extension|root)|creationTime\/@value|@xsi:schemaLocation)=/.test(leaf);
 
 /**
- * Leaves of each sample that the declared mapping does not yet carry, counted. The count may only
- * go down (a ratchet): a new loss fails the test. Zero is the goal for every file.
+ * Leaves of each sample that no mapping entry describes (kept verbatim, as fragments hung on their
+ * nearest repeating instance, so that nothing is lost, but not editable as case fields). The count
+ * may only go down: a mapping regression fails the test. Zero is the goal for every file.
  */
-const knownGaps = JSON.parse(
-  readFileSync(new URL('./r3-known-gaps.json', import.meta.url), 'utf8'),
+const unmappedBaseline = JSON.parse(
+  readFileSync(new URL('./r3-unmapped.json', import.meta.url), 'utf8'),
 ) as Record<string, number>;
 
 describe('E2B(R3) samples: import to case documents, re-export, XSD, no leaf lost', () => {
@@ -43,11 +44,8 @@ describe('E2B(R3) samples: import to case documents, re-export, XSD, no leaf los
       const xsd = await validateR3Xml(out);
       expect(xsd.errors).toEqual([]);
       expect(xsd.valid).toBe(true);
-      const missing = missingLeaves(parseXml(xml), parseXml(out), mayChange);
-      // Every leaf the export drops was reported at import as unmapped: nothing read is lost.
-      const reported = new Set(imported.unmapped);
-      expect(missing.filter((leaf) => !reported.has(leaf))).toEqual([]);
-      expect(missing.length).toBeLessThanOrEqual(knownGaps[file] ?? 0);
+      expect(missingLeaves(parseXml(xml), parseXml(out), mayChange)).toEqual([]);
+      expect(imported.unmapped.length).toBeLessThanOrEqual(unmappedBaseline[file] ?? 0);
     });
   }
 });

@@ -16,6 +16,9 @@ interface Scope {
   vars: Record<string, string>;
 }
 
+/** Instance node -> its record, to hang the message's unmapped parts on their nearest instance. */
+const instanceRecords = new Map<XmlElement, E2bRecord>();
+
 /** Claims since the last mark, so that a candidate instance that turns out empty can be undone. */
 const journal: [XmlElement, string][] = [];
 
@@ -207,7 +210,10 @@ function readGroup(
       consume(consumed, n, attr);
     }
   };
-  if (!group.virtual) keep('.', node);
+  if (!group.virtual) {
+    keep('.', node);
+    instanceRecords.set(node, record);
+  }
   if (repeat) for (const [key, n] of subNodes(node, repeat, './0')) keep(key, n);
   // Nodes on the way to a repeating group are shared by its instances: their extras stay here.
   for (const [elementId, chain, steps] of [
@@ -247,9 +253,69 @@ export interface R3ReadResult {
 export function readR3Batch(root: XmlElement, mapping: CompiledMapping): R3ReadResult {
   const consumed: Consumed = new Map();
   journal.length = 0;
+  instanceRecords.clear();
   const header = readGroup(mapping.batch, root, { nodes: {}, vars: {} }, consumed);
+  const unmapped = unaccounted(root, consumed);
+  keepFragments(root, consumed);
+  instanceRecords.clear();
   const reports = header.groups.report ?? [];
   delete header.groups.report;
   journal.length = 0;
-  return { batch: { format: 'r3', header, reports }, unmapped: unaccounted(root, consumed) };
+  return { batch: { format: 'r3', header, reports }, unmapped };
+}
+
+const quoted = (value: string): string | undefined =>
+  !value.includes("'") ? `'${value}'` : !value.includes('"') ? `"${value}"` : undefined;
+
+/** A step naming `node` exactly among its siblings: every attribute, then its position among equals. */
+function exactStep(parent: XmlElement, node: XmlElement, kept: (n: XmlElement) => boolean): string {
+  let step = node.name;
+  for (const [k, v] of Object.entries(node.attrs)) {
+    const q = quoted(v);
+    if (q && !k.startsWith('xmlns')) step += `[@${k}=${q}]`;
+  }
+  // Siblings of one name and attributes are told apart by what they hold (component[adverseEventAssessment]),
+  // counting only what the writer regenerates (not the kept fragments themselves).
+  const firstOf = (n: XmlElement): string | undefined => n.children.find((c) => !kept(c))?.name;
+  const first = firstOf(node);
+  if (first) step += `[${first}]`;
+  const same = parent.children.filter(
+    (c) =>
+      c.name === node.name &&
+      firstOf(c) === first &&
+      Object.entries(node.attrs).every(([k, v]) => c.attrs[k] === v),
+  );
+  return `${step}[${same.indexOf(node) + 1}]`;
+}
+
+/**
+ * Hangs every subtree the mapping did not touch at all on the record of its nearest instance, with
+ * the exact path of the node it hangs from: written back verbatim, nothing received is lost.
+ */
+function keepFragments(root: XmlElement, consumed: Consumed): void {
+  const untouched = new Map<XmlElement, boolean>();
+  const isUntouched = (n: XmlElement): boolean => {
+    let known = untouched.get(n);
+    if (known === undefined) {
+      known = !consumed.get(n)?.size && n.children.every(isUntouched);
+      untouched.set(n, known);
+    }
+    return known;
+  };
+  const walk = (node: XmlElement, owner: E2bRecord, anchor: string[]): void => {
+    for (const child of node.children) {
+      const own = instanceRecords.get(child);
+      if (own) {
+        walk(child, own, []);
+        continue;
+      }
+      if (isUntouched(child)) {
+        (owner.fragments ??= []).push({ anchor: anchor.join('/'), node: child });
+        continue;
+      }
+      walk(child, owner, [...anchor, exactStep(node, child, isUntouched)]);
+    }
+  };
+  const top = instanceRecords.get(root);
+  if (top) walk(root, top, []);
 }

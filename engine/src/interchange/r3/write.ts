@@ -1,6 +1,6 @@
 import type { XmlElement } from '../xml/dom';
 import type { Step } from '../path';
-import { createStep, ensureStep } from '../path';
+import { createStep, ensureStep, selectFirst } from '../path';
 import { subNodes } from './read';
 import type { CompiledElement, CompiledGroup, CompiledMapping } from '../mapping';
 import { stepsOf } from '../mapping';
@@ -59,6 +59,21 @@ function applyExtras(record: E2bRecord, key: string, chain: XmlElement[], steps:
     applyAttrs(n, extras[`${key}/${i}`]);
     for (const [subKey, sub] of subNodes(n, steps[i] as Step, `${key}/${i}`)) applyAttrs(sub, extras[subKey]);
   });
+}
+
+const clone = (node: XmlElement): XmlElement => ({
+  ...node,
+  attrs: { ...node.attrs },
+  children: node.children.map(clone),
+});
+
+/** Puts back the parts of a received message that no mapping entry describes (see keepFragments). */
+function writeFragments(node: XmlElement, record: E2bRecord): void {
+  for (const fragment of record.fragments ?? []) {
+    const steps = stepsOf(fragment.anchor);
+    const parent = selectFirst(node, steps) ?? ensureChain(node, steps).pop() ?? node;
+    parent.children.push(clone(fragment.node));
+  }
 }
 
 function writeGroup(group: CompiledGroup, node: XmlElement, record: E2bRecord, scope: Scope): void {
@@ -123,6 +138,7 @@ function writeGroup(group: CompiledGroup, node: XmlElement, record: E2bRecord, s
       writeGroup(child, instanceNode, instance, inner);
     }
   }
+  if (!group.virtual) writeFragments(node, record);
 }
 
 /** Writes a batch of element-id-keyed records as an MCCI_IN200100UV01 document tree. */
