@@ -28,9 +28,9 @@ export type { ConfigurationChange } from './configuration/diff';
 // Validation: AJV validators per configuration, findings in zh and en.
 export type { Finding, Severity, ValidationResult } from './validation/finding';
 export { validateCase, validateField } from './validation/validate-case';
-export type { ValidateOptions } from './validation/validate-case';
-export { compiledConfiguration, CUSTOM_PROFILE } from './validation/compile';
-export type { CompiledConfiguration } from './validation/compile';
+export type { ValidateOptions, StandaloneValidators } from './validation/validate-case';
+export { compiledConfiguration, compiledRulesOf, CUSTOM_PROFILE } from './validation/compile';
+export type { CompiledConfiguration, CompiledRuleSets } from './validation/compile';
 export { standaloneValidatorsModule } from './validation/standalone';
 export { e2bDateProblem } from './validation/e2b-date';
 export { validationMessages } from './validation/messages';
@@ -40,3 +40,6 @@ export type { Rule, RuleSet, Condition, FieldCondition, Assertion, FieldRef, Sca
 export { checkRule } from './rules/check';
 export { ruleSets, RULE_PROFILES, profilesFor, mandatoryE2bIds } from './rules/profiles';
 export type { RuleProfile } from './rules/profiles';
+
+// E2B interchange: R3/R2 XML, acknowledgements, hardened parsing, zip checks (engine/src/interchange).
+export * from './interchange';
