@@ -1,0 +1,225 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { caseRig, demoProject, PASSWORD } from './testing';
+import { demoCaseContent } from './demo/factory';
+
+const today = new Date('2026-11-21T08:00:00Z');
+const rig = await caseRig({ clock: { now: () => today } });
+afterAll(() => rig.close());
+const entry = rig.as('entry');
+
+/** Creates a case with factory content; returns its id and revision. */
+async function seeded(
+  n: number,
+  options: { receivedDaysAgo: number; reactionIndex: number; susar?: boolean },
+) {
+  const created = await entry.call('POST', '/cases', {
+    projectId: 'p1',
+    reportType: '2',
+    happenCountry: 'CN',
+  });
+  const { id, document } = created.body.data.case;
+  const content = demoCaseContent({ n, project: demoProject('p1'), today, ...options });
+  const saved = await entry.call('PUT', `/cases/${id}`, {
+    rev: 1,
+    document: { ...content, report: { ...document.report, ...(content.report as object) } },
+  });
+  expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
+  return {
+    id: id as string,
+    rev: saved.body.data.case.rev as number,
+    code: document.report.reportCode as string,
+  };
+}
+
+// Reaction indexes (demo/factory REACTION_TERMS): 0 rash (non-serious), 13 cardiac arrest (fatal),
+// 5 febrile neutropenia (hospitalisation), 7 interstitial lung disease (life-threatening).
+const fatalSusar = await seeded(1, { receivedDaysAgo: 10, reactionIndex: 13, susar: true }); // due 7 days after: overdue by 3
+const otherSusar = await seeded(2, { receivedDaysAgo: 10, reactionIndex: 5, susar: true }); // due in 5 days
+const serious = await seeded(3, { receivedDaysAgo: 2, reactionIndex: 5, susar: false }); // due in 13 days
+const lifeThreatening = await seeded(4, { receivedDaysAgo: 0, reactionIndex: 7, susar: true }); // due in 7 days
+const nonSerious = await seeded(5, { receivedDaysAgo: 1, reactionIndex: 0, susar: false });
+
+const search = (body: object) => entry.call('POST', '/cases/search', body);
+const ids = (answer: { body: { data: { items: { id: string }[] } } }) =>
+  answer.body.data.items.map((i) => i.id).sort();
+
+describe('case list', () => {
+  it('shows the tabs as declared', async () => {
+    expect((await search({ tab: 'all' })).body.data.total).toBe(5);
+    expect(ids(await search({ tab: 'susar' }))).toEqual(
+      [fatalSusar.id, otherSusar.id, lifeThreatening.id].sort(),
+    );
+    expect(ids(await search({ tab: 'individual' }))).toEqual([nonSerious.id]);
+    expect((await search({ tab: 'sae' })).body.data.total).toBe(4);
+    expect((await search({ tab: 'initial' })).body.data.total).toBe(5);
+    expect((await search({ tab: 'followUp' })).body.data.total).toBe(0);
+    expect((await search({ tab: 'deleted' })).body.data.total).toBe(0);
+  });
+
+  it('filters by report code, patient, drug, reaction dates, node, handler, completion and version', async () => {
+    expect(ids(await search({ filters: { reportCode: fatalSusar.code.slice(-3).toLowerCase() } }))).toEqual([
+      fatalSusar.id,
+    ]);
+    expect((await search({ filters: { drugName: 'xy-101' } })).body.data.total).toBe(5);
+    expect((await search({ filters: { genericName: '氨氯地平' } })).body.data.total).toBe(5);
+    expect((await search({ filters: { drugName: '阿司匹林' } })).body.data.total).toBe(0);
+    expect((await search({ filters: { subjectNumber: '01-0103' } })).body.data.total).toBeLessThanOrEqual(1);
+    expect(
+      ids(await search({ filters: { reportDateFirst: { from: '2026-11-19', to: '2026-11-21' } } })),
+    ).toEqual([serious.id, lifeThreatening.id, nonSerious.id].sort());
+    expect((await search({ filters: { reportDateFirst: { to: '20261111' } } })).body.data.total).toBe(2);
+    expect((await search({ filters: { workflowNode: ['dataEntry'] } })).body.data.total).toBe(5);
+    expect((await search({ filters: { handler: 'entry' } })).body.data.total).toBe(5);
+    expect((await search({ filters: { handler: 'qc' } })).body.data.total).toBe(0);
+    expect((await search({ filters: { completion: 'false' } })).body.data.total).toBe(5);
+    expect((await search({ filters: { completion: 'true' } })).body.data.total).toBe(0);
+    expect(
+      (await search({ filters: { version: 1, versionType: 'initial', reportType: ['2'], project: ['p1'] } }))
+        .body.data.total,
+    ).toBe(5);
+    expect((await search({ filters: { reportClassify: ['12'] } })).body.data.total).toBe(0);
+    expect((await search({ filters: { reportSource: ['6'] } })).body.data.total).toBe(5);
+    expect((await search({ filters: { investigationNumber: 'x' } })).body.data.total).toBe(0);
+    expect((await search({ filters: { reportDateLast: { from: '2026-11-21' } } })).body.data.total).toBe(1);
+    const bad = await search({ filters: { reportDateFirst: { from: 'yesterday' } } });
+    expect(bad.body).toMatchObject({ code: 400, msg: 'Invalid filter: reportDateFirst' });
+    expect((await search({ filters: { nonsense: 1 } })).body.code).toBe(400);
+  });
+
+  it('sorts by a sortable column and pages', async () => {
+    const asc = await search({ sort: { column: 'reportDateFirst', direction: 'asc' }, size: 2, page: 1 });
+    expect(asc.body.data.total).toBe(5);
+    expect(asc.body.data.items).toHaveLength(2);
+    const firstDates = asc.body.data.items.map(
+      (i: { values: Record<string, string> }) => i.values.report_reportDateFirst,
+    );
+    expect(firstDates[0] <= firstDates[1]).toBe(true);
+    const page3 = await search({ sort: { column: 'reportDateFirst', direction: 'asc' }, size: 2, page: 3 });
+    expect(page3.body.data.items).toHaveLength(1);
+    expect((await search({ sort: { column: 'drugName' } })).body.code).toBe(400);
+  });
+
+  it('scopes the list to the request projects when it names them', async () => {
+    const res = await rig.platform.app.request('/api/cases/search', {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer t1:entry',
+        'content-type': 'application/json',
+        studyProjectIds: 'p2',
+      },
+      body: JSON.stringify({}),
+    });
+    expect(((await res.json()) as { data: { total: number } }).data.total).toBe(0);
+  });
+
+  it('never shows another tenant\u2019s cases', async () => {
+    expect((await rig.as('entry', 't2').call('POST', '/cases/search', {})).body.data.total).toBe(0);
+    expect((await rig.as('entry', 't2').call('GET', `/cases/${fatalSusar.id}`)).body.code).toBe(404);
+  });
+
+  it('refuses callers without the permission', async () => {
+    expect(
+      (
+        await rig
+          .as('viewer')
+          .call('POST', '/cases', { projectId: 'p1', reportType: '2', happenCountry: 'CN' })
+      ).body.code,
+    ).toBe(403);
+    expect((await rig.as('viewer').call('POST', '/cases/search', {})).body.code).toBe(200);
+    expect(
+      (await rig.as('viewer').call('POST', '/cases/delete', { caseIds: [nonSerious.id] })).body.code,
+    ).toBe(403);
+  });
+});
+
+describe('workbench feeds', () => {
+  it('lists the caller\u2019s to-do cases', async () => {
+    expect((await entry.call('GET', '/workbench/todo')).body.data.total).toBe(5);
+    expect((await rig.as('qc').call('GET', '/workbench/todo')).body.data.total).toBe(0);
+  });
+
+  it('lists overdue cases from the 7-day clock of a fatal SUSAR', async () => {
+    const overdue = await entry.call('GET', '/workbench/overdue');
+    expect(ids(overdue)).toEqual([fatalSusar.id]);
+    expect(overdue.body.data.items[0]).toMatchObject({
+      daysLeft: -3,
+      reminder: 'overdue',
+      deadline: { ruleId: 'susarFatalOrLifeThreatening', days: 7, dueDate: '2026-11-18', runs: true },
+    });
+  });
+
+  it('lists pre-due cases within 7, 15 and 30 days', async () => {
+    expect(ids(await entry.call('GET', '/workbench/predue?days=7'))).toEqual(
+      [otherSusar.id, lifeThreatening.id].sort(),
+    );
+    const fifteen = await entry.call('GET', '/workbench/predue?days=15');
+    expect(ids(fifteen)).toEqual([otherSusar.id, serious.id, lifeThreatening.id].sort());
+    expect(
+      fifteen.body.data.items.map((i: { id: string; reminder: number }) => [i.id === serious.id, i.reminder]),
+    ).toContainEqual([true, 15]);
+    expect((await entry.call('GET', '/workbench/predue?days=30')).body.data.total).toBe(3);
+    expect((await entry.call('GET', '/workbench/predue?days=10')).body.code).toBe(400);
+    expect((await entry.call('GET', '/workbench/counts')).body.data).toEqual({
+      todo: 5,
+      overdue: 1,
+      predue: { 7: 2, 15: 3, 30: 3 },
+    });
+  });
+
+  it('stops the clock once the case reaches transmission', async () => {
+    let rev = fatalSusar.rev;
+    const path: [string, string][] = [
+      ['dataQc', 'qc'],
+      ['medicalReview', 'medical'],
+      ['createSubmissionPlan', 'submitter'],
+    ];
+    for (const [toNode, userId] of path) {
+      const res = await entry.call('POST', `/cases/${fatalSusar.id}/submit`, {
+        rev,
+        toNode,
+        userId,
+        password: PASSWORD,
+      });
+      expect(res.body.code, JSON.stringify(res.body)).toBe(200);
+      rev = res.body.data.case.rev;
+    }
+    rev = (await entry.call('POST', `/cases/${fatalSusar.id}/create-plan`, { rev, userId: 'sponsor' })).body
+      .data.case.rev;
+    const approved = await entry.call('POST', `/cases/${fatalSusar.id}/approve-plan`, {
+      rev,
+      result: 'agree',
+      userId: 'submitter',
+      password: PASSWORD,
+    });
+    expect(approved.body.code).toBe(200);
+    expect((await entry.call('GET', '/workbench/overdue')).body.data.total).toBe(0);
+    expect((await rig.as('submitter').call('GET', '/workbench/todo')).body.data.total).toBe(1);
+  });
+});
+
+describe('duplicate check', () => {
+  it('finds cases sharing patient, reaction, suspect drug and onset, best first', async () => {
+    const draft = demoCaseContent({
+      n: 3,
+      project: demoProject('p1'),
+      today,
+      receivedDaysAgo: 2,
+      reactionIndex: 5,
+      susar: false,
+    });
+    const res = await entry.call('POST', '/cases/duplicates', { document: draft });
+    const candidates = res.body.data.candidates as { caseId: string; matched: string[]; score: number }[];
+    expect(candidates[0]).toMatchObject({ caseId: serious.id });
+    expect(candidates[0]!.matched).toEqual(['initials', 'sex', 'age', 'reactions', 'suspectDrugs', 'onsets']);
+    expect(candidates.map((c) => c.caseId)).not.toContain(nonSerious.id);
+    const self = await entry.call('POST', '/cases/duplicates', {
+      document: draft,
+      excludeCaseId: serious.id,
+    });
+    expect(self.body.data.candidates.map((c: { caseId: string }) => c.caseId)).not.toContain(serious.id);
+    const unrelated = await entry.call('POST', '/cases/duplicates', {
+      document: { patient: { patientsName: 'QQ' } },
+    });
+    expect(unrelated.body.data.candidates).toEqual([]);
+  });
+});
