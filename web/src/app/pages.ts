@@ -12,6 +12,7 @@ export interface BuiltPage {
 
 export const builtPages: BuiltPage[] = [
   ...Object.keys(ADMIN_PAGES).map((path) => ({ path, load: () => import('../pages/admin/AdminPage') })),
+  { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },
 ];
 
 export const builtPaths: ReadonlySet<string> = new Set(builtPages.map((page) => page.path));
