@@ -137,13 +137,7 @@ function compileConfiguration(
   const ids = addContentAddressed(ajv, expanded);
   const validateCaseSchema = ajv.getSchema(ids.get(configuration.rootId)!);
   if (!validateCaseSchema) throw new Error(`root schema ${configuration.rootId} missing`);
-  const fields = walkFields(configuration.schemas, configuration.rootId);
-  const fieldIndex = buildFieldIndex(fields);
-  const disabled = new Set(configuration.disabledRules);
-  const rules = new Map<string, CompiledRules>();
-  for (const set of configuration.ruleSets)
-    rules.set(set.profile, compileRules(set.rules, fieldIndex, disabled));
-  rules.set(CUSTOM_PROFILE, compileRules(configuration.customRules, fieldIndex, disabled));
+  const { fields, fieldIndex, rules } = compiledRulesOf(configuration);
   const fieldValidators = new Map<string, ValidateFunction | undefined>();
   return {
     configuration,
@@ -192,6 +186,35 @@ export function compiledConfiguration(configuration: ResolvedConfiguration): Com
       }
     }
   }
+  return compiled;
+}
+
+export interface CompiledRuleSets {
+  fields: FieldInfo[];
+  fieldIndex: FieldIndex;
+  /** Compiled rules by profile (the profiles of the configuration plus `custom`). */
+  rules: Map<string, CompiledRules>;
+}
+
+const ruleCache = new Map<string, CompiledRuleSets>();
+
+/**
+ * The field index and compiled rules of a configuration, without AJV: what the browser needs next
+ * to the standalone validators (no code generation, so a strict Content Security Policy holds).
+ */
+export function compiledRulesOf(configuration: ResolvedConfiguration): CompiledRuleSets {
+  const hit = ruleCache.get(configuration.hash);
+  if (hit) return hit;
+  const fields = walkFields(configuration.schemas, configuration.rootId);
+  const fieldIndex = buildFieldIndex(fields);
+  const disabled = new Set(configuration.disabledRules);
+  const rules = new Map<string, CompiledRules>();
+  for (const set of configuration.ruleSets)
+    rules.set(set.profile, compileRules(set.rules, fieldIndex, disabled));
+  rules.set(CUSTOM_PROFILE, compileRules(configuration.customRules, fieldIndex, disabled));
+  const compiled = { fields, fieldIndex, rules };
+  ruleCache.set(configuration.hash, compiled);
+  if (ruleCache.size > CACHE_LIMIT) ruleCache.delete(ruleCache.keys().next().value as string);
   return compiled;
 }
 

@@ -8,6 +8,8 @@ import { compiledConfiguration } from './compile';
 import { findingsFromErrors } from './findings';
 import { fixtureBase } from './fixtures/small-case';
 import { standaloneValidatorsModule } from './standalone';
+import { validateCase, validateField } from './validate-case';
+import type { StandaloneValidators } from './validate-case';
 
 // Inside the engine package so that "ajv-formats/dist/formats.js" resolves as it would in the web build.
 const dir = mkdtempSync(join(fileURLToPath(new URL('../..', import.meta.url)), '.standalone-test-'));
@@ -56,6 +58,33 @@ describe('standalone validators', () => {
       e2b: 'D.2.1',
     });
     expect(module.fieldValidators['report.reportType']!.call({ now }, '9')).toBe(false);
+    // The engine runs the same check with the standalone validators (browser) as with run-time AJV (server).
+    const standalone = module as unknown as StandaloneValidators;
+    for (const doc of documents) {
+      expect(validateCase(configuration, doc, { now, standalone })).toEqual(
+        validateCase(configuration, doc, { now }),
+      );
+    }
+    const changed = {
+      report: { reportCode: 'CN-X-1', creationDate: '20261120101010', reportType: '2' },
+      drugs: [{ dosages: [{ startDate: '20260301', endDate: '20260201' }] }],
+    };
+    for (const pointer of ['/report/reportType', '/drugs/0/dosages/0/startDate']) {
+      const browser = validateField(configuration, changed, pointer, { now, standalone });
+      expect(browser).toEqual(validateField(configuration, changed, pointer, { now }));
+    }
+    expect(
+      validateField(configuration, changed, '/drugs/0/dosages/0/startDate', { now, standalone }).findings.map(
+        (f) => f.ruleId,
+      ),
+    ).toEqual(['fixture.dosage.end-after-start']);
+    expect(() =>
+      validateCase(
+        resolveConfiguration(fixtureBase, { project: [{ op: 'require', path: 'report.remark' }] }),
+        {},
+        { standalone },
+      ),
+    ).toThrow(/standalone validators are for configuration/);
   });
 });
 

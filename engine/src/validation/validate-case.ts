@@ -3,7 +3,9 @@ import { parseDataPath, pointerTokens, pointerToFieldPath } from '../schema-regi
 import type { ResolvedConfiguration } from '../schema-registry/resolve';
 import type { Finding, ValidationResult } from './finding';
 import { summarise } from './finding';
-import { compiledConfiguration, CUSTOM_PROFILE } from './compile';
+import { compiledConfiguration, compiledRulesOf, CUSTOM_PROFILE } from './compile';
+import type { CompiledRuleSets } from './compile';
+import type { ErrorObject } from 'ajv';
 import { planRules, runPlan } from '../rules/compile';
 import type { RulePlan } from '../rules/compile';
 import type { CompiledConfiguration } from './compile';
@@ -14,6 +16,31 @@ export interface ValidateOptions {
   profiles?: readonly string[];
   /** Reference time for "not in the future" (Date or epoch ms); default: the clock. */
   now?: Date | number;
+  /**
+   * In the browser: the generated standalone validators of this configuration
+   * (scripts/generate-validators.ts or the server's validators module). The schema checks then run
+   * without AJV compiling code at run time; the rules run from the engine as everywhere.
+   */
+  standalone?: StandaloneValidators;
+}
+
+type SchemaValidator = ((this: { now: number }, data: unknown) => boolean) & {
+  errors?: ErrorObject[] | null;
+};
+
+/** The exports of a generated validators module (see validation/standalone.ts). */
+export interface StandaloneValidators {
+  validateCase: SchemaValidator;
+  fieldValidators: Record<string, SchemaValidator>;
+  configurationHash: string;
+}
+
+function checkStandalone(configuration: ResolvedConfiguration, standalone: StandaloneValidators): void {
+  if (standalone.configurationHash !== configuration.hash) {
+    throw new Error(
+      `standalone validators are for configuration ${standalone.configurationHash}, not ${configuration.hash}`,
+    );
+  }
 }
 
 function nowMs(now: ValidateOptions['now']): number {
@@ -29,10 +56,10 @@ function selectedProfiles(
   return [...chosen, CUSTOM_PROFILE];
 }
 
-const plans = new WeakMap<CompiledConfiguration, Map<string, RulePlan>>();
+const plans = new WeakMap<CompiledRuleSets, Map<string, RulePlan>>();
 
 /** The rules of the chosen profiles grouped for one walk per section, prepared once per selection. */
-function planFor(compiled: CompiledConfiguration, profiles: readonly string[]): RulePlan {
+function planFor(compiled: CompiledRuleSets, profiles: readonly string[]): RulePlan {
   let byKey = plans.get(compiled);
   if (!byKey) plans.set(compiled, (byKey = new Map()));
   const key = profiles.join(',');
@@ -64,10 +91,20 @@ export function validateCase(
   caseDoc: unknown,
   options: ValidateOptions = {},
 ): ValidationResult {
-  const compiled = compiledConfiguration(configuration);
   const findings: Finding[] = [];
-  compiled.validateCaseSchema.call({ now: nowMs(options.now) }, caseDoc);
-  findings.push(...findingsFromErrors(compiled.validateCaseSchema.errors, compiled.fieldIndex));
+  let compiled: CompiledRuleSets;
+  if (options.standalone) {
+    checkStandalone(configuration, options.standalone);
+    compiled = compiledRulesOf(configuration);
+    const validate = options.standalone.validateCase;
+    validate.call({ now: nowMs(options.now) }, caseDoc);
+    findings.push(...findingsFromErrors(validate.errors, compiled.fieldIndex));
+  } else {
+    const full = compiledConfiguration(configuration);
+    compiled = full;
+    full.validateCaseSchema.call({ now: nowMs(options.now) }, caseDoc);
+    findings.push(...findingsFromErrors(full.validateCaseSchema.errors, full.fieldIndex));
+  }
   runPlan(planFor(compiled, selectedProfiles(configuration, options.profiles)), caseDoc, findings);
   return summarise(sortFindings(findings));
 }
@@ -82,7 +119,8 @@ export function validateField(
   pointer: string,
   options: ValidateOptions = {},
 ): ValidationResult {
-  const compiled = compiledConfiguration(configuration);
+  if (options.standalone) checkStandalone(configuration, options.standalone);
+  const compiled = options.standalone ? compiledRulesOf(configuration) : compiledConfiguration(configuration);
   const fieldPath = pointerToFieldPath(pointer);
   const tokens = pointerTokens(pointer);
   const binding = tokens.filter((token) => /^\d+$/.test(token)).map(Number);
@@ -91,7 +129,9 @@ export function validateField(
     value =
       value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[token] : undefined;
   const findings: Finding[] = [];
-  const validator = compiled.fieldValidator(fieldPath);
+  const validator = options.standalone
+    ? options.standalone.fieldValidators[fieldPath]
+    : (compiled as CompiledConfiguration).fieldValidator(fieldPath);
   if (validator && value !== undefined) {
     validator.call({ now: nowMs(options.now) }, value);
     findings.push(...findingsFromErrors(validator.errors, compiled.fieldIndex, pointer));
