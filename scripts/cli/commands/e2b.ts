@@ -8,21 +8,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  caseToRecord,
-  detectFormat,
-  exportR2,
-  exportR3,
   formatMessage,
-  importR2Tree,
-  importR3Tree,
   isInterchangeError,
   parseXml,
   readAcknowledgement,
-  recordToCase,
-  zipXmlEntries,
 } from '../../../engine/src/interchange/index';
-import type { E2bBatch, E2bRecord } from '../../../engine/src/interchange/index';
-import { validateR3Xml } from '../../../server/src/interchange/xsd';
+import { exportCases, readImportFile } from '../../../server/src/interchange/index';
+import type { Refusal } from '../../../server/src/interchange/index';
 
 export const summary =
   'E2B interchange: import R3/R2 XML or zip to case JSON, export cases as R3/R2, read acknowledgements';
@@ -55,40 +47,15 @@ function reporter(lang: string): (e: unknown, where?: string) => void {
   ) as Record<string, string>;
   return (e, where) => {
     const prefix = where ? `${where}: ` : '';
-    if (isInterchangeError(e))
-      console.error(`${prefix}${formatMessage(catalogue, e.key, e.params)} [${e.key}]`);
-    else console.error(`${prefix}${e instanceof Error ? e.message : String(e)}`);
+    const refusal = e as Partial<Refusal>;
+    if (isInterchangeError(e) || (typeof refusal.key === 'string' && refusal.params)) {
+      const { key, params } = e as Refusal;
+      console.error(`${prefix}${formatMessage(catalogue, key, params)} [${key}]`);
+    } else console.error(`${prefix}${e instanceof Error ? e.message : String(e)}`);
   };
 }
 
 const safeName = (s: string): string => s.replace(/[^\w.-]+/g, '_').slice(0, 120) || 'case';
-
-function importOne(
-  name: string,
-  bytes: Uint8Array,
-): { id: string; case: Record<string, unknown>; unbound: string[]; unmapped: string[] }[] {
-  const root = parseXml(bytes);
-  const format = detectFormat(root);
-  if (format === 'ack-r3' || format === 'ack-r2')
-    throw new Error(`${name} is an acknowledgement: use "e2b ack"`);
-  const imported = format === 'r3' ? importR3Tree(root) : importR2Tree(root);
-  return imported.batch.reports.map((report, i) => {
-    const { case: doc, unbound } = recordToCase(report);
-    const id = report.values['C.1.1'];
-    // The batch headers travel with each case so that a re-export can keep them.
-    doc.e2bBatch = {
-      format: imported.batch.format,
-      profile: imported.batch.profile,
-      header: imported.batch.header,
-    };
-    return {
-      id: typeof id === 'string' ? id : `${basename(name, '.xml')}-${i + 1}`,
-      case: doc,
-      unbound,
-      unmapped: i === 0 ? imported.unmapped : [],
-    };
-  });
-}
 
 async function runImport(p: Parsed, report: (e: unknown, where?: string) => void): Promise<number> {
   const [file] = p.positional;
@@ -97,80 +64,82 @@ async function runImport(p: Parsed, report: (e: unknown, where?: string) => void
     console.error(usage);
     return 2;
   }
-  const bytes = new Uint8Array(readFileSync(file));
-  const isZip = bytes[0] === 0x50 && bytes[1] === 0x4b;
   // Everything is read and checked before anything is written: nothing is half-imported.
-  const results: ReturnType<typeof importOne> = [];
-  try {
-    if (isZip) for (const entry of zipXmlEntries(bytes)) results.push(...importOne(entry.name, entry.bytes));
-    else results.push(...importOne(file, bytes));
-  } catch (e) {
-    report(e, file);
+  const outcome = readImportFile(basename(file), new Uint8Array(readFileSync(file)));
+  if (!outcome.ok) {
+    report(outcome.refusal, outcome.refusal.entry);
     return 1;
   }
   mkdirSync(out, { recursive: true });
   const used = new Set<string>();
-  for (const r of results) {
-    let name = safeName(r.id);
-    for (let n = 2; used.has(name); n++) name = `${safeName(r.id)}-${n}`;
-    used.add(name);
-    writeFileSync(join(out, `${name}.json`), `${JSON.stringify(r.case, null, 2)}\n`);
-    if (r.unbound.length)
-      console.error(`${name}: elements kept in e2bCarry (no case property): ${r.unbound.join(', ')}`);
-    if (r.unmapped.length)
-      console.error(`${name}: ${r.unmapped.length} leaves of the message have no mapping entry`);
+  let count = 0;
+  for (const message of outcome.messages) {
+    if (message.unmapped.length)
+      console.error(
+        `${message.entry}: ${message.unmapped.length} leaves have no mapping entry (kept verbatim in e2bCarry)`,
+      );
+    for (const c of message.cases) {
+      let name = safeName(c.id);
+      for (let n = 2; used.has(name); n++) name = `${safeName(c.id)}-${n}`;
+      used.add(name);
+      // The batch header travels with the case so that a re-export can keep it.
+      const document = {
+        ...c.document,
+        e2bBatch: { format: message.format, profile: message.profile, header: message.header },
+      };
+      writeFileSync(join(out, `${name}.json`), `${JSON.stringify(document, null, 2)}\n`);
+      if (c.unbound.length)
+        console.error(`${name}: elements kept in e2bCarry (no case property): ${c.unbound.join(', ')}`);
+      count++;
+    }
   }
-  console.log(`${results.length} case(s) written to ${out}`);
+  console.log(`${count} case(s) written to ${out}`);
   return 0;
 }
 
 async function runExport(p: Parsed, report: (e: unknown, where?: string) => void): Promise<number> {
   const format = p.options.format ?? 'r3';
   const out = p.options.out;
-  if (p.positional.length === 0 || !out || !['r3', 'r2'].includes(format)) {
+  if (p.positional.length === 0 || !out || (format !== 'r3' && format !== 'r2')) {
     console.error(usage);
     return 2;
   }
-  const reports: E2bRecord[] = [];
-  let header: E2bBatch['header'] = { values: {}, groups: {} };
-  let profile: string | undefined;
+  const documents: Record<string, unknown>[] = [];
   for (const file of p.positional) {
-    let doc: Record<string, unknown>;
     try {
-      doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      documents.push(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
     } catch (e) {
-      report(e, file);
+      report(
+        {
+          entry: file,
+          key: 'interchange.case.invalidJson',
+          params: { file, detail: e instanceof Error ? e.message : String(e) },
+        },
+        file,
+      );
       return 1;
     }
-    const carried = doc.e2bBatch as { header?: E2bBatch['header']; profile?: string } | undefined;
-    if (carried?.header && reports.length === 0) header = carried.header;
-    profile ??= carried?.profile;
-    reports.push(caseToRecord(doc));
   }
-  const batch: E2bBatch = { format: format as 'r3' | 'r2', header, reports, ...(profile ? { profile } : {}) };
-  const options = {
-    profile: p.options.profile ?? profile,
-    senderId: p.options.sender,
-    receiverId: p.options.receiver,
-  };
-  try {
-    if (format === 'r2') {
-      writeFileSync(out, exportR2(batch, options));
-    } else {
-      const xml = exportR3(batch, options);
-      const result = await validateR3Xml(xml);
-      if (!result.valid) {
-        report(new Error(`XSD validation failed (${result.errors.length} errors); nothing written`));
-        for (const error of result.errors) console.error(`  line ${error.line ?? '?'}: ${error.message}`);
-        return 1;
-      }
-      writeFileSync(out, xml);
+  const outcome = await exportCases(documents, {
+    format,
+    ...(p.options.profile ? { profile: p.options.profile } : {}),
+    ...(p.options.sender ? { senderId: p.options.sender } : {}),
+    ...(p.options.receiver ? { receiverId: p.options.receiver } : {}),
+  });
+  if (!outcome.ok) {
+    if (outcome.refusal) report(outcome.refusal);
+    if (outcome.xsdErrors) {
+      report({
+        entry: out,
+        key: 'interchange.export.xsdInvalid',
+        params: { count: outcome.xsdErrors.length },
+      });
+      for (const error of outcome.xsdErrors) console.error(`  line ${error.line ?? '?'}: ${error.message}`);
     }
-  } catch (e) {
-    report(e);
     return 1;
   }
-  console.log(`${reports.length} report(s) written to ${out}`);
+  writeFileSync(out, outcome.xml);
+  console.log(`${documents.length} report(s) written to ${out}`);
   return 0;
 }
 

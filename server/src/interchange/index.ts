@@ -1,0 +1,12 @@
+/** E2B interchange on the server: reading uploads, exporting validated batches, the XSD check. */
+export { readImportFile, exportCases } from './service';
+export type {
+  ImportOutcome,
+  ImportedMessage,
+  ImportedCase,
+  ExportOptions,
+  ExportOutcome,
+  Refusal,
+} from './service';
+export { validateR3Xml } from './xsd';
+export type { XsdError, XsdResult } from './xsd';
