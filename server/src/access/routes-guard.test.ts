@@ -20,7 +20,8 @@ process.env.PV_DEMO_SEED = 'off';
 let store: Awaited<ReturnType<typeof testStore>>;
 let platform: Platform;
 let tokenA = '';
-const idsB: string[] = [];
+/** Tenant B's ids by the parameter or field name that refers to them. */
+const idsB: Record<string, string> = {};
 let tenantB = '';
 
 async function snapshotB(): Promise<string> {
@@ -96,9 +97,22 @@ beforeAll(async () => {
   });
   await handle.collection(C.company).insertOne({ _id: 'company', name: MARKER });
   await handle.collection(C.users).updateOne({ _id: b.enterpriseAdminId! }, { $set: { job: MARKER } });
-  idsB.push(b._id, b.enterpriseAdminId!, org._id, role._id, 'project-b', sessionB.session._id);
+  Object.assign(idsB, {
+    tenant: b._id,
+    user: b.enterpriseAdminId!,
+    organisation: org._id,
+    role: role._id,
+    project: 'project-b',
+    session: sessionB.session._id,
+  });
 });
 afterAll(() => store.close());
+
+/** Tenant B's id for a parameter or field name (`userId`, `roleIds` ...); other ids get `fallback`. */
+function idFor(name: string, fallback: string): string {
+  const kind = /^(tenant|user|organisation|role|project|session)/i.exec(name)?.[1]?.toLowerCase();
+  return kind ? idsB[kind]! : fallback;
+}
 
 /** A body that satisfies the usual shape of a schema: required fields filled, ids pointing at tenant B. */
 function sampleBody(schema: JsonSchema | undefined, name = '', id = ''): unknown {
@@ -113,10 +127,10 @@ function sampleBody(schema: JsonSchema | undefined, name = '', id = ''): unknown
       out[key] = sampleBody(properties[key], key, id);
     return out;
   }
-  if (type === 'array') return /ids$/i.test(name) ? [id] : [];
+  if (type === 'array') return /ids$/i.test(name) ? [idFor(name, id)] : [];
   if (type === 'integer' || type === 'number') return 1;
   if (type === 'boolean') return true;
-  if (/id$/i.test(name)) return id;
+  if (/id$/i.test(name)) return idFor(name, id);
   return 'Sample#2026x';
 }
 
@@ -136,36 +150,44 @@ describe('every API route', () => {
     }
   });
 
-  it('refuses tenant A’s caller on tenant B’s resources and reads nothing of B', async () => {
-    const before = await snapshotB();
-    const guarded = platform.routes.filter((r) => (r.declaration.auth ?? 'required') !== 'none');
-    for (const route of guarded) {
-      for (const id of idsB) {
-        const path = route.path.replace(/:(\w+)/g, id);
-        const query = `?userId=${id}&tenantId=${id}&organisationId=${id}&projectId=${id}&subjectId=${id}&size=200`;
-        const method = route.declaration.method.toUpperCase();
-        const res = await platform.app.request(`${path}${method === 'GET' ? query : ''}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${tokenA}`,
-            'content-type': 'application/json',
-            projectid: 'project-b',
-            sysorgid: id,
-          },
-          body:
-            method === 'GET' || method === 'DELETE'
-              ? undefined
-              : JSON.stringify(sampleBody(route.declaration.body, '', id)),
-        });
-        const text = await res.text();
-        expect(text, `${method} ${route.path} with ${id}`).not.toContain(MARKER);
-        if (res.headers.get('content-type')?.includes('json') && !route.declaration.download) {
-          const body = JSON.parse(text) as { code: number; data: unknown };
-          if (body.code === 200)
-            expect(JSON.stringify(body.data), `${method} ${route.path}`).not.toContain(tenantB);
+  it(
+    'refuses tenant A’s caller on tenant B’s resources and reads nothing of B',
+    { timeout: 180_000 },
+    async () => {
+      const before = await snapshotB();
+      const guarded = platform.routes.filter((r) => (r.declaration.auth ?? 'required') !== 'none');
+      const query = `?userId=${idsB.user}&tenantId=${idsB.tenant}&organisationId=${idsB.organisation}&roleId=${idsB.role}&projectId=${idsB.project}&subjectId=${idsB.organisation}&size=200`;
+      for (const route of guarded) {
+        // Named parameters get the B id of their kind; unknown ones (caseId, jobId ...) try each B id.
+        const unknownParam = /:(?!tenant|user|organisation|role|project|session)\w+/i.test(route.path);
+        for (const fallback of unknownParam ? Object.values(idsB) : [idsB.organisation!]) {
+          const path = route.path.replace(/:(\w+)/g, (_m, name: string) => idFor(name, fallback));
+          const method = route.declaration.method.toUpperCase();
+          const res = await platform.app.request(`${path}${method === 'GET' ? query : ''}`, {
+            method,
+            headers: {
+              authorization: `Bearer ${tokenA}`,
+              'content-type': 'application/json',
+              projectid: idsB.project!,
+              sysorgid: idsB.organisation!,
+            },
+            body:
+              method === 'GET' || method === 'DELETE'
+                ? undefined
+                : JSON.stringify(sampleBody(route.declaration.body, '', fallback)),
+          });
+          calls += 1;
+          const text = await res.text();
+          expect(text, `${method} ${route.path} with ${fallback}`).not.toContain(MARKER);
+          if (res.headers.get('content-type')?.includes('json') && !route.declaration.download) {
+            const body = JSON.parse(text) as { code: number; data: unknown };
+            if (body.code === 200)
+              expect(JSON.stringify(body.data), `${method} ${route.path}`).not.toContain(tenantB);
+          }
         }
       }
-    }
-    expect(await snapshotB()).toBe(before);
-  });
+      expect(calls).toBeGreaterThanOrEqual(guarded.length);
+      expect(await snapshotB()).toBe(before);
+    },
+  );
 });
