@@ -11,9 +11,11 @@ import { usersModule } from './users';
 import { preferencesModule } from './preferences';
 import { dictionariesModule } from './dictionaries';
 import { configurationModule } from './configuration';
+import { configuratorModule } from './configurator';
 import { casesModule, workbenchModule } from './cases';
 import { workflowModule } from './workflow';
 import { reportCodesModule } from './report-codes';
+import { narrativesModule } from './narratives';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -23,8 +25,10 @@ export const modules: ServerModule[] = [
   preferencesModule,
   dictionariesModule,
   configurationModule,
+  configuratorModule,
   reportCodesModule,
   casesModule,
   workflowModule,
   workbenchModule,
+  narrativesModule,
 ];

@@ -203,12 +203,16 @@ export class ConfigurationService {
     );
   }
 
-  private async addVersion(
-    next: ConfigurationLayersOfTenant,
-    extra: { note?: string; rollbackOf?: number },
-  ): Promise<ConfigurationVersion> {
+  /** What publishing UAT now would change in PRO and its impact on open cases, without publishing. */
+  async previewPublish(): Promise<{ changes: ScopeChanges[]; impact: PublishImpact | null }> {
     const current = await this.latest();
-    const previous = current ?? { tenant: [], projects: {} };
+    return this.compose(current ?? { tenant: [], projects: {} }, await this.uat());
+  }
+
+  private async compose(
+    previous: ConfigurationLayersOfTenant,
+    next: ConfigurationLayersOfTenant,
+  ): Promise<{ changes: ScopeChanges[]; impact: PublishImpact | null }> {
     const scopes = [null, ...new Set([...Object.keys(previous.projects), ...Object.keys(next.projects)])];
     const changes: ScopeChanges[] = [];
     for (const projectId of scopes) {
@@ -220,6 +224,15 @@ export class ConfigurationService {
         if (own.length > 0) changes.push({ scope: projectId, changes: own });
       } else changes.push({ scope: 'tenant', changes: scopeChanges });
     }
+    return { changes, impact: await this.impact(previous, next) };
+  }
+
+  private async addVersion(
+    next: ConfigurationLayersOfTenant,
+    extra: { note?: string; rollbackOf?: number },
+  ): Promise<ConfigurationVersion> {
+    const current = await this.latest();
+    const { changes, impact } = await this.compose(current ?? { tenant: [], projects: {} }, next);
     const version: ConfigurationVersion = {
       version: (current?.version ?? 0) + 1,
       tenant: next.tenant,
@@ -228,7 +241,7 @@ export class ConfigurationService {
       publishedBy: this.handle.actor.userId,
       ...extra,
       changes,
-      impact: await this.impact(previous, next),
+      impact,
     };
     try {
       const stored = await this.versions().insertOne(version);

@@ -1,0 +1,291 @@
+/**
+ * The configurator module (`/api/configurator`): per-project feature switches, workflow and
+ * case-list overrides, Handlebars templates with compile check and preview, all edited in UAT and
+ * published to PRO (with the configuration module's schema and rule edits) under an e-signature.
+ */
+import type { Context } from 'hono';
+import { signWithPassword } from '../auth/index';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import { defineModule } from '../http/module';
+import type { ModuleDeps } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import type { Principal } from '../http/context';
+import { InvalidStoreRequestError } from '../store/port';
+import type { Environment } from '../configuration/index';
+import type { ListOverride } from '../../../engine/src/configurator/index';
+import { FEATURE_SWITCH_NAMES } from '../../../engine/src/configurator/index';
+import { ConfiguratorService, configuratorCollections } from './service';
+import type { PublishSigner } from './service';
+import { compileProblem, renderTemplate, TEMPLATE_KINDS } from './templates';
+import type { TemplateDefinition } from './templates';
+
+export { projectFeatures, projectCaseList, projectTemplates, ConfiguratorService } from './service';
+export type { ProjectConfiguration, ConfiguratorChange, ConfiguratorVersion } from './service';
+export { compileProblem, renderTemplate } from './templates';
+export type { TemplateDefinition, TemplateKind, CompileProblem } from './templates';
+
+/** Signs as the caller; tests hand in their own. */
+export type Signer = (
+  deps: ModuleDeps,
+  principal: Principal,
+  password: string,
+  meaning: string,
+  subject: { type: string; id: string },
+) => Promise<{ _id: string }>;
+
+const CONFIG_PERMISSION = 'authoritymanagement:projectInfo:config';
+const TEMPLATE_PERMISSION = 'authoritymanagement:templateConfiguration:edit';
+const PUBLISH_PERMISSION = 'authoritymanagement:templateConfiguration:publish';
+
+const service = (c: Context<AppEnv>) => new ConfiguratorService(tenantHandle(c), c.get('deps').clock);
+
+const projectParams = {
+  type: 'object',
+  required: ['projectId'],
+  properties: { projectId: { type: 'string', minLength: 1, maxLength: 100 } },
+};
+/** 'tenant' addresses the tenant-wide layer, anything else a project. */
+const scopeProject = (projectId: string): string | null => (projectId === 'tenant' ? null : projectId);
+
+/** An override object, or null for the base. */
+const overrideBody = {
+  type: 'object',
+  required: ['override'],
+  additionalProperties: false,
+  properties: { override: { type: ['object', 'null'] } },
+};
+
+const bilingual = {
+  type: 'object',
+  required: ['zh', 'en'],
+  additionalProperties: false,
+  properties: {
+    zh: { type: 'string', minLength: 1, maxLength: 200 },
+    en: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+};
+
+function routes(router: ModuleRouter, signer: Signer): void {
+  router.route<unknown, { environment?: Environment }, { projectId: string }>(
+    {
+      method: 'get',
+      path: '/projects/:projectId',
+      summary:
+        "A project's feature switches, workflow, case list and templates in UAT or PRO ('tenant' for the tenant layer)",
+      permission: CONFIG_PERMISSION,
+      params: projectParams,
+      query: { type: 'object', properties: { environment: { enum: ['UAT', 'PRO'] } } },
+    },
+    async (c, { params, query }) =>
+      service(c).projectConfiguration(scopeProject(params.projectId), query.environment ?? 'UAT'),
+  );
+
+  router.route<{ features: Record<string, unknown> }, Record<string, unknown>, { projectId: string }>(
+    {
+      method: 'put',
+      path: '/uat/projects/:projectId/features',
+      summary: "Sets a project's feature switches in UAT (editTimeLimitHours null = unlimited)",
+      permission: CONFIG_PERMISSION,
+      params: projectParams,
+      body: {
+        type: 'object',
+        required: ['features'],
+        additionalProperties: false,
+        properties: { features: { type: 'object', maxProperties: FEATURE_SWITCH_NAMES.length + 5 } },
+      },
+    },
+    async (c, { params, body }) => service(c).saveFeatures(scopeProject(params.projectId), body.features),
+  );
+
+  router.route<{ override: unknown }, Record<string, unknown>, { projectId: string }>(
+    {
+      method: 'put',
+      path: '/uat/projects/:projectId/workflow',
+      summary:
+        "Sets a project's workflow override in UAT (JSON merge patch over the base; null = base). Refused when a node is unreachable or cannot reach regulatory submission",
+      permission: CONFIG_PERMISSION,
+      params: projectParams,
+      body: overrideBody,
+    },
+    async (c, { params, body }) => service(c).saveWorkflow(scopeProject(params.projectId), body.override),
+  );
+
+  router.route<{ override: ListOverride | null }, Record<string, unknown>, { projectId: string }>(
+    {
+      method: 'put',
+      path: '/uat/projects/:projectId/list',
+      summary: "Sets a project's case-list columns and filters (ids in order) in UAT; null = base",
+      permission: CONFIG_PERMISSION,
+      params: projectParams,
+      body: overrideBody,
+    },
+    async (c, { params, body }) => service(c).saveList(scopeProject(params.projectId), body.override),
+  );
+
+  router.route<TemplateDefinition, Record<string, unknown>, { projectId: string; templateId: string }>(
+    {
+      method: 'put',
+      path: '/uat/projects/:projectId/templates/:templateId',
+      summary:
+        'Creates or replaces a Handlebars template in UAT; refused with line and reason when it does not compile',
+      permission: TEMPLATE_PERMISSION,
+      params: {
+        type: 'object',
+        required: ['projectId', 'templateId'],
+        properties: {
+          projectId: { type: 'string', minLength: 1, maxLength: 100 },
+          templateId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+        },
+      },
+      body: {
+        type: 'object',
+        required: ['kind', 'name', 'body'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string' },
+          kind: { enum: [...TEMPLATE_KINDS] },
+          name: bilingual,
+          body: { type: 'string', maxLength: 200_000 },
+        },
+      },
+    },
+    async (c, { params, body }) =>
+      service(c).saveTemplate(scopeProject(params.projectId), { ...body, id: params.templateId }),
+  );
+
+  router.route<unknown, Record<string, unknown>, { projectId: string; templateId: string }>(
+    {
+      method: 'delete',
+      path: '/uat/projects/:projectId/templates/:templateId',
+      summary: 'Removes a template from UAT',
+      permission: TEMPLATE_PERMISSION,
+      params: {
+        type: 'object',
+        required: ['projectId', 'templateId'],
+        properties: {
+          projectId: { type: 'string', maxLength: 100 },
+          templateId: { type: 'string', maxLength: 64 },
+        },
+      },
+    },
+    async (c, { params }) => service(c).deleteTemplate(scopeProject(params.projectId), params.templateId),
+  );
+
+  router.route<{ body: string; caseId?: string }>(
+    {
+      method: 'post',
+      path: '/templates/preview',
+      summary:
+        'Compiles a template (problem with line and reason) and, when it compiles and a case is named, renders it over that case',
+      permission: TEMPLATE_PERMISSION,
+      body: {
+        type: 'object',
+        required: ['body'],
+        additionalProperties: false,
+        properties: {
+          body: { type: 'string', maxLength: 200_000 },
+          caseId: { type: 'string', maxLength: 100 },
+        },
+      },
+    },
+    async (c, { body }) => {
+      const problem = compileProblem(body.body);
+      if (problem || !body.caseId) return { problem, text: null, renderError: null };
+      let doc: Record<string, unknown> | null = null;
+      try {
+        doc = await tenantHandle(c).collection('cases').findOne({ _id: body.caseId });
+      } catch (error) {
+        if (!(error instanceof InvalidStoreRequestError)) throw error;
+      }
+      if (!doc) throw errors.notFound('configurator.template.caseNotFound', { id: body.caseId });
+      const rendered = renderTemplate(body.body, doc);
+      return 'text' in rendered
+        ? { problem: null, text: rendered.text, renderError: null }
+        : { problem: null, text: null, renderError: rendered.error };
+    },
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/publish/preview',
+      summary:
+        'What publishing UAT to PRO would change (switches, workflows, lists, templates, schema and rule edits) and its impact on open cases',
+      permission: PUBLISH_PERMISSION,
+    },
+    async (c) => service(c).previewPublish(),
+  );
+
+  const signerFor =
+    (c: Context<AppEnv>): PublishSigner =>
+    (password, meaning, subjectId) =>
+      signer(c.get('deps'), requirePrincipal(c), password, meaning, {
+        type: 'configurationVersion',
+        id: subjectId,
+      });
+
+  router.route<{ password: string; note?: string }>(
+    {
+      method: 'post',
+      path: '/publish',
+      summary: "Publishes UAT to PRO as the next immutable version, signed with the caller's password",
+      permission: PUBLISH_PERMISSION,
+      body: {
+        type: 'object',
+        required: ['password'],
+        additionalProperties: false,
+        properties: {
+          password: { type: 'string', minLength: 1, maxLength: 200 },
+          note: { type: 'string', maxLength: 500 },
+        },
+      },
+    },
+    async (c, { body }) => service(c).publish(signerFor(c), body.password, body.note),
+  );
+
+  router.route<{ version: number; password: string; note?: string }>(
+    {
+      method: 'post',
+      path: '/rollback',
+      summary: "Publishes an earlier version's content again as a new signed version",
+      permission: PUBLISH_PERMISSION,
+      body: {
+        type: 'object',
+        required: ['version', 'password'],
+        additionalProperties: false,
+        properties: {
+          version: { type: 'integer', minimum: 1 },
+          password: { type: 'string', minLength: 1, maxLength: 200 },
+          note: { type: 'string', maxLength: 500 },
+        },
+      },
+    },
+    async (c, { body }) => service(c).rollback(signerFor(c), body.password, body.version, body.note),
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/versions',
+      summary: 'Version history, newest first: who, when, note, schema/rule and configurator changes, impact',
+      permission: CONFIG_PERMISSION,
+    },
+    async (c) => service(c).history(),
+  );
+}
+
+const identitySigner: Signer = (deps, principal, password, meaning, subject) =>
+  signWithPassword(deps, principal, password, meaning, subject);
+
+export function createConfiguratorModule(options: { signer?: Signer } = {}) {
+  const signer = options.signer ?? identitySigner;
+  return defineModule({
+    name: 'configurator',
+    collections: configuratorCollections,
+    routes: (router) => routes(router, signer),
+  });
+}
+
+export const configuratorModule = createConfiguratorModule();
