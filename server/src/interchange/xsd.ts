@@ -102,3 +102,30 @@ export async function validateR3Xml(xml: string): Promise<XsdResult> {
     ),
   };
 }
+
+/**
+ * Validates several E2B(R3) batches in one libxml2 run (the schema is compiled once): one result per
+ * document, in order. All must be batches (MCCI_IN200100UV01).
+ */
+export async function validateR3Batches(xmls: string[]): Promise<XsdResult[]> {
+  if (xmls.length === 0) return [];
+  const set = schemas();
+  const result = await validateXML({
+    xml: xmls.map((contents, i) => ({ fileName: `message-${i}.xml`, contents })),
+    schema: [set.main],
+    preload: includedBy(set.main, set),
+    initialMemoryPages: 512,
+    maxMemoryPages: memoryPages.GiB,
+  });
+  return xmls.map((_, i) => {
+    const errors = result.errors
+      .filter(
+        (e) =>
+          e.loc?.fileName === `message-${i}.xml` || (!e.loc && e.rawMessage.includes(`message-${i}.xml`)),
+      )
+      .map((e) =>
+        e.loc?.lineNumber ? { message: e.message, line: e.loc.lineNumber } : { message: e.message },
+      );
+    return { valid: errors.length === 0, errors };
+  });
+}
