@@ -127,6 +127,8 @@ export const dictionaries = {
   meddraChildren: (ref: VersionRef, parent?: { level: MeddraLevel; code: string }) =>
     api.request<{ items: MeddraNode[] }>('/dictionaries/meddra/hierarchy', {
       body: compact({ ...ref, parent }),
+      // The browser shows its error in place: no toast while the user has not chosen a version yet.
+      silent: true,
     }),
   meddraTerm: (ref: VersionRef, level: MeddraLevel, code: string) =>
     api.request<MeddraTermDetail>('/dictionaries/meddra/term', { body: compact({ ...ref, level, code }) }),
