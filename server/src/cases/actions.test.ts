@@ -146,13 +146,11 @@ describe('back, challenge, plans and completion', () => {
       .as('qc')
       .call('POST', `/cases/${c.id}/challenge`, { userId: 'entry', opinion: '请核实发生日期' });
     expect(none.body.msg).toBe('Please choose an internal or an external challenge');
-    const ok = await rig
-      .as('qc')
-      .call('POST', `/cases/${c.id}/challenge`, {
-        kind: 'external',
-        userId: 'entry',
-        opinion: '请核实发生日期',
-      });
+    const ok = await rig.as('qc').call('POST', `/cases/${c.id}/challenge`, {
+      kind: 'external',
+      userId: 'entry',
+      opinion: '请核实发生日期',
+    });
     expect(ok.body.code).toBe(200);
     expect(ok.body.data.case.rev).toBe(c.rev);
     expect(ok.body.data.history).toMatchObject({

@@ -12,6 +12,7 @@ import { testStore } from '../http/test-store';
 import { usersCollections } from '../auth/collections';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
+import { narrativesModule } from '../narratives';
 import type { Signer } from '../workflow/signature';
 import { createCasesModule, workbenchModule } from './index';
 import type { Project } from './projects';
@@ -128,6 +129,7 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
     workbenchModule,
     workflowModule,
     reportCodesModule,
+    narrativesModule,
   ];
   const platform = testPlatform({
     store,

@@ -36,21 +36,7 @@ export async function listVersions(handle: Handle, caseId: string): Promise<Snap
   const docs = await handle
     .collection<CaseSnapshot>(C.versions)
     .find({ caseId }, { sort: { at: 1, _id: 1 }, projection: { document: 0 } });
-  return docs.map(
-    ({
-      _id,
-      tenantId: _t,
-      rev: _r,
-      createdAt: _ca,
-      createdBy: _cb,
-      updatedAt: _ua,
-      updatedBy: _ub,
-      ...rest
-    }) => ({
-      id: _id,
-      ...(rest as Omit<CaseSnapshot, 'document'>),
-    }),
-  );
+  return docs.map((doc) => asRecord<Omit<CaseSnapshot, 'document'>>(doc));
 }
 
 export async function getVersion(
@@ -60,17 +46,7 @@ export async function getVersion(
 ): Promise<CaseSnapshot & { id: string }> {
   const doc = await handle.collection<CaseSnapshot>(C.versions).findOne({ _id: versionId, caseId });
   if (!doc) throw errors.notFound('cases.versionNotFound', { id: versionId });
-  const {
-    _id,
-    tenantId: _t,
-    rev: _r,
-    createdAt: _ca,
-    createdBy: _cb,
-    updatedAt: _ua,
-    updatedBy: _ub,
-    ...rest
-  } = doc;
-  return { id: _id, ...(rest as CaseSnapshot) };
+  return asRecord(doc);
 }
 
 /** `current` or a snapshot id -> the document and what it is. */
@@ -163,19 +139,5 @@ export async function workflowHistory(handle: Handle, caseId: string) {
   const docs = await handle
     .collection<WorkflowHistoryEntry>(C.history)
     .find({ caseId }, { sort: { at: 1, _id: 1 } });
-  return docs.map(
-    ({
-      _id,
-      tenantId: _t,
-      rev: _r,
-      createdAt: _ca,
-      createdBy: _cb,
-      updatedAt: _ua,
-      updatedBy: _ub,
-      ...rest
-    }) => ({
-      id: _id,
-      ...(rest as WorkflowHistoryEntry),
-    }),
-  );
+  return docs.map((doc) => asRecord(doc));
 }

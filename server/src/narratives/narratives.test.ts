@@ -1,0 +1,77 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { caseRig, demoProject } from '../cases/testing';
+import { demoCaseContent } from '../cases/demo/factory';
+
+const rig = await caseRig();
+afterAll(() => rig.close());
+const entry = rig.as('entry');
+
+const created = await entry.call('POST', '/cases', { projectId: 'p1', reportType: '2', happenCountry: 'CN' });
+const caseId = created.body.data.case.id as string;
+const content = demoCaseContent({
+  n: 6,
+  project: demoProject('p1'),
+  today: new Date('2026-11-21T00:00:00Z'),
+  reactionIndex: 5,
+});
+const saved = await entry.call('PUT', `/cases/${caseId}`, {
+  rev: 1,
+  document: {
+    ...content,
+    report: { ...created.body.data.case.document.report, ...(content.report as object) },
+  },
+});
+const rev = saved.body.data.case.rev as number;
+
+describe('H.1 narrative drafts', () => {
+  it('drafts from the bundled default template in the request language', async () => {
+    const zh = await entry.call('POST', `/narratives/cases/${caseId}/draft`, {}, 'cn');
+    expect(zh.body.data.templateId).toBeNull();
+    expect(zh.body.data.text).toContain('受试者 ZQ（受试者编号 01-0106），男，年龄 ');
+    expect(zh.body.data.text).toContain('受试者出现发热性中性粒细胞减少症（严重性标准：');
+    expect(zh.body.data.text).toContain('转归为');
+    const en = await entry.call('POST', `/narratives/cases/${caseId}/draft`, { lang: 'en' });
+    expect(en.body.data.text).toContain('Subject ZQ (subject number 01-0106); sex: Male; age: ');
+    expect(en.body.data.text).toContain('experienced Febrile neutropenia (seriousness: ');
+    expect(en.body.data.text).toMatch(/The subject received XY-101注射液 \(first dose \d{4}-\d{2}-\d{2}\)/);
+    // Drafting leaves the case as it was.
+    expect((await entry.call('GET', `/cases/${caseId}`)).body.data.rev).toBe(rev);
+  });
+
+  it('uses the project template, and refuses templates that do not compile or use unknown helpers', async () => {
+    const broken = await entry.call('POST', '/narratives/templates', {
+      name: 'broken',
+      projectId: 'p1',
+      lang: 'en',
+      body: 'Line one\n{{#each reactions}}{{reactionNative}}',
+    });
+    expect(broken.body.code).toBe(400);
+    expect(broken.body.msg).toMatch(/^The template does not compile at line 2: /);
+    const helper = await entry.call('POST', '/narratives/templates', {
+      name: 'helper',
+      projectId: 'p1',
+      lang: 'en',
+      body: '{{lookupSecrets patient}}',
+    });
+    expect(helper.body.msg).toBe('The template uses an unknown helper: lookupSecrets');
+    expect((await entry.call('GET', '/narratives/templates?projectId=p1')).body.data.items).toEqual([]);
+
+    const simple = await entry.call('POST', '/narratives/templates', {
+      name: 'P1 英文',
+      projectId: 'p1',
+      lang: 'en',
+      body: '{{report.reportCode}}: {{codelabel "sex" patient.gender}}{{#each reactions}}; {{reactionTranslation}} from {{e2bDate startDate}}{{/each}}',
+    });
+    expect(simple.body.code).toBe(200);
+    const draft = await entry.call('POST', `/narratives/cases/${caseId}/draft`, { lang: 'en' });
+    expect(draft.body.data.templateId).toBe(simple.body.data.id);
+    expect(draft.body.data.text).toMatch(
+      /^CN-XYPHARMA-\d{10}: Male; Febrile neutropenia from \d{4}-\d{2}-\d{2}$/,
+    );
+    const tried = await entry.call('POST', `/narratives/cases/${caseId}/draft`, {
+      lang: 'zh',
+      body: '{{patient.patientsName}}，{{lang}}',
+    });
+    expect(tried.body.data.text).toBe('ZQ，zh');
+  });
+});
