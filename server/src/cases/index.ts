@@ -9,6 +9,7 @@ import type { Signer } from '../workflow/signature';
 import { caseCollections } from './collections';
 import { caseRoutes } from './routes';
 import { workbenchRoutes } from './workbench-routes';
+import { seedDemoCases } from './demo/seed';
 
 export { resolveCaseSelection } from './list';
 export type { CaseListQuery } from './list';
@@ -28,6 +29,7 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
     name: 'cases',
     collections: caseCollections,
     routes: (router) => caseRoutes(router, signer),
+    seed: seedDemoCases,
   });
 }
 
