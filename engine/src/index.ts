@@ -43,3 +43,21 @@ export type { RuleProfile } from './rules/profiles';
 
 // E2B interchange: R3/R2 XML, acknowledgements, hardened parsing, zip checks (engine/src/interchange).
 export * from './interchange';
+
+// Case workflow machine and expedited-reporting deadlines (schemas/workflows).
+export {
+  caseWorkflow,
+  reportingDeadlineRules,
+  planAction,
+  availableActions,
+  checkWorkflow,
+  resolveWorkflow,
+  reportingDeadline,
+  reminderBucket,
+  WorkflowError,
+} from './workflow';
+export type { WorkflowDefinition, AvailableAction, CaseDeadline, DeadlineRules } from './workflow';
+
+// Report-code generators (country-organisation-period+number).
+export { formatReportCode, periodOf, checkGenerator, REPORT_CODE_CYCLES } from './report-codes';
+export type { ReportCodeGenerator, ReportCodeCycle } from './report-codes';
