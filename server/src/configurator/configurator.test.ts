@@ -88,6 +88,13 @@ describe('configurator', () => {
     expect(baseline.data).toMatchObject({ version: 1 });
   });
 
+  it('lists the projects to configure', async () => {
+    expect((await api('GET', '/projects')).data).toEqual([
+      { id: 'P1', code: 'P1', name: 'P1', nameEn: 'P1' },
+      { id: 'Q1', code: 'Q1', name: 'Q1', nameEn: 'Q1' },
+    ]);
+  });
+
   it('refuses configuration to a caller without the permission', async () => {
     const res = await call(app, 'PUT', '/api/configurator/uat/projects/P1/features', {
       token: 't1-bob',

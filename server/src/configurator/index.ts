@@ -68,6 +68,31 @@ const bilingual = {
 };
 
 function routes(router: ModuleRouter, signer: Signer): void {
+  router.route(
+    {
+      method: 'get',
+      path: '/projects',
+      summary: 'The projects a configurator can choose (id, code, names), by code',
+      permission: CONFIG_PERMISSION,
+    },
+    async (c) => {
+      try {
+        const projects = await tenantHandle(c)
+          .collection<{ code?: string; name?: string; nameEn?: string }>('projects')
+          .find({}, { sort: { code: 1 }, limit: 1000 });
+        return projects.map((project) => ({
+          id: String(project._id),
+          code: project.code ?? String(project._id),
+          name: project.name ?? '',
+          nameEn: project.nameEn ?? project.name ?? '',
+        }));
+      } catch (error) {
+        if (error instanceof InvalidStoreRequestError) return [];
+        throw error;
+      }
+    },
+  );
+
   router.route<unknown, { environment?: Environment }, { projectId: string }>(
     {
       method: 'get',
