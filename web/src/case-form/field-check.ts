@@ -41,14 +41,20 @@ export function compileFieldCheck(schema: CaseJsonSchema): FieldCheck {
   const maxLength = (schema.maxLength ?? schema['x-maxLength']) as number | undefined;
   const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : null;
   const codes = codesOf(schema['x-codelist']);
-  const date = schema['x-e2b-date'] as { minPrecision?: unknown; maxPrecision?: unknown; notFuture?: boolean } | undefined;
+  const date = schema['x-e2b-date'] as
+    { minPrecision?: unknown; maxPrecision?: unknown; notFuture?: boolean } | undefined;
   const type = schema.type;
 
   if (date) {
     const min = digitsOf(date.minPrecision, 4);
     const max = digitsOf(date.maxPrecision, 14);
     checks.push((value) => {
-      const problem = e2bDateProblem(value, min, max, date.notFuture === false ? Number.MAX_SAFE_INTEGER : Date.now());
+      const problem = e2bDateProblem(
+        value,
+        min,
+        max,
+        date.notFuture === false ? Number.MAX_SAFE_INTEGER : Date.now(),
+      );
       if (!problem) return null;
       const digits = problem === 'precisionMax' ? max : min;
       return { key: `e2bDate.${problem}`, params: { precision: FORMATS[digits] ?? String(digits) } };
@@ -62,25 +68,35 @@ export function compileFieldCheck(schema: CaseJsonSchema): FieldCheck {
     );
   }
   if (pattern) {
-    checks.push((value) => (typeof value === 'string' && !pattern.test(value) ? { key: 'pattern', params: {} } : null));
+    checks.push((value) =>
+      typeof value === 'string' && !pattern.test(value) ? { key: 'pattern', params: {} } : null,
+    );
   }
   if (codes) {
-    checks.push((value) => (typeof value === 'string' && !codes.has(value) ? { key: 'enum', params: {} } : null));
+    checks.push((value) =>
+      typeof value === 'string' && !codes.has(value) ? { key: 'enum', params: {} } : null,
+    );
   }
   if (type === 'integer') {
     checks.push((value) =>
-      typeof value === 'number' && !Number.isInteger(value) ? { key: 'type', params: { type: 'integer' } } : null,
+      typeof value === 'number' && !Number.isInteger(value)
+        ? { key: 'type', params: { type: 'integer' } }
+        : null,
     );
   }
   if (typeof schema.minimum === 'number') {
     const minimum = schema.minimum;
-    checks.push((value) => (typeof value === 'number' && value < minimum ? { key: 'minimum', params: { limit: minimum } } : null));
+    checks.push((value) =>
+      typeof value === 'number' && value < minimum ? { key: 'minimum', params: { limit: minimum } } : null,
+    );
   }
   return (value) => {
     if (value === undefined || value === null || value === '') return null;
     if (typeof value === 'object' && !Array.isArray(value) && 'nullFlavor' in value) {
       const flavor = String((value as { nullFlavor: unknown }).nullFlavor);
-      return nullFlavors.has(flavor) ? null : { key: 'nullFlavor', params: { allowed: [...nullFlavors].join(', ') } };
+      return nullFlavors.has(flavor)
+        ? null
+        : { key: 'nullFlavor', params: { allowed: [...nullFlavors].join(', ') } };
     }
     for (const check of checks) {
       const problem = check(value);
@@ -94,5 +110,7 @@ export function compileFieldCheck(schema: CaseJsonSchema): FieldCheck {
 export function problemText(problem: FieldProblem, lang: 'zh' | 'en', label: string): string {
   const template = validationMessages[lang][problem.key] ?? problem.key;
   const params: Record<string, string | number> = { ...problem.params, label };
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    params[name] === undefined ? whole : String(params[name]),
+  );
 }

@@ -47,8 +47,7 @@ export function setAt(doc: Json, pointer: string, value: Json): Json {
           : {};
     const key = Array.isArray(base) ? Number(token) : token;
     const current = (base as Record<string | number, Json>)[key];
-    const next =
-      i === path.length - 1 ? value : write(current ?? (nextIsIndex ? [] : {}), i + 1);
+    const next = i === path.length - 1 ? value : write(current ?? (nextIsIndex ? [] : {}), i + 1);
     if (i === path.length - 1 && isEmptyValue(next) && !Array.isArray(base)) {
       delete (base as Record<string, unknown>)[token];
     } else {

@@ -13,6 +13,7 @@ export class CaseStore {
   private listeners = new Map<string, Set<Listener>>();
   private dirtyListeners = new Set<Listener>();
   private dirty = false;
+  private focusListeners = new Set<(pointer: string) => void>();
   /** Writes since the last save, by pointer: what the conflict dialog lists as "your changes". */
   readonly touched = new Set<string>();
 
@@ -59,6 +60,16 @@ export class CaseStore {
   onDirtyChange(listener: Listener): () => void {
     this.dirtyListeners.add(listener);
     return () => this.dirtyListeners.delete(listener);
+  }
+
+  /** Asks the sections holding `pointer` to show it (a check finding was chosen). */
+  requestFocus(pointer: string): void {
+    for (const listener of this.focusListeners) listener(pointer);
+  }
+
+  onFocusRequest(listener: (pointer: string) => void): () => void {
+    this.focusListeners.add(listener);
+    return () => this.focusListeners.delete(listener);
   }
 
   private markDirty(dirty: boolean): void {

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { caseTabs, getCaseProperty } from '../../../engine/src/index';
+import { compileFieldCheck, problemText } from './field-check';
+import { groupSchema } from './group-schema';
+import { concrete, getAt, isBlank, setAt } from './pointer';
+import { selectWidget } from './registry';
+import { seriousnessOf } from './seriousness';
+import { CaseStore } from './store';
+import { textPairs } from './TextPair';
+import { topGroups } from './CaseTabView';
+import { nestedGroups } from './RepeatableSection';
+import { caseFormCatalogues } from './text';
+import { digitsFromInput, formatE2bDate, inputFromDigits, parseE2bDate } from './widgets/e2b-date';
+
+const field = (pointer: string, hint?: string) => ({
+  pointer,
+  schema: getCaseProperty(pointer)!,
+  ...(hint ? { hint } : {}),
+});
+const group = (id: string) => caseTabs.tabs.flatMap((t) => t.groups).find((g) => g.id === id)!;
+
+describe('pointers', () => {
+  it('write copy-on-write, create containers, drop emptied keys', () => {
+    const doc = { drugs: [{ drugName: 'A' }] };
+    const next = setAt(doc, '/drugs/0/dosages/1/dose', 5) as typeof doc;
+    expect(doc).toEqual({ drugs: [{ drugName: 'A' }] });
+    expect(getAt(next, '/drugs/0/dosages/1/dose')).toBe(5);
+    expect(Array.isArray(getAt(next, '/drugs/0/dosages'))).toBe(true);
+    expect(getAt(setAt(next, '/drugs/0/drugName', undefined), '/drugs/0')).not.toHaveProperty('drugName');
+    expect(concrete('/drugs/*/dosages/*/dose', [3, 0])).toBe('/drugs/3/dosages/0/dose');
+  });
+
+  it('call an item blank only when nothing but its id is entered', () => {
+    expect(isBlank({ id: 'x', dosages: [{}], name: '' })).toBe(true);
+    expect(isBlank({ id: 'x', dosages: [{ dose: 0 }] })).toBe(false);
+  });
+});
+
+describe('case store', () => {
+  it('notifies only the subscribers whose pointer overlaps the write, and tracks dirtiness', () => {
+    const store = new CaseStore({ drugs: [{ drugName: 'A' }, { drugName: 'B' }], reactions: [{}] });
+    const seen: string[] = [];
+    store.subscribe('/drugs/0', () => seen.push('drug0'));
+    store.subscribe('/drugs/1', () => seen.push('drug1'));
+    store.subscribe('/drugs', () => seen.push('drugs'));
+    store.subscribe('/reactions', () => seen.push('reactions'));
+    let dirtyChanges = 0;
+    store.onDirtyChange(() => dirtyChanges++);
+    store.set('/drugs/0/drugName', 'AA');
+    expect(seen.sort()).toEqual(['drug0', 'drugs']);
+    expect(store.isDirty).toBe(true);
+    store.set('/drugs/0/drugName', 'AAA');
+    expect(dirtyChanges).toBe(1);
+    expect([...store.touched]).toEqual(['/drugs/0/drugName']);
+    store.replace({ drugs: [] });
+    expect(store.isDirty).toBe(false);
+    expect(store.touched.size).toBe(0);
+  });
+});
+
+describe('partial dates', () => {
+  it('round-trip E2B dates at every precision with a time zone', () => {
+    expect(parseE2bDate('2026')).toEqual({ precision: 'year', digits: '2026', zone: '' });
+    expect(parseE2bDate('202611211030+0800')).toEqual({
+      precision: 'minute',
+      digits: '202611211030',
+      zone: '+0800',
+    });
+    expect(parseE2bDate('2026112')).toBeNull();
+    expect(formatE2bDate({ precision: 'day', digits: digitsFromInput('2026-11-21'), zone: '' })).toBe(
+      '20261121',
+    );
+    expect(
+      formatE2bDate({ precision: 'second', digits: digitsFromInput('2026-11-21T10:30:15'), zone: '-0500' }),
+    ).toBe('20261121103015-0500');
+    expect(formatE2bDate({ precision: 'day', digits: '202611', zone: '' })).toBe('');
+    expect(inputFromDigits('202611211030', 'minute')).toBe('2026-11-21T10:30');
+    expect(inputFromDigits('202611', 'month')).toBe('2026-11');
+  });
+});
+
+describe('widget registry', () => {
+  it('selects by tester and rank: dates, null-flavoured codes, MedDRA, countries, hints', () => {
+    expect(selectWidget(field('/reactions/*/startDate', 'e2bDate'))?.name).toBe('partialDate');
+    expect(selectWidget(field('/patient/gender'))?.name).toBe('codelist');
+    expect(selectWidget(field('/report/happenCountry'))?.name).toBe('country');
+    expect(selectWidget(field('/reactions/*/meddraCode', 'meddraPicker'))?.name).toBe('meddra');
+    expect(selectWidget(field('/drugs/*/dosages/*/doseUnit'))?.name).toBe('codelist');
+    expect(selectWidget(field('/drugs/*/additionalInfo', 'textarea'))?.name).toBe('textarea');
+    expect(selectWidget(field('/reactions/*/isResultInDeath'))?.name).toBe('boolean');
+    expect(selectWidget(field('/drugs/*/reactionAssessments/*/reactionId', 'reactionRef'))?.name).toBe(
+      'reference',
+    );
+    expect(selectWidget(field('/patient/fdaRace', 'multiSelect'))?.name).toBe('multiCodelist');
+  });
+
+  it('builds each group schema once, with a widget and a check for every field', () => {
+    const drugs = group('drugs');
+    const built = groupSchema(drugs, 'CaseField');
+    expect(groupSchema(drugs, 'CaseField')).toBe(built);
+    expect(built.base).toBe('/drugs/*');
+    expect(built.fields.get('drugName')?.e2b).toBe('G.k.2.2');
+    expect(Object.keys(built.schema.properties ?? {})).toHaveLength(drugs.fields.length);
+  });
+});
+
+describe('field checks', () => {
+  it('say what the engine says: precision, future, code list, null flavors, length', () => {
+    const birth = compileFieldCheck(getCaseProperty('/patient/birthday')!);
+    expect(birth('19800101')).toBeNull();
+    expect(birth('1980')).toMatchObject({ key: 'e2bDate.precisionMin', params: { precision: 'CCYYMMDD' } });
+    expect(birth('29990101')).toMatchObject({ key: 'e2bDate.future' });
+    expect(birth({ nullFlavor: 'MSK' })).toBeNull();
+    expect(birth({ nullFlavor: 'UNK' })).toMatchObject({ key: 'nullFlavor' });
+    const gender = compileFieldCheck(getCaseProperty('/patient/gender')!);
+    expect(gender('9')).toMatchObject({ key: 'enum' });
+    const name = compileFieldCheck(getCaseProperty('/drugs/*/drugName')!);
+    expect(name('x'.repeat(251))).toMatchObject({ key: 'maxLength', params: { limit: 250 } });
+    expect(problemText({ key: 'maxLength', params: { limit: 250 } }, 'en', 'Drug')).toBe(
+      'Drug must not exceed 250 characters',
+    );
+  });
+});
+
+describe('layout', () => {
+  it('nests a drug’s dosages under the drug and finds native/translated text pairs', () => {
+    const drugTab = caseTabs.tabs.find((t) => t.id === 'drug')!;
+    expect(topGroups(drugTab.groups).map((g) => g.id)).toEqual(['drugs']);
+    expect(nestedGroups('/drugs', drugTab.groups).map((g) => g.id)).toEqual([
+      'substances',
+      'dosages',
+      'indications',
+      'devices',
+    ]);
+    expect(
+      textPairs(['reactionNative', 'reactionNativeLanguage', 'reactionTranslation', 'meddraCode']),
+    ).toEqual([
+      { native: 'reactionNative', language: 'reactionNativeLanguage', translation: 'reactionTranslation' },
+    ]);
+  });
+
+  it('highlights the seriousness criteria a reaction meets', () => {
+    expect(seriousnessOf({ isResultInDeath: true, isCauseInHospital: true, isDisability: false })).toEqual([
+      'isResultInDeath',
+      'isCauseInHospital',
+    ]);
+  });
+});
+
+describe('caseForm catalogue', () => {
+  it('has the same keys and placeholders in zh and en', () => {
+    const { zh, en } = caseFormCatalogues;
+    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+    const names = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const key of Object.keys(zh)) expect(names(zh[key]!), key).toEqual(names(en[key]!));
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The case form's widget registrations. Ranks: 1 fallbacks by type, 5 schema keywords,
+ * 10 the layout's explicit hint. Adding a widget is one `register(...)` here.
+ */
+import { and, codelistIs, hasHint, hasKeyword, isType, or, register } from '../registry';
+import {
+  BooleanWidget,
+  NumberWidget,
+  ReadOnlyWidget,
+  StringListWidget,
+  TextWidget,
+  TextareaWidget,
+} from './basic';
+import { CodelistWidget, MultiCodelistWidget } from './CodelistWidget';
+import { MeddraWidget } from './MeddraWidget';
+import { PartialDateWidget } from './PartialDateWidget';
+
+const isMeddraCode = (pointer: string) => /\/meddra(Code|PtCode|LltCode)$|MeddraCode$/.test(pointer);
+
+register({ name: 'text', rank: 1, tester: isType('string'), component: TextWidget });
+register({ name: 'number', rank: 1, tester: isType('number', 'integer'), component: NumberWidget });
+register({ name: 'boolean', rank: 1, tester: isType('boolean'), component: BooleanWidget });
+register({
+  name: 'stringList',
+  rank: 2,
+  tester: or(isType('array'), hasHint('stringList')),
+  component: StringListWidget,
+});
+register({ name: 'textarea', rank: 10, tester: hasHint('textarea'), component: TextareaWidget });
+register({
+  name: 'codelist',
+  rank: 5,
+  tester: or(hasKeyword('x-codelist'), hasKeyword('x-suggest-codelist')),
+  component: CodelistWidget,
+});
+// Country and language lists are long: the same picker searches them by code and name.
+register({ name: 'country', rank: 6, tester: codelistIs('country', 'language'), component: CodelistWidget });
+register({
+  name: 'multiCodelist',
+  rank: 6,
+  tester: and(isType('array'), (field) =>
+    Boolean((field.schema.items as Record<string, unknown> | undefined)?.['x-codelist']),
+  ),
+  component: MultiCodelistWidget,
+});
+register({ name: 'partialDate', rank: 7, tester: hasKeyword('x-e2b-date'), component: PartialDateWidget });
+register({
+  name: 'meddra',
+  rank: 10,
+  tester: or(hasHint('meddraPicker'), (field) => isMeddraCode(field.pointer)),
+  component: MeddraWidget,
+});
+// References and file ids are set by the system (the matrix cell, the upload), not typed.
+register({
+  name: 'reference',
+  rank: 11,
+  tester: or(hasKeyword('x-ref'), hasKeyword('x-file'), hasHint('reactionRef', 'file')),
+  component: ReadOnlyWidget,
+});

@@ -1,0 +1,352 @@
+/**
+ * Case detail (/activecase?caseId=...): the twelve tabs of schemas/ui/case-tabs.json, one form per
+ * tab, and the header actions - save (with confirmation when mandatory values are missing and the
+ * conflict dialog on a stale revision), check (report grouped by tab, each finding jumps to its
+ * field), workflow history, and the workflow actions the server says are possible now.
+ * Query and blinding entry points appear only when their modules exist (not yet: absent).
+ */
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useBlocker, useSearchParams } from 'react-router-dom';
+import {
+  Badge,
+  Button,
+  Spinner,
+  Tab,
+  TabList,
+  Text,
+  Title3,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { SelectTabData } from '@fluentui/react-components';
+import { caseTabs } from '../../../../engine/src/index';
+import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import { RequestError } from '../../api/request';
+import { notify } from '../../app/notify';
+import { useSession } from '../../app/SessionContext';
+import { useLanguage } from '../../i18n/LanguageContext';
+import { CaseStore, CaseTabView, ConfirmDialog, getAt, setAt, useCaseFormText } from '../../case-form';
+import { ActionDialog } from './ActionDialog';
+import type { AvailableAction, CaseAnswer, CheckReport, ConflictAnswer, HistoryEntry } from './case-api';
+import { CODE_CONFIRM, CODE_CONFLICT, caseApi } from './case-api';
+import { CheckReportPanel } from './CheckReportPanel';
+import { ConflictDialog } from './ConflictPanel';
+import { HistoryDialog } from './HistoryDialog';
+
+const useStyles = makeStyles({
+  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  header: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    alignItems: 'center',
+    position: 'sticky',
+    top: 0,
+    zIndex: 2,
+    padding: tokens.spacingVerticalS,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
+  },
+  spacer: { flexGrow: 1 },
+});
+
+/** Header actions beside save/check/history, in this order, with the route each one posts to. */
+const ACTION_ROUTES: [action: string, path: string, permission: string][] = [
+  ['submit', 'submit', 'activecase:submit'],
+  ['back', 'back', 'activecase:back'],
+  ['challenge', 'challenge', 'activecase:challenge'],
+  ['createPlan', 'create-plan', 'submittransfer:supervisionSubmit:createPlan'],
+  ['approvePlan', 'approve-plan', 'activecase:approveSubmissionPlan'],
+  ['markCompleted', 'mark-completed', 'activecase:markCompleted'],
+  ['followUp', 'follow-up', 'activecase:followUp'],
+  ['markInvalid', 'mark-invalid', 'activecase:markInvalid'],
+];
+
+/** Finds the field of `pointer` once its tab and section have rendered, and brings it into view. */
+function revealField(pointer: string, tries = 30): void {
+  const element = document.querySelector<HTMLElement>(`[data-pointer="${CSS.escape(pointer)}"]`);
+  if (element) {
+    element.scrollIntoView({ block: 'center' });
+    element.querySelector<HTMLElement>('input, textarea, button')?.focus();
+    return;
+  }
+  if (tries > 0) requestAnimationFrame(() => revealField(pointer, tries - 1));
+}
+
+export default function CaseDetailPage() {
+  const [params] = useSearchParams();
+  const caseId = params.get('caseId');
+  const { tx } = useCaseFormText();
+  if (!caseId) return <Text role="alert">{tx('noCaseChosen')}</Text>;
+  return <CaseDetail key={caseId} caseId={caseId} />;
+}
+
+function CaseDetail({ caseId }: { caseId: string }) {
+  const styles = useStyles();
+  const { pick, language } = useLanguage();
+  const { tx } = useCaseFormText();
+  const { info } = useSession();
+  const [answer, setAnswer] = useState<CaseAnswer | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [store, setStore] = useState<CaseStore | null>(null);
+  const [tab, setTab] = useState(caseTabs.tabs[0]!.id);
+  const [report, setReport] = useState<CheckReport | null>(null);
+  const [confirmMissing, setConfirmMissing] = useState<number | null>(null);
+  const [conflict, setConflict] = useState<ConflictAnswer | null>(null);
+  const [history, setHistory] = useState<HistoryEntry[] | null>(null);
+  const [acting, setActing] = useState<AvailableAction | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
+  const can = (permission: string) =>
+    permissions.has(permission) || permissions.has(`${permission}:${info?.user.id ?? ''}`);
+
+  const load = useCallback(async () => {
+    try {
+      const loaded = await caseApi.get(caseId);
+      setAnswer(loaded);
+      setStore((existing) => {
+        if (existing) {
+          existing.replace(loaded.document);
+          return existing;
+        }
+        return new CaseStore(loaded.document);
+      });
+    } catch {
+      setFailed(true);
+    }
+  }, [caseId]);
+  useEffect(() => void load(), [load]);
+
+  const subscribeDirty = useCallback(
+    (listener: () => void) => store?.onDirtyChange(listener) ?? (() => {}),
+    [store],
+  );
+  const dirty = useSyncExternalStore(subscribeDirty, () => store?.isDirty ?? false);
+
+  // The unsaved-data prompt: leaving the page inside the app asks; closing the tab warns.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const save = useCallback(
+    async (confirmed = false): Promise<boolean> => {
+      if (!store || !answer) return false;
+      setBusy(true);
+      try {
+        const saved = await caseApi.save(caseId, {
+          rev: answer.rev,
+          document: store.doc,
+          ...(confirmed ? { confirmMissing: true } : {}),
+        });
+        store.replace(saved.case.document);
+        setAnswer((a) => (a ? { ...a, ...saved.case } : a));
+        notify.toast('success', tx('saved'));
+        void caseApi.get(caseId).then(
+          (fresh) => setAnswer(fresh),
+          () => undefined,
+        );
+        return true;
+      } catch (error) {
+        if (!(error instanceof RequestError) || error.kind !== 'business') return false;
+        const data = error.data as Record<string, unknown> | null;
+        if (error.code === CODE_CONFLICT && data) setConflict(data as unknown as ConflictAnswer);
+        else if (error.code === CODE_CONFIRM && data?.needsConfirmation)
+          setConfirmMissing(Number(data.missingCount ?? 0));
+        else {
+          notify.toast('error', error.message);
+          if (data?.groups) setReport(data as unknown as CheckReport);
+        }
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [store, answer, caseId, tx],
+  );
+
+  const check = async () => {
+    if (!store) return;
+    setBusy(true);
+    try {
+      setReport(await caseApi.check(caseId, store.doc));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const jump = (tabId: string, pointer: string) => {
+    setTab(tabId);
+    // The tab renders first; then the sections select the item and the field is revealed.
+    requestAnimationFrame(() => {
+      store?.requestFocus(pointer);
+      revealField(pointer);
+    });
+  };
+
+  const runAction = async (action: AvailableAction, body: Record<string, unknown>) => {
+    const path = ACTION_ROUTES.find(([a]) => a === action.action)?.[1];
+    if (!path || !answer) return;
+    setBusy(true);
+    try {
+      await caseApi.act(caseId, path, { rev: answer.rev, ...body });
+      notify.toast('success', tx('actionDone'));
+      setActing(null);
+      await load();
+    } catch {
+      // The request layer showed the server's message (e.g. 'Password verification failed.').
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const resolveConflict = (choice: 'reapply' | 'theirs' | 'cancel') => {
+    if (!store || !conflict) return;
+    if (choice === 'reapply') {
+      // Their document, with each field this user changed written again on top: nothing is lost.
+      let merged: unknown = conflict.current;
+      for (const pointer of store.touched) merged = setAt(merged, pointer, getAt(store.doc, pointer));
+      const touched = [...store.touched];
+      store.replace(merged, true);
+      touched.forEach((p) => store.touched.add(p));
+      setAnswer((a) => (a ? { ...a, rev: conflict.currentRev } : a));
+    } else if (choice === 'theirs') {
+      store.replace(conflict.current);
+      setAnswer((a) => (a ? { ...a, rev: conflict.currentRev } : a));
+    }
+    setConflict(null);
+  };
+
+  if (failed) return <Text role="alert">{tx('loadFailed')}</Text>;
+  if (!answer || !store) return <Spinner />;
+  const document = answer.document as {
+    report?: { reportCode?: string };
+    state?: { version?: number; isCompleted?: boolean };
+  };
+  const readOnly = !answer.actions.find((a) => a.action === 'save')?.allowed || !can('activecase:save');
+  const current = caseTabs.tabs.find((t) => t.id === tab) ?? caseTabs.tabs[0]!;
+  const nodeLabel = answer.node.label ? pick(answer.node.label) : answer.node.id;
+  const actionLabel = (id: string) => {
+    const label = (caseWorkflow.actions[id] as { label?: { zh: string; en: string } } | undefined)?.label;
+    return label ? pick(label) : id;
+  };
+
+  return (
+    <div className={styles.page} data-testid="case-detail" data-language={language}>
+      <div className={styles.header}>
+        <Title3 data-testid="case-report-code">{document.report?.reportCode ?? caseId}</Title3>
+        <Badge appearance="outline" data-testid="case-node">
+          {nodeLabel}
+        </Badge>
+        <Badge appearance="outline">{`V${document.state?.version ?? 1}`}</Badge>
+        {document.state?.isCompleted ? <Badge color="success">{tx('completed')}</Badge> : null}
+        {dirty ? (
+          <Badge color="warning" data-testid="case-dirty">
+            {tx('unsaved')}
+          </Badge>
+        ) : null}
+        <span className={styles.spacer} />
+        {!readOnly ? (
+          <Button appearance="primary" data-testid="case-save" disabled={busy} onClick={() => void save()}>
+            {tx('save')}
+          </Button>
+        ) : null}
+        {can('activecase:check') ? (
+          <Button data-testid="case-check" disabled={busy} onClick={() => void check()}>
+            {tx('check')}
+          </Button>
+        ) : null}
+        {can('activecase:workflowHistory') ? (
+          <Button
+            data-testid="case-history"
+            onClick={() =>
+              void caseApi.history(caseId).then(
+                (h) => setHistory(h.items),
+                () => undefined,
+              )
+            }
+          >
+            {tx('workflowHistory')}
+          </Button>
+        ) : null}
+        {ACTION_ROUTES.filter(
+          ([action, , permission]) =>
+            can(permission) && answer.actions.some((a) => a.action === action && a.allowed),
+        ).map(([action]) => (
+          <Button
+            key={action}
+            data-testid={`case-action-${action}`}
+            disabled={busy || dirty}
+            title={dirty ? tx('saveFirst') : undefined}
+            onClick={() => setActing(answer.actions.find((a) => a.action === action)!)}
+          >
+            {actionLabel(action)}
+          </Button>
+        ))}
+      </div>
+      {report ? <CheckReportPanel report={report} onJump={jump} onClose={() => setReport(null)} /> : null}
+      <TabList
+        selectedValue={tab}
+        onTabSelect={(_: unknown, data: SelectTabData) => setTab(String(data.value))}
+      >
+        {caseTabs.tabs.map((t) => (
+          <Tab key={t.id} value={t.id} data-testid={`case-tab-${t.id}`}>
+            {pick(t.label)}
+          </Tab>
+        ))}
+      </TabList>
+      <CaseTabView key={current.id} tab={current} store={store} readOnly={readOnly} />
+
+      <ConfirmDialog
+        open={confirmMissing !== null}
+        title={tx('missingTitle')}
+        testId="missing-dialog"
+        buttons={[
+          { value: 'save', label: tx('saveAnyway'), primary: true },
+          { value: 'cancel', label: tx('cancel') },
+        ]}
+        onAnswer={(value) => {
+          setConfirmMissing(null);
+          if (value === 'save') void save(true);
+        }}
+      >
+        {tx('missingConfirm', { count: confirmMissing ?? 0 })}
+      </ConfirmDialog>
+      <ConflictDialog
+        conflict={conflict}
+        mine={store.doc}
+        touched={store.touched}
+        onAnswer={resolveConflict}
+      />
+      <HistoryDialog items={history} onClose={() => setHistory(null)} />
+      <ActionDialog
+        action={acting}
+        onDone={(body) => (body && acting ? void runAction(acting, body) : setActing(null))}
+      />
+      <ConfirmDialog
+        open={blocker.state === 'blocked'}
+        title={tx('leaveTitle')}
+        testId="leave-dialog"
+        buttons={[
+          { value: 'save', label: tx('saveAndExit'), primary: true },
+          { value: 'leave', label: tx('exitDirectly') },
+          { value: 'stay', label: tx('cancel') },
+        ]}
+        onAnswer={(value) => {
+          if (blocker.state !== 'blocked') return;
+          if (value === 'stay') return blocker.reset();
+          if (value === 'leave') return blocker.proceed();
+          void save().then((ok) => (ok ? blocker.proceed() : blocker.reset()));
+        }}
+      >
+        {tx('leaveUnsaved')}
+      </ConfirmDialog>
+    </div>
+  );
+}

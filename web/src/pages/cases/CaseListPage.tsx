@@ -1,0 +1,434 @@
+/**
+ * The case list (/casemanagement/caseview): the tabs and filters of schemas/ui/case-list.json,
+ * server paging and sorting, column customisation, row selection and the list actions. A row opens
+ * the case detail (/activecase?caseId=...).
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  Button,
+  Checkbox,
+  Dropdown,
+  Field,
+  Input,
+  Link,
+  Option,
+  Spinner,
+  Tab,
+  TabList,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { OptionOnSelectData, SelectTabData } from '@fluentui/react-components';
+import { caseListDefinition, codelists } from '../../../../engine/src/index';
+import type { CaseListColumn, CaseListFilter } from '../../../../engine/src/index';
+import { api } from '../../app/api';
+import { notify } from '../../app/notify';
+import { useSession } from '../../app/SessionContext';
+import { useLanguage } from '../../i18n/LanguageContext';
+import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
+import { applyLayout, orderedColumns } from '../../renderers/columns/layout';
+import type { TableColumnLayout } from '../../renderers/columns/layout';
+import { loadLayouts, resetLayout, saveLayout } from '../../renderers/columns/store';
+import { useCaseFormText } from '../../case-form';
+import { ActionDialog } from './ActionDialog';
+import type { AvailableAction } from './case-api';
+
+export const CASE_LIST_TABLE = 'caseList';
+const PAGE_SIZES = [20, 50, 100];
+
+const useStyles = makeStyles({
+  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
+  filter: { width: '200px' },
+  toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
+  tableWrap: { overflowX: 'auto' },
+  pager: {
+    display: 'flex',
+    gap: tokens.spacingHorizontalS,
+    alignItems: 'center',
+    justifyContent: 'flex-end',
+  },
+});
+
+interface Row {
+  id: string;
+  values: Record<string, unknown>;
+  state: { isCompleted?: boolean; validity?: string; workflowNode?: string };
+}
+
+type FilterValue = string | { from?: string; to?: string };
+
+const FOLLOW_UP: AvailableAction = {
+  action: 'followUp',
+  allowed: true,
+  targets: [],
+  needsUser: false,
+  needsOpinion: true,
+  signature: false,
+  option: null,
+};
+
+export default function CaseListPage() {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const { pick } = useLanguage();
+  const { tx } = useCaseFormText();
+  const { info } = useSession();
+  const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
+  const can = (p: string) => permissions.has(p);
+  const [tab, setTab] = useState(caseListDefinition.tabs[0]?.id ?? 'all');
+  const [draft, setDraft] = useState<Record<string, FilterValue>>({});
+  const [filters, setFilters] = useState<Record<string, FilterValue>>({});
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(20);
+  const [sort, setSort] = useState<{ column: string; direction: 'asc' | 'desc' } | null>(null);
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [layout, setLayout] = useState<TableColumnLayout | undefined>();
+  const [settings, setSettings] = useState(false);
+  const [followUp, setFollowUp] = useState(false);
+
+  useEffect(
+    () =>
+      void loadLayouts().then(
+        (all) => setLayout(all[CASE_LIST_TABLE]),
+        () => undefined,
+      ),
+    [],
+  );
+
+  const load = useCallback(async () => {
+    setRows(null);
+    const cleaned = Object.fromEntries(
+      Object.entries(filters).filter(([, v]) =>
+        typeof v === 'string' ? v.trim() !== '' : Boolean(v.from || v.to),
+      ),
+    );
+    try {
+      const answer = await api.request<{ total: number; items: Row[] }>('/cases/search', {
+        body: { tab, filters: cleaned, page, size, ...(sort ? { sort } : {}) },
+      });
+      setRows(answer.items);
+      setTotal(answer.total);
+    } catch {
+      setRows([]);
+      setTotal(0);
+    }
+    setSelected(new Set());
+  }, [tab, filters, page, size, sort]);
+  useEffect(() => void load(), [load]);
+
+  const columns = caseListDefinition.columns.map((c) => ({ ...c, key: c.id }));
+  const shown = applyLayout(columns, layout);
+
+  const cell = (column: CaseListColumn, row: Row) => {
+    const value = row.values[column.id];
+    const one = (v: unknown) => {
+      if (v === true) return tx('yes');
+      if (v === false) return tx('no');
+      if (column.codelist && typeof v === 'string') {
+        const entry = codelists[column.codelist]?.values.find((x) => x.code === v);
+        return entry ? pick(entry) : v;
+      }
+      return v === undefined || v === null ? '' : String(v);
+    };
+    return Array.isArray(value) ? value.map(one).filter(Boolean).join('; ') : one(value);
+  };
+
+  const bulk = async (path: string, permission: string) => {
+    if (!selected.size) return notify.toast('warning', tx('selectRows'));
+    if (!can(permission)) return;
+    try {
+      await api.request(`/cases/${path}`, { body: { caseIds: [...selected] } });
+      notify.toast('success', tx('actionDone'));
+    } finally {
+      void load();
+    }
+  };
+  const single = (): Row | null => {
+    const list = (rows ?? []).filter((r) => selected.has(r.id));
+    if (list.length !== 1) {
+      notify.toast('warning', tx('selectOneRow'));
+      return null;
+    }
+    return list[0]!;
+  };
+
+  const filterControl = (filter: CaseListFilter) => {
+    const value = draft[filter.id];
+    const set = (v: FilterValue) => setDraft((d) => ({ ...d, [filter.id]: v }));
+    if (filter.widget === 'select' && filter.codelist) {
+      const values = codelists[filter.codelist]?.values ?? [];
+      const current = typeof value === 'string' ? value : '';
+      return (
+        <Dropdown
+          clearable
+          value={current ? pick(values.find((v) => v.code === current) ?? { zh: current, en: current }) : ''}
+          selectedOptions={current ? [current] : []}
+          onOptionSelect={(_: unknown, data: OptionOnSelectData) => set(data.optionValue ?? '')}
+        >
+          {values.map((v) => (
+            <Option key={v.code} value={v.code}>
+              {pick(v)}
+            </Option>
+          ))}
+        </Dropdown>
+      );
+    }
+    if (filter.widget === 'dateRange') {
+      const range = (typeof value === 'object' ? value : {}) as { from?: string; to?: string };
+      return (
+        <div style={{ display: 'flex', gap: 4 }}>
+          <Input
+            type="date"
+            aria-label={`${pick(filter.label)} ${tx('from')}`}
+            value={range.from ?? ''}
+            onChange={(_, d) => set({ ...range, from: d.value })}
+          />
+          <Input
+            type="date"
+            aria-label={`${pick(filter.label)} ${tx('to')}`}
+            value={range.to ?? ''}
+            onChange={(_, d) => set({ ...range, to: d.value })}
+          />
+        </div>
+      );
+    }
+    return (
+      <Input
+        data-testid={`filter-${filter.id}`}
+        value={typeof value === 'string' ? value : ''}
+        onChange={(_, d) => set(d.value)}
+      />
+    );
+  };
+
+  return (
+    <section className={styles.page} data-testid="case-list">
+      <Title2 as="h1">{tx('caseListTitle')}</Title2>
+      <div className={styles.filters}>
+        {caseListDefinition.filters.map((filter) => (
+          <Field
+            key={filter.id}
+            className={filter.widget === 'dateRange' ? undefined : styles.filter}
+            label={pick(filter.label)}
+          >
+            {filterControl(filter)}
+          </Field>
+        ))}
+        <Button
+          appearance="primary"
+          data-testid="case-list-search"
+          onClick={() => {
+            setPage(1);
+            setFilters(draft);
+          }}
+        >
+          {tx('retrieve')}
+        </Button>
+        <Button
+          onClick={() => {
+            setDraft({});
+            setFilters({});
+            setPage(1);
+          }}
+        >
+          {tx('resetFilters')}
+        </Button>
+      </div>
+      <TabList
+        selectedValue={tab}
+        onTabSelect={(_: unknown, d: SelectTabData) => (setTab(String(d.value)), setPage(1))}
+      >
+        {caseListDefinition.tabs.map((t) => (
+          <Tab key={t.id} value={t.id} data-testid={`case-list-tab-${t.id}`}>
+            {pick(t.label)}
+          </Tab>
+        ))}
+      </TabList>
+      <div className={styles.toolbar}>
+        {can('activecase:add') ? (
+          <Button
+            appearance="primary"
+            data-testid="case-new"
+            onClick={() => navigate('/casemanagement/casebookin')}
+          >
+            {tx('newReport')}
+          </Button>
+        ) : null}
+        {can('activecase:copy') ? (
+          <Button
+            data-testid="case-copy"
+            onClick={() => {
+              const row = single();
+              if (row)
+                void api.request<{ id: string }>('/cases/copy', { body: { caseIds: [row.id] } }).then(
+                  (copy) => navigate(`/activecase?caseId=${encodeURIComponent(copy.id)}`),
+                  () => undefined,
+                );
+            }}
+          >
+            {tx('copy')}
+          </Button>
+        ) : null}
+        {can('activecase:followUp') ? (
+          <Button data-testid="case-followup" onClick={() => single() && setFollowUp(true)}>
+            {tx('followUp')}
+          </Button>
+        ) : null}
+        {can('activecase:delete') ? (
+          <Button data-testid="case-delete" onClick={() => void bulk('delete', 'activecase:delete')}>
+            {tx('delete')}
+          </Button>
+        ) : null}
+        {can('activecase:restore') ? (
+          <Button data-testid="case-restore" onClick={() => void bulk('restore', 'activecase:restore')}>
+            {tx('restore')}
+          </Button>
+        ) : null}
+        <span style={{ flexGrow: 1 }} />
+        <Button data-testid="case-columns" onClick={() => setSettings(true)}>
+          {tx('columns')}
+        </Button>
+      </div>
+      <div className={styles.tableWrap}>
+        {rows === null ? (
+          <Spinner />
+        ) : (
+          <Table size="small" aria-label={tx('caseListTitle')}>
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell style={{ width: 40 }}>
+                  <Checkbox
+                    aria-label={tx('selectAll')}
+                    checked={rows.length > 0 && selected.size === rows.length}
+                    onChange={(_, d) => setSelected(d.checked ? new Set(rows.map((r) => r.id)) : new Set())}
+                  />
+                </TableHeaderCell>
+                <TableHeaderCell style={{ width: 56 }}>{tx('serial')}</TableHeaderCell>
+                {shown.map((column) => (
+                  <TableHeaderCell
+                    key={column.id}
+                    style={{ minWidth: column.width }}
+                    sortDirection={
+                      sort?.column === column.id
+                        ? sort.direction === 'asc'
+                          ? 'ascending'
+                          : 'descending'
+                        : undefined
+                    }
+                    onClick={
+                      column.sortable
+                        ? () =>
+                            setSort((s) => ({
+                              column: column.id,
+                              direction: s?.column === column.id && s.direction === 'asc' ? 'desc' : 'asc',
+                            }))
+                        : undefined
+                    }
+                  >
+                    {pick(column.label)}
+                  </TableHeaderCell>
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((row, i) => (
+                <TableRow key={row.id} data-testid="case-row" data-case-id={row.id}>
+                  <TableCell>
+                    <Checkbox
+                      aria-label={String(row.values.reportCode ?? row.id)}
+                      checked={selected.has(row.id)}
+                      onChange={(_, d) =>
+                        setSelected((s) => {
+                          const next = new Set(s);
+                          if (d.checked) next.add(row.id);
+                          else next.delete(row.id);
+                          return next;
+                        })
+                      }
+                    />
+                  </TableCell>
+                  <TableCell>{(page - 1) * size + i + 1}</TableCell>
+                  {shown.map((column) => (
+                    <TableCell key={column.id}>
+                      {column.id === 'reportCode' ? (
+                        <Link onClick={() => navigate(`/activecase?caseId=${encodeURIComponent(row.id)}`)}>
+                          {cell(column, row)}
+                        </Link>
+                      ) : (
+                        cell(column, row)
+                      )}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+        {rows?.length === 0 ? <Text>{tx('noCases')}</Text> : null}
+      </div>
+      <div className={styles.pager}>
+        <Text>{tx('totalRows', { count: total })}</Text>
+        <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+          {tx('previous')}
+        </Button>
+        <Text>{page}</Text>
+        <Button disabled={page * size >= total} onClick={() => setPage((p) => p + 1)}>
+          {tx('next')}
+        </Button>
+        <Dropdown
+          aria-label={tx('pageSize')}
+          value={String(size)}
+          selectedOptions={[String(size)]}
+          onOptionSelect={(_: unknown, d: OptionOnSelectData) => (setSize(Number(d.optionValue)), setPage(1))}
+        >
+          {PAGE_SIZES.map((n) => (
+            <Option key={n} value={String(n)}>
+              {String(n)}
+            </Option>
+          ))}
+        </Dropdown>
+      </div>
+      {settings ? (
+        <ColumnSettingsDialog
+          columns={orderedColumns(columns, layout).map((c) => ({ key: c.key, label: pick(c.label) }))}
+          shown={new Set(shown.map((c) => c.key))}
+          onSave={async (next) => {
+            await saveLayout(CASE_LIST_TABLE, next);
+            setLayout(next);
+            setSettings(false);
+          }}
+          onReset={async () => {
+            await resetLayout(CASE_LIST_TABLE);
+            setLayout(undefined);
+            setSettings(false);
+          }}
+          onClose={() => setSettings(false)}
+        />
+      ) : null}
+      <ActionDialog
+        action={followUp ? FOLLOW_UP : null}
+        onDone={(body) => {
+          setFollowUp(false);
+          const row = (rows ?? []).find((r) => selected.has(r.id));
+          if (!body || !row) return;
+          void api.request(`/cases/${encodeURIComponent(row.id)}/follow-up`, { body }).then(
+            () => navigate(`/activecase?caseId=${encodeURIComponent(row.id)}`),
+            () => undefined,
+          );
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * Case registration (/casemanagement/casebookin): the selections a new report needs (project,
+ * C.1.3 report type, event country, study site); the server assigns the report code (C.1.1) and
+ * answers duplicate candidates, shown with a link each before the user goes on to the case.
+ */
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Button, Field, Input, Link, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { getCaseProperty } from '../../../../engine/src/index';
+import { session } from '../../app/session';
+import { CodelistWidget } from '../../case-form/widgets/CodelistWidget';
+import { useCaseFormText } from '../../case-form';
+import { caseApi } from './case-api';
+
+const useStyles = makeStyles({
+  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, maxWidth: '640px' },
+});
+
+const REPORT_TYPE = '/report/reportType';
+const COUNTRY = '/report/happenCountry';
+
+export default function CaseRegistrationPage() {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const { tx } = useCaseFormText();
+  const [projectId, setProjectId] = useState(session.projectId() ?? '');
+  const [reportType, setReportType] = useState<string>('');
+  const [country, setCountry] = useState<string>('');
+  const [hospitalId, setHospitalId] = useState('');
+  const [problem, setProblem] = useState('');
+  const [duplicates, setDuplicates] = useState<{ caseId: string; reportCode?: string }[] | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
+
+  const create = async () => {
+    if (!projectId.trim()) return setProblem(tx('chooseProject'));
+    if (!reportType) return setProblem(tx('chooseReportType'));
+    if (!country) return setProblem(tx('chooseCountry'));
+    setProblem('');
+    try {
+      const answer = await caseApi.create({
+        projectId: projectId.trim(),
+        reportType,
+        happenCountry: country,
+        ...(hospitalId.trim() ? { hospitalId: hospitalId.trim() } : {}),
+      });
+      if (answer.duplicates.length) {
+        setCreated(answer.case.id);
+        setDuplicates(answer.duplicates);
+      } else navigate(`/activecase?caseId=${encodeURIComponent(answer.case.id)}`);
+    } catch {
+      // The request layer showed the server's message.
+    }
+  };
+
+  const field = (pointer: string) => ({ pointer, schema: getCaseProperty(pointer) ?? {} });
+  return (
+    <section className={styles.page} data-testid="case-registration">
+      <Title2 as="h1">{tx('registrationTitle')}</Title2>
+      <Field label={tx('project')} required>
+        <Input data-testid="reg-project" value={projectId} onChange={(_, d) => setProjectId(d.value)} />
+      </Field>
+      <Field label={`${tx('reportType')} (C.1.3)`} required>
+        <CodelistWidget
+          id="reg-report-type"
+          value={reportType}
+          onChange={(v) => setReportType(String(v ?? ''))}
+          disabled={false}
+          field={field(REPORT_TYPE)}
+          label={tx('reportType')}
+          invalid={false}
+        />
+      </Field>
+      <Field label={tx('eventCountry')} required>
+        <CodelistWidget
+          id="reg-country"
+          value={country}
+          onChange={(v) => setCountry(String(v ?? ''))}
+          disabled={false}
+          field={field(COUNTRY)}
+          label={tx('eventCountry')}
+          invalid={false}
+        />
+      </Field>
+      <Field label={tx('site')}>
+        <Input data-testid="reg-site" value={hospitalId} onChange={(_, d) => setHospitalId(d.value)} />
+      </Field>
+      {problem ? <div role="alert">{problem}</div> : null}
+      <Button appearance="primary" data-testid="reg-create" onClick={() => void create()}>
+        {tx('newReport')}
+      </Button>
+      {duplicates && created ? (
+        <div role="status" data-testid="reg-duplicates">
+          <p>{tx('duplicatesFound', { count: duplicates.length })}</p>
+          <ul>
+            {duplicates.map((d) => (
+              <li key={d.caseId}>
+                <Link href={`/activecase?caseId=${encodeURIComponent(d.caseId)}`} target="_blank">
+                  {d.reportCode ?? d.caseId}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <Button onClick={() => navigate(`/activecase?caseId=${encodeURIComponent(created)}`)}>
+            {tx('continueToCase')}
+          </Button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,98 @@
+/** The case-management calls the case pages make (server/src/cases/routes.ts), with their answer shapes. */
+import { api } from '../../app/api';
+import type { LocalisedText } from '../../i18n';
+
+export interface AvailableAction {
+  action: string;
+  allowed: boolean;
+  messageKey?: string;
+  targets: string[];
+  needsUser: boolean;
+  needsOpinion: boolean;
+  signature: boolean;
+  option: { name: string; values: string[] } | null;
+}
+
+export interface CaseAnswer {
+  id: string;
+  rev: number;
+  updatedAt: string;
+  updatedBy: string;
+  document: Record<string, unknown>;
+  actions: AvailableAction[];
+  node: { id: string; label: LocalisedText | null };
+}
+
+export interface CheckFinding {
+  path: string;
+  e2b?: string;
+  ruleId: string;
+  severity: 'error' | 'warning';
+  messageKey: string;
+  message: LocalisedText;
+}
+
+export interface CheckReport {
+  errorCount: number;
+  warningCount: number;
+  missingCount: number;
+  groups: { tab: string; findings: CheckFinding[] }[];
+}
+
+export interface FieldChange {
+  path: string;
+  e2b?: string;
+  label?: LocalisedText;
+  before?: unknown;
+  after?: unknown;
+  by: string;
+  at: string;
+}
+
+export interface ConflictAnswer {
+  caseId: string;
+  baseRev: number;
+  currentRev: number;
+  changes: FieldChange[];
+  current: Record<string, unknown>;
+  complete: boolean;
+}
+
+export interface HistoryEntry {
+  action: string;
+  result: string;
+  option: string | null;
+  node: string;
+  opinion: string | null;
+  processerName: string;
+  nextNode: string;
+  nextProcesserName: string | null;
+  at: string;
+  dataVersion: { version: number; rev: number };
+}
+
+export const CODE_CONFLICT = 409;
+export const CODE_CONFIRM = 500010;
+
+export const caseApi = {
+  get: (caseId: string) => api.request<CaseAnswer>(`/cases/${encodeURIComponent(caseId)}`),
+  save: (caseId: string, body: { rev: number; document: unknown; confirmMissing?: boolean }) =>
+    api.request<{ case: Omit<CaseAnswer, 'actions' | 'node'>; check: CheckReport }>(
+      `/cases/${encodeURIComponent(caseId)}`,
+      {
+        method: 'PUT',
+        body,
+        silent: true,
+      },
+    ),
+  check: (caseId: string, document: unknown) =>
+    api.request<CheckReport>(`/cases/${encodeURIComponent(caseId)}/check`, { body: { document } }),
+  history: (caseId: string) =>
+    api.request<{ items: HistoryEntry[] }>(`/cases/${encodeURIComponent(caseId)}/workflow-history`),
+  act: (caseId: string, path: string, body: Record<string, unknown>) =>
+    api.request<unknown>(`/cases/${encodeURIComponent(caseId)}/${path}`, { body }),
+  create: (body: { projectId: string; reportType: string; happenCountry: string; hospitalId?: string }) =>
+    api.request<{ case: CaseAnswer; duplicates: { caseId: string; reportCode?: string }[] }>('/cases', {
+      body,
+    }),
+};
