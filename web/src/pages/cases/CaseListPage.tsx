@@ -43,6 +43,14 @@ import { ActionDialog } from './ActionDialog';
 import type { AvailableAction } from './case-api';
 
 export const CASE_LIST_TABLE = 'caseList';
+
+/** The list row's key of a document pointer, as the server's case summary writes it (`/drugs/*\/drugName` -> `drugs_drugName`). */
+export const summaryKey = (pointer: string) =>
+  pointer
+    .slice(1)
+    .split('/')
+    .filter((token) => token !== '*')
+    .join('_');
 const PAGE_SIZES = [20, 50, 100];
 
 const useStyles = makeStyles({
@@ -132,7 +140,7 @@ export default function CaseListPage() {
   const shown = applyLayout(columns, layout);
 
   const cell = (column: CaseListColumn, row: Row) => {
-    const value = row.values[column.id];
+    const value = row.values[summaryKey(column.field)];
     const one = (v: unknown) => {
       if (v === true) return tx('yes');
       if (v === false) return tx('no');
@@ -347,7 +355,7 @@ export default function CaseListPage() {
                 <TableRow key={row.id} data-testid="case-row" data-case-id={row.id}>
                   <TableCell>
                     <Checkbox
-                      aria-label={String(row.values.reportCode ?? row.id)}
+                      aria-label={String(row.values.report_reportCode ?? row.id)}
                       checked={selected.has(row.id)}
                       onChange={(_, d) =>
                         setSelected((s) => {
