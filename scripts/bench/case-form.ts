@@ -191,6 +191,8 @@ async function main() {
     console.log(
       `ours: open ${ours.open.toFixed(0)} ms; drug p50/p95 ${quantile(ours.drug, 0.5).toFixed(1)}/${quantile(ours.drug, 0.95).toFixed(1)} ms; reaction p50/p95 ${quantile(ours.reaction, 0.5).toFixed(1)}/${quantile(ours.reaction, 0.95).toFixed(1)} ms`,
     );
+    // Tuning runs: BENCH_CASE_FORM_ONLY=ours prints our figures and no BENCH lines (no peer measured).
+    if (process.env.BENCH_CASE_FORM_ONLY === 'ours') return;
     const baseline = await measure(server.url, 'baseline');
     console.log(
       `baseline: open ${baseline.open.toFixed(0)} ms; drug p50/p95 ${quantile(baseline.drug, 0.5).toFixed(1)}/${quantile(baseline.drug, 0.95).toFixed(1)} ms; reaction p50/p95 ${quantile(baseline.reaction, 0.5).toFixed(1)}/${quantile(baseline.reaction, 0.95).toFixed(1)} ms`,

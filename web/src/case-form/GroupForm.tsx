@@ -22,6 +22,8 @@ const useStyles = makeStyles({
     alignItems: 'start',
   },
   wide: { gridColumn: '1 / -1' },
+  // A keystroke re-lays out and repaints its own field only.
+  cell: { contain: 'content', minWidth: 0 },
 });
 
 const EMPTY = {};
@@ -51,7 +53,9 @@ function GridTemplate(props: ObjectFieldTemplateProps) {
       {props.properties
         .filter((p) => !inPair.has(p.name) && !p.hidden)
         .map((p) => (
-          <div key={p.name}>{p.content}</div>
+          <div key={p.name} className={styles.cell}>
+            {p.content}
+          </div>
         ))}
     </div>
   );

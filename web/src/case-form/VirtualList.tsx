@@ -25,7 +25,14 @@ export function VirtualList({
     rows.push(
       <div
         key={i}
-        style={{ position: 'absolute', top: i * ROW_HEIGHT, left: 0, right: 0, height: ROW_HEIGHT }}
+        style={{
+          position: 'absolute',
+          top: i * ROW_HEIGHT,
+          left: 0,
+          right: 0,
+          height: ROW_HEIGHT,
+          contain: 'strict',
+        }}
       >
         {renderRow(i)}
       </div>,
