@@ -19,10 +19,12 @@ const artifacts = join(root, 'test-artifacts', 'e2e');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TEST_TIMEOUT_MS = 60_000;
 
-async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, MONGODB_URI: '' },
+    // Browser tests are automated clients: the identity module's documented switch turns the login
+    // verification code off for them (never in production; it is on by default).
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, MONGODB_URI: '', PV_LOGIN_CAPTCHA: 'off' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolveStart, reject) => {
@@ -33,7 +35,7 @@ async function startServer(dataDir: string): Promise<{ url: string; child: Child
       for (const line of buffer.split('\n')) {
         if (!line.includes('"msg":"listening"')) continue;
         clearTimeout(timer);
-        resolveStart({ url: (JSON.parse(line) as { url: string }).url, child });
+        resolveStart({ url: (JSON.parse(line) as { url: string }).url, child, output: buffer });
       }
     });
     child.once('exit', (code) => {
@@ -86,7 +88,7 @@ async function main(): Promise<number> {
   mkdirSync(artifacts, { recursive: true });
 
   const dataDir = mkdtempSync(join(tmpdir(), 'pv-e2e-'));
-  let server: { url: string; child: ChildProcess } | null = null;
+  let server: { url: string; child: ChildProcess; output: string } | null = null;
   let browser: Browser | null = null;
   let failed = 0;
   let passed = 0;
@@ -116,6 +118,7 @@ async function main(): Promise<number> {
               page,
               browser,
               baseUrl: server.url,
+              serverOutput: server.output,
               screenshot: async (name) => {
                 await page.screenshot({ path: join(artifacts, `${slug(name)}.png`), fullPage: true });
               },

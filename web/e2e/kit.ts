@@ -9,6 +9,8 @@ export interface E2EContext {
   browser: Browser;
   /** The server under test, e.g. http://localhost:41234 */
   baseUrl: string;
+  /** What the server printed before it listened (the demo seed's one-time credentials). */
+  serverOutput: string;
   /** Saves a screenshot as test-artifacts/e2e/<file>--<name>.png. */
   screenshot(name: string): Promise<void>;
 }

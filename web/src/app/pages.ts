@@ -4,6 +4,8 @@
  */
 import type { ComponentType } from 'react';
 import { ADMIN_PAGES } from '../pages/admin/registry';
+import { CASE_PAGES } from '../pages/cases/routes';
+import { CONFIGURATOR_PAGES } from '../pages/configurator/routes';
 
 export interface BuiltPage {
   path: string;
@@ -11,6 +13,8 @@ export interface BuiltPage {
 }
 
 export const builtPages: BuiltPage[] = [
+  ...CASE_PAGES,
+  ...CONFIGURATOR_PAGES,
   ...Object.keys(ADMIN_PAGES).map((path) => ({ path, load: () => import('../pages/admin/AdminPage') })),
   { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },
 ];

@@ -13,7 +13,8 @@ import { builtPages } from './pages';
 import { lazyPage } from './lazy';
 import { setNavigator } from './api';
 import { useSession } from './SessionContext';
-import { landingRoute } from './landing';
+import { HOME_ROUTE, landingRoute } from './landing';
+import { useLanguage } from '../i18n/LanguageContext';
 
 /** /refresh: goes straight back to where it came from, remounting the page (same-route reload). */
 function Refresh() {
@@ -24,10 +25,18 @@ function Refresh() {
   return null;
 }
 
-/** /home: the user's first permitted page. */
+/** /home: the user's first permitted page, or word that none of their pages is available yet. */
 function Home() {
   const { info } = useSession();
-  return info ? <Navigate to={landingRoute(info)} replace /> : <Navigate to="/login" replace />;
+  const { t } = useLanguage();
+  if (!info) return <Navigate to="/login" replace />;
+  const target = landingRoute(info);
+  if (target !== HOME_ROUTE) return <Navigate to={target} replace />;
+  return (
+    <p role="status" data-testid="no-pages">
+      {t('shell.noPages')}
+    </p>
+  );
 }
 
 const routes: RouteObject[] = [

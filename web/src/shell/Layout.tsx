@@ -18,6 +18,7 @@ import { OrganisationSwitch } from './OrganisationSwitch';
 import { EnvironmentSwitch } from './EnvironmentSwitch';
 import { PersonalMenu } from './PersonalMenu';
 import { CHANGE_PASSWORD_ROUTE } from '../app/landing';
+import { TourHost } from '../tour/TourHost';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', height: '100vh' },
@@ -116,6 +117,7 @@ export function Layout() {
           <Outlet />
         </main>
       </div>
+      {info.mustChangePassword ? null : <TourHost userId={info.user.id} />}
     </div>
   );
 }

@@ -23,13 +23,16 @@ import { configurator, messageOf } from './api';
 import type { ProjectChoice, ProjectConfiguration } from './api';
 import { FeaturesPanel, ListPanel, PublishPanel, TemplatesPanel } from './panels';
 import { WorkflowPanel } from './WorkflowPanel';
+import { FormPanel } from './FormPanel';
 import { useConfiguratorText } from './text';
+import type { ConfiguratorKey } from './text';
 
-type TabId = 'features' | 'workflow' | 'list' | 'templates' | 'publish';
+type TabId = 'form' | 'features' | 'workflow' | 'list' | 'templates' | 'publish';
 const TABS: {
   id: TabId;
-  key: 'uiTabFeatures' | 'uiTabWorkflow' | 'uiTabList' | 'uiTabTemplates' | 'uiTabPublish';
+  key: ConfiguratorKey;
 }[] = [
+  { id: 'form', key: 'uiTabForm' },
   { id: 'features', key: 'uiTabFeatures' },
   { id: 'workflow', key: 'uiTabWorkflow' },
   { id: 'list', key: 'uiTabList' },
@@ -62,16 +65,21 @@ export default function ConfiguratorPage() {
     );
   }, []);
 
-  const load = useCallback(() => {
-    configurator.load(projectId).then(
-      (loaded) => {
-        setConfiguration(loaded);
-        setGeneration((value) => value + 1);
-      },
-      (failure: unknown) => setError(messageOf(failure)),
-    );
-  }, [projectId]);
-  useEffect(load, [load]);
+  /** Reads the project's UAT state; `remount` resets the panels (another project, a publish). */
+  const load = useCallback(
+    (remount: boolean) => {
+      configurator.load(projectId).then(
+        (loaded) => {
+          setConfiguration(loaded);
+          if (remount) setGeneration((value) => value + 1);
+        },
+        (failure: unknown) => setError(messageOf(failure)),
+      );
+    },
+    [projectId],
+  );
+  const refresh = useCallback(() => load(false), [load]);
+  useEffect(() => load(true), [load]);
 
   const name = (project: ProjectChoice) =>
     `${project.code} ${pickLabel(language, { zh: project.name, en: project.nameEn })}`;
@@ -112,21 +120,28 @@ export default function ConfiguratorPage() {
       {error && <MessageBar intent="error">{error}</MessageBar>}
       {!configuration ? (
         <Spinner />
+      ) : tab === 'form' ? (
+        <FormPanel key={key} projectId={projectId} />
       ) : tab === 'features' ? (
-        <FeaturesPanel key={key} projectId={projectId} features={configuration.features} onSaved={load} />
+        <FeaturesPanel key={key} projectId={projectId} features={configuration.features} onSaved={refresh} />
       ) : tab === 'workflow' ? (
         <WorkflowPanel
           key={key}
           projectId={projectId}
           definition={configuration.workflow.definition}
-          onSaved={load}
+          onSaved={refresh}
         />
       ) : tab === 'list' ? (
-        <ListPanel key={key} projectId={projectId} list={configuration.list} onSaved={load} />
+        <ListPanel key={key} projectId={projectId} list={configuration.list} onSaved={refresh} />
       ) : tab === 'templates' ? (
-        <TemplatesPanel key={key} projectId={projectId} templates={configuration.templates} onSaved={load} />
+        <TemplatesPanel
+          key={key}
+          projectId={projectId}
+          templates={configuration.templates}
+          onSaved={refresh}
+        />
       ) : (
-        <PublishPanel onPublished={load} />
+        <PublishPanel onPublished={() => load(true)} />
       )}
     </section>
   );

@@ -5,7 +5,16 @@
  * patch; the server refuses an unreachable node or a node with no way to regulatory submission.
  */
 import { useState } from 'react';
-import { Button, Field, Input, MessageBar, Text, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Checkbox,
+  Field,
+  Input,
+  MessageBar,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { workflowOverrideOf } from '../../../../engine/src/configurator/index';
 import { caseWorkflow } from '../../../../engine/src/workflow/index';
 import type { WorkflowDefinition } from '../../../../engine/src/workflow/index';
@@ -194,14 +203,29 @@ export function WorkflowPanel({
         return (
           <div key={id} className={styles.node} data-testid={`node-${id}`}>
             <Text weight="semibold">{pickLabel(language, node.label)}</Text>
-            <Text size={200}>
-              {ct('uiTransitions')}:{' '}
-              {(node.transitions.submit ?? [])
-                .map((target) =>
-                  pickLabel(language, definition.nodes[target]?.label ?? { zh: target, en: target }),
-                )
-                .join(', ') || '-'}
-            </Text>
+            <div className={styles.row} data-testid={`targets-${id}`}>
+              <Text size={200}>{ct('uiTransitions')}:</Text>
+              {definition.order
+                .filter((target) => target !== id)
+                .map((target) => (
+                  <Checkbox
+                    key={target}
+                    label={pickLabel(language, definition.nodes[target]?.label ?? { zh: target, en: target })}
+                    checked={(node.transitions.submit ?? []).includes(target)}
+                    onChange={(_, data) =>
+                      edit((draft) => {
+                        const current = draft.nodes[id]!.transitions.submit ?? [];
+                        const next = data.checked
+                          ? [...current, target]
+                          : current.filter((item) => item !== target);
+                        if (next.length > 0) draft.nodes[id]!.transitions.submit = next;
+                        else delete draft.nodes[id]!.transitions.submit;
+                      })
+                    }
+                    data-testid={`target-${id}-${target}`}
+                  />
+                ))}
+            </div>
             <div className={styles.row}>
               <Field label={ct('uiNodePermission')}>
                 <Input

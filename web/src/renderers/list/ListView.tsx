@@ -182,7 +182,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   // Header resizing: widths live in sessionStorage for this table.
   const resizing = useRef<{ key: string; startX: number; startWidth: number } | null>(null);
   const onResizeStart = (key: string) => (event: ReactPointerEvent<HTMLDivElement>) => {
-    const cell = event.currentTarget.parentElement as HTMLElement;
+    const cell = event.currentTarget.closest('th') as HTMLElement;
     resizing.current = { key, startX: event.clientX, startWidth: cell.getBoundingClientRect().width };
     event.currentTarget.setPointerCapture(event.pointerId);
     event.stopPropagation();
@@ -341,15 +341,18 @@ export function ListView({ definition }: { definition: ListDefinition }) {
                         : undefined
                     }
                     data-testid={`column-${column.key}`}
+
+                    aside={
+                      <div
+                        className={styles.resizer}
+                        onPointerDown={onResizeStart(column.key)}
+                        onPointerMove={onResizeMove}
+                        onPointerUp={onResizeEnd}
+                        onClick={(e) => e.stopPropagation()}
+                      />
+                    }
                   >
                     {label(column)}
-                    <div
-                      className={styles.resizer}
-                      onPointerDown={onResizeStart(column.key)}
-                      onPointerMove={onResizeMove}
-                      onPointerUp={onResizeEnd}
-                      onClick={(e) => e.stopPropagation()}
-                    />
                   </TableHeaderCell>
                 );
               })}

@@ -1,0 +1,89 @@
+/**
+ * The configurator in the browser: invalid edits (a switch combination, an unreachable workflow
+ * node, a template that does not compile) are refused with the reason and change nothing; a second
+ * medical review node is saved in UAT, shown in the pending diff and published with an e-signature.
+ */
+import assert from 'node:assert/strict';
+import { test } from './kit';
+import { demoPassword, login, missingKeys, skipTour } from './helpers';
+
+/** A 1x1 PNG: the e-signature needs a signature picture first. */
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+test('configurator: invalid edits are refused and change nothing; a second medical review is published', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  const password = demoPassword(serverOutput, 'demoadmin');
+  await login(page, baseUrl, 'demoadmin', password);
+  await skipTour(page);
+  const token = await page.evaluate(() => localStorage.getItem('pv.token'));
+  const signature = await page.request.put(`${baseUrl}/api/auth/signature`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { image: PNG, crop: { x: 0, y: 0, width: 1, height: 1 } },
+  });
+  assert.equal(((await signature.json()) as { code: number }).code, 200);
+
+  await page.goto(`${baseUrl}/authoritymanagement/templateConfiguration`);
+  await page.getByTestId('feature-qrPhoneBinding').waitFor();
+
+  // QR-code binding without the patient side.
+  await page.getByTestId('feature-qrPhoneBinding').click();
+  await page.getByTestId('save-features').click();
+  await page.getByTestId('features-error').getByText('启用二维码及手机号绑定前须先启用患者端').waitFor();
+
+  // Data QC no longer submits to medical review: medical review becomes unreachable.
+  await page.getByTestId('configurator-tab-workflow').click();
+  await page.getByTestId('workflow-diagram').waitFor();
+  await page.getByTestId('target-dataQc-medicalReview').click();
+  await page.getByTestId('save-workflow').click();
+  await page.getByTestId('workflow-error').getByText('节点 medicalReview 无法到达').waitFor();
+  await screenshot('workflow-refused');
+
+  // A template with an unclosed block.
+  await page.getByTestId('configurator-tab-templates').click();
+  await page.getByTestId('template-id').fill('narrative-1');
+  await page.getByTestId('template-name-zh').fill('病例叙述');
+  await page.getByTestId('template-name-en').fill('Case narrative');
+  await page.getByTestId('template-body').fill('病例 {{report.reportCode}}\n{{#if patient}}患者');
+  await page.getByTestId('template-compile-problem').getByText('第 2 行', { exact: false }).waitFor();
+  await page.getByTestId('save-template').click();
+  await page.getByTestId('template-error').getByText('模板无法编译：第 2 行', { exact: false }).waitFor();
+  await screenshot('template-refused');
+
+  // Nothing reached UAT.
+  await page.getByTestId('configurator-tab-publish').click();
+  await page.getByTestId('publish-changes').getByText('UAT 与 PRO 一致').waitFor();
+
+  // A second medical review after medical review (the panel starts again from UAT: the refused edit is gone).
+  await page.getByTestId('configurator-tab-workflow').click();
+  assert.equal(await page.getByTestId('target-dataQc-medicalReview').getByRole('checkbox').isChecked(), true);
+  await page.getByTestId('new-node-zh').fill('第二次医学审评');
+  await page.getByTestId('new-node-en').fill('Second medical review');
+  await page.getByTestId('add-after-medicalReview').click();
+  await page.getByTestId('diagram-node-medicalReview').waitFor();
+  await page.getByText('第二次医学审评').first().waitFor();
+  await page.getByTestId('save-workflow').click();
+  await page.getByText('已保存到 UAT').waitFor();
+
+  await page.getByTestId('configurator-tab-publish').click();
+  await page.getByTestId('publish-changes').getByText('新增节点 第二次医学审评', { exact: false }).waitFor();
+  await page.getByTestId('publish-password').fill('not-the-password');
+  await page.getByTestId('publish').click();
+  await page.getByTestId('publish-message').getByText('密码校验失败', { exact: false }).waitFor();
+  await page.getByTestId('publish-password').fill(password);
+  await page.getByTestId('publish').click();
+  await page.getByTestId('publish-message').getByText('已发布版本 1').waitFor();
+  await page
+    .getByTestId('versions')
+    .getByText('demoadmin', { exact: false })
+    .first()
+    .waitFor()
+    .catch(() => undefined);
+  await page.getByTestId('publish-changes').getByText('UAT 与 PRO 一致').waitFor();
+  await screenshot('published');
+  assert.deepEqual(await missingKeys(page), []);
+});

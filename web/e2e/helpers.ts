@@ -1,0 +1,42 @@
+/** Shared steps of the browser tests: demo credentials from the server's first start, login. */
+import type { Page } from 'playwright-core';
+
+/** The one-time password the demo seed printed for an account. */
+export function demoPassword(serverOutput: string, account: string): string {
+  const line = serverOutput.split('\n').find((l) => l.trim().startsWith(`${account} `));
+  const password = line?.trim().split(/\s+/)[1];
+  if (!password) throw new Error(`the demo seed printed no password for ${account}`);
+  return password;
+}
+
+/** Logs in; resolves once the layout knows whether to start the guided tour. */
+export async function login(page: Page, baseUrl: string, account: string, password: string): Promise<void> {
+  if (new URL(page.url()).pathname !== '/login') await page.goto(`${baseUrl}/login`);
+  await page.getByTestId('login-account').fill(account);
+  await page.getByTestId('login-password').fill(password);
+  const tourChecked = page.waitForResponse((r) => r.url().endsWith('/api/preferences/tour'));
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await tourChecked;
+}
+
+/** Closes the guided tour if it started, so that it does not cover the page under test. */
+export async function skipTour(page: Page): Promise<void> {
+  const skip = page.getByTestId('tour-skip');
+  await skip.waitFor({ timeout: 1500 }).catch(() => undefined);
+  if (await skip.isVisible()) await skip.click();
+}
+
+/** Visible text that looks like a raw catalogue key (e.g. `list.create`). */
+export async function rawKeysOnScreen(page: Page): Promise<string[]> {
+  const text = await page.evaluate(() => document.body.innerText);
+  return [...text.matchAll(/(?<![\w./@-])[a-z][a-zA-Z]*\.[a-z][a-zA-Z-]*(?:\.[a-zA-Z-]+)*(?![\w/@-])/g)].map(
+    (m) => m[0],
+  );
+}
+
+export async function missingKeys(page: Page): Promise<string[]> {
+  return page.evaluate(() => [
+    ...((window as unknown as { __pvMissingKeys?: Set<string> }).__pvMissingKeys ?? []),
+  ]);
+}

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { test } from './kit';
+import { demoPassword, login, skipTour } from './helpers';
+
+test('login: a wrong password is refused in the form, the right one opens the permitted menus, logout returns to /login', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await page.goto(`${baseUrl}/`);
+  await page.getByTestId('login-form').waitFor();
+  assert.equal(new URL(page.url()).pathname, '/login');
+  // The verification code is off for automated clients, so the form shows none.
+  assert.equal(await page.getByTestId('login-captcha').count(), 0);
+  await screenshot('login');
+
+  await page.getByTestId('login-submit').click();
+  assert.equal(await page.getByText('请输入账号').count(), 1);
+
+  await page.getByTestId('login-account').fill('demoadmin');
+  await page.getByTestId('login-password').fill('Wrong#password1');
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('login-error').waitFor();
+  assert.match((await page.getByTestId('login-error').textContent()) ?? '', /密码|账号/);
+  assert.equal(new URL(page.url()).pathname, '/login');
+
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  // First login: the guided tour starts by itself.
+  await page.getByTestId('tour-step').waitFor();
+  await screenshot('tour');
+  await page.getByTestId('tour-skip').click();
+  // Landing: the first page of the first top menu.
+  const first = await page
+    .getByTestId('second-menu')
+    .locator('[data-testid^="menu-/"]')
+    .first()
+    .getAttribute('data-testid');
+  assert.equal(new URL(page.url()).pathname, first!.slice(5));
+  await page.getByTestId('menu-/authoritymanagement').click();
+  await page.getByTestId('list-authoritymanagement.organization').waitFor();
+  assert.ok(await page.getByTestId('menu-/authoritymanagement').isVisible());
+  await screenshot('layout');
+
+  // Headers the request layer sends on every call.
+  const request = await Promise.all([
+    page.waitForRequest((r) => r.url().includes('/api/tenancy/organisations')),
+    page.getByTestId('list-refresh').click(),
+  ]).then(([r]) => r);
+  const headers = request.headers();
+  assert.match(headers.authorization ?? '', /^Bearer \S{20,}/);
+  assert.equal(headers['lang-type'], 'cn');
+  assert.ok('sysorgid' in headers && headers.sysorgid !== '');
+  assert.ok('studyprojectids' in headers && 'projectid' in headers);
+
+  await page.getByTestId('personal-menu').click();
+  await page.getByTestId('personal-logout').click();
+  await page.waitForURL((url) => url.pathname === '/login');
+  assert.equal(await page.evaluate(() => localStorage.getItem('pv.token')), null);
+  // The tour was recorded as seen: the next login does not show it.
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await page.getByTestId('top-menu').waitFor();
+  await page.waitForTimeout(500);
+  assert.equal(await page.getByTestId('tour-step').count(), 0);
+});
+
+test('help replays the guided tour, which ends with the typed welcome and the enter-system button', async ({
+  page,
+  baseUrl,
+  serverOutput,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  await page.getByTestId('personal-menu').click();
+  await page.getByTestId('personal-help').click();
+  const steps: string[] = [];
+  while (
+    await page
+      .getByTestId('tour-step')
+      .isVisible()
+      .catch(() => false)
+  ) {
+    steps.push((await page.getByTestId('tour-step').getAttribute('data-step')) ?? '');
+    await page.getByTestId('tour-next').click();
+  }
+  assert.deepEqual(steps, ['version', 'top-menu', 'second-menu', 'organisation', 'personal', 'language']);
+  await page.getByTestId('tour-welcome').waitFor();
+  const early = (await page.getByTestId('tour-welcome-text').textContent()) ?? '';
+  await page.waitForTimeout(700);
+  const later = (await page.getByTestId('tour-welcome-text').textContent()) ?? '';
+  assert.ok(later.length > early.length, 'the welcome message is typed out');
+  await page.getByTestId('tour-enter').click();
+  assert.equal(await page.getByTestId('tour-welcome').count(), 0);
+});
