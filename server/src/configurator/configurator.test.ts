@@ -180,9 +180,17 @@ describe('configurator', () => {
       body: 'Case {{report.reportCode}}\n{{#if patient}}x',
     };
     const refused = await api('PUT', '/uat/projects/P1/templates/narrative-1', broken);
-    expect(refused.msg).toMatch(/^The template does not compile: line 2: Expecting/);
+    // H.1 narratives are checked by the narratives module; message templates by the configurator.
+    expect(refused.msg).toMatch(/^The template does not compile at line 2: /);
     const zh = await api('PUT', '/uat/projects/P1/templates/narrative-1', broken, 'cn');
-    expect(zh.msg).toMatch(/^模板无法编译：第 2 行：/);
+    expect(zh.msg).toMatch(/^模板第 2 行有误：/);
+    const message = await api('PUT', '/uat/projects/P1/templates/message-1', { ...broken, kind: 'message' });
+    expect(message.msg).toMatch(/^The template does not compile: line 2: Expecting/);
+    const unknownHelper = await api('PUT', '/uat/projects/P1/templates/narrative-1', {
+      ...broken,
+      body: '{{shout x}}',
+    });
+    expect(unknownHelper.msg).toBe('The template uses an unknown helper: shout');
     expect((await projectIn('P1', 'UAT')).templates).toEqual([]);
     const mismatched = await api('POST', '/templates/preview', { body: 'a\n{{#if x}}y{{/each}}' });
     expect(mismatched.data).toMatchObject({ problem: { line: 2 }, text: null });

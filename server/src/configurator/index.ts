@@ -8,6 +8,8 @@ import { signWithPassword } from '../auth/index';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
+import { renderNarrative } from '../narratives/index';
+import { caseContent } from '../cases/document';
 import { defineModule } from '../http/module';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
@@ -198,7 +200,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
     async (c, { params }) => service(c).deleteTemplate(scopeProject(params.projectId), params.templateId),
   );
 
-  router.route<{ body: string; caseId?: string }>(
+  router.route<{ body: string; caseId?: string; kind?: 'narrative' | 'message'; lang?: 'zh' | 'en' }>(
     {
       method: 'post',
       path: '/templates/preview',
@@ -212,6 +214,8 @@ function routes(router: ModuleRouter, signer: Signer): void {
         properties: {
           body: { type: 'string', maxLength: 200_000 },
           caseId: { type: 'string', maxLength: 100 },
+          kind: { enum: [...TEMPLATE_KINDS] },
+          lang: { enum: ['zh', 'en'] },
         },
       },
     },
@@ -225,6 +229,13 @@ function routes(router: ModuleRouter, signer: Signer): void {
         if (!(error instanceof InvalidStoreRequestError)) throw error;
       }
       if (!doc) throw errors.notFound('configurator.template.caseNotFound', { id: body.caseId });
+      // H.1 narratives render through the narratives module (its helpers and context); a refusal answers 400.
+      if (body.kind === 'narrative')
+        return {
+          problem: null,
+          text: renderNarrative(body.body, caseContent(doc), body.lang ?? 'zh'),
+          renderError: null,
+        };
       const rendered = renderTemplate(body.body, doc);
       return 'text' in rendered
         ? { problem: null, text: rendered.text, renderError: null }
