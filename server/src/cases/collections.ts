@@ -21,6 +21,21 @@ const columnIndexes: IndexDeclaration[] = caseListDefinition.columns
   .filter((column) => column.sortable && !column.field.includes('*'))
   .map((column) => ({ name: `sort_${column.id}`, fields: { [`v.${pointerKey(column.field)}`]: 1 } }));
 
+/** Every path a tab filter or a single-valued list filter reads, so those filters run in SQL. */
+const filterPaths = [
+  ...new Set([
+    ...caseListDefinition.tabs.flatMap((tab) => Object.keys(tab.filter)),
+    ...caseListDefinition.filters
+      .flatMap((filter) => filter.fields)
+      .filter((field) => !field.includes('*'))
+      .map((field) => `v.${pointerKey(field)}`),
+  ]),
+];
+const filterIndexes: IndexDeclaration[] = filterPaths.map((path) => ({
+  name: `f_${path}`,
+  fields: { [path]: 1 },
+}));
+
 export const caseCollections: CollectionDefinition[] = [
   {
     name: C.cases,
@@ -37,6 +52,7 @@ export const caseCollections: CollectionDefinition[] = [
       { name: 'due', fields: { 'deadline.runs': 1, 'deadline.dueDate': 1 } },
       { name: 'dup_initials', fields: { 'dup.initials': 1 } },
       ...columnIndexes,
+      ...filterIndexes,
     ],
   },
   { name: C.versions, scope: 'tenant', audited: true, indexes: [{ fields: { caseId: 1, at: 1 } }] },

@@ -2,7 +2,7 @@
  * The case list: the tabs and the sixteen filters of schemas/ui/case-list.json over case
  * summaries, with sort and paging; and the selection other modules (export) resolve.
  */
-import { caseListDefinition } from '../../../engine/src/case-model/index';
+import { caseListDefinition, codelists } from '../../../engine/src/case-model/index';
 import type { CaseListFilter } from '../../../engine/src/case-model/index';
 import { errors } from '../http/errors';
 import type { Filter, Handle, SortSpec } from '../store/port';
@@ -89,11 +89,30 @@ export function filterClause(definition: CaseListFilter, value: unknown): Filter
   }
 }
 
+const VALIDITY_CODES = codelists.caseValidity!.values.map((value) => value.code);
+
+/**
+ * A tab filter as plain equalities and `$in`, which the store runs in SQL: `$ne` on a summary flag
+ * (always a boolean there) or on the validity code becomes the values that remain.
+ */
+export function exactFilter(filter: Filter): Filter {
+  const out: Filter = {};
+  for (const [path, condition] of Object.entries(filter)) {
+    const ne =
+      condition !== null && typeof condition === 'object' ? (condition as { $ne?: unknown }).$ne : undefined;
+    if (ne === undefined || Object.keys(condition as object).length !== 1) out[path] = condition;
+    else if (typeof ne === 'boolean') out[path] = !ne;
+    else if (path === 'state.validity') out[path] = { $in: VALIDITY_CODES.filter((code) => code !== ne) };
+    else out[path] = condition;
+  }
+  return out;
+}
+
 /** The store filter of a list query (tab, filters, and the caller's projects when the request names them). */
 export function listFilter(query: CaseListQuery, projectIds: string[]): Filter {
   const tab = caseListDefinition.tabs.find((t) => t.id === (query.tab ?? 'all'));
   if (!tab) throw errors.badRequest('cases.badTab', { tab: String(query.tab) });
-  const clauses: Filter[] = [tab.filter as Filter];
+  const clauses: Filter[] = [exactFilter(tab.filter as Filter)];
   for (const [id, value] of Object.entries(query.filters ?? {})) {
     const definition = caseListDefinition.filters.find((f) => f.id === id);
     if (!definition) throw errors.badRequest('cases.badFilter', { filter: id });

@@ -127,9 +127,14 @@ export function buildSummary(caseId: string, doc: CaseDocument): CaseSummary {
     v[pointerKey(pointer)] = pointer.includes('*') ? [...new Set(values)] : (values[0] ?? null);
   }
   const deadline = reportingDeadline(reportingDeadlineRules, doc);
+  // Flags absent from the document are false in the summary, so list filters are plain equalities.
+  const state = { ...doc.state };
+  for (const flag of ['isTeae', 'isSae', 'isSar', 'isSusar', 'isAesi', 'isCompleted', 'isLocked'] as const) {
+    state[flag] = state[flag] === true;
+  }
   return {
     _id: caseId,
-    state: doc.state,
+    state,
     v,
     deadline: deadline ? { ...deadline, runs: deadlineRuns(reportingDeadlineRules, doc) } : null,
     dup: duplicateKeys(doc),

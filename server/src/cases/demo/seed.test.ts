@@ -17,15 +17,13 @@ await rig.store
   .insertOne({ _id: 'demo-tenant', code: 'demo', name: '演示药业' });
 const handle = rig.store.tenant('demo-tenant', { userId: 'system:test' });
 for (const account of ['entry', 'qc', 'medical', 'sponsor', 'submitter']) {
-  await handle
-    .collection('users')
-    .insertOne({
-      _id: `acc-${account}:demo-tenant`,
-      accountId: `acc-${account}`,
-      account,
-      name: `演示 ${account}`,
-      state: 'enabled',
-    });
+  await handle.collection('users').insertOne({
+    _id: `acc-${account}:demo-tenant`,
+    accountId: `acc-${account}`,
+    account,
+    name: `演示 ${account}`,
+    state: 'enabled',
+  });
 }
 
 describe('demo seed', () => {
