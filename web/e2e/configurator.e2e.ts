@@ -28,6 +28,15 @@ test('configurator: invalid edits are refused and change nothing; a second medic
   assert.equal(((await signature.json()) as { code: number }).code, 200);
 
   await page.goto(`${baseUrl}/authoritymanagement/templateConfiguration`);
+
+  // Hiding C.1.1 (report code) is refused by the configuration's edit checks.
+  await page.getByTestId('configurator-tab-form').click();
+  await page.getByTestId('field-report.reportCode').waitFor();
+  await page.getByTestId('hide-report.reportCode').click();
+  await page.getByTestId('form-error').getByText('是E2B必填项，不能隐藏', { exact: false }).waitFor();
+  await screenshot('hide-c11-refused');
+
+  await page.getByTestId('configurator-tab-features').click();
   await page.getByTestId('feature-qrPhoneBinding').waitFor();
 
   // QR-code binding without the patient side.
@@ -51,7 +60,7 @@ test('configurator: invalid edits are refused and change nothing; a second medic
   await page.getByTestId('template-body').fill('病例 {{report.reportCode}}\n{{#if patient}}患者');
   await page.getByTestId('template-compile-problem').getByText('第 2 行', { exact: false }).waitFor();
   await page.getByTestId('save-template').click();
-  await page.getByTestId('template-error').getByText('模板无法编译：第 2 行', { exact: false }).waitFor();
+  await page.getByTestId('template-error').getByText('模板第 2 行有误', { exact: false }).waitFor();
   await screenshot('template-refused');
 
   // Nothing reached UAT.
@@ -60,7 +69,7 @@ test('configurator: invalid edits are refused and change nothing; a second medic
 
   // A second medical review after medical review (the panel starts again from UAT: the refused edit is gone).
   await page.getByTestId('configurator-tab-workflow').click();
-  assert.equal(await page.getByTestId('target-dataQc-medicalReview').getByRole('checkbox').isChecked(), true);
+  assert.equal(await page.getByTestId('target-dataQc-medicalReview').isChecked(), true);
   await page.getByTestId('new-node-zh').fill('第二次医学审评');
   await page.getByTestId('new-node-en').fill('Second medical review');
   await page.getByTestId('add-after-medicalReview').click();

@@ -89,10 +89,10 @@ export const configurator = {
       method: 'DELETE',
       silent: true,
     }),
-  preview: (body: string, caseId?: string) =>
+  preview: (body: string, caseId?: string, kind?: TemplateDefinition['kind']) =>
     api.request<CompileAnswer>(`${base}/templates/preview`, {
       method: 'POST',
-      body: caseId ? { body, caseId } : { body },
+      body: { body, ...(caseId ? { caseId } : {}), ...(kind ? { kind } : {}) },
       silent: true,
     }),
   publishPreview: () => api.request<PublishPreview>(`${base}/publish/preview`),

@@ -275,7 +275,7 @@ export function TemplatesPanel({
   const preview = async () => {
     setPreviewError(null);
     try {
-      setAnswer(await configurator.preview(draft.body, caseId.trim() || undefined));
+      setAnswer(await configurator.preview(draft.body, caseId.trim() || undefined, draft.kind));
     } catch (failure) {
       setPreviewError(messageOf(failure));
     }
