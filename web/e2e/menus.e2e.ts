@@ -23,7 +23,7 @@ test('two roles see different menus, and a route outside the menus is refused', 
   assert.ok(admin.includes('/authoritymanagement'));
   assert.ok(admin.includes('/authoritymanagement/organization'));
   // Modules that are not built are neither served nor shown.
-  assert.ok(!admin.some((path) => path.startsWith('/casemanagement') || path.startsWith('/dsur')));
+  assert.ok(!admin.some((path) => path.startsWith('/dsur') || path.startsWith('/submittransfer')));
   await page.getByTestId('personal-menu').click();
   await page.getByTestId('personal-logout').click();
   await page.waitForURL((url) => url.pathname === '/login');
