@@ -26,17 +26,12 @@ test('login: a wrong password is refused in the form, the right one opens the pe
   assert.equal(new URL(page.url()).pathname, '/login');
 
   await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
-  // First login: the guided tour starts by itself.
-  await page.getByTestId('tour-step').waitFor();
-  await screenshot('tour');
-  await page.getByTestId('tour-skip').click();
-  // Landing: the first page of the first top menu.
-  const first = await page
-    .getByTestId('second-menu')
+  await skipTour(page);
+  // Landing: a page of the user's own menus.
+  const shown = await page
     .locator('[data-testid^="menu-/"]')
-    .first()
-    .getAttribute('data-testid');
-  assert.equal(new URL(page.url()).pathname, first!.slice(5));
+    .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-testid')!.slice(5)));
+  assert.ok(shown.includes(new URL(page.url()).pathname));
   await page.getByTestId('menu-/authoritymanagement').click();
   await page.getByTestId('list-authoritymanagement.organization').waitFor();
   assert.ok(await page.getByTestId('menu-/authoritymanagement').isVisible());
@@ -57,22 +52,19 @@ test('login: a wrong password is refused in the form, the right one opens the pe
   await page.getByTestId('personal-logout').click();
   await page.waitForURL((url) => url.pathname === '/login');
   assert.equal(await page.evaluate(() => localStorage.getItem('pv.token')), null);
-  // The tour was recorded as seen: the next login does not show it.
-  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
-  await page.getByTestId('top-menu').waitFor();
-  await page.waitForTimeout(500);
-  assert.equal(await page.getByTestId('tour-step').count(), 0);
 });
 
-test('help replays the guided tour, which ends with the typed welcome and the enter-system button', async ({
+test('the guided tour starts on the first login only, ends with the typed welcome and the enter-system button, and Help replays it', async ({
   page,
   baseUrl,
   serverOutput,
+  screenshot,
 }) => {
-  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
-  await skipTour(page);
-  await page.getByTestId('personal-menu').click();
-  await page.getByTestId('personal-help').click();
+  // An account no other browser test signs in with: this is its first login.
+  const password = demoPassword(serverOutput, 'coder');
+  await login(page, baseUrl, 'coder', password);
+  await page.getByTestId('tour-step').waitFor();
+  await screenshot('tour');
   const steps: string[] = [];
   while (
     await page
@@ -83,12 +75,35 @@ test('help replays the guided tour, which ends with the typed welcome and the en
     steps.push((await page.getByTestId('tour-step').getAttribute('data-step')) ?? '');
     await page.getByTestId('tour-next').click();
   }
-  assert.deepEqual(steps, ['version', 'top-menu', 'second-menu', 'organisation', 'personal', 'language']);
+  // The report entry step joins once the case module puts its entry on screen.
+  assert.deepEqual(steps.slice(0, 6), [
+    'version',
+    'top-menu',
+    'second-menu',
+    'organisation',
+    'personal',
+    'language',
+  ]);
   await page.getByTestId('tour-welcome').waitFor();
   const early = (await page.getByTestId('tour-welcome-text').textContent()) ?? '';
   await page.waitForTimeout(700);
   const later = (await page.getByTestId('tour-welcome-text').textContent()) ?? '';
   assert.ok(later.length > early.length, 'the welcome message is typed out');
+  const seen = page.waitForResponse((r) => r.url().endsWith('/api/preferences/tour/seen'));
   await page.getByTestId('tour-enter').click();
+  await seen;
   assert.equal(await page.getByTestId('tour-welcome').count(), 0);
+
+  await page.getByTestId('personal-menu').click();
+  await page.getByTestId('personal-logout').click();
+  await page.waitForURL((url) => url.pathname === '/login');
+  await login(page, baseUrl, 'coder', password);
+  await page.waitForTimeout(800);
+  assert.equal(await page.getByTestId('tour-step').count(), 0);
+
+  await page.getByTestId('personal-menu').click();
+  await page.getByTestId('personal-help').click();
+  await page.getByTestId('tour-step').waitFor();
+  await page.getByTestId('tour-skip').click();
+  assert.equal(await page.getByTestId('tour-step').count(), 0);
 });
