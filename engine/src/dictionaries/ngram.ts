@@ -83,6 +83,22 @@ function append(lists: Map<number, number[]>, gram: number, id: number): void {
   if (list[list.length - 1] !== id) list.push(id);
 }
 
+/** Ids in both ascending lists. */
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let n = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      out[n++] = a[i]!;
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}
+
 const gramAt = (text: string, i: number) => text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1);
 const EMPTY = new Int32Array(0);
 
@@ -118,12 +134,15 @@ export class NgramIndex {
    */
   collect(query: string, accept: (id: number) => boolean, hits: RankedHits): void {
     if (query.length < 2) return;
-    let rarest: Int32Array | undefined;
+    const lists: Int32Array[] = [];
     for (let i = 0; i + 1 < query.length; i++) {
       const list = this.postings.get(gramAt(query, i));
       if (!list) return;
-      if (!rarest || list.length < rarest.length) rarest = list;
+      lists.push(list);
     }
+    lists.sort((a, b) => a.length - b.length);
+    // The two rarest lists intersected: far fewer texts to check character by character.
+    const rarest = lists.length > 1 ? intersect(lists[0]!, lists[1]!) : lists[0]!;
     const keys = this.keys;
     const exactPair = query.length === 2;
     // Rank candidates until the last rank is full; past that only better ranks can still enter.

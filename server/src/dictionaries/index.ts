@@ -46,9 +46,13 @@ const importJob = defineJob<ImportJobPayload, unknown>({
     const service = dictionaryService(deps.store);
     const options = { language: payload.language, version: payload.version, progress };
     try {
-      return payload.kind === 'meddra'
-        ? await service.importMeddra(handle, files, options)
-        : await service.importWhodrug(handle, files, options);
+      const result =
+        payload.kind === 'meddra'
+          ? await service.importMeddra(handle, files, options)
+          : await service.importWhodrug(handle, files, options);
+      // Build the search index now, so that the first search on this instance does not wait for it.
+      await service.load(handle, await service.get(handle, result.version.versionId));
+      return result;
     } catch (error) {
       // A refusal is the answer, not a failure to retry: the job succeeds and reports why, in both languages.
       if (error instanceof DictionaryFormatError) {

@@ -359,7 +359,8 @@ export class DictionaryService {
     return (await this.load(handle, doc)) as WhodrugDictionary;
   }
 
-  private load(
+  /** The in-memory dictionary of a release, built from its blocks on first use and cached. */
+  load(
     handle: TenantHandle,
     doc: StoredDoc<DictionaryVersionDoc>,
   ): Promise<MeddraDictionary | WhodrugDictionary> {
