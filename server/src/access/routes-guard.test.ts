@@ -158,7 +158,7 @@ describe('every API route', () => {
       const guarded = platform.routes.filter((r) => (r.declaration.auth ?? 'required') !== 'none');
       const query = `?userId=${idsB.user}&tenantId=${idsB.tenant}&organisationId=${idsB.organisation}&roleId=${idsB.role}&projectId=${idsB.project}&subjectId=${idsB.organisation}&size=200`;
       let calls = 0;
-    for (const route of guarded) {
+      for (const route of guarded) {
         // Named parameters get the B id of their kind; unknown ones (caseId, jobId ...) try each B id.
         const unknownParam = /:(?!tenant|user|organisation|role|project|session)\w+/i.test(route.path);
         for (const fallback of unknownParam ? Object.values(idsB) : [idsB.organisation!]) {

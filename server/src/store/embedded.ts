@@ -162,6 +162,25 @@ class EmbeddedState {
   }
 }
 
+/**
+ * Switches the file to WAL. Two processes opening a new data directory at once can both try the
+ * switch; SQLite answers the loser SQLITE_BUSY without calling the busy handler, so it retries.
+ */
+function enableWriteAheadLog(db: Database.Database): void {
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    try {
+      if (db.pragma('journal_mode', { simple: true }) === 'wal') return;
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = (error as { code?: string }).code?.startsWith('SQLITE_BUSY') ?? false;
+      if (!busy || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+}
+
 export class EmbeddedDriver implements Driver {
   readonly backend = 'embedded' as const;
 
@@ -172,11 +191,10 @@ export class EmbeddedDriver implements Driver {
 
   static open(dataDir: string): EmbeddedDriver {
     mkdirSync(dataDir, { recursive: true });
-    const db = new Database(join(dataDir, 'store.sqlite'));
-    db.pragma('journal_mode = WAL');
+    const db = new Database(join(dataDir, 'store.sqlite'), { timeout: 10000 });
+    enableWriteAheadLog(db);
     // FULL: each commit is fsynced before it is acknowledged (survives kill -9 and power loss).
     db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 10000');
     // A page cache and memory map large enough that index maintenance and list queries on a
     // few hundred thousand cases do not thrash (SQLite's default cache is 2 MB).
     db.pragma('cache_size = -131072');
