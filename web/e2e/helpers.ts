@@ -9,6 +9,9 @@ export function demoPassword(serverOutput: string, account: string): string {
   return password;
 }
 
+/** Whether the layout will start the guided tour for the page's last login (from /api/preferences/tour). */
+const tourPending = new WeakMap<Page, boolean>();
+
 /** Logs in; resolves once the layout knows whether to start the guided tour. */
 export async function login(page: Page, baseUrl: string, account: string, password: string): Promise<void> {
   if (new URL(page.url()).pathname !== '/login') await page.goto(`${baseUrl}/login`);
@@ -17,14 +20,22 @@ export async function login(page: Page, baseUrl: string, account: string, passwo
   const tourChecked = page.waitForResponse((r) => r.url().endsWith('/api/preferences/tour'));
   await page.getByTestId('login-submit').click();
   await page.waitForURL((url) => url.pathname !== '/login');
-  await tourChecked;
+  const answer = (await (await tourChecked).json()) as { data?: { seen?: boolean } };
+  tourPending.set(page, answer.data?.seen === false);
 }
 
-/** Closes the guided tour if it started, so that it does not cover the page under test. */
+/**
+ * Closes the guided tour when the last login starts it, so that it does not cover (or navigate
+ * away from) the page under test. The tour renders from a lazy chunk: on a cold server that can
+ * take seconds, so this waits for it rather than guessing a delay.
+ */
 export async function skipTour(page: Page): Promise<void> {
+  if (!tourPending.get(page)) return;
   const skip = page.getByTestId('tour-skip');
-  await skip.waitFor({ timeout: 1500 }).catch(() => undefined);
-  if (await skip.isVisible()) await skip.click();
+  await skip.waitFor();
+  await skip.click();
+  await skip.waitFor({ state: 'detached' });
+  tourPending.set(page, false);
 }
 
 /** Visible text that looks like a raw catalogue key (e.g. `list.create`). */

@@ -66,12 +66,17 @@ for (const language of ['zh', 'en'] as const) {
       ['/authoritymanagement/organization', 'list-row'],
       ['/authoritymanagement/userAccountManagement', 'list-row'],
       ['/personal/changePassword', 'password-form'],
-      ['/personal/signature', 'signature-none'],
+      // Another test may have stored a signature for this account: either state is a loaded page.
+      ['/personal/signature', 'signature-none,signature-current'],
       ['/versionUpdate', 'health-version'],
       ['/no/such/page', 'not-found'],
     ] as const) {
       await page.goto(`${baseUrl}${path}`);
-      await page.getByTestId(ready).first().waitFor();
+      const readySelector = ready
+        .split(',')
+        .map((id) => `[data-testid="${id}"]`)
+        .join(',');
+      await page.locator(readySelector).first().waitFor();
       await check(path);
     }
     await page.goto(`${baseUrl}/authoritymanagement/organization`);
