@@ -4,7 +4,7 @@ import type { Collection, StoredDoc } from '../store/port';
 import { C } from './collections';
 import type { Account, User } from './model';
 
-export const accountsOf = (deps: ModuleDeps, actor = 'system:auth'): Collection<Account> =>
+export const accountsOf = (deps: Pick<ModuleDeps, 'store'>, actor = 'system:auth'): Collection<Account> =>
   deps.store.platform({ userId: actor }).collection<Account>(C.accounts);
 
 export const usersOf = (deps: ModuleDeps, tenantId: string, actor = 'system:auth'): Collection<User> =>
@@ -16,7 +16,7 @@ export function userDocId(tenantId: string, accountId: string): string {
 }
 
 export async function findAccountByName(
-  deps: ModuleDeps,
+  deps: Pick<ModuleDeps, 'store'>,
   account: string,
 ): Promise<StoredDoc<Account> | null> {
   return accountsOf(deps).findOne({ accountKey: account.trim().toLowerCase() });

@@ -219,34 +219,62 @@ function demoPassword(options: IdentityOptions): string {
   return `Pv#${randomToken(9)}a7Z`;
 }
 
+/** The platform operator role with every /holoxcontrol permission; created when missing. */
+async function platformOperatorRole(deps: Pick<ModuleDeps, 'store'>, actor: string) {
+  const operatorRoles = deps.store.platform({ userId: actor }).collection<OperatorRole>(C.operatorRoles);
+  return (
+    (await operatorRoles.findOne({ identifier: 'platformOperator' })) ??
+    operatorRoles.insertOne({
+      name: '平台运营管理员',
+      nameEn: 'Platform operator',
+      identifier: 'platformOperator',
+      description: 'All /holoxcontrol permissions',
+      permissions: permissionsOfArea('operator'),
+    })
+  );
+}
+
+/**
+ * Creates a platform operator account with the platform operator role (the first account of a
+ * deployment without the demo seed: `npm run -s cli -- operator create <account>`). Refused when
+ * the account name is taken.
+ */
+export async function createPlatformOperator(
+  deps: Pick<ModuleDeps, 'store' | 'clock'>,
+  input: { account: string; name: string; password: string; scryptCost: IdentityOptions['scryptCost'] },
+  actor = 'system:seed',
+): Promise<void> {
+  if (await findAccountByName(deps, input.account))
+    throw new Error(`the account ${input.account} exists already`);
+  const role = await platformOperatorRole(deps, actor);
+  await accountsOf(deps, actor).insertOne(
+    newAccount({
+      _id: randomUUID(),
+      account: input.account,
+      name: input.name,
+      passwordHash: await hashPassword(input.password, input.scryptCost),
+      passwordChangedAt: deps.clock.now().toISOString(),
+      operator: true,
+      operatorRoleIds: [role._id],
+    }),
+  );
+}
+
 export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Promise<void> {
   const actor = 'system:seed';
   const platform = deps.store.platform({ userId: actor });
-  const operatorRoles = platform.collection<OperatorRole>(C.operatorRoles);
-  let operatorRole = await operatorRoles.findOne({ identifier: 'platformOperator' });
-  operatorRole ??= await operatorRoles.insertOne({
-    name: '平台运营管理员',
-    nameEn: 'Platform operator',
-    identifier: 'platformOperator',
-    description: 'All /holoxcontrol permissions',
-    permissions: permissionsOfArea('operator'),
-  });
+  await platformOperatorRole(deps, actor);
   if (!options.demoSeed) return;
 
   const created: { account: string; password: string; role: string }[] = [];
   if (!(await findAccountByName(deps, DEMO_OPERATOR))) {
     const password = demoPassword(options);
-    await accountsOf(deps, actor).insertOne(
-      newAccount({
-        _id: randomUUID(),
-        account: DEMO_OPERATOR,
-        name: '平台运营 Operator',
-        passwordHash: await hashPassword(password, options.scryptCost),
-        passwordChangedAt: deps.clock.now().toISOString(),
-        operator: true,
-        operatorRoleIds: [operatorRole._id],
-      }),
-    );
+    await createPlatformOperator(deps, {
+      account: DEMO_OPERATOR,
+      name: '平台运营 Operator',
+      password,
+      scryptCost: options.scryptCost,
+    });
     created.push({ account: DEMO_OPERATOR, password, role: 'platform operator (/holoxcontrol)' });
   }
 
