@@ -44,3 +44,14 @@ export { parseWhodrugRelease } from './whodrug/parse';
 export type { ParseWhodrugOptions } from './whodrug/parse';
 export { WHODRUG_QUERY_MIN_CHARS, WhodrugDictionary, checkWhodrugQuery } from './whodrug/dictionary';
 export type { WhodrugDetail, WhodrugHit, WhodrugSearchOptions } from './whodrug/dictionary';
+export {
+  MEDDRA_FIELD_LOCATIONS,
+  applyMeddraTerms,
+  codedTermFromCoding,
+  codedTermOf,
+  meddraLocationOfField,
+  meddraLocationOfRef,
+  meddraTermsOf,
+  meddraWrites,
+} from './coding/case-terms';
+export type { CaseMeddraTerm, MeddraFieldLocation } from './coding/case-terms';
