@@ -18,6 +18,7 @@ import { openStore } from '../../server/src/store';
 import { identityModules } from '../../server/src/auth/testing';
 import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword } from '../../server/src/auth/crypto';
 import { createTenant } from '../../server/src/tenancy/routes';
+import { benchLine } from './measure';
 
 const SECONDS = Number(process.env.BENCH_AUTH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_AUTH_ROUNDS ?? 5);
@@ -56,9 +57,7 @@ function line(
   target: string,
   met: boolean,
 ) {
-  console.log(
-    `BENCH ${name} ${figure.toFixed(1)} ${unit} floor ${floor.toFixed(1)} ${floorUnit} ratio ${ratio.toFixed(2)} target ${target} ${met ? 'met' : 'missed'}`,
-  );
+  console.log(benchLine({ name, figure, unit, floor, floorUnit, ratio, target, met }));
 }
 
 async function main() {

@@ -21,6 +21,7 @@ import { chromium } from 'playwright-core';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
+import { benchLine } from './measure';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const web = join(root, 'web');
@@ -180,7 +181,7 @@ function line(
   met: boolean,
   unit = 'ms',
 ): string {
-  return `BENCH ${name} ${figure.toFixed(1)} ${unit} floor ${floor.toFixed(1)} ${unit} ratio ${(floor / figure).toFixed(1)} target ${target} ${met ? 'met' : 'missed'}`;
+  return benchLine({ name, figure, unit, floor, ratio: floor / figure, target, met });
 }
 
 async function main() {

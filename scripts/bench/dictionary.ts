@@ -18,6 +18,7 @@ import { createPlatform } from '../../server/src/app';
 import { dictionariesModule, dictionaryService, filesFromDirectory } from '../../server/src/dictionaries';
 import { openStore } from '../../server/src/store';
 import { FULL_MEDDRA, generateMeddra, meddraFiles, random, writeFiles } from '../generate-dictionaries';
+import { benchLine, percentile } from './measure';
 
 const IMPORT_TARGET_S = 30;
 const SEARCH_TARGET_MS = 20;
@@ -29,14 +30,20 @@ const lines: string[] = [];
 function bench(name: string, figure: number, floor: number, unit: string, target: number): void {
   const digits = unit === 's' ? 2 : 3;
   lines.push(
-    `BENCH ${name} ${figure.toFixed(digits)} ${unit} floor ${floor.toFixed(digits)} ${unit} ratio ${(figure / floor).toFixed(2)} target ${target} ${unit} ${figure <= target ? 'met' : 'missed'}`,
+    benchLine({
+      name,
+      figure,
+      unit,
+      floor,
+      ratio: figure / floor,
+      target: `${target} ${unit}`,
+      met: figure <= target,
+      digits,
+    }),
   );
 }
 
-function p95(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
-}
+const p95 = (samples: number[]): number => percentile(samples, 0.95);
 
 /** Substrings of `length` characters taken from term names, deterministically. */
 function queries(release: MeddraRelease, length: number, seed: number): string[] {

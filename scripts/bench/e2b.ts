@@ -27,48 +27,25 @@ import {
 } from '../../engine/src/interchange/index';
 import type { E2bBatch } from '../../engine/src/interchange/index';
 import { validateR3Xml } from '../../server/src/interchange/xsd';
+import { benchLine, compareAlternating } from './measure';
 
 const samples = fileURLToPath(new URL('../../schemas/e2b/samples/', import.meta.url));
 const files = readdirSync(samples).filter((f) => /^fda-faers_FAERS.*\.xml$/.test(f));
 const texts = files.map((f) => readFileSync(`${samples}${f}`, 'utf8'));
 const totalBytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
 
-function timePerCall(fn: () => void, minMs = 300, minRuns = 5): number {
-  for (let i = 0; i < 2; i++) fn();
-  let runs = 0;
-  const started = performance.now();
-  let elapsed = 0;
-  while (runs < minRuns || elapsed < minMs) {
-    fn();
-    runs++;
-    elapsed = performance.now() - started;
-  }
-  return elapsed / runs;
-}
+const compare = (subject: () => void, floor: () => void) =>
+  compareAlternating(subject, floor, { rounds: 5, minMs: 300, minRuns: 5, warmup: 2 });
 
-function compare(subject: () => void, floor: () => void, rounds = 5): { subject: number; floor: number } {
-  const subjects: number[] = [];
-  const floors: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    floors.push(timePerCall(floor));
-    subjects.push(timePerCall(subject));
-  }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-  return { subject: median(subjects), floor: median(floors) };
-}
-
-function bench(
+const bench = (
   name: string,
   figure: number,
   unit: string,
   floor: number,
   target: string,
   met: boolean,
-): void {
-  console.log(
-    `BENCH ${name} ${figure.toFixed(2)} ${unit} floor ${floor.toFixed(2)} ${unit} ratio ${(floor / figure).toFixed(2)} target ${target} ${met ? 'met' : 'missed'}`,
-  );
-}
+): void =>
+  console.log(benchLine({ name, figure, unit, floor, ratio: floor / figure, target, met, digits: 2 }));
 
 const floorParser = new XMLParser({ ignoreAttributes: false, preserveOrder: true, processEntities: false });
 const floorBuilder = new XMLBuilder({

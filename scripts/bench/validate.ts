@@ -23,44 +23,22 @@ import {
 import { compileConfigurationUncached } from '../../engine/src/validation/compile';
 import { largeCase } from '../../engine/src/validation/fixtures/complete-case';
 import type { ConfigEdit } from '../../engine/src/index';
+import { benchLine, compareAlternating, timePerCall as measureTimePerCall } from './measure';
 
-function timePerCall(fn: () => void, minMs = 400, minRuns = 20): number {
-  for (let i = 0; i < 5; i++) fn();
-  let runs = 0;
-  const started = performance.now();
-  let elapsed = 0;
-  while (runs < minRuns || elapsed < minMs) {
-    fn();
-    runs++;
-    elapsed = performance.now() - started;
-  }
-  return elapsed / runs;
-}
+const timePerCall = (fn: () => void, minMs = 400): number => measureTimePerCall(fn, minMs, 20, 5);
 
-/** Median of several rounds, alternating subject and floor so that machine load hits both alike. */
-function compare(subject: () => void, floor: () => void, rounds = 7): { subject: number; floor: number } {
-  const subjects: number[] = [];
-  const floors: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    floors.push(timePerCall(floor, 150));
-    subjects.push(timePerCall(subject, 150));
-  }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  return { subject: median(subjects), floor: median(floors) };
-}
+const compare = (subject: () => void, floor: () => void) =>
+  compareAlternating(subject, floor, { rounds: 7, minMs: 150, minRuns: 20, warmup: 5 });
 
-function bench(
+const bench = (
   name: string,
   figure: number,
   unit: string,
   floor: number,
   target: string,
   met: boolean,
-): void {
-  console.log(
-    `BENCH ${name} ${figure.toFixed(3)} ${unit} floor ${floor.toFixed(3)} ${unit} ratio ${(figure / floor).toFixed(2)} target ${target} ${met ? 'met' : 'missed'}`,
-  );
-}
+): void =>
+  console.log(benchLine({ name, figure, unit, floor, ratio: figure / floor, target, met, digits: 3 }));
 
 const projectEdits: ConfigEdit[] = [
   {

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import type { Page } from 'playwright-core';
+import { benchLine } from './measure';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const assets = join(root, 'web', 'dist', 'assets');
@@ -30,7 +31,7 @@ function line(
   target: string,
   met: boolean,
 ): string {
-  return `BENCH ${name} ${figure.toFixed(1)} ${unit} floor ${floor.toFixed(1)} ${unit} ratio ${(figure / floor).toFixed(2)} target ${target} ${met ? 'met' : 'missed'}`;
+  return benchLine({ name, figure, unit, floor, ratio: figure / floor, target, met });
 }
 
 function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
