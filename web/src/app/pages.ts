@@ -6,6 +6,7 @@ import type { ComponentType } from 'react';
 import { ADMIN_PAGES } from '../pages/admin/registry';
 import { CASE_PAGES } from '../pages/cases/routes';
 import { CONFIGURATOR_PAGES } from '../pages/configurator/routes';
+import { WORKBENCH_PAGES } from '../pages/workbench/routes';
 
 export interface BuiltPage {
   path: string;
@@ -13,6 +14,7 @@ export interface BuiltPage {
 }
 
 export const builtPages: BuiltPage[] = [
+  ...WORKBENCH_PAGES,
   ...CASE_PAGES,
   ...CONFIGURATOR_PAGES,
   ...Object.keys(ADMIN_PAGES).map((path) => ({ path, load: () => import('../pages/admin/AdminPage') })),
