@@ -151,7 +151,7 @@ export async function runCaseAction(
   const facts = caseFacts(doc, project);
   let check: CaseCheck | null = null;
   if (workflow.actions[actionId]?.validate) {
-    check = checkCase(doc, project?._id ?? null, now);
+    check = await checkCase(handle, doc, project?._id ?? null, now);
     facts.errorCount = check.errorCount;
   }
   const plan = planAction(workflow, actionId, facts, request);

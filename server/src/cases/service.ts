@@ -7,8 +7,11 @@ import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
 import { nextReportCode } from '../report-codes/service';
-import type { Handle } from '../store/port';
-import { RevisionConflictError } from '../store/port';
+import { caseEditRefusal, resolveFeatures } from '../../../engine/src/configurator/index';
+import type { FeatureSwitches } from '../../../engine/src/configurator/index';
+import { projectFeatures } from '../configurator/index';
+import type { Handle, TenantHandle } from '../store/port';
+import { InvalidStoreRequestError, RevisionConflictError } from '../store/port';
 import { projectWorkflow } from '../workflow/definitions';
 import type { WorkflowHistoryEntry } from '../workflow/history';
 import type { ActionEffectFn } from './actions';
@@ -135,6 +138,38 @@ function userFlags(state: unknown): Partial<CaseState> {
   return out as Partial<CaseState>;
 }
 
+/**
+ * The project's feature switches (SPEC 6) on editing case data: "edit others' entered data" off
+ * refuses anyone but the case's creator; a data edit time limit refuses edits that many hours
+ * after entry. Refusals are translated (configurator namespace) and change nothing.
+ */
+export async function refuseByFeatures(
+  handle: TenantHandle,
+  doc: CaseDocument,
+  userId: string,
+  now: Date,
+): Promise<void> {
+  const projectId = (doc.report as { studyProjectId?: string } | undefined)?.studyProjectId;
+  if (!projectId) return;
+  const refusal = caseEditRefusal(await featuresOf(handle, projectId), {
+    userId,
+    enteredBy: doc.state.createdBy,
+    enteredAt: doc.state.createdAt,
+    now,
+  });
+  if (refusal) throw errors.badRequest(refusal.messageKey, refusal.params);
+}
+
+/** The switches a project runs with in PRO; the defaults when the configurator is not mounted. */
+export async function featuresOf(handle: TenantHandle, projectId: string): Promise<FeatureSwitches> {
+  try {
+    return await projectFeatures(handle, projectId);
+  } catch (error) {
+    if (error instanceof InvalidStoreRequestError) return resolveFeatures(null);
+    throw error;
+  }
+}
+
 export interface SaveInput {
   rev: number;
   document: Doc;
@@ -168,6 +203,7 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
   const workflow = projectWorkflow(project?.workflowOverride);
   const plan = planAction(workflow, 'save', caseFacts(current, project));
   if (!plan.ok) throw errors.badRequest(plan.messageKey, plan.params);
+  await refuseByFeatures(handle, current, requirePrincipal(c).userId, now);
 
   const next: CaseDocument = {
     ...(structuredClone(input.document) as Doc),
@@ -176,7 +212,7 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
   next.state = { ...current.state, ...userFlags(input.document.state), updatedAt: now.toISOString() };
   const report = { ...((next.report ?? {}) as Doc), reportCode: (current.report as Doc).reportCode };
   next.report = report;
-  const check = checkCase(next, project?._id ?? null, now);
+  const check = await checkCase(handle, next, project?._id ?? null, now);
   const groups = groupByTab(check.findings);
   if (check.invalidCount > 0) {
     throw new AppError(Code.badRequest, 'cases.checkFormData', {}, 400, {
@@ -195,7 +231,7 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
       },
     );
   }
-  next.state.configurationVersion = check.configurationVersion;
+  next.state.configurationVersion = String(check.configurationVersion);
   try {
     const written = await handle.transaction((tx) => replaceCase(tx, caseId, next, input.rev, input.reason));
     return {
@@ -223,13 +259,14 @@ export async function checkStoredCase(c: Context<AppEnv>, caseId: string, draft?
   const current = caseContent(stored);
   const doc = draft ? ({ ...draft, state: current.state } as CaseDocument) : current;
   const project = await projectOf(handle, current);
-  const check = checkCase(doc, project?._id ?? null, c.get('deps').clock.now());
+  const check = await checkCase(handle, doc, project?._id ?? null, c.get('deps').clock.now());
   return {
     rev: stored.rev,
     errorCount: check.errorCount,
     warningCount: check.warningCount,
     missingCount: check.missingCount,
     configurationVersion: check.configurationVersion,
+    configurationHash: check.configurationHash,
     groups: groupByTab(check.findings),
   };
 }

@@ -9,7 +9,9 @@ import type { Authenticator } from '../http/context';
 import type { Clock, ServerModule } from '../http/module';
 import { call, testPlatform } from '../http/testing';
 import { testStore } from '../http/test-store';
-import { usersCollections } from '../auth/collections';
+import { accessCollections, tenancyCollections, usersCollections } from '../auth/collections';
+import { configurationCollections } from '../configuration/service';
+import { configuratorCollections } from '../configurator/service';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
 import { narrativesModule } from '../narratives';
@@ -138,7 +140,15 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
     ...(options.clock ? { clock: options.clock } : {}),
   });
   await platform.ready();
-  for (const definition of usersCollections) await store.define(definition);
+  // Membership, tenants (administrators), and the published configuration the cases run with.
+  for (const definition of [
+    ...usersCollections,
+    ...accessCollections,
+    ...tenancyCollections,
+    ...configurationCollections,
+    ...configuratorCollections,
+  ])
+    await store.define(definition);
   const seed = async (tenantId: string) => {
     const handle = store.tenant(tenantId, { userId: 'system:test' });
     for (const user of users) {

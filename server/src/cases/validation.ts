@@ -2,8 +2,10 @@
  * The one place case management reaches the rules engine. The same compiled validators check a
  * case in the browser, on save and check, and before submission (DESIGN 4).
  *
- * The configuration is the base configuration (case model + rule profiles); tenant and project
- * layers come from the configuration service once it publishes them - switching is this file only.
+ * Cases are checked with their project's published PRO configuration (the configuration module's
+ * numbered versions: tenant layer under the project's own), and record the version they were
+ * checked with. Nothing published, or no configuration module mounted: the base configuration,
+ * version 0.
  */
 import { baseConfiguration } from '../../../engine/src/configuration/base';
 import { resolveConfiguration } from '../../../engine/src/schema-registry/resolve';
@@ -11,18 +13,59 @@ import type { ResolvedConfiguration } from '../../../engine/src/schema-registry/
 import { validateCase } from '../../../engine/src/validation/validate-case';
 import type { Finding, ValidationResult } from '../../../engine/src/validation/finding';
 import { caseTabs } from '../../../engine/src/case-model/index';
+import { ConfigurationService } from '../configuration/index';
+import type { TenantHandle } from '../store/port';
+import { InvalidStoreRequestError } from '../store/port';
 
 export type { Finding, ValidationResult };
 
 let base: ResolvedConfiguration | null = null;
 
-function configurationFor(_projectId: string | null): ResolvedConfiguration {
-  base ??= resolveConfiguration(baseConfiguration());
-  return base;
+/** Resolved PRO configurations by tenant, version and project: versions are immutable, so never stale. */
+const resolved = new Map<string, ResolvedConfiguration>();
+const RESOLVED_LIMIT = 200;
+
+export interface CaseConfiguration {
+  configuration: ResolvedConfiguration;
+  /** The PRO version number; 0 = the base configuration. */
+  version: number;
+}
+
+/** The configuration a project's cases are checked with now (PRO). */
+export async function configurationFor(
+  handle: TenantHandle,
+  projectId: string | null,
+): Promise<CaseConfiguration> {
+  const service = new ConfigurationService(handle, { now: () => new Date() });
+  let latest;
+  try {
+    latest = await service.latest();
+  } catch (error) {
+    // Without the configuration module there is nothing but the base.
+    if (!(error instanceof InvalidStoreRequestError)) throw error;
+    latest = null;
+  }
+  if (!latest) {
+    base ??= resolveConfiguration(baseConfiguration());
+    return { configuration: base, version: 0 };
+  }
+  const key = `${handle.tenantId}|${latest.version}|${projectId ?? ''}`;
+  let configuration = resolved.get(key);
+  if (!configuration) {
+    configuration = resolveConfiguration(baseConfiguration(), {
+      tenant: latest.tenant,
+      project: projectId ? (latest.projects[projectId] ?? []) : [],
+    });
+    if (resolved.size >= RESOLVED_LIMIT) resolved.delete(resolved.keys().next().value!);
+    resolved.set(key, configuration);
+  }
+  return { configuration, version: latest.version };
 }
 
 export interface CaseCheck extends ValidationResult {
-  configurationVersion: string;
+  /** The PRO configuration version the case was checked with (0: base). */
+  configurationVersion: number;
+  configurationHash: string;
   /** Error findings that are missing mandatory values. */
   missingCount: number;
   /** Error findings of any other kind (wrong format, wrong type, broken rule). */
@@ -43,15 +86,21 @@ export function isMissing(finding: Finding, doc: unknown): boolean {
   return value === undefined || value === null || value === '' || Array.isArray(value);
 }
 
-export function checkCase(doc: unknown, projectId: string | null, now: Date): CaseCheck {
-  const configuration = configurationFor(projectId);
+export async function checkCase(
+  handle: TenantHandle,
+  doc: unknown,
+  projectId: string | null,
+  now: Date,
+): Promise<CaseCheck> {
+  const { configuration, version } = await configurationFor(handle, projectId);
   const result = validateCase(configuration, doc, { now });
   let missingCount = 0;
   for (const finding of result.findings)
     if (finding.severity === 'error' && isMissing(finding, doc)) missingCount++;
   return {
     ...result,
-    configurationVersion: configuration.hash,
+    configurationVersion: version,
+    configurationHash: configuration.hash,
     missingCount,
     invalidCount: result.errorCount - missingCount,
   };

@@ -40,7 +40,7 @@ describe('demo seed', () => {
     for (const stored of cases) {
       const doc = caseContent(stored);
       byNode.set(doc.state.workflowNode, (byNode.get(doc.state.workflowNode) ?? 0) + 1);
-      const check = checkCase(doc, null, today);
+      const check = await checkCase(handle, doc, null, today);
       expect(
         check.findings.filter((f) => f.severity === 'error'),
         JSON.stringify(doc.report),
