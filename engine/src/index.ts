@@ -21,6 +21,14 @@ export type {
   ResolvedConfiguration,
 } from './schema-registry/resolve';
 export { stableStringify, hashContent } from './schema-registry/stable-hash';
+export {
+  configuredTabs,
+  fieldOrigins,
+  fitsGroup,
+  pointerOfPath,
+  pathOfPointer,
+} from './schema-registry/layout';
+export type { FieldLayer, FieldOrigin } from './schema-registry/layout';
 export { baseConfiguration } from './configuration/base';
 export { diffConfigurations } from './configuration/diff';
 export type { ConfigurationChange } from './configuration/diff';

@@ -37,6 +37,8 @@ export interface CaseTabGroup {
   fields: string[];
   columns?: number;
   widgets?: Record<string, string>;
+  /** Field schemas resolved by a configuration (custom fields, labels); absent = the base case schema. */
+  properties?: Record<string, CaseJsonSchema>;
 }
 
 export interface CaseTab {

@@ -5,6 +5,63 @@ import { walkFields } from '../schema-registry/schema-set';
 import type { BilingualText, FieldInfo } from '../schema-registry/types';
 import type { Rule } from '../rules/types';
 import { stableStringify } from '../schema-registry/stable-hash';
+import { pathOfPointer } from '../schema-registry/layout';
+
+/** The laid-out fields of each group in order, by group id. */
+function groupOrders(configuration: ResolvedConfiguration): Map<string, string[]> {
+  return new Map(
+    (configuration.layout?.tabs ?? []).flatMap((tab) =>
+      tab.groups.map((group) => [group.id, group.fields.map(pathOfPointer)] as [string, string[]]),
+    ),
+  );
+}
+
+/** Fields kept in order between two lists (a longest common subsequence): the others moved. */
+function keptInOrder(before: string[], after: string[]): Set<string> {
+  const lengths = before.map(() => new Array<number>(after.length + 1).fill(0));
+  lengths.push(new Array<number>(after.length + 1).fill(0));
+  for (let i = before.length - 1; i >= 0; i--)
+    for (let j = after.length - 1; j >= 0; j--)
+      lengths[i]![j] =
+        before[i] === after[j]
+          ? lengths[i + 1]![j + 1]! + 1
+          : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+  const kept = new Set<string>();
+  for (let i = 0, j = 0; i < before.length && j < after.length;) {
+    if (before[i] === after[j]) {
+      kept.add(before[i]!);
+      i++;
+      j++;
+    } else if (lengths[i + 1]![j]! >= lengths[i]![j + 1]!) i++;
+    else j++;
+  }
+  return kept;
+}
+
+/** Fields that joined a group, or changed place among the fields of their group (a field may sit in several groups). */
+function movedFields(before: ResolvedConfiguration, after: ResolvedConfiguration) {
+  const oldOrders = groupOrders(before);
+  const newOrders = groupOrders(after);
+  const groupsOf = (orders: Map<string, string[]>, path: string) =>
+    [...orders].filter(([, paths]) => paths.includes(path)).map(([id]) => id);
+  const moved: { path: string; from: string; to: string }[] = [];
+  for (const [id, paths] of newOrders) {
+    const old = oldOrders.get(id) ?? [];
+    const stayed = paths.filter((path) => old.includes(path));
+    const kept = keptInOrder(
+      old.filter((path) => stayed.includes(path)),
+      stayed,
+    );
+    for (const path of paths) {
+      if (kept.has(path)) continue;
+      const was = groupsOf(oldOrders, path);
+      if (was.length === 0) continue;
+      const left = was.find((group) => !newOrders.get(group)?.includes(path));
+      moved.push({ path, from: was.includes(id) ? id : (left ?? was[0]!), to: id });
+    }
+  }
+  return moved;
+}
 
 export type ConfigurationChangeKind =
   | 'fieldAdded'
@@ -15,6 +72,7 @@ export type ConfigurationChangeKind =
   | 'fieldRequired'
   | 'fieldUnrequired'
   | 'optionsChanged'
+  | 'fieldMoved'
   | 'ruleAdded'
   | 'ruleRemoved'
   | 'ruleChanged'
@@ -45,6 +103,7 @@ const WORDS: Record<ConfigurationChangeKind, BilingualText> = {
   fieldRequired: { zh: '设为必填', en: 'Made required' },
   fieldUnrequired: { zh: '取消必填', en: 'Made optional' },
   optionsChanged: { zh: '修改选项', en: 'Options changed' },
+  fieldMoved: { zh: '调整字段位置', en: 'Field moved' },
   ruleAdded: { zh: '新增规则', en: 'Rule added' },
   ruleRemoved: { zh: '移除规则', en: 'Rule removed' },
   ruleChanged: { zh: '修改规则', en: 'Rule changed' },
@@ -122,6 +181,17 @@ export function diffConfigurations(
           text: line('optionsChanged', name, detail),
         });
       }
+    }
+    for (const { path, from, to } of movedFields(before, after)) {
+      const field = newFields.get(path);
+      if (!field || !oldFields.has(path)) continue;
+      changes.push({
+        kind: 'fieldMoved',
+        path,
+        before: from,
+        after: to,
+        text: line('fieldMoved', fieldName(field), { zh: `${from} → ${to}`, en: `${from} → ${to}` }),
+      });
     }
     for (const [path, field] of oldFields)
       if (!newFields.has(path))

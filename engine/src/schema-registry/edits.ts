@@ -2,6 +2,8 @@
 import type { Rule } from '../rules/types';
 import { checkRule } from '../rules/check';
 import { allowedCodes, CODELIST_ADDED, CODELIST_SUBSET } from './expand';
+import type { CaseTabs } from '../case-model/types';
+import { moveInLayout, placeNewField, pointerOfPath, removeFromLayout } from './layout';
 import { deref, getAt, keywordOf, locateProperty, walkFields } from './schema-set';
 import type { BilingualText, Codelist, CodelistValue, FieldInfo, JsonSchema, SchemaSet } from './types';
 
@@ -13,7 +15,9 @@ export type ConfigEdit =
   | { op: 'unrequire'; path: string }
   | { op: 'changeOptions'; path: string; subset?: string[]; add?: CodelistValue[] }
   | { op: 'addRule'; rule: Rule }
-  | { op: 'disableRule'; ruleId: string };
+  | { op: 'disableRule'; ruleId: string }
+  /** Reorders a field or moves it to another group of the form (before `before`, else last). */
+  | { op: 'moveField'; path: string; group: string; before?: string };
 
 export type ConfigLayerName = 'tenant' | 'project';
 
@@ -41,6 +45,8 @@ export interface EditState {
   schemas: SchemaSet;
   customRules: Rule[];
   disabledRules: Set<string>;
+  /** The case form layout (tabs, groups, field order), edited by addField, hideField and moveField. */
+  layout: CaseTabs;
 }
 
 const FIELD_NAME = /^[a-z][A-Za-z0-9]*$/;
@@ -167,6 +173,7 @@ export function applyEdits(
       if (properties[name]) return refuse('validation.configEdit.fieldExists', { path: edit.path });
       properties[name] = { ...structuredClone(schema), 'x-custom': true };
       if (edit.required) setRequired(holder, name, true);
+      placeNewField(state.layout, pointerOfPath(edit.path));
       return;
     }
     const target = locateProperty(state.schemas, context.rootId, edit.path);
@@ -178,7 +185,22 @@ export function applyEdits(
           return refuse('validation.configEdit.mandatoryHide', { path: edit.path });
         property['x-hidden'] = true;
         setRequired(target.parent.schema, target.name, false);
+        removeFromLayout(state.layout, pointerOfPath(edit.path));
         return;
+      case 'moveField': {
+        if (keywordOf(state.schemas, target.property, 'x-hidden') === true)
+          return refuse('configurator.layout.hiddenField', { path: edit.path });
+        if (edit.before !== undefined && typeof edit.before !== 'string')
+          return refuse('validation.configEdit.badPath', { path: String(edit.before) });
+        const problem = moveInLayout(
+          state.layout,
+          pointerOfPath(edit.path),
+          String(edit.group),
+          edit.before === undefined ? undefined : pointerOfPath(edit.before),
+        );
+        if (problem) return refuse(problem.messageKey, problem.params);
+        return;
+      }
       case 'relabel': {
         const current = (keywordOf(state.schemas, target.property, 'x-label') as
           BilingualText | undefined) ?? { zh: '', en: '' };

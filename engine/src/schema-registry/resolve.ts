@@ -1,4 +1,5 @@
 /** Base schemas -> tenant edits -> project edits = one resolved configuration with a content hash. */
+import type { CaseTabs } from '../case-model/types';
 import type { Rule, RuleSet } from '../rules/types';
 import { applyEdits, baseRequiredPaths } from './edits';
 import type { ConfigEdit, ConfigLayerName, EditProblem } from './edits';
@@ -12,6 +13,8 @@ export interface BaseConfiguration {
   ruleSets: RuleSet[];
   /** E2B ids the ICH table marks Mandatory: they cannot be hidden or made optional. */
   mandatoryE2bIds: readonly string[];
+  /** The case form layout (schemas/ui/case-tabs.json); absent = no form layout to configure. */
+  layout?: CaseTabs;
 }
 
 export interface ConfigurationLayers {
@@ -29,6 +32,8 @@ export interface ResolvedConfiguration {
   /** Rules added by tenant and project edits; they run with every profile. */
   customRules: Rule[];
   disabledRules: string[];
+  /** The case form layout after the layers' addField, hideField and moveField edits. */
+  layout: CaseTabs;
 }
 
 const baseHashes = new WeakMap<BaseConfiguration, string>();
@@ -72,6 +77,7 @@ export function layerConfiguration(
     schemas: hasEdits ? structuredClone(base.schemas) : base.schemas,
     customRules: [] as Rule[],
     disabledRules: new Set<string>(),
+    layout: structuredClone(base.layout ?? { tabs: [], notInTabs: [] }),
   };
   const context = {
     rootId: base.rootId,
@@ -91,6 +97,7 @@ export function layerConfiguration(
     ruleSets: base.ruleSets,
     customRules: state.customRules,
     disabledRules: [...state.disabledRules].sort(),
+    layout: state.layout,
   };
   // The configuration is a pure function of the base and the accepted edits, so hashing those
   // identifies it; the base is hashed once per base object.

@@ -185,6 +185,43 @@ describe('configuration service', () => {
     expect((checked.body.data as { configurationHash: string }).configurationHash).toBe(data.hash);
   });
 
+  it('lays out fields by moveField edits, refusing one into a group of another shape in zh and en with nothing changed', async () => {
+    const project = 'P-layout';
+    const refused = await call(app, 'PUT', `/api/configuration/uat/projects/${project}`, {
+      token: 't1-alice',
+      body: { edits: [siteCodeField, { op: 'moveField', path: 'report.siteCode', group: 'drugs' }] },
+      lang: 'en',
+    });
+    expect(refused.body).toMatchObject({
+      code: 400,
+      msg: 'Field report.siteCode cannot go into group drugs: that group edits data at another level',
+    });
+    const zh = await call(app, 'PUT', `/api/configuration/uat/projects/${project}`, {
+      token: 't1-alice',
+      body: { edits: [{ op: 'moveField', path: 'report.reportType', group: 'nowhere' }] },
+    });
+    expect(zh.body).toMatchObject({ code: 400, msg: '表单中没有分组 nowhere' });
+    const uat = await call(app, 'GET', '/api/configuration/uat', { token: 't1-alice' });
+    expect((uat.body.data as { projects: Record<string, unknown> }).projects[project]).toBeUndefined();
+
+    const moved = await call(app, 'PUT', `/api/configuration/uat/projects/${project}`, {
+      token: 't1-alice',
+      body: { edits: [siteCodeField, { op: 'moveField', path: 'report.siteCode', group: 'study' }] },
+    });
+    expect(moved.body.code).toBe(200);
+    const resolved = await call(
+      app,
+      'GET',
+      `/api/configuration/resolved?projectId=${project}&environment=UAT`,
+      { token: 't1-alice' },
+    );
+    const groups = (
+      resolved.body.data as { layout: { tabs: { groups: { id: string; fields: string[] }[] }[] } }
+    ).layout.tabs.flatMap((tab) => tab.groups);
+    expect(groups.find((group) => group.id === 'study')!.fields).toContain('/report/siteCode');
+    expect(groups.find((group) => group.id === 'report')!.fields).not.toContain('/report/siteCode');
+  });
+
   it('needs a session', async () => {
     expect((await call(app, 'GET', '/api/configuration/uat')).body.code).toBe(400001);
   });

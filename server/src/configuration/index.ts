@@ -39,6 +39,7 @@ const editsBody = {
               'changeOptions',
               'addRule',
               'disableRule',
+              'moveField',
             ],
           },
         },

@@ -34,7 +34,8 @@ export function groupSchema(group: CaseTabGroup, caseField: unknown): GroupSchem
   };
   const fields = new Map<string, CaseFieldMeta>();
   for (const pointer of group.fields) {
-    const schema = getCaseProperty(pointer);
+    // A configured layout carries its resolved field schemas (custom fields, project labels).
+    const schema = group.properties?.[pointer] ?? getCaseProperty(pointer);
     if (!schema) continue;
     const descriptor = {
       pointer,

@@ -25,11 +25,13 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { CASE_ROOT_ID, walkFields } from '../../../../engine/src/index';
-import type { ConfigEdit, FieldInfo, Rule, SchemaSet } from '../../../../engine/src/index';
+import { CASE_ROOT_ID, fieldOrigins, walkFields } from '../../../../engine/src/index';
+import type { ConfigEdit, FieldInfo, Rule } from '../../../../engine/src/index';
 import { api } from '../../app/api';
 import { pickLabel } from '../../i18n';
 import { messageOf } from './api';
+import { LayoutPanel } from './LayoutPanel';
+import type { ResolvedForDesigner } from './LayoutPanel';
 import { useConfiguratorText } from './text';
 import type { ConfiguratorKey } from './text';
 
@@ -119,7 +121,10 @@ export function FormPanel({ projectId }: { projectId: string }) {
   const styles = useStyles();
   const { ct, language } = useConfiguratorText();
   const [edits, setEdits] = useState<ConfigEdit[]>([]);
-  const [schemas, setSchemas] = useState<SchemaSet | null>(null);
+  const [tenantEdits, setTenantEdits] = useState<ConfigEdit[]>([]);
+  const [resolved, setResolved] = useState<ResolvedForDesigner | null>(null);
+  const [generation, setGeneration] = useState(0);
+  const schemas = resolved?.schemas ?? null;
   const [section, setSection] = useState('report');
   const [error, setError] = useState<string | null>(null);
   const [labels, setLabels] = useState<Record<string, { zh: string; en: string }>>({});
@@ -140,17 +145,40 @@ export function FormPanel({ projectId }: { projectId: string }) {
   const project = projectId === 'tenant' ? null : projectId;
 
   const load = () => {
+    void api.request<Layers>('/configuration/uat').then((layers) => {
+      setTenantEdits(layers.tenant);
+      setEdits(project ? (layers.projects[project] ?? []) : layers.tenant);
+    });
     void api
-      .request<Layers>('/configuration/uat')
-      .then((layers) => setEdits(project ? (layers.projects[project] ?? []) : layers.tenant));
-    void api
-      .request<{ schemas: SchemaSet }>('/configuration/resolved', {
+      .request<ResolvedForDesigner>('/configuration/resolved', {
         params: { environment: 'UAT', ...(project ? { projectId: project } : {}) },
       })
-      .then((resolved) => setSchemas(resolved.schemas));
+      .then((answer) => {
+        setResolved({ rootId: answer.rootId, schemas: answer.schemas, layout: answer.layout });
+        setGeneration((count) => count + 1);
+      });
   };
   useEffect(load, [project]);
 
+  const origins = useMemo(
+    () => fieldOrigins(project ? { tenant: tenantEdits, project: edits } : { tenant: edits }),
+    [project, tenantEdits, edits],
+  );
+  const layerText = (path: string) => {
+    const origin = origins[path];
+    const layer = ct(
+      origin?.origin === 'tenant'
+        ? 'uiLayerTenant'
+        : origin?.origin === 'project'
+          ? 'uiLayerProject'
+          : 'uiLayerBase',
+    );
+    if (!origin?.changedIn.length) return layer;
+    const changed = origin.changedIn.map((name) =>
+      ct(name === 'tenant' ? 'uiLayerTenant' : 'uiLayerProject'),
+    );
+    return ct('uiLayerChanged', { layer, changed: changed.join('、') });
+  };
   const fields = useMemo<FieldInfo[]>(() => (schemas ? walkFields(schemas, CASE_ROOT_ID) : []), [schemas]);
   const sections = useMemo(() => [...new Set(fields.map((item) => item.path.split(/[.[]/)[0]!))], [fields]);
   const objects = useMemo(
@@ -256,7 +284,9 @@ export function FormPanel({ projectId }: { projectId: string }) {
       ? `addRule ${edit.rule.id}`
       : edit.op === 'disableRule'
         ? `disableRule ${edit.ruleId}`
-        : `${edit.op} ${edit.path}`;
+        : edit.op === 'moveField'
+          ? `moveField ${edit.path} → ${edit.group}${edit.before ? ` ↑ ${edit.before}` : ''}`
+          : `${edit.op} ${edit.path}`;
 
   return (
     <div className={styles.box}>
@@ -284,6 +314,7 @@ export function FormPanel({ projectId }: { projectId: string }) {
           <TableRow>
             <TableHeaderCell>{ct('uiField')}</TableHeaderCell>
             <TableHeaderCell>{ct('uiE2b')}</TableHeaderCell>
+            <TableHeaderCell>{ct('uiLayer')}</TableHeaderCell>
             <TableHeaderCell>{ct('uiLabel')}</TableHeaderCell>
             <TableHeaderCell>{ct('uiFlags')}</TableHeaderCell>
             <TableHeaderCell />
@@ -297,6 +328,7 @@ export function FormPanel({ projectId }: { projectId: string }) {
               <TableRow key={item.path} data-testid={`field-${item.path}`}>
                 <TableCell>{item.path}</TableCell>
                 <TableCell>{item.e2b ?? ''}</TableCell>
+                <TableCell data-testid={`origin-${item.path}`}>{layerText(item.path)}</TableCell>
                 <TableCell>
                   <Input
                     size="small"
@@ -350,6 +382,13 @@ export function FormPanel({ projectId }: { projectId: string }) {
           })}
         </TableBody>
       </Table>
+
+      {resolved && (
+        <div className={styles.group}>
+          <Text weight="semibold">{ct('uiLayoutTitle')}</Text>
+          <LayoutPanel resolved={resolved} layerText={layerText} generation={generation} onEdit={add} />
+        </div>
+      )}
 
       <div className={styles.group}>
         <Text weight="semibold">{ct('uiAddField')}</Text>
