@@ -16,6 +16,10 @@ import { casesModule, workbenchModule } from './cases';
 import { workflowModule } from './workflow';
 import { reportCodesModule } from './report-codes';
 import { narrativesModule } from './narratives';
+import { masterdataModule } from './masterdata';
+import { importsModule } from './imports';
+import { projectsModule } from './projects';
+import { exportsModule } from './exports';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -31,4 +35,6 @@ export const modules: ServerModule[] = [
   workflowModule,
   workbenchModule,
   narrativesModule,
+  projectsModule,
+  exportsModule,
 ];
