@@ -35,6 +35,7 @@ export const modules: ServerModule[] = [
   workflowModule,
   workbenchModule,
   narrativesModule,
+  masterdataModule,
   projectsModule,
   exportsModule,
 ];
