@@ -76,7 +76,18 @@ function writeFragments(node: XmlElement, record: E2bRecord): void {
   }
 }
 
-function writeGroup(group: CompiledGroup, node: XmlElement, record: E2bRecord, scope: Scope): void {
+/**
+ * A drug or reaction entered in the platform has no UUID yet, but causality (G.k.9.i) refers to it
+ * by one: an instance whose group declares an identifier gets a fresh one when it has none.
+ */
+function withInstanceId(group: CompiledGroup, record: E2bRecord): E2bRecord {
+  const key = `${group.id}#id`;
+  if (record.values[key] !== undefined || !group.elements.some((e) => e.id === key)) return record;
+  return { ...record, values: { ...record.values, [key]: globalThis.crypto.randomUUID() } };
+}
+
+function writeGroup(group: CompiledGroup, node: XmlElement, given: E2bRecord, scope: Scope): void {
+  const record = withInstanceId(group, given);
   const vars = { ...scope.vars };
   const id = record.values[`${group.id}#id`];
   if (typeof id === 'string') vars[group.id] = id;

@@ -1,0 +1,29 @@
+/**
+ * E2B export (`/api/exports`): receivers per tenant, the export of one case or a selection to a
+ * receiver (R3 validated against the XSD before it is offered), the export history and the
+ * acknowledgements. See README.md for the API.
+ */
+import { defineModule } from '../http/module';
+import type { CollectionDefinition } from '../store/port';
+import { RECEIVERS } from './receivers';
+import { exportRoutes } from './routes';
+import { EXPORTS } from './service';
+
+export type { Receiver, ReceiverView, ExportFormat, ReceiverProfile } from './receivers';
+export type { ExportRecord, ExportView, ExportStatus, AckRecord } from './service';
+
+const collections: CollectionDefinition[] = [
+  { name: RECEIVERS, scope: 'tenant', audited: true, indexes: [{ fields: { name: 1 }, unique: true }] },
+  {
+    name: EXPORTS,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ fields: { exportedAt: -1 } }, { fields: { batchId: 1 }, unique: true }],
+  },
+];
+
+export const exportsModule = defineModule({
+  name: 'exports',
+  collections,
+  routes: exportRoutes,
+});

@@ -1,0 +1,218 @@
+/**
+ * Receivers (SPEC 3, /authoritymanagement/receiverSetting): who an E2B file is addressed to. Each
+ * carries the batch receiver N.1.4, the message receiver N.2.r.3, our sender identifier N.1.3 /
+ * N.2.r.2, the regional profile and the E2B format; an export copies them onto its record, so a
+ * later edit of the receiver never changes what the history says was sent.
+ */
+import { r3Profiles } from '../../../engine/src/interchange/index';
+import { tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import type { ModuleRouter } from '../http/route';
+import type { JsonSchema } from '../http/validation';
+import type { Handle, StoredDoc } from '../store/port';
+
+export const RECEIVERS = 'receivers';
+export const PROFILES = ['ich', 'fda', 'nmpa', 'ema'] as const;
+export const FORMATS = ['r3', 'r2'] as const;
+export type ReceiverProfile = (typeof PROFILES)[number];
+export type ExportFormat = (typeof FORMATS)[number];
+
+export interface Receiver {
+  name: string;
+  /** N.1.4 batch receiver identifier. */
+  receiverIdentifier: string;
+  /** N.2.r.3 message receiver identifier; the profile's default (or N.1.4) when empty. */
+  messageReceiverIdentifier?: string | null;
+  /** N.1.3 batch sender identifier, also N.2.r.2. */
+  senderIdentifier: string;
+  profile: ReceiverProfile;
+  format: ExportFormat;
+  active: boolean;
+  remark?: string | null;
+}
+
+export type ReceiverInput = Omit<Receiver, 'active'> & { active?: boolean; rev?: number };
+
+// Identifiers go into XML attributes and regulators' gateways: printable ASCII, no spaces (SPEC 5, code fields).
+const identifier = (max: number): JsonSchema => ({
+  type: 'string',
+  maxLength: max,
+  pattern: '^[!-~]*$',
+});
+
+const receiverBody = (requireRev: boolean): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'name',
+    'receiverIdentifier',
+    'senderIdentifier',
+    'profile',
+    'format',
+    ...(requireRev ? ['rev'] : []),
+  ],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    receiverIdentifier: identifier(60),
+    messageReceiverIdentifier: { anyOf: [identifier(60), { type: 'null' }] },
+    senderIdentifier: identifier(60),
+    profile: { enum: [...PROFILES] },
+    format: { enum: [...FORMATS] },
+    active: { type: 'boolean' },
+    remark: { anyOf: [{ type: 'string', maxLength: 500 }, { type: 'null' }] },
+    rev: { type: 'integer', minimum: 1 },
+  },
+});
+
+export const receiverIdParams: JsonSchema = {
+  type: 'object',
+  required: ['receiverId'],
+  properties: { receiverId: { type: 'string', minLength: 1, maxLength: 64 } },
+};
+
+export function receiverView(r: StoredDoc<Receiver>) {
+  return {
+    receiverId: r._id,
+    name: r.name,
+    receiverIdentifier: r.receiverIdentifier,
+    messageReceiverIdentifier: r.messageReceiverIdentifier ?? null,
+    senderIdentifier: r.senderIdentifier,
+    profile: r.profile,
+    format: r.format,
+    active: r.active,
+    remark: r.remark ?? null,
+    updatedAt: r.updatedAt,
+    rev: r.rev,
+  };
+}
+export type ReceiverView = ReturnType<typeof receiverView>;
+
+/** The checks a schema cannot say with a translated message: empty identifiers, the profile's receivers, one name. */
+async function checkReceiver(handle: Handle, input: ReceiverInput, selfId?: string): Promise<Receiver> {
+  const name = input.name.trim();
+  const receiverIdentifier = input.receiverIdentifier.trim();
+  const senderIdentifier = input.senderIdentifier.trim();
+  const messageReceiverIdentifier = input.messageReceiverIdentifier?.trim() || null;
+  if (!name) throw errors.badRequest('exports.receiverNameRequired');
+  if (!receiverIdentifier) throw errors.badRequest('exports.receiverIdentifierRequired');
+  if (!senderIdentifier) throw errors.badRequest('exports.senderIdentifierRequired');
+  const profile = r3Profiles()[input.profile];
+  if (!profile) throw errors.badRequest('exports.unknownProfile', { profile: input.profile });
+  if (profile.batchReceivers && !profile.batchReceivers.includes(receiverIdentifier))
+    throw errors.badRequest('exports.receiverNotInProfile', {
+      value: receiverIdentifier,
+      profile: profile.label,
+      allowed: profile.batchReceivers.join(', '),
+    });
+  if (
+    messageReceiverIdentifier &&
+    profile.messageReceivers &&
+    !profile.messageReceivers.includes(messageReceiverIdentifier)
+  )
+    throw errors.badRequest('exports.messageReceiverNotInProfile', {
+      value: messageReceiverIdentifier,
+      profile: profile.label,
+      allowed: profile.messageReceivers.join(', '),
+    });
+  const same = await handle.collection<Receiver>(RECEIVERS).findOne({ name });
+  if (same && same._id !== selfId) throw errors.badRequest('exports.receiverNameTaken', { name });
+  return {
+    name,
+    receiverIdentifier,
+    messageReceiverIdentifier,
+    senderIdentifier,
+    profile: input.profile,
+    format: input.format,
+    active: input.active ?? true,
+    remark: input.remark?.trim() || null,
+  };
+}
+
+export async function loadReceiver(handle: Handle, receiverId: string): Promise<StoredDoc<Receiver>> {
+  const found = await handle.collection<Receiver>(RECEIVERS).findOne({ _id: receiverId });
+  if (!found) throw errors.notFound('exports.receiverNotFound', { id: receiverId });
+  return found;
+}
+
+export function receiverRoutes(router: ModuleRouter): void {
+  router.route<unknown, { active?: boolean }>(
+    {
+      method: 'get',
+      path: '/receivers',
+      summary: 'Receivers of the tenant (active=true: only those an export may choose)',
+      permission: 'authoritymanagement:receiverSetting',
+      query: { type: 'object', properties: { active: { type: 'boolean' } } },
+    },
+    async (c, { query }) => listReceivers(tenantHandle(c), query.active),
+  );
+
+  // The export dialog lists the active receivers; a user who may export need not administer them.
+  router.route(
+    {
+      method: 'get',
+      path: '/receivers/active',
+      summary: 'Active receivers, for choosing one in the export dialog',
+      permission: 'activecase:export',
+    },
+    async (c) => listReceivers(tenantHandle(c), true),
+  );
+
+  router.route<ReceiverInput>(
+    {
+      method: 'post',
+      path: '/receivers',
+      summary: 'Add a receiver',
+      permission: 'authoritymanagement:receiverSetting:add',
+      body: receiverBody(false),
+    },
+    async (c, { body }) => {
+      const handle = tenantHandle(c);
+      const receiver = await checkReceiver(handle, body);
+      return receiverView(await handle.collection<Receiver>(RECEIVERS).insertOne(receiver));
+    },
+  );
+
+  router.route<ReceiverInput & { rev: number }, unknown, { receiverId: string }>(
+    {
+      method: 'put',
+      path: '/receivers/:receiverId',
+      summary: 'Edit a receiver (records of past exports keep the values they were sent with)',
+      permission: 'authoritymanagement:receiverSetting:edit',
+      params: receiverIdParams,
+      body: receiverBody(true),
+    },
+    async (c, { body, params }) => {
+      const handle = tenantHandle(c);
+      await loadReceiver(handle, params.receiverId);
+      const receiver = await checkReceiver(handle, body, params.receiverId);
+      const updated = await handle
+        .collection<Receiver>(RECEIVERS)
+        .updateOne({ _id: params.receiverId }, { $set: { ...receiver } }, { expectedRev: body.rev });
+      if (!updated) throw errors.notFound('exports.receiverNotFound', { id: params.receiverId });
+      return receiverView(updated);
+    },
+  );
+
+  router.route<unknown, unknown, { receiverId: string }>(
+    {
+      method: 'delete',
+      path: '/receivers/:receiverId',
+      summary: 'Delete a receiver (export records keep its name and identifiers)',
+      permission: 'authoritymanagement:receiverSetting:delete',
+      params: receiverIdParams,
+    },
+    async (c, { params }) => {
+      const handle = tenantHandle(c);
+      await loadReceiver(handle, params.receiverId);
+      await handle.collection(RECEIVERS).deleteOne({ _id: params.receiverId });
+      return null;
+    },
+  );
+}
+
+async function listReceivers(handle: Handle, active?: boolean): Promise<ReceiverView[]> {
+  const found = await handle
+    .collection<Receiver>(RECEIVERS)
+    .find(active === undefined ? {} : { active }, { sort: { name: 1 }, limit: 1000 });
+  return found.map(receiverView);
+}

@@ -1,0 +1,231 @@
+/** The routes of E2B export (`/api/exports`): export of one case or a selection, the history, ACKs. */
+import { Readable } from 'node:stream';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import type { ModuleDeps } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import type { JsonSchema } from '../http/validation';
+import { fileResponse } from '../uploads';
+import type { TenantFiles } from '../files';
+import { resolveCaseSelection } from '../cases/index';
+import type { CaseListQuery } from '../cases/index';
+import { FORMATS, receiverRoutes } from './receivers';
+import type { ExportFormat } from './receivers';
+import type { Caller, ExportRecord, ExportStatus } from './service';
+import { ACK_MAX_BYTES, EXPORTS, exportToReceiver, exportView, receiveAcknowledgement } from './service';
+
+const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
+const caseIds: JsonSchema = { type: 'array', items: id(), maxItems: 500 };
+const target = {
+  receiverId: id(),
+  format: { enum: [...FORMATS] },
+};
+const exportIdParams: JsonSchema = { type: 'object', required: ['exportId'], properties: { exportId: id() } };
+const STATUSES: ExportStatus[] = ['exported', 'acknowledged', 'partial', 'failed'];
+
+function filesOf(c: Context<AppEnv>, deps: ModuleDeps): TenantFiles {
+  if (!deps.files) throw new Error('the file store is not configured');
+  return deps.files.forTenant(tenantHandle(c));
+}
+
+function callerOf(c: Context<AppEnv>): Caller {
+  const principal = requirePrincipal(c);
+  const translator = c.get('translator');
+  return {
+    userId: principal.userId,
+    name: typeof principal.name === 'string' ? principal.name : null,
+    t: (key, params) => c.get('t')(key, params),
+    has: (key) => translator.has(key),
+  };
+}
+
+export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
+  receiverRoutes(router);
+
+  const exportAnswer = async (
+    c: Context<AppEnv>,
+    caseIdList: string[],
+    body: { receiverId: string; format?: ExportFormat },
+  ): Promise<Response> => {
+    const { record, xml } = await exportToReceiver(
+      tenantHandle(c),
+      filesOf(c, deps),
+      callerOf(c),
+      { caseIds: caseIdList, receiverId: body.receiverId, ...(body.format ? { format: body.format } : {}) },
+      deps.clock.now(),
+    );
+    const response = fileResponse(Readable.from([Buffer.from(xml, 'utf8')]), {
+      fileName: record.fileName,
+      contentType: 'application/xml',
+      size: record.size,
+    });
+    response.headers.set('x-export-id', record._id);
+    return response;
+  };
+
+  router.route<{ receiverId: string; format?: ExportFormat }, unknown, { caseId: string }>(
+    {
+      method: 'post',
+      path: '/cases/:caseId',
+      summary:
+        'Exports one case to a receiver as E2B R3 or R2 (R3 validated against the XSD first); answers the file',
+      description:
+        'A valid file is kept with an export record and answered as an attachment (header x-export-id). ' +
+        'XSD errors answer 400 with data.xsdErrors [{message, line}] and keep nothing.',
+      permission: 'activecase:export',
+      params: { type: 'object', required: ['caseId'], properties: { caseId: id() } },
+      body: { type: 'object', additionalProperties: false, required: ['receiverId'], properties: target },
+      download: true,
+    },
+    async (c, { body, params }) => exportAnswer(c, [params.caseId], body),
+  );
+
+  router.route<{ receiverId: string; format?: ExportFormat; caseIds?: string[]; query?: CaseListQuery }>(
+    {
+      method: 'post',
+      path: '/selection',
+      summary:
+        'Exports the selected cases (caseIds, or a case-list query) as one E2B batch to a receiver; answers the file',
+      permission: 'casemanagement:caseview:export',
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['receiverId'],
+        properties: { ...target, caseIds, query: { type: 'object' } },
+      },
+      bodyLimit: 256 * 1024,
+      download: true,
+    },
+    async (c, { body, ctx }) => {
+      const selection = body.caseIds?.length
+        ? { caseIds: body.caseIds }
+        : body.query
+          ? { query: body.query }
+          : {};
+      const ids = await resolveCaseSelection(tenantHandle(c), selection, ctx.studyProjectIds);
+      if (ids.length > 500)
+        throw errors.badRequest('exports.tooManyCases', { count: ids.length, limit: 500 });
+      return exportAnswer(c, ids, body);
+    },
+  );
+
+  router.route<
+    unknown,
+    { caseId?: string; receiverId?: string; status?: ExportStatus; page: number; size: number }
+  >(
+    {
+      method: 'get',
+      path: '/records',
+      summary: 'Export history, newest first (filters: caseId, receiverId, status)',
+      permission: 'activecase:export',
+      query: {
+        type: 'object',
+        properties: {
+          caseId: id(),
+          receiverId: id(),
+          status: { enum: STATUSES },
+          page: { type: 'integer', minimum: 1, default: 1 },
+          size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
+        },
+      },
+    },
+    async (c, { query }) => {
+      const filter: Record<string, unknown> = {};
+      if (query.caseId) filter.caseIds = query.caseId;
+      if (query.receiverId) filter.receiverId = query.receiverId;
+      if (query.status) filter.status = query.status;
+      const exports = tenantHandle(c).collection<ExportRecord>(EXPORTS);
+      const [total, items] = await Promise.all([
+        exports.count(filter),
+        exports.find(filter, {
+          sort: { exportedAt: -1 },
+          skip: (query.page - 1) * query.size,
+          limit: query.size,
+        }),
+      ]);
+      return { total, page: query.page, size: query.size, items: items.map(exportView) };
+    },
+  );
+
+  router.route<unknown, unknown, { exportId: string }>(
+    {
+      method: 'get',
+      path: '/records/:exportId',
+      summary: 'One export record with its acknowledgement',
+      permission: 'activecase:export',
+      params: exportIdParams,
+    },
+    async (c, { params }) => {
+      const found = await tenantHandle(c).collection<ExportRecord>(EXPORTS).findOne({ _id: params.exportId });
+      if (!found) throw errors.notFound('exports.exportNotFound', { id: params.exportId });
+      return exportView(found);
+    },
+  );
+
+  const download = (which: 'file' | 'ack') =>
+    router.route<unknown, unknown, { exportId: string }>(
+      {
+        method: 'get',
+        path: `/records/:exportId/${which === 'file' ? 'file' : 'ack-file'}`,
+        summary:
+          which === 'file' ? 'Downloads the exported E2B file again' : 'Downloads the received ACK file',
+        permission: 'activecase:export',
+        params: exportIdParams,
+        download: true,
+      },
+      async (c, { params }) => {
+        const found = await tenantHandle(c)
+          .collection<ExportRecord>(EXPORTS)
+          .findOne({ _id: params.exportId });
+        if (!found) throw errors.notFound('exports.exportNotFound', { id: params.exportId });
+        const fileId = which === 'file' ? found.fileId : found.ack?.fileId;
+        if (!fileId) throw errors.notFound('exports.noAck');
+        const { info, stream } = await filesOf(c, deps).getStream(fileId);
+        const fileName = which === 'file' ? found.fileName : (found.ack?.fileName ?? info.fileName);
+        return fileResponse(stream, { ...info, fileName });
+      },
+    );
+  download('file');
+  download('ack');
+
+  router.route<{ fileName: string; content: string; rev?: number }, unknown, { exportId: string }>(
+    {
+      method: 'post',
+      path: '/records/:exportId/ack',
+      summary: 'Reads an R3 (MCCI_IN200101UV01) or R2 (ichicsrack) acknowledgement for an export',
+      description:
+        'content is the ACK file in base64 (any XML encoding). A positive ACK marks the record acknowledged, ' +
+        'a negative one failed with its error text; partly rejected batches are partial.',
+      permission: 'activecase:export',
+      params: exportIdParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['fileName', 'content'],
+        properties: {
+          fileName: { type: 'string', minLength: 1, maxLength: 255 },
+          content: { type: 'string', minLength: 1, maxLength: Math.ceil((ACK_MAX_BYTES * 4) / 3) + 4 },
+          rev: { type: 'integer', minimum: 1 },
+        },
+      },
+      bodyLimit: Math.ceil((ACK_MAX_BYTES * 4) / 3) + 4096,
+    },
+    async (c, { body, params }) => {
+      if (!/\.xml$/i.test(body.fileName))
+        throw errors.badRequest('exports.ackNotXml', { name: body.fileName });
+      const bytes = new Uint8Array(Buffer.from(body.content, 'base64'));
+      if (bytes.length === 0) throw errors.badRequest('exports.ackEmpty');
+      const updated = await receiveAcknowledgement(
+        tenantHandle(c),
+        filesOf(c, deps),
+        callerOf(c),
+        params.exportId,
+        { fileName: body.fileName, bytes, ...(body.rev === undefined ? {} : { rev: body.rev }) },
+        deps.clock.now(),
+      );
+      return exportView(updated);
+    },
+  );
+}

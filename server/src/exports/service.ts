@@ -1,0 +1,301 @@
+/**
+ * E2B export of cases to a receiver, and the acknowledgements that answer it. An R3 file is
+ * validated against the shipped XSDs before anything is kept: a refusal writes neither a file nor a
+ * record. A kept export is one record (who, when, which cases, to whom, batch and message ids, the
+ * file in the file store) that its ACK later completes.
+ */
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  caseToRecord,
+  detectFormat,
+  e2bTimestamp,
+  isInterchangeError,
+  parseXml,
+  readAcknowledgement,
+} from '../../../engine/src/interchange/index';
+import type { Acknowledgement, CaseDocument } from '../../../engine/src/interchange/index';
+import type { AppError } from '../http/errors';
+import { errors } from '../http/errors';
+import type { TenantFiles } from '../files';
+import type { Handle, StoredDoc, TenantHandle } from '../store/port';
+import { exportCases } from '../interchange/index';
+import type { XsdError } from '../interchange/index';
+import { caseContent } from '../cases/document';
+import { C as caseCollections } from '../cases/collections';
+import type { ExportFormat, ReceiverProfile } from './receivers';
+import { loadReceiver } from './receivers';
+
+export const EXPORTS = 'e2bExports';
+/** An ACK is a small file; anything larger is not one. */
+export const ACK_MAX_BYTES = 2 * 1024 * 1024;
+
+export type ExportStatus = 'exported' | 'acknowledged' | 'partial' | 'failed';
+
+export interface ExportedCase {
+  caseId: string;
+  /** C.1.1 */
+  reportCode: string | null;
+  /** N.2.r.1 (R3) or safetyreportid (R2): what an ACK names the report by. */
+  messageId: string | null;
+  /** ACK.B.r.6 once acknowledged: CA or CR, with ACK.B.r.7. */
+  ackCode?: 'CA' | 'CR' | null;
+  ackText?: string | null;
+}
+
+export interface AckRecord {
+  receivedAt: string;
+  receivedBy: string;
+  receivedByName: string | null;
+  fileId: string;
+  fileName: string;
+  format: 'r3' | 'r2';
+  /** ACK.A.4 (AA/AE/AR) with the raw code; ACK.A.5 text. */
+  code: Acknowledgement['code'];
+  rawCode: string;
+  text: string | null;
+  ackBatchId: string | null;
+  ackSenderId: string | null;
+  ackDate: string | null;
+  reports: Acknowledgement['reports'];
+}
+
+export interface ExportRecord {
+  format: ExportFormat;
+  profile: ReceiverProfile;
+  receiverId: string;
+  receiverName: string;
+  receiverIdentifier: string;
+  messageReceiverIdentifier: string | null;
+  senderIdentifier: string;
+  /** N.1.2 (R3) / messagenumb (R2): the batch an ACK answers. */
+  batchId: string;
+  cases: ExportedCase[];
+  caseIds: string[];
+  fileId: string;
+  fileName: string;
+  size: number;
+  exportedAt: string;
+  exportedBy: string;
+  exportedByName: string | null;
+  status: ExportStatus;
+  /** The error text of a negative ACK (batch or reports), for the list. */
+  failureText: string | null;
+  ack: AckRecord | null;
+}
+
+export interface ExportRequest {
+  caseIds: string[];
+  receiverId: string;
+  /** Overrides the receiver's format. */
+  format?: ExportFormat;
+}
+
+export interface Caller {
+  userId: string;
+  name: string | null;
+  /** Translates a message key into the request's language (interchange refusals are shown inside ours). */
+  t: (key: string, params?: Record<string, string | number>) => string;
+  has: (key: string) => boolean;
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** Batch numbers unique per export: sender, UTC time, and a random tail (two exports in one second). */
+function newBatchId(sender: string, now: Date): string {
+  return `${sender}-${e2bTimestamp(now).slice(0, 14)}-${randomBytes(3).toString('hex').toUpperCase()}`;
+}
+
+async function loadCases(
+  handle: Handle,
+  caseIds: string[],
+): Promise<{ id: string; document: CaseDocument }[]> {
+  const found = await handle.collection(caseCollections.cases).find({ _id: { $in: caseIds } });
+  const byId = new Map(found.map((doc) => [doc._id, doc]));
+  return caseIds.map((id) => {
+    const stored = byId.get(id);
+    if (!stored) throw errors.notFound('cases.notFound', { id });
+    const document = caseContent(stored);
+    const state = document.state as { validity?: string } | undefined;
+    const code = (document.report as { reportCode?: string } | undefined)?.reportCode ?? id;
+    if (state?.validity === 'deleted') throw errors.badRequest('exports.caseDeleted', { code });
+    return { id, document };
+  });
+}
+
+/** Refusal of the interchange layer (no sender, unknown profile, hostile XML ...) in the request's language. */
+function interchangeRefusal(caller: Caller, key: string, params: Record<string, string | number>): AppError {
+  // The interchange catalogue repeats its namespace inside its keys; accept either spelling.
+  const found = caller.has(key) ? key : `interchange.${key}`;
+  return errors.badRequest(
+    'exports.refused',
+    { reason: caller.t(found, params) },
+    { refusal: { key, params } },
+  );
+}
+
+/**
+ * Writes the cases as one E2B batch for the receiver, validates R3 against the XSD, keeps the file
+ * and the record. XSD errors answer 400 with `data.xsdErrors` and keep nothing.
+ */
+export async function exportToReceiver(
+  handle: TenantHandle,
+  files: TenantFiles,
+  caller: Caller,
+  request: ExportRequest,
+  now: Date,
+): Promise<{ record: StoredDoc<ExportRecord>; xml: string }> {
+  const receiver = await loadReceiver(handle, request.receiverId);
+  if (!receiver.active) throw errors.badRequest('exports.receiverInactive', { name: receiver.name });
+  const cases = await loadCases(handle, request.caseIds);
+  const format = request.format ?? receiver.format;
+  const batchId = newBatchId(receiver.senderIdentifier, now);
+  const outcome = await exportCases(
+    cases.map((c) => c.document),
+    {
+      format,
+      profile: receiver.profile,
+      senderId: receiver.senderIdentifier,
+      receiverId: receiver.receiverIdentifier,
+      ...(receiver.messageReceiverIdentifier
+        ? { messageReceiverId: receiver.messageReceiverIdentifier }
+        : {}),
+      batchId,
+      now,
+    },
+  );
+  if (!outcome.ok) {
+    if (outcome.xsdErrors)
+      throw errors.badRequest(
+        'exports.xsdInvalid',
+        { count: outcome.xsdErrors.length },
+        { xsdErrors: outcome.xsdErrors satisfies XsdError[] },
+      );
+    const refusal = outcome.refusal ?? { key: 'interchange.export.noCases', params: {} };
+    throw interchangeRefusal(caller, refusal.key, refusal.params);
+  }
+  const fileName = `E2B_${format.toUpperCase()}_${batchId}.xml`;
+  const bytes = Buffer.from(outcome.xml, 'utf8');
+  const info = await files.putStream(Readable.from([bytes]), {
+    fileName,
+    contentType: 'application/xml',
+    maxBytes: Math.max(bytes.length, 1),
+  });
+  const exported: ExportedCase[] = cases.map(({ id, document }) => {
+    const values = caseToRecord(document).values;
+    const reportCode = text(values['C.1.1']);
+    // The ids the writer gives each report (N.2.r.1 kept from the case, else C.1.1); an ACK names them.
+    const messageId = format === 'r3' ? (text(values['N.2.r.1']) ?? reportCode) : reportCode;
+    return { caseId: id, reportCode, messageId };
+  });
+  const record = await handle.collection<ExportRecord>(EXPORTS).insertOne({
+    format,
+    profile: receiver.profile,
+    receiverId: receiver._id,
+    receiverName: receiver.name,
+    receiverIdentifier: receiver.receiverIdentifier,
+    messageReceiverIdentifier: receiver.messageReceiverIdentifier ?? null,
+    senderIdentifier: receiver.senderIdentifier,
+    batchId,
+    cases: exported,
+    caseIds: exported.map((c) => c.caseId),
+    fileId: info.fileId,
+    fileName,
+    size: info.size,
+    exportedAt: now.toISOString(),
+    exportedBy: caller.userId,
+    exportedByName: caller.name,
+    status: 'exported',
+    failureText: null,
+    ack: null,
+  });
+  return { record, xml: outcome.xml };
+}
+
+/** What a parsed ACK means for the record: its status, the failure text and each case's code. */
+function applyAck(
+  record: ExportRecord,
+  ack: Acknowledgement,
+): Pick<ExportRecord, 'status' | 'failureText' | 'cases'> {
+  const byMessage = new Map<string, Acknowledgement['reports'][number]>();
+  for (const report of ack.reports) {
+    for (const id of [report.messageId, report.safetyReportId, report.companyNumber])
+      if (id) byMessage.set(id, report);
+  }
+  const cases = record.cases.map((c) => {
+    const report =
+      (c.messageId && byMessage.get(c.messageId)) || (c.reportCode && byMessage.get(c.reportCode));
+    return report ? { ...c, ackCode: report.code, ackText: report.text ?? null } : { ...c };
+  });
+  const texts = [
+    ack.text,
+    ...ack.reports
+      .filter((r) => r.code === 'CR' && r.text)
+      .map((r) => `${r.messageId ?? r.safetyReportId ?? ''}: ${r.text}`.replace(/^: /, '')),
+  ].filter((t): t is string => Boolean(t));
+  const status: ExportStatus = ack.status;
+  return { status, failureText: status === 'acknowledged' ? null : texts.join('\n') || null, cases };
+}
+
+/**
+ * Reads an ACK for an export record: it must be an R3 or R2 acknowledgement and, when it names the
+ * batch it answers, name this record's. The file is kept; the codes and texts land on the record.
+ */
+export async function receiveAcknowledgement(
+  handle: TenantHandle,
+  files: TenantFiles,
+  caller: Caller,
+  exportId: string,
+  file: { fileName: string; bytes: Uint8Array; rev?: number },
+  now: Date,
+): Promise<StoredDoc<ExportRecord>> {
+  const exports = handle.collection<ExportRecord>(EXPORTS);
+  const record = await exports.findOne({ _id: exportId });
+  if (!record) throw errors.notFound('exports.exportNotFound', { id: exportId });
+  let ack: Acknowledgement;
+  try {
+    const root = parseXml(file.bytes, { maxBytes: ACK_MAX_BYTES });
+    const format = detectFormat(root);
+    if (format !== 'ack-r3' && format !== 'ack-r2')
+      throw errors.badRequest('exports.notAnAck', { root: root.name });
+    ack = readAcknowledgement(root);
+  } catch (e) {
+    if (isInterchangeError(e)) throw interchangeRefusal(caller, e.key, e.params);
+    throw e;
+  }
+  if (ack.icsrBatchId && ack.icsrBatchId !== record.batchId)
+    throw errors.badRequest('exports.ackBatchMismatch', { ack: ack.icsrBatchId, batch: record.batchId });
+  const info = await files.putStream(Readable.from([Buffer.from(file.bytes)]), {
+    fileName: file.fileName,
+    contentType: 'application/xml',
+    maxBytes: ACK_MAX_BYTES,
+  });
+  const stored: AckRecord = {
+    receivedAt: now.toISOString(),
+    receivedBy: caller.userId,
+    receivedByName: caller.name,
+    fileId: info.fileId,
+    fileName: file.fileName,
+    format: ack.format,
+    code: ack.code,
+    rawCode: ack.rawCode,
+    text: ack.text ?? null,
+    ackBatchId: ack.ackBatchId ?? null,
+    ackSenderId: ack.ackSenderId ?? null,
+    ackDate: ack.ackDate ?? null,
+    reports: ack.reports,
+  };
+  const updated = await exports.updateOne(
+    { _id: exportId },
+    { $set: { ...applyAck(record, ack), ack: stored } },
+    file.rev === undefined ? {} : { expectedRev: file.rev },
+  );
+  if (!updated) throw errors.notFound('exports.exportNotFound', { id: exportId });
+  return updated;
+}
+
+export function exportView(r: StoredDoc<ExportRecord>) {
+  const { tenantId: _t, createdAt: _ca, createdBy: _cb, updatedBy: _ub, _id, ...rest } = r;
+  return { exportId: _id, ...rest };
+}
+export type ExportView = ReturnType<typeof exportView>;
