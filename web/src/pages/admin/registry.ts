@@ -9,4 +9,8 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/checklog/loginOperationLog': 'login-log',
   '/holoxcontrol/lessee': 'tenants',
   '/holoxcontrol/loginLog': 'operator-login-log',
+  '/holoxcontrol/dict': 'dictionaries',
+  '/holoxcontrol/announcementManagement': 'announcements',
+  '/holoxcontrol/regulatorDatum': 'regulators',
+  '/holoxcontrol/linelistingField': 'line-listing-fields',
 };
