@@ -6,6 +6,7 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/authoritymanagement/organization': 'organisations',
   '/authoritymanagement/userAccountManagement': 'users',
   '/authoritymanagement/onlineUser': 'online-users',
+  '/authoritymanagement/receiverSetting': 'receivers',
   '/checklog/loginOperationLog': 'login-log',
   '/holoxcontrol/lessee': 'tenants',
   '/holoxcontrol/loginLog': 'operator-login-log',
