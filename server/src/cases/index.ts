@@ -14,6 +14,7 @@ import { seedDemoCases } from './demo/seed';
 export { resolveCaseSelection } from './list';
 export type { CaseListQuery } from './list';
 export { findDuplicates } from './duplicates';
+export { saveCase } from './service';
 export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
 export type { Project, StudySite, ProjectDrug } from './projects';
