@@ -12,6 +12,7 @@ import { filesFromZip } from './archive';
 import { dictionaryCollections } from './collections';
 import type { ImportJobPayload } from './routes';
 import { IMPORT_JOB, dictionaryRoutes } from './routes';
+import { codingRoutes } from './coding-routes';
 import { DictionaryService, refusalIssues } from './service';
 
 export { DictionaryService, formatRefusal } from './service';
@@ -86,5 +87,6 @@ export const dictionariesModule = defineModule({
   jobs: [importJob],
   routes(router, deps) {
     dictionaryRoutes(router, deps, dictionaryService(deps.store));
+    codingRoutes(router, dictionaryService(deps.store));
   },
 });

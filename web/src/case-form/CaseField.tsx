@@ -76,6 +76,7 @@ function CaseFieldImpl(props: FieldProps) {
     (name: string, next: unknown) => store.set(`${parent}/${name}`, next),
     [store, parent],
   );
+  const caseValue = useCallback((at: string) => store.get(at), [store]);
 
   const label = pickText(meta.label);
   const problem = meta.check(value);
@@ -121,6 +122,7 @@ function CaseFieldImpl(props: FieldProps) {
               invalid={Boolean(problem)}
               sibling={sibling}
               setSibling={setSibling}
+              caseValue={caseValue}
             />
           )}
         </div>

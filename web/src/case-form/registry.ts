@@ -29,6 +29,8 @@ export interface CaseWidgetProps {
   sibling?(name: string): unknown;
   /** Writes a sibling property of the same object. */
   setSibling?(name: string, value: unknown): void;
+  /** Reads any value of the case by pointer (a picker reads the case's project, /report/studyProjectId). */
+  caseValue?(pointer: string): unknown;
 }
 
 export type Tester = (field: FieldDescriptor) => boolean;

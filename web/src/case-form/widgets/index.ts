@@ -14,6 +14,7 @@ import {
 import { CodelistWidget, MultiCodelistWidget } from './CodelistWidget';
 import { MeddraWidget } from './MeddraWidget';
 import { PartialDateWidget } from './PartialDateWidget';
+import { WhodrugWidget } from './WhodrugWidget';
 
 const isMeddraCode = (pointer: string) => /\/meddra(Code|PtCode|LltCode)$|MeddraCode$/.test(pointer);
 
@@ -50,6 +51,7 @@ register({
   tester: or(hasHint('meddraPicker'), (field) => isMeddraCode(field.pointer)),
   component: MeddraWidget,
 });
+register({ name: 'whodrug', rank: 10, tester: hasHint('whodrugPicker'), component: WhodrugWidget });
 // References and file ids are set by the system (the matrix cell, the upload), not typed.
 register({
   name: 'reference',

@@ -1,0 +1,181 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { codedTermFromCoding, MeddraDictionary, meddraTermsOf } from '../../../engine/src/dictionaries/index';
+import type { MeddraRelease } from '../../../engine/src/dictionaries/index';
+import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../scripts/generate-dictionaries';
+import { createCasesModule, workbenchModule } from '../cases/index';
+import { demoCaseContent } from '../cases/demo/factory';
+import { caseRig, demoProject, PASSWORD, recordingSigner } from '../cases/testing';
+import { reportCodesModule } from '../report-codes';
+import { workflowModule } from '../workflow';
+import { dictionariesModule, dictionaryService } from './index';
+
+const rig = await caseRig({
+  modules: [
+    createCasesModule({ signer: recordingSigner() }),
+    workbenchModule,
+    workflowModule,
+    reportCodesModule,
+    dictionariesModule,
+  ],
+});
+afterAll(() => rig.close());
+type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
+
+// 27.0 and a 27.1 where one LLT is renamed and one removed.
+const v1 = generateMeddra(SMALL_MEDDRA).en;
+const renamed = v1.llts.find((l) => l.current && l.code !== l.ptCode)!;
+const removed = v1.llts.find((l) => l.current && l.code !== l.ptCode && l !== renamed)!;
+const kept = v1.llts.find((l) => l.current && l !== renamed && l !== removed)!;
+const v2: MeddraRelease = {
+  ...v1,
+  version: '27.1',
+  llts: v1.llts
+    .filter((l) => l !== removed)
+    .map((l) => (l === renamed ? { ...l, name: `${l.name} revised` } : l)),
+};
+const from = new MeddraDictionary(v1);
+const coded = (code: string) => codedTermFromCoding(from.codingOf(code)!);
+
+const handle = rig.store.tenant('t1', { userId: 'system:test' });
+const service = dictionaryService(rig.store);
+await service.importMeddra(handle, meddraFiles(v1));
+await service.importMeddra(handle, meddraFiles(v2));
+await service.saveSettings(handle, 'p1', { meddraVersion: '27.0', whodrugVersion: null });
+
+const entry = rig.as('entry');
+
+async function codedCase(): Promise<{ id: string; rev: number; document: Data }> {
+  const answer = await entry.call('POST', '/cases', {
+    projectId: 'p1',
+    reportType: '2',
+    happenCountry: 'CN',
+    hospitalId: 'p1-s1',
+  });
+  expect(answer.body.code, answer.body.msg).toBe(200);
+  const created = answer.body.data as Data;
+  const content = demoCaseContent({ n: 1, project: demoProject('p1'), today: new Date() }) as Data;
+  const reaction = (content.reactions as Data[])[0]!;
+  const document = {
+    ...content,
+    report: { ...created.case.document.report, ...(content.report as object) },
+    reactions: [
+      { ...reaction, reactionNative: renamed.name, reactionTranslation: undefined, ...coded(renamed.code) },
+      { ...reaction, reactionNative: removed.name, ...coded(removed.code) },
+      { ...reaction, reactionNative: kept.name, ...coded(kept.code) },
+    ],
+  };
+  const saved = await entry.call('PUT', `/cases/${created.case.id}`, {
+    rev: created.case.rev,
+    document,
+    confirmMissing: true,
+  });
+  expect(saved.body.code, JSON.stringify(saved.body.msg)).toBe(200);
+  return { id: created.case.id, rev: saved.body.data.case.rev, document };
+}
+
+describe('recoding a project to another MedDRA version', () => {
+  it('previews what changes without writing, then saves each changed case', async () => {
+    const { id, rev } = await codedCase();
+    const preview = await entry.call('POST', '/dictionaries/coding/projects/p1/recode', { version: '27.1' });
+    expect(preview.body.code).toBe(200);
+    const row = (preview.body.data.cases as Data[]).find((c) => c.caseId === id)!;
+    expect(row.outcome).toBe('preview');
+    // The demo case's other MedDRA fields carry codes of no synthetic release: not found.
+    const reactionTerms = (row.terms as Data[]).filter((t) => t.e2b === 'E.i.2.1');
+    expect(reactionTerms.map((t) => t.status)).toEqual(['updated', 'notFound', 'unchanged']);
+    const change = (row.terms as Data[])[0]!;
+    expect(change).toMatchObject({ e2b: 'E.i.2.1', verbatim: renamed.name, status: 'updated' });
+    expect(change.changes).toContainEqual({
+      field: 'meddraLltName',
+      before: renamed.name,
+      after: `${renamed.name} revised`,
+    });
+    expect((await entry.call('GET', `/cases/${id}`)).body.data.rev).toBe(rev);
+
+    const applied = await entry.call('POST', '/dictionaries/coding/projects/p1/recode', {
+      version: '27.1',
+      apply: true,
+    });
+    expect((applied.body.data.cases as Data[]).find((c) => c.caseId === id)!.outcome).toBe('saved');
+    const after = (await entry.call('GET', `/cases/${id}`)).body.data as Data;
+    expect(after.rev).toBeGreaterThan(rev);
+    const reactions = after.document.reactions as Data[];
+    expect(reactions[0]).toMatchObject({
+      meddraVersion: '27.1',
+      meddraCode: renamed.code,
+      meddraLltName: `${renamed.name} revised`,
+    });
+    // Not in 27.1: left as coded, for a coder to recode by hand.
+    expect(reactions[1]).toMatchObject({ meddraVersion: '27.0', meddraCode: removed.code });
+    expect(reactions[2]).toMatchObject({ meddraVersion: '27.1', meddraCode: kept.code });
+
+    const again = await entry.call('POST', '/dictionaries/coding/projects/p1/recode', {
+      version: '27.1',
+      apply: true,
+    });
+    expect((again.body.data.cases as Data[]).find((c) => c.caseId === id)!.outcome).toBe('unchanged');
+  });
+
+  it('refuses a version that is not imported, and callers without the configuration permission', async () => {
+    const missing = await entry.call('POST', '/dictionaries/coding/projects/p1/recode', { version: '9.9' });
+    expect(missing.body).toMatchObject({ code: 400, msg: 'MedDRA version 9.9 en has not been imported' });
+    const viewer = await rig
+      .as('viewer')
+      .call('POST', '/dictionaries/coding/projects/p1/recode', { version: '27.1' });
+    expect(viewer.body.code).not.toBe(200);
+  });
+});
+
+describe('medical review tasks', () => {
+  it("lists cases at medical review with their coding status, the reviewer's own with mine", async () => {
+    const { id, document } = await codedCase();
+    const terms = meddraTermsOf(document);
+    const coded = terms.filter((t) => t.meddraCode);
+    const notIn27 = coded.filter((t) => !from.llt(t.meddraCode!)).length;
+    let rev = (await entry.call('GET', `/cases/${id}`)).body.data.rev as number;
+    for (const [who, toNode, next] of [
+      ['entry', 'dataQc', 'qc'],
+      ['qc', 'medicalReview', 'medical'],
+    ] as const) {
+      const moved = await rig.as(who).call('POST', `/cases/${id}/submit`, {
+        rev,
+        toNode,
+        userId: next,
+        opinion: 'ok',
+        password: PASSWORD,
+      });
+      expect(moved.body.code, JSON.stringify(moved.body.msg)).toBe(200);
+      rev = moved.body.data.case.rev;
+    }
+    const mine = await rig.as('medical').call('GET', '/dictionaries/coding/medical-review-tasks?mine=true');
+    expect(mine.body.code).toBe(200);
+    expect(mine.body.data.total).toBe(1);
+    expect(mine.body.data.items[0]).toMatchObject({
+      id,
+      node: 'medicalReview',
+      handlerId: 'medical',
+      projectId: 'p1',
+      // The project's version is 27.0: its issues are the demo codes not in it.
+      coding: {
+        total: terms.length,
+        coded: coded.length,
+        uncoded: terms.length - coded.length,
+        issues: notIn27,
+        configuredVersion: '27.0',
+      },
+    });
+    expect(
+      (await entry.call('GET', '/dictionaries/coding/medical-review-tasks?mine=true')).body.data.total,
+    ).toBe(0);
+    expect((await entry.call('GET', '/dictionaries/coding/medical-review-tasks')).body.data.total).toBe(1);
+
+    await service.saveSettings(handle, 'p1', { meddraVersion: '27.1', whodrugVersion: null });
+    const moved = await rig.as('medical').call('GET', '/dictionaries/coding/medical-review-tasks?mine=true');
+    // Every coded term is now of another version than the project's.
+    expect(moved.body.data.items[0].coding).toMatchObject({
+      issues: coded.length,
+      configuredVersion: '27.1',
+    });
+    await service.saveSettings(handle, 'p1', { meddraVersion: '27.0', whodrugVersion: null });
+  });
+});

@@ -1,0 +1,296 @@
+/**
+ * Coding across cases: the bulk recode of a project's cases to another MedDRA version (each case
+ * saved through the case module's own save, so revision, rules, audit and summary hold), and the
+ * medical review task list with each case's coding status.
+ */
+import type { Context } from 'hono';
+import {
+  applyMeddraTerms,
+  checkCodingVersions,
+  containsHan,
+  meddraTermsOf,
+  recodeMeddraTerms,
+} from '../../../engine/src/dictionaries/index';
+import type {
+  CaseMeddraTerm,
+  MeddraDictionary,
+  RecodeStatus,
+  RecodedTerm,
+  TermLanguage,
+} from '../../../engine/src/dictionaries/index';
+import { caseSchemas } from '../../../engine/src/case-model/index';
+import { caseWorkflow } from '../../../engine/src/workflow/index';
+import { caseCollectionNames, saveCase } from '../cases/index';
+import type { Project } from '../cases/index';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { AppError } from '../http/errors';
+import type { Filter } from '../store/port';
+import { projectWorkflow } from '../workflow/index';
+import type { DictionaryService } from './service';
+
+type Doc = Record<string, unknown>;
+
+/** The case sections of a stored case (its store fields left out), as the case save takes them. */
+const CASE_SECTIONS = Object.keys((caseSchemas[0] as { properties: Doc }).properties);
+const sectionsOf = (stored: Doc): Doc =>
+  Object.fromEntries(
+    CASE_SECTIONS.filter((key) => stored[key] !== undefined).map((key) => [key, stored[key]]),
+  );
+
+/** Both languages of a MedDRA version, loaded on demand; a term is recoded in its own language. */
+function dictionariesOf(c: Context<AppEnv>, service: DictionaryService, version: string) {
+  const loaded = new Map<TermLanguage, Promise<MeddraDictionary | null>>();
+  const one = (language: TermLanguage) => {
+    let entry = loaded.get(language);
+    if (!entry) {
+      entry = service
+        .resolve(tenantHandle(c), 'meddra', { version, language }, language)
+        .then((doc) => service.meddra(tenantHandle(c), doc))
+        .catch(() => null);
+      loaded.set(language, entry);
+    }
+    return entry;
+  };
+  return async (term: CaseMeddraTerm | Doc): Promise<MeddraDictionary | null> => {
+    const name = typeof term.meddraLltName === 'string' ? term.meddraLltName : '';
+    const wanted: TermLanguage = containsHan(name) ? 'zh' : name ? 'en' : c.get('ctx').lang;
+    return (await one(wanted)) ?? (await one(wanted === 'zh' ? 'en' : 'zh'));
+  };
+}
+
+/** A term recoded in its own language's release of the version (notFound when neither is imported). */
+export async function recodeTerms(
+  terms: CaseMeddraTerm[],
+  dictionaryFor: (term: CaseMeddraTerm) => Promise<MeddraDictionary | null>,
+): Promise<RecodedTerm[]> {
+  const out: RecodedTerm[] = [];
+  for (const term of terms) {
+    const dictionary = await dictionaryFor(term);
+    if (!dictionary) {
+      out.push({
+        ref: term.ref,
+        status: term.meddraCode ? 'notFound' : 'uncoded',
+        before: term,
+        after: term,
+        changes: [],
+      });
+      continue;
+    }
+    out.push(recodeMeddraTerms([term], dictionary).terms[0]!);
+  }
+  return out;
+}
+
+export interface ProjectRecodeCase {
+  caseId: string;
+  reportCode: string | null;
+  summary: Record<RecodeStatus, number>;
+  /** saved: written; unchanged: nothing to write; preview: not asked to write; refused: see message. */
+  outcome: 'saved' | 'unchanged' | 'preview' | 'refused';
+  message?: string;
+  terms: (RecodedTerm & { e2b: string; verbatim: string })[];
+}
+
+const emptySummary = (): Record<RecodeStatus, number> => ({
+  unchanged: 0,
+  updated: 0,
+  nonCurrent: 0,
+  notFound: 0,
+  uncoded: 0,
+});
+
+/**
+ * Recodes every coded MedDRA term of a project's (not deleted) cases to `version`. Without
+ * `apply` it reports what would change; with it, each case with changes is saved from the
+ * revision read (a case changed meanwhile, locked or failing its rules is refused and reported,
+ * never half-written).
+ */
+export async function recodeProject(
+  c: Context<AppEnv>,
+  service: DictionaryService,
+  projectId: string,
+  options: { version: string; apply: boolean },
+): Promise<{ version: string; summary: Record<RecodeStatus, number>; cases: ProjectRecodeCase[] }> {
+  // Refuses an unknown version before any case is read ("version X has not been imported").
+  await service.resolve(tenantHandle(c), 'meddra', { version: options.version }, c.get('ctx').lang);
+  const dictionaryFor = dictionariesOf(c, service, options.version);
+  const t = c.get('t');
+  const cases = tenantHandle(c).collection<Doc>(caseCollectionNames.cases);
+  const stored = await cases.find(
+    { 'report.studyProjectId': projectId, 'state.validity': { $ne: 'deleted' } },
+    { sort: { _id: 1 } },
+  );
+  const summary = emptySummary();
+  const out: ProjectRecodeCase[] = [];
+  for (const doc of stored) {
+    const terms = meddraTermsOf(doc).filter((term) => term.meddraCode);
+    const recoded = await recodeTerms(terms, dictionaryFor);
+    const caseSummary = emptySummary();
+    for (const term of recoded) {
+      caseSummary[term.status] += 1;
+      summary[term.status] += 1;
+    }
+    const changed = recoded.filter((term) => term.changes.length > 0);
+    const row: ProjectRecodeCase = {
+      caseId: doc._id as string,
+      reportCode: ((doc.report as Doc | undefined)?.reportCode as string | undefined) ?? null,
+      summary: caseSummary,
+      outcome: changed.length === 0 ? 'unchanged' : options.apply ? 'saved' : 'preview',
+      terms: recoded.map((term, i) => ({ ...term, e2b: terms[i]!.e2b, verbatim: terms[i]!.verbatim })),
+    };
+    if (options.apply && changed.length > 0) {
+      const { doc: next } = applyMeddraTerms(
+        sectionsOf(doc),
+        changed.map((term) => term.after),
+      );
+      try {
+        await saveCase(c, row.caseId, {
+          rev: doc.rev as number,
+          document: next,
+          confirmMissing: true,
+          reason: t('dictionaries.recodeProjectReason', { version: options.version }),
+        });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        row.outcome = 'refused';
+        row.message = error.message;
+      }
+    }
+    out.push(row);
+  }
+  return { version: options.version, summary, cases: out };
+}
+
+/** Node ids of medical review, across the project workflows (a project may add a second one). */
+async function medicalReviewNodes(
+  c: Context<AppEnv>,
+): Promise<{ ids: string[]; projects: Map<string, Project & { _id: string }> }> {
+  const projects = await tenantHandle(c)
+    .collection<Project>(caseCollectionNames.projects)
+    .find({}, { projection: { code: 1, name: 1, nameEn: 1, workflowOverride: 1 } });
+  const ids = new Set(Object.keys(caseWorkflow.nodes).filter((id) => id.startsWith('medicalReview')));
+  for (const project of projects) {
+    if (!project.workflowOverride) continue;
+    for (const id of Object.keys(projectWorkflow(project.workflowOverride).nodes))
+      if (id.startsWith('medicalReview')) ids.add(id);
+  }
+  return { ids: [...ids], projects: new Map(projects.map((p) => [p._id, p as Project & { _id: string }])) };
+}
+
+export interface CodingStatus {
+  total: number;
+  coded: number;
+  uncoded: number;
+  /** Coded terms in another version than the project's, or not in it. */
+  issues: number;
+  configuredVersion: string | null;
+}
+
+export interface ReviewTaskRow {
+  id: string;
+  reportCode: string | null;
+  projectId: string | null;
+  projectName: { zh: string; en: string } | null;
+  patientsName: string | null;
+  node: string;
+  handlerId: string | null;
+  handlerName: string | null;
+  updatedAt: string | null;
+  dueDate: string | null;
+  coding: CodingStatus;
+}
+
+/**
+ * Cases waiting at a medical review node (valid, not completed), the caller's own only when
+ * `mine`, in the request's projects, most urgent first; each with its coding status.
+ */
+export async function medicalReviewTasks(
+  c: Context<AppEnv>,
+  service: DictionaryService,
+  query: { mine: boolean; page: number; size: number },
+): Promise<{ total: number; page: number; size: number; items: ReviewTaskRow[] }> {
+  const handle = tenantHandle(c);
+  const { ids, projects } = await medicalReviewNodes(c);
+  const projectIds = c.get('ctx').studyProjectIds;
+  const filter: Filter = {
+    'state.workflowNode': { $in: ids },
+    'state.validity': 'valid',
+    'state.isCompleted': false,
+    ...(query.mine ? { 'state.handlerId': requirePrincipal(c).userId } : {}),
+    ...(projectIds.length ? { 'v.report_studyProjectId': { $in: projectIds } } : {}),
+  };
+  const summaries = handle.collection<Doc>(caseCollectionNames.summaries);
+  const [total, page] = await Promise.all([
+    summaries.count(filter),
+    summaries.find(filter, {
+      sort: { 'deadline.dueDate': 1, 'state.updatedAt': 1 },
+      skip: (query.page - 1) * query.size,
+      limit: query.size,
+      projection: { v: 1, state: 1, deadline: 1 },
+    }),
+  ]);
+  // The page's case documents only, for their MedDRA fields.
+  const docs = await handle
+    .collection<Doc>(caseCollectionNames.cases)
+    .find({ _id: { $in: page.map((s) => s._id) } });
+  const byId = new Map(docs.map((d) => [d._id as string, d]));
+  const configured = new Map<
+    string,
+    Promise<{ version: string | null; dictionary: MeddraDictionary | null }>
+  >();
+  const configuredFor = (projectId: string | null) => {
+    const key = projectId ?? '';
+    let entry = configured.get(key);
+    if (!entry) {
+      entry = (async () => {
+        if (!projectId) return { version: null, dictionary: null };
+        const { meddraVersion } = await service.settings(handle, projectId);
+        if (!meddraVersion) return { version: null, dictionary: null };
+        const dictionary = await service
+          .resolve(handle, 'meddra', { projectId }, c.get('ctx').lang)
+          .then((doc) => service.meddra(handle, doc))
+          .catch(() => null);
+        return { version: meddraVersion, dictionary };
+      })();
+      configured.set(key, entry);
+    }
+    return entry;
+  };
+
+  const items: ReviewTaskRow[] = [];
+  for (const summary of page) {
+    const v = (summary.v ?? {}) as Doc;
+    const state = (summary.state ?? {}) as Doc;
+    const projectId = typeof v.report_studyProjectId === 'string' ? v.report_studyProjectId : null;
+    const project = projectId ? projects.get(projectId) : undefined;
+    const terms = meddraTermsOf(byId.get(summary._id as string) ?? {});
+    const coded = terms.filter((term) => term.meddraCode);
+    const { version, dictionary } = await configuredFor(projectId);
+    const issues = dictionary
+      ? checkCodingVersions(coded, dictionary).length
+      : version
+        ? coded.filter((term) => term.meddraVersion !== version).length
+        : 0;
+    items.push({
+      id: summary._id as string,
+      reportCode: (v.report_reportCode as string | undefined) ?? null,
+      projectId,
+      projectName: project ? { zh: project.name, en: project.nameEn ?? project.name } : null,
+      patientsName: (v.patient_patientsName as string | undefined) ?? null,
+      node: String(state.workflowNode ?? ''),
+      handlerId: (state.handlerId as string | undefined) ?? null,
+      handlerName: (state.handlerName as string | undefined) ?? null,
+      updatedAt: (state.updatedAt as string | undefined) ?? null,
+      dueDate: ((summary.deadline as Doc | null)?.dueDate as string | undefined) ?? null,
+      coding: {
+        total: terms.length,
+        coded: coded.length,
+        uncoded: terms.length - coded.length,
+        issues,
+        configuredVersion: version,
+      },
+    });
+  }
+  return { total, page: query.page, size: query.size, items };
+}
