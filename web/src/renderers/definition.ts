@@ -41,6 +41,8 @@ export interface CallDefinition {
   path: string;
   /** Button permission identifier (schemas/menus); the button is hidden without it. */
   permission?: string;
+  /** Show the answer's `data[showResult]` to the user (e.g. an activation link path). */
+  showResult?: string;
 }
 
 export interface RowActionDefinition extends CallDefinition {
@@ -50,8 +52,8 @@ export interface RowActionDefinition extends CallDefinition {
   confirm?: LocalisedText;
   /** Shown only when the row's field has one of these values. */
   when?: { field: string; in: (string | boolean | null)[] };
-  /** Show the answer's `data[showResult]` to the user (e.g. an activation link). */
-  showResult?: string;
+  /** The action asks for these values first (e.g. limits and expiry when approving); its call saves them. */
+  form?: FormDefinition;
 }
 
 export interface FormDefinition {
@@ -64,6 +66,10 @@ export interface FormDefinition {
   update?: CallDefinition & { label?: LocalisedText };
   /** Fields only the create form has (e.g. account). */
   createOnly?: string[];
+  /** Fields only the edit form has. */
+  updateOnly?: string[];
+  /** Values sent with every save, not shown (e.g. `approve: true`). */
+  fixed?: Record<string, unknown>;
   /** Sends the row's revision back (optimistic concurrency). */
   revision?: boolean;
 }
@@ -87,12 +93,30 @@ export interface ListDefinition {
   form?: FormDefinition;
   /** XLSX export of the rows shown. */
   export?: boolean;
+  /** Permission identifier the list's GET checks; without it the tab is not shown. */
+  permission?: string;
+}
+
+/**
+ * One record shown as labelled fields with an edit button (company information, tenant security
+ * settings): the source answers the record, or null before it is first saved (then `create`).
+ */
+export interface RecordDefinition {
+  id: string;
+  title: LocalisedText;
+  source: { path: string };
+  /** Permission identifier the GET checks; without it the tab is not shown. */
+  permission?: string;
+  /** The form's fields in display order, with the schema's labels. */
+  form: FormDefinition;
 }
 
 export interface PageDefinition {
   title: LocalisedText;
   /** One list, or several as tabs (e.g. users and roles). */
   lists: ListDefinition[];
+  /** Single records, shown as tabs before the lists. */
+  records?: RecordDefinition[];
 }
 
 /** Fills `{field}` placeholders of a path from a row; values are URI-encoded. */

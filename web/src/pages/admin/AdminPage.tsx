@@ -1,10 +1,15 @@
-/** An administration page: a configuration (schemas/ui/admin/<name>.json) of the generic list and form. */
-import { useEffect, useState } from 'react';
+/**
+ * An administration page: a configuration (schemas/ui/admin/<name>.json) of the generic record
+ * view, list and form. Records and lists show as tabs, each only when the user holds its permission.
+ */
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Spinner, Tab, TabList, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import type { SelectTabData } from '@fluentui/react-components';
-import type { PageDefinition } from '../../renderers/definition';
+import type { ListDefinition, PageDefinition, RecordDefinition } from '../../renderers/definition';
 import { ListView } from '../../renderers/list/ListView';
+import { RecordView } from '../../renderers/record/RecordView';
+import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ADMIN_PAGES } from './registry';
 
@@ -16,9 +21,13 @@ const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
 });
 
+type Section =
+  { kind: 'record'; definition: RecordDefinition } | { kind: 'list'; definition: ListDefinition };
+
 export default function AdminPage() {
   const styles = useStyles();
   const { pick } = useLanguage();
+  const { info } = useSession();
   const { pathname } = useLocation();
   const [definition, setDefinition] = useState<PageDefinition | null>(null);
   const [tab, setTab] = useState(0);
@@ -30,21 +39,39 @@ export default function AdminPage() {
     void load?.().then(setDefinition);
   }, [pathname]);
 
+  const sections = useMemo((): Section[] => {
+    if (!definition) return [];
+    const held = new Set(info?.permissions ?? []);
+    const allowed = (permission?: string) => !permission || held.has(permission);
+    return [
+      ...(definition.records ?? [])
+        .filter((r) => allowed(r.permission))
+        .map((r) => ({ kind: 'record' as const, definition: r })),
+      ...definition.lists
+        .filter((l) => allowed(l.permission))
+        .map((l) => ({ kind: 'list' as const, definition: l })),
+    ];
+  }, [definition, info]);
+
   if (!definition) return <Spinner />;
-  const list = definition.lists[tab] ?? definition.lists[0]!;
+  const section = sections[tab] ?? sections[0];
   return (
     <section className={styles.page}>
       <Title2 as="h1">{pick(definition.title)}</Title2>
-      {definition.lists.length > 1 ? (
+      {sections.length > 1 ? (
         <TabList selectedValue={tab} onTabSelect={(_: unknown, d: SelectTabData) => setTab(Number(d.value))}>
-          {definition.lists.map((l, i) => (
-            <Tab key={l.id} value={i} data-testid={`page-tab-${l.id}`}>
-              {pick(l.title)}
+          {sections.map((s, i) => (
+            <Tab key={s.definition.id} value={i} data-testid={`page-tab-${s.definition.id}`}>
+              {pick(s.definition.title)}
             </Tab>
           ))}
         </TabList>
       ) : null}
-      <ListView key={list.id} definition={list} />
+      {section?.kind === 'record' ? (
+        <RecordView key={section.definition.id} definition={section.definition} />
+      ) : section ? (
+        <ListView key={section.definition.id} definition={section.definition} />
+      ) : null}
     </section>
   );
 }

@@ -17,11 +17,15 @@ import { useLanguage } from '../../i18n/LanguageContext';
 import { AppDialog } from '../../shell/AppDialog';
 import type { FormDefinition } from '../definition';
 import { fillPath } from '../definition';
+import { reportResult } from '../result';
 import { errorKey, localiseSchema, pickDeclared } from './localise';
 import type { LoadedOptions } from './options';
 import { loadOptions, optionSources, withOptions } from './options';
+import { PermissionTreeField } from './PermissionTreeField';
 
 const validator = customizeValidator({ AjvClass: Ajv2020 as never });
+/** Special fields a definition's uiSchema can name with `ui:field`. */
+const fields = { permissionTree: PermissionTreeField };
 
 type Data = Record<string, unknown>;
 
@@ -50,11 +54,12 @@ export default function FormDialog(props: {
 
   const schema = useMemo(() => {
     const base = { ...definition.schema };
-    if (mode !== 'create' && definition.createOnly?.length) {
+    const absent = (mode === 'create' ? definition.updateOnly : definition.createOnly) ?? [];
+    if (absent.length) {
       const properties = { ...(base.properties as Record<string, unknown>) };
-      for (const field of definition.createOnly) delete properties[field];
+      for (const field of absent) delete properties[field];
       base.properties = properties;
-      base.required = ((base.required as string[]) ?? []).filter((f) => !definition.createOnly!.includes(f));
+      base.required = ((base.required as string[]) ?? []).filter((f) => !absent.includes(f));
     }
     delete base.$schema;
     return withOptions(localiseSchema(base, definition.labels, pick), options ?? {}, pick);
@@ -68,15 +73,15 @@ export default function FormDialog(props: {
     setBusy(true);
     setError(null);
     try {
-      const body = pickDeclared(schema, formData);
+      const body = { ...pickDeclared(schema, formData), ...definition.fixed };
       if (mode === 'edit' && definition.revision && row) body.rev = row.rev;
-      const answer = await api.envelope(fillPath(call.path, row), {
+      const answer = await api.envelope<Record<string, unknown> | null>(fillPath(call.path, row), {
         method: call.method,
         body,
         silent: true,
       });
-      notify.toast('success', answer.msg || t('form.saved'));
       props.onSaved();
+      await reportResult(answer, call.showResult, t('form.saved'));
       return true;
     } catch (failure) {
       setError(failure instanceof RequestError ? failure.message : t('request.unknown'));
@@ -150,6 +155,7 @@ export default function FormDialog(props: {
           uiSchema={{ ...(definition.uiSchema ?? {}), 'ui:submitButtonOptions': { norender: true } }}
           formData={data}
           validator={validator}
+          fields={fields}
           disabled={mode === 'view' || busy}
           liveValidate="onChange"
           showErrorList={false}

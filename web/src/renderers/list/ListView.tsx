@@ -28,13 +28,14 @@ import { api } from '../../app/api';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
-import type { ColumnDefinition, ListDefinition, RowActionDefinition } from '../definition';
+import type { ColumnDefinition, FormDefinition, ListDefinition, RowActionDefinition } from '../definition';
 import { fillPath, flattenTree, valueAt } from '../definition';
 import { applyLayout, columnWidths, orderedColumns } from '../columns/layout';
 import type { TableColumnLayout } from '../columns/layout';
 import { loadLayouts, resetLayout, saveLayout } from '../columns/store';
 import { ColumnSettingsDialog } from '../columns/ColumnSettingsDialog';
 import { cellText, compareBy } from './cells';
+import { reportResult } from '../result';
 
 const FormDialog = lazy(() => import('../form/FormDialog'));
 
@@ -73,7 +74,9 @@ const useStyles = makeStyles({
 });
 
 type Row = Record<string, unknown>;
-type FormMode = { mode: 'create' } | { mode: 'edit' | 'view'; row: Row };
+/** The open form: the list's own, or a row action's (with its title). */
+type FormMode =
+  { mode: 'create' } | { mode: 'edit' | 'view'; row: Row; definition?: FormDefinition; title?: string };
 
 export function ListView({ definition }: { definition: ListDefinition }) {
   const styles = useStyles();
@@ -164,18 +167,21 @@ export function ListView({ definition }: { definition: ListDefinition }) {
       });
       if (choice !== 'ok') return;
     }
+    if (action.form) {
+      const { form: actionForm, method, path, permission, showResult } = action;
+      setForm({
+        mode: 'edit',
+        row,
+        title: pick(action.label),
+        definition: { ...actionForm, update: { method, path, permission, showResult } },
+      });
+      return;
+    }
     const answer = await api.envelope<Record<string, unknown> | null>(fillPath(action.path, row), {
       method: action.method,
       ...(action.method === 'POST' || action.method === 'PUT' ? { body: {} } : {}),
     });
-    const result = action.showResult ? valueAt(answer.data ?? {}, action.showResult) : undefined;
-    if (result) {
-      await notify.ask({
-        titleKey: 'list.resultTitle',
-        message: { text: `${window.location.origin}${String(result)}` },
-        buttons: [{ labelKey: 'common.ok', value: 'ok', appearance: 'primary' }],
-      });
-    } else notify.toast('success', answer.msg || t('list.done'));
+    await reportResult(answer, action.showResult, t('list.done'));
     await load();
   };
 
@@ -472,11 +478,11 @@ export function ListView({ definition }: { definition: ListDefinition }) {
           }}
         />
       ) : null}
-      {form && definition.form ? (
+      {form && (form.mode !== 'create' && form.definition ? form.definition : definition.form) ? (
         <Suspense fallback={null}>
           <FormDialog
-            definition={definition.form}
-            title={pick(definition.title)}
+            definition={(form.mode !== 'create' && form.definition) || definition.form!}
+            title={(form.mode !== 'create' && form.title) || pick(definition.title)}
             mode={form.mode}
             row={form.mode === 'create' ? undefined : form.row}
             onClose={() => setForm(null)}
