@@ -105,7 +105,7 @@ describe('receivers (SPEC 3, /authoritymanagement/receiverSetting)', () => {
 
   it('edits with the revision read, lists only active ones for the export dialog, deletes', async () => {
     const created = await addReceiver({ name: 'EMA', receiverIdentifier: 'EVTEST', profile: 'ema' });
-    const body = { ...created, active: false };
+    const body: Data = { ...created, active: false };
     delete body.receiverId;
     delete body.updatedAt;
     const edited = await entry.call('PUT', `/exports/receivers/${created.receiverId}`, body);

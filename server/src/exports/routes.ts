@@ -11,6 +11,7 @@ import { fileResponse } from '../uploads';
 import type { TenantFiles } from '../files';
 import { resolveCaseSelection } from '../cases/index';
 import type { CaseListQuery } from '../cases/index';
+import { FILTER_IDS, SORTABLE_COLUMNS, TAB_IDS } from '../cases/list';
 import { FORMATS, receiverRoutes } from './receivers';
 import type { ExportFormat } from './receivers';
 import type { Caller, ExportRecord, ExportStatus } from './service';
@@ -21,6 +22,23 @@ const caseIds: JsonSchema = { type: 'array', items: id(), maxItems: 500 };
 const target = {
   receiverId: id(),
   format: { enum: [...FORMATS] },
+};
+// The body of POST /cases/search, as the case list sends it (same ids as the cases module's schema).
+const listQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tab: { enum: TAB_IDS },
+    filters: { type: 'object', propertyNames: { enum: FILTER_IDS } },
+    sort: {
+      type: 'object',
+      required: ['column'],
+      additionalProperties: false,
+      properties: { column: { enum: SORTABLE_COLUMNS }, direction: { enum: ['asc', 'desc'] } },
+    },
+    page: { type: 'integer', minimum: 1 },
+    size: { type: 'integer', minimum: 1, maximum: 200 },
+  },
 };
 const exportIdParams: JsonSchema = { type: 'object', required: ['exportId'], properties: { exportId: id() } };
 const STATUSES: ExportStatus[] = ['exported', 'acknowledged', 'partial', 'failed'];
@@ -93,7 +111,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         type: 'object',
         additionalProperties: false,
         required: ['receiverId'],
-        properties: { ...target, caseIds, query: { type: 'object' } },
+        properties: { ...target, caseIds, query: listQuery },
       },
       bodyLimit: 256 * 1024,
       download: true,

@@ -26,6 +26,8 @@ import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CaseStore, CaseTabView, ConfirmDialog, getAt, setAt, useCaseFormText } from '../../case-form';
+import { CodingReviewPanel } from '../coding/CodingReviewPanel';
+import { ExportButton } from '../exports/ExportDialog';
 import { ActionDialog } from './ActionDialog';
 import type { AvailableAction, CaseAnswer, CheckReport, ConflictAnswer, HistoryEntry } from './case-api';
 import { CODE_CONFIRM, CODE_CONFLICT, caseApi } from './case-api';
@@ -275,6 +277,14 @@ function CaseDetail({ caseId }: { caseId: string }) {
             {tx('workflowHistory')}
           </Button>
         ) : null}
+        <ExportButton
+          permission="activecase:export"
+          selection={{
+            caseId,
+            ...(document.report?.reportCode ? { reportCode: document.report.reportCode } : {}),
+          }}
+          disabled={dirty}
+        />
         {ACTION_ROUTES.filter(
           ([action, , permission]) =>
             can(permission) && answer.actions.some((a) => a.action === action && a.allowed),
@@ -301,6 +311,9 @@ function CaseDetail({ caseId }: { caseId: string }) {
           </Tab>
         ))}
       </TabList>
+      {current.id === 'codingReview' ? (
+        <CodingReviewPanel store={store} readOnly={readOnly} dirty={dirty} />
+      ) : null}
       <CaseTabView key={current.id} tab={current} store={store} readOnly={readOnly} />
 
       <ConfirmDialog

@@ -39,6 +39,7 @@ import { applyLayout, orderedColumns } from '../../renderers/columns/layout';
 import type { TableColumnLayout } from '../../renderers/columns/layout';
 import { loadLayouts, resetLayout, saveLayout } from '../../renderers/columns/store';
 import { useCaseFormText } from '../../case-form';
+import { ExportButton } from '../exports/ExportDialog';
 import { ActionDialog } from './ActionDialog';
 import type { AvailableAction } from './case-api';
 
@@ -304,6 +305,14 @@ export default function CaseListPage() {
             {tx('restore')}
           </Button>
         ) : null}
+        <ExportButton
+          permission="casemanagement:caseview:export"
+          selection={
+            selected.size
+              ? { caseIds: [...selected] }
+              : { query: { tab, filters, ...(sort ? { sort } : {}) } }
+          }
+        />
         <span style={{ flexGrow: 1 }} />
         <Button data-testid="case-columns" onClick={() => setSettings(true)}>
           {tx('columns')}
