@@ -15,6 +15,13 @@ export { resolveCaseSelection } from './list';
 export type { CaseListQuery } from './list';
 export { findDuplicates } from './duplicates';
 export { saveCase } from './service';
+// For the E2B import (server/src/imports): a report becomes a case or a follow-up version here.
+export { createCase, followUpEffect } from './service';
+export type { CreateCaseInput, FollowUpInput } from './service';
+export { runCaseAction } from './actions';
+export type { ActionEffectFn } from './actions';
+export { caseContent } from './document';
+export { isMissing } from './validation';
 export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
 export type { Project, StudySite, ProjectDrug } from './projects';

@@ -1,0 +1,104 @@
+/**
+ * Collections of the E2B import: one record per uploaded file (its states and the choices the
+ * import needs), and one document per report the file held (the imported case document, the
+ * user's pre-processing choices and what became of it).
+ */
+import type { CollectionDefinition } from '../store/port';
+
+export const IMPORT_RECORDS = 'importRecords';
+export const IMPORT_REPORTS = 'importReports';
+
+/** SPEC 4: processing states of an import record. */
+export const PROCESSING_STATUSES = ['unprocessed', 'processing', 'processed', 'exception'] as const;
+export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
+
+/** SPEC 4: E2B parse states. */
+export const PARSE_STATUSES = ['toBeParsed', 'parsing', 'completed', 'exception'] as const;
+export type ParseStatus = (typeof PARSE_STATUSES)[number];
+
+export interface ImportException {
+  /** Zip entry (or the file) the refusal is about. */
+  entry: string;
+  messageKey: string;
+  params: Record<string, string | number>;
+  /** The message in both languages, fixed when it happened. */
+  message: { zh: string; en: string };
+}
+
+export interface ImportRecord {
+  fileName: string;
+  fileId: string;
+  size: number;
+  processingStatus: ProcessingStatus;
+  parseStatus: ParseStatus;
+  /** SPEC 4: finished once every report of the file was generated or rejected. */
+  finished: boolean;
+  importerId: string;
+  importerName: string;
+  /** Date the file was received (CCYYMMDD). */
+  receiptDate: string;
+  /** Date pharmacovigilance was informed (CCYYMMDD), carried to follow-up versions. */
+  pvInformedDate: string | null;
+  caseProcessorId: string | null;
+  caseProcessorName: string | null;
+  /** Upload instant (ISO). */
+  importedAt: string;
+  completedAt: string | null;
+  exception: ImportException | null;
+  /** SPEC 5: the template (project configuration), MedDRA and WHODrug releases chosen. */
+  projectId: string;
+  meddraVersionId: string;
+  whodrugVersionId: string;
+  /** What the parse found. */
+  format: 'r3' | 'r2' | null;
+  profile: string | null;
+  reportCount: number;
+  rejected: boolean;
+  rejectReason?: string;
+  /** The parse job (GET /api/jobs/:jobId). */
+  jobId: string | null;
+}
+
+/** generating: claimed by one request while the case is written (a second click is refused). */
+export type ImportReportStatus = 'pending' | 'generating' | 'generated' | 'rejected';
+
+/** A user's choice for one field of the comparison. */
+export interface FieldChoice {
+  source: 'imported' | 'existing' | 'edited';
+  /** The edited value (source edited); absent means "no value". */
+  value?: unknown;
+}
+
+export interface ImportReport {
+  recordId: string;
+  /** Position in the file (0-based, zip entries in order). */
+  index: number;
+  entry: string;
+  /** C.1.1 and C.1.8.1 as received. */
+  senderReportId: string | null;
+  worldwideId: string | null;
+  document: Record<string, unknown>;
+  /** Message elements the case schema has no property for (kept in e2bCarry). */
+  unbound: string[];
+  choices: Record<string, FieldChoice>;
+  savedAt: string | null;
+  status: ImportReportStatus;
+  caseId: string | null;
+  outcome: 'new' | 'followUp' | null;
+}
+
+export const importCollections: CollectionDefinition[] = [
+  {
+    name: IMPORT_RECORDS,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ name: 'imported', fields: { importedAt: -1 } }],
+  },
+  {
+    name: IMPORT_REPORTS,
+    scope: 'tenant',
+    // Not audited: a 1,000-message zip would write 1,000 audit entries of whole documents; the
+    // record (audited) and the generated cases (audited) carry the trail.
+    indexes: [{ name: 'record', fields: { recordId: 1, index: 1 }, unique: true }],
+  },
+];

@@ -1,0 +1,368 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  generateMeddra,
+  generateWhodrug,
+  meddraFiles,
+  SMALL_MEDDRA,
+  whodrugFiles,
+} from '../../../scripts/generate-dictionaries';
+import { permissionsOfArea } from '../access/menus';
+import { accessCollections, usersCollections } from '../auth/collections';
+import { caseCollectionNames, createCasesModule } from '../cases';
+import { recordingSigner, demoProject } from '../cases/testing';
+import { configurationModule } from '../configuration';
+import { dictionariesModule, dictionaryService } from '../dictionaries';
+import { openFileStore } from '../files';
+import type { Authenticator } from '../http/context';
+import { call, testPlatform } from '../http/testing';
+import { testStore } from '../http/test-store';
+import { JobRunner } from '../jobs/runner';
+import { reportCodesModule } from '../report-codes';
+import { workflowModule } from '../workflow';
+import { importsModule } from './index';
+
+const e2b = fileURLToPath(new URL('../../../schemas/e2b/', import.meta.url));
+const sample = (path: string) => new Uint8Array(readFileSync(`${e2b}${path}`));
+const FAERS1 = 'samples/fda-faers_FAERS2022Scenario1.xml';
+const FAERS2 = 'samples/fda-faers_FAERS2022Scenario2.xml';
+
+const TENANT = permissionsOfArea('tenant');
+const denied: Record<string, string[]> = {
+  viewer: [
+    'reportmanagment:importReport:import',
+    'reportmanagment:importReport:generate',
+    'reportmanagment:importReport:reject',
+  ],
+};
+const authenticator: Authenticator = {
+  authenticate: async (token) => {
+    const [tenantId, userId] = token.split(':');
+    return tenantId && userId ? { tenantId, userId, name: `user ${userId}` } : null;
+  },
+  authorize: (principal, permission) =>
+    TENANT.includes(permission) && !(denied[principal.userId] ?? []).includes(permission),
+};
+
+const store = await testStore();
+const files = await openFileStore(store, { dataDir: store.dataDir });
+const platform = testPlatform({
+  store,
+  files,
+  authenticator,
+  modules: [
+    createCasesModule({ signer: recordingSigner() }),
+    workflowModule,
+    reportCodesModule,
+    dictionariesModule,
+    configurationModule,
+    importsModule,
+  ],
+});
+const runner = new JobRunner(platform.deps, platform.jobDefinitions, { owner: 'test' });
+const handle = store.tenant('t1', { userId: 'system:test' });
+let meddraVersionId = '';
+let whodrugVersionId = '';
+
+beforeAll(async () => {
+  await platform.ready();
+  for (const definition of [...usersCollections, ...accessCollections]) await store.define(definition);
+  for (const id of ['entry', 'viewer'])
+    await handle.collection('users').insertOne({
+      _id: id,
+      account: id,
+      accountKey: `t1:${id}`,
+      name: `user ${id}`,
+      email: `${id}@example.cn`,
+      state: 'enabled',
+      organisationIds: [],
+      currentOrganisationId: null,
+      roleIds: [],
+    });
+  await handle.collection(caseCollectionNames.projects).insertOne({ ...demoProject('p1') });
+  await handle
+    .collection('projectMembers')
+    .insertOne({ projectId: 'p1', userId: 'entry', roleIds: [], permissionKeys: [] });
+  await handle.collection('reportCodeGenerators').insertOne({
+    name: '默认规则',
+    projectId: null,
+    countryCode: 'CN',
+    organisation: 'XYPHARMA',
+    cycle: 'year',
+    length: 6,
+    startValue: 1,
+    utcOffsetMinutes: 480,
+    enabled: true,
+  });
+  const dictionaries = dictionaryService(store);
+  const meddra = await dictionaries.importMeddra(handle, meddraFiles(generateMeddra(SMALL_MEDDRA).en));
+  const whodrug = generateWhodrug({ records: 30 });
+  const who = await dictionaries.importWhodrug(handle, whodrugFiles(whodrug), { version: whodrug.version });
+  meddraVersionId = meddra.version.versionId;
+  whodrugVersionId = who.version.versionId;
+});
+afterAll(async () => {
+  await runner.stop(1000);
+  await files.close();
+  await store.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions walk arbitrary answer shapes
+type Answer = { status: number; body: { code: number; msg: string; data: any } };
+const as = (userId: string) => ({
+  call: (method: string, path: string, body?: unknown) =>
+    call(platform.app, method, `/api${path}`, { token: `t1:${userId}`, body, lang: 'en' }) as Promise<Answer>,
+  upload: (fileName: string, bytes: Uint8Array, choices: Record<string, string> = {}) => {
+    const query = new URLSearchParams({
+      projectId: 'p1',
+      meddraVersionId,
+      whodrugVersionId,
+      fileName,
+      ...choices,
+    });
+    return call(platform.app, 'POST', `/api/imports?${query}`, {
+      token: `t1:${userId}`,
+      rawBody: new Blob([bytes as Uint8Array<ArrayBuffer>]),
+      headers: { 'content-type': 'application/octet-stream' },
+      lang: 'en',
+    }) as Promise<Answer>;
+  },
+});
+const entry = as('entry');
+
+async function parsed(fileName: string, bytes: Uint8Array) {
+  const uploaded = await entry.upload(fileName, bytes);
+  expect(uploaded.body.code).toBe(200);
+  expect(uploaded.body.data).toMatchObject({ processingStatus: 'unprocessed', parseStatus: 'toBeParsed' });
+  await runner.tick();
+  await runner.idle();
+  return (await entry.call('GET', `/imports/${uploaded.body.data.id}`)).body.data;
+}
+
+const caseCount = () => handle.collection(caseCollectionNames.cases).count();
+
+/** Pre-processing that clears every value the data check calls wrong. */
+function clearing(check: { problems: { kind: string; path: string }[] }) {
+  return Object.fromEntries(
+    check.problems.filter((p) => p.kind === 'invalid').map((p) => [p.path, { source: 'edited' }]),
+  );
+}
+
+describe('upload', () => {
+  it('needs the template, MedDRA and WHODrug versions and an XML or zip file', async () => {
+    const bytes = sample(FAERS1);
+    const missing = await entry.upload('a.xml', bytes, { projectId: '' });
+    expect(missing.body).toMatchObject({ code: 400, msg: 'Please choose the template' });
+    expect((await entry.upload('a.xml', bytes, { meddraVersionId: '' })).body.msg).toBe(
+      'Please choose the MedDRA version',
+    );
+    expect((await entry.upload('a.xml', bytes, { whodrugVersionId: meddraVersionId })).body.msg).toBe(
+      'Please choose the WHODrug version',
+    );
+    expect((await entry.upload('a.pdf', bytes)).body.msg).toBe('Invalid file type; allowed: xml, zip');
+    expect((await as('viewer').upload('a.xml', bytes)).status).toBe(403);
+    expect(await handle.collection('importRecords').count({ fileName: 'a.xml' })).toBe(0);
+  });
+
+  it('parses in a job: one record per file, one report per message, states and fields', async () => {
+    const record = await parsed('faers1.xml', sample(FAERS1));
+    expect(record).toMatchObject({
+      fileName: 'faers1.xml',
+      processingStatus: 'unprocessed',
+      parseStatus: 'completed',
+      format: 'r3',
+      profile: 'fda',
+      reportCount: 1,
+      importerId: 'entry',
+      importerName: 'user entry',
+      exception: null,
+      finished: false,
+    });
+    expect(record.receiptDate).toMatch(/^\d{8}$/);
+    expect(record.reports).toEqual([
+      expect.objectContaining({
+        index: 0,
+        senderReportId: 'US-APHARMA-8744554B',
+        worldwideId: 'US-APHARMA-8744554B',
+        status: 'pending',
+      }),
+    ]);
+  });
+
+  it('refuses a hostile file with a translated exception and keeps no report', async () => {
+    const record = await parsed('xxe.xml', sample('hostile/py_load_eudravigilance_test_xxe.xml'));
+    expect(record).toMatchObject({ parseStatus: 'exception', processingStatus: 'exception', reports: [] });
+    expect(record.exception.messageKey).toMatch(/^interchange\.xml\./);
+    expect(record.exception.message.en).toMatch(/refused/);
+    expect(record.exception.message.zh).not.toBe(record.exception.message.en);
+  });
+
+  it('refuses a whole zip when one entry is hostile: nothing half-imported', async () => {
+    const zip = zipSync({
+      'good.xml': sample(FAERS1),
+      'evil.xml': sample('hostile/py_load_eudravigilance_billion_laughs.xml'),
+    });
+    const record = await parsed('batch.zip', zip);
+    expect(record).toMatchObject({ parseStatus: 'exception', reports: [] });
+    expect(record.exception.entry).toBe('evil.xml');
+    expect(await handle.collection('importReports').count({ recordId: record.id })).toBe(0);
+  });
+
+  it('refuses a file that is not an E2B message', async () => {
+    const record = await parsed(
+      'invalid.xml',
+      sample('samples/INVALID-hybrid_py_load_eudravigilance_sample_e2b.xml'),
+    );
+    expect(record.parseStatus).toBe('exception');
+    expect(record.exception.message.en.length).toBeGreaterThan(10);
+  });
+});
+
+describe('pre-processing, data check and generation', () => {
+  let firstCaseId = '';
+
+  it('blocks a failing data check, then generates a new report from the pre-processing', async () => {
+    const record = await parsed('faers-new.xml', sample(FAERS1));
+    const compare = (await entry.call('GET', `/imports/${record.id}/reports/0`)).body.data;
+    expect(compare.existing).toBeNull();
+    const row = compare.rows.find((r: { path: string }) => r.path === '/report/reportAllCode');
+    expect(row).toMatchObject({
+      e2b: 'C.1.8.1',
+      imported: 'US-APHARMA-8744554B',
+      chosen: 'US-APHARMA-8744554B',
+    });
+    expect(row.label.en).toBeTruthy();
+
+    const check = (await entry.call('POST', `/imports/${record.id}/reports/0/check`, {})).body.data;
+    expect(check.passed).toBe(false);
+    expect(check.profiles).toEqual(['product', 'fda']);
+    expect(
+      check.problems.some(
+        (p: { kind: string; path: string }) => p.kind === 'invalid' && p.path === '/drugs/0/mpidVersion',
+      ),
+    ).toBe(true);
+    // FAERS LLT codes are not in the small generated MedDRA release: listed for the coder.
+    expect(check.problems.some((p: { kind: string }) => p.kind === 'dictionary')).toBe(true);
+
+    const before = await caseCount();
+    const refused = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, { mode: 'new' });
+    expect(refused.body.code).toBe(400);
+    expect(refused.body.msg).toMatch(/^The data check failed \(\d+ errors\)/);
+    expect(refused.body.data.problems.length).toBeGreaterThan(0);
+    expect(await caseCount()).toBe(before);
+
+    const choices = clearing(check);
+    const saved = await entry.call('PUT', `/imports/${record.id}/reports/0`, { choices });
+    expect(saved.body.code).toBe(200);
+    expect(saved.body.data.record).toMatchObject({
+      processingStatus: 'processing',
+      caseProcessorId: 'entry',
+    });
+    const again = (await entry.call('POST', `/imports/${record.id}/reports/0/check`, {})).body.data;
+    expect(again.problems.filter((p: { kind: string }) => p.kind === 'invalid')).toEqual([]);
+    expect(again.passed).toBe(true);
+
+    expect(
+      (await as('viewer').call('POST', `/imports/${record.id}/reports/0/generate`, { mode: 'new' })).status,
+    ).toBe(403);
+    const generated = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, { mode: 'new' });
+    expect(generated.body).toMatchObject({ code: 200 });
+    firstCaseId = generated.body.data.caseId;
+    const stored = await handle.collection(caseCollectionNames.cases).findOne({ _id: firstCaseId });
+    const report = stored!.report as Record<string, unknown>;
+    expect(report.reportAllCode).toBe('US-APHARMA-8744554B');
+    expect(report.reportCode).toMatch(/^CN-XYPHARMA-/);
+    expect(report.studyProjectId).toBe('p1');
+    expect(report.otherCaseIdentifiers).toContainEqual(
+      expect.objectContaining({ identifier: 'US-APHARMA-8744554B' }),
+    );
+    expect((stored!.drugs as Record<string, unknown>[])[0]!.mpidVersion).toBeUndefined();
+    expect((stored!.state as Record<string, unknown>).workflowNode).toBeTruthy();
+
+    const done = (await entry.call('GET', `/imports/${record.id}`)).body.data;
+    expect(done).toMatchObject({ processingStatus: 'processed', finished: true });
+    expect(done.completedAt).toBeTruthy();
+    expect(done.reports[0]).toMatchObject({ status: 'generated', caseId: firstCaseId, outcome: 'new' });
+    const twice = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, { mode: 'new' });
+    expect(twice.body.code).toBe(400);
+  });
+
+  it('generates a follow-up version of the case with the same C.1.8.1', async () => {
+    const record = await parsed('faers-update.xml', sample(FAERS2));
+    const compare = (await entry.call('GET', `/imports/${record.id}/reports/0`)).body.data;
+    expect(compare.existing).toMatchObject({ caseId: firstCaseId, matchedBy: 'C.1.8.1' });
+    const differing = compare.rows.filter((r: { differs: boolean }) => r.differs);
+    expect(differing.length).toBeGreaterThan(0);
+    const check = (await entry.call('POST', `/imports/${record.id}/reports/0/check`, {})).body.data;
+    await entry.call('PUT', `/imports/${record.id}/reports/0`, { choices: clearing(check) });
+
+    // The case module's rule: only a completed report can be followed up.
+    const early = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, {
+      mode: 'followUp',
+      reason: 'Updated information from FDA',
+    });
+    expect(early.body.code).toBe(400);
+    expect((await entry.call('GET', `/imports/${record.id}`)).body.data.reports[0].status).toBe('pending');
+    await handle
+      .collection(caseCollectionNames.cases)
+      .updateOne({ _id: firstCaseId }, { $set: { 'state.isCompleted': true } });
+
+    const before = await caseCount();
+    const answer = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, {
+      mode: 'followUp',
+      reason: 'Updated information from FDA',
+    });
+    expect(answer.body.code).toBe(200);
+    expect(answer.body.data).toMatchObject({ caseId: firstCaseId, outcome: 'followUp' });
+    expect(await caseCount()).toBe(before);
+    const stored = await handle.collection(caseCollectionNames.cases).findOne({ _id: firstCaseId });
+    expect(stored!.state).toMatchObject({ version: 2, versionType: 'followUp', isCompleted: false });
+    const report = stored!.report as Record<string, unknown>;
+    expect(report.reportCode).toMatch(/^CN-XYPHARMA-/);
+    expect(report.otherCaseIdentifiers).toContainEqual(
+      expect.objectContaining({ identifier: 'US-APHARMA-8744554B-UPDATE-TESTING222' }),
+    );
+    const history = await handle
+      .collection('workflowHistory')
+      .find({ caseId: firstCaseId, action: 'followUp' });
+    expect(history).toHaveLength(1);
+    expect(history[0]!.details).toMatchObject({ importFile: 'faers-update.xml', previousVersion: 1 });
+  });
+
+  it('rejects an import for good', async () => {
+    const record = await parsed('faers-reject.xml', sample(FAERS1));
+    const unconfirmed = await entry.call('POST', `/imports/${record.id}/reject`, { confirm: false });
+    expect(unconfirmed.body.code).toBe(400);
+    expect((await as('viewer').call('POST', `/imports/${record.id}/reject`, { confirm: true })).status).toBe(
+      403,
+    );
+    const rejected = await entry.call('POST', `/imports/${record.id}/reject`, {
+      confirm: true,
+      reason: 'duplicate',
+    });
+    expect(rejected.body.data).toMatchObject({
+      rejected: true,
+      finished: true,
+      processingStatus: 'processed',
+    });
+    const detail = (await entry.call('GET', `/imports/${record.id}`)).body.data;
+    expect(detail.reports[0].status).toBe('rejected');
+    const again = await entry.call('POST', `/imports/${record.id}/reject`, { confirm: true });
+    expect(again.body.msg).toMatch(/rejected; this cannot be undone/);
+    const generate = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, { mode: 'new' });
+    expect(generate.body.msg).toMatch(/rejected; this cannot be undone/);
+    const save = await entry.call('PUT', `/imports/${record.id}/reports/0`, { choices: {} });
+    expect(save.body.code).toBe(400);
+  });
+
+  it('lists the records newest first, filtered by state', async () => {
+    const list = (await entry.call('GET', '/imports?parseStatus=exception')).body.data;
+    expect(list.total).toBeGreaterThanOrEqual(3);
+    expect(list.items.every((r: { parseStatus: string }) => r.parseStatus === 'exception')).toBe(true);
+    const all = (await as('viewer').call('GET', '/imports?size=50')).body.data;
+    const times = all.items.map((r: { importedAt: string }) => r.importedAt);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+});

@@ -1,0 +1,369 @@
+/**
+ * The E2B import routes (`/api/imports`), each with its permission from schemas/menus
+ * (reportmanagment:importReport and its import, generate and reject buttons).
+ */
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { caseCollectionNames } from '../cases';
+import { dictionaryService } from '../dictionaries';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import type { ModuleDeps } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import type { JsonSchema } from '../http/validation';
+import type { Context } from 'hono';
+import { UPLOAD_KINDS, fileResponse } from '../uploads';
+import type { TenantHandle } from '../store/port';
+import type { FieldChoice, ImportRecord } from './collections';
+import { IMPORT_RECORDS, PARSE_STATUSES, PROCESSING_STATUSES } from './collections';
+import type { ParseJobPayload } from './parse-job';
+import { PARSE_JOB } from './parse-job';
+import {
+  comparison,
+  dataCheck,
+  generate,
+  loadRecord,
+  nameOf,
+  recordDetail,
+  recordView,
+  reject,
+  savePreprocessing,
+} from './service';
+import type { GenerateInput } from './service';
+
+export const VIEW = 'reportmanagment:importReport';
+export const IMPORT = 'reportmanagment:importReport:import';
+export const GENERATE = 'reportmanagment:importReport:generate';
+export const REJECT = 'reportmanagment:importReport:reject';
+
+const E2B_DAY = '^\\d{8}$';
+const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const recordParams: JsonSchema = { type: 'object', required: ['recordId'], properties: { recordId: id } };
+const reportParams: JsonSchema = {
+  type: 'object',
+  required: ['recordId', 'index'],
+  properties: { recordId: id, index: { type: 'integer', minimum: 0, maximum: 100000 } },
+};
+const choicesSchema: JsonSchema = {
+  type: 'object',
+  maxProperties: 20000,
+  propertyNames: { pattern: '^(/[^/]+)+$', maxLength: 300 },
+  additionalProperties: {
+    type: 'object',
+    required: ['source'],
+    additionalProperties: false,
+    properties: { source: { enum: ['imported', 'existing', 'edited'] }, value: {} },
+  },
+};
+
+interface UploadQuery {
+  projectId?: string;
+  meddraVersionId?: string;
+  whodrugVersionId?: string;
+  fileName?: string;
+  receiptDate?: string;
+  pvInformedDate?: string;
+}
+
+const e2bDay = (now: Date) => now.toISOString().slice(0, 10).replace(/-/g, '');
+
+function extensionOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot < 0 ? '' : fileName.slice(dot + 1).toLowerCase();
+}
+
+/** SPEC 5: the import needs the template (a usable project), a MedDRA and a WHODrug release. */
+async function checkChoices(deps: ModuleDeps, handle: TenantHandle, query: UploadQuery) {
+  if (!query.projectId) throw errors.badRequest('imports.templateRequired');
+  if (!query.meddraVersionId) throw errors.badRequest('imports.meddraRequired');
+  if (!query.whodrugVersionId) throw errors.badRequest('imports.whodrugRequired');
+  const project = await handle
+    .collection<{ code: string; locked?: boolean }>(caseCollectionNames.projects)
+    .findOne({ _id: query.projectId });
+  if (!project) throw errors.badRequest('imports.templateUnknown', { id: query.projectId });
+  if (project.locked) throw errors.badRequest('cases.projectLocked', { code: project.code });
+  const dictionaries = dictionaryService(deps.store);
+  const versions = await dictionaries.list(handle);
+  const meddra = versions.find((v) => v.versionId === query.meddraVersionId && v.kind === 'meddra');
+  if (!meddra) throw errors.badRequest('imports.meddraRequired');
+  const whodrug = versions.find((v) => v.versionId === query.whodrugVersionId && v.kind === 'whodrug');
+  if (!whodrug) throw errors.badRequest('imports.whodrugRequired');
+}
+
+export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
+  router.route(
+    {
+      method: 'get',
+      path: '/options',
+      summary: 'What the upload dialog offers: the projects (templates) and the MedDRA and WHODrug releases',
+      permission: VIEW,
+    },
+    async (c) => {
+      const handle = tenantHandle(c);
+      const projects = await handle
+        .collection<{ code: string; name: string; nameEn?: string; locked?: boolean }>(
+          caseCollectionNames.projects,
+        )
+        .find({}, { sort: { code: 1 }, projection: { code: 1, name: 1, nameEn: 1, locked: 1 } });
+      const versions = await dictionaryService(deps.store).list(handle);
+      const brief = (kind: string) =>
+        versions
+          .filter((v) => v.kind === kind)
+          .map((v) => ({ versionId: v.versionId, version: v.version, language: v.language }));
+      return {
+        projects: projects
+          .filter((p) => !p.locked)
+          .map((p) => ({ id: p._id, code: p.code, name: p.name, nameEn: p.nameEn ?? p.name })),
+        meddra: brief('meddra'),
+        whodrug: brief('whodrug'),
+      };
+    },
+  );
+
+  router.route<unknown, UploadQuery>(
+    {
+      method: 'post',
+      path: '/',
+      summary:
+        'Uploads an E2B file (R3 or R2 XML, or a zip of them) as the body, with the template, MedDRA and WHODrug releases chosen; creates the import record and queues its parse (GET /api/jobs/:jobId, or the record)',
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          projectId: { type: 'string', maxLength: 64 },
+          meddraVersionId: { type: 'string', maxLength: 200 },
+          whodrugVersionId: { type: 'string', maxLength: 200 },
+          fileName: { type: 'string', maxLength: 255 },
+          receiptDate: { type: 'string', pattern: E2B_DAY },
+          pvInformedDate: { type: 'string', pattern: E2B_DAY },
+        },
+      },
+      upload: {
+        contentTypes: ['application/xml', 'text/xml', 'application/zip', 'application/octet-stream', '*/*'],
+      },
+      permission: IMPORT,
+    },
+    async (c, { query }) => {
+      const principal = requirePrincipal(c);
+      const handle = tenantHandle(c);
+      const header = c.req.header('x-file-name');
+      const fileName = (query.fileName ?? (header ? decodeURIComponent(header) : '')).trim();
+      if (!fileName) throw errors.badRequest('server.uploadNoFile');
+      if (!(UPLOAD_KINDS.e2b as readonly string[]).includes(extensionOf(fileName)))
+        throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.e2b.join(', ') });
+      await checkChoices(deps, handle, query);
+      if (!deps.files) throw new Error('the file store is not configured');
+      const body = c.req.raw.body;
+      if (!body) throw errors.badRequest('server.uploadNoFile');
+      const info = await deps.files
+        .forTenant(handle)
+        .putStream(Readable.fromWeb(body as NodeReadableStream), {
+          fileName,
+          contentType: extensionOf(fileName) === 'zip' ? 'application/zip' : 'application/xml',
+          maxBytes: deps.config.uploadLimit,
+        });
+      if (info.size === 0) throw errors.badRequest('server.uploadNoFile');
+      const now = deps.clock.now();
+      const recordId = randomUUID();
+      const record: ImportRecord = {
+        fileName,
+        fileId: info.fileId,
+        size: info.size,
+        processingStatus: 'unprocessed',
+        parseStatus: 'toBeParsed',
+        finished: false,
+        importerId: principal.userId,
+        importerName: nameOf(principal),
+        receiptDate: query.receiptDate ?? e2bDay(now),
+        pvInformedDate: query.pvInformedDate ?? null,
+        caseProcessorId: null,
+        caseProcessorName: null,
+        importedAt: now.toISOString(),
+        completedAt: null,
+        exception: null,
+        projectId: query.projectId!,
+        meddraVersionId: query.meddraVersionId!,
+        whodrugVersionId: query.whodrugVersionId!,
+        format: null,
+        profile: null,
+        reportCount: 0,
+        rejected: false,
+        jobId: recordId,
+      };
+      const stored = await handle
+        .collection<ImportRecord>(IMPORT_RECORDS)
+        .insertOne({ _id: recordId, ...record });
+      // The job id is the record id: enqueueing is idempotent and the record names its job.
+      await deps.jobs.enqueue<ParseJobPayload>(
+        PARSE_JOB,
+        { recordId },
+        { tenantId: principal.tenantId, requestedBy: principal.userId, jobId: recordId, maxAttempts: 3 },
+      );
+      return recordView(stored);
+    },
+  );
+
+  router.route<
+    unknown,
+    {
+      page: number;
+      size: number;
+      fileName?: string;
+      processingStatus?: string;
+      parseStatus?: string;
+      finished?: boolean;
+    }
+  >(
+    {
+      method: 'get',
+      path: '/',
+      summary: 'Import records, newest first, filtered by file name, processing and parse state, finished',
+      permission: VIEW,
+      query: {
+        type: 'object',
+        properties: {
+          page: { type: 'integer', minimum: 1, default: 1 },
+          size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
+          fileName: { type: 'string', maxLength: 255 },
+          processingStatus: { enum: [...PROCESSING_STATUSES] },
+          parseStatus: { enum: [...PARSE_STATUSES] },
+          finished: { type: 'boolean' },
+        },
+      },
+    },
+    async (c, { query }) => {
+      const filter: Record<string, unknown> = {};
+      if (query.fileName?.trim())
+        filter.fileName = { $regex: escapeRegex(query.fileName.trim()), $options: 'i' };
+      if (query.processingStatus) filter.processingStatus = query.processingStatus;
+      if (query.parseStatus) filter.parseStatus = query.parseStatus;
+      if (query.finished !== undefined) filter.finished = query.finished;
+      const collection = tenantHandle(c).collection<ImportRecord>(IMPORT_RECORDS);
+      const [total, items] = await Promise.all([
+        collection.count(filter),
+        collection.find(filter, {
+          sort: { importedAt: -1, _id: 1 },
+          skip: (query.page - 1) * query.size,
+          limit: query.size,
+        }),
+      ]);
+      return { total, page: query.page, size: query.size, items: items.map(recordView) };
+    },
+  );
+
+  router.route<unknown, unknown, { recordId: string }>(
+    {
+      method: 'get',
+      path: '/:recordId',
+      summary: 'One import record with its reports (file entry, C.1.1, C.1.8.1, state, generated case)',
+      permission: VIEW,
+      params: recordParams,
+    },
+    (c, { params }) => recordDetail(tenantHandle(c), params.recordId),
+  );
+
+  router.route<unknown, unknown, { recordId: string }>(
+    {
+      method: 'get',
+      path: '/:recordId/file',
+      summary: 'Downloads the uploaded file as received',
+      permission: VIEW,
+      params: recordParams,
+      download: true,
+    },
+    async (c, { params }) => {
+      const handle = tenantHandle(c);
+      const record = await loadRecord(handle, params.recordId);
+      if (!deps.files) throw new Error('the file store is not configured');
+      const { info, stream } = await deps.files.forTenant(handle).getStream(record.fileId);
+      return fileResponse(stream, {
+        fileName: record.fileName,
+        contentType: info.contentType,
+        size: info.size,
+      });
+    },
+  );
+
+  router.route<unknown, unknown, { recordId: string; index: number }>(
+    {
+      method: 'get',
+      path: '/:recordId/reports/:index',
+      summary:
+        'The pre-processing comparison of one report: each field (label, E2B id) imported, in the existing case with the same C.1.1 or C.1.8.1, and chosen',
+      permission: VIEW,
+      params: reportParams,
+    },
+    (c, { params }) => comparison(tenantHandle(c), params.recordId, params.index),
+  );
+
+  router.route<{ choices: Record<string, FieldChoice> }, unknown, { recordId: string; index: number }>(
+    {
+      method: 'put',
+      path: '/:recordId/reports/:index',
+      summary: 'Saves the pre-processing: the chosen value per field (imported, existing or edited)',
+      permission: IMPORT,
+      params: reportParams,
+      body: {
+        type: 'object',
+        required: ['choices'],
+        additionalProperties: false,
+        properties: { choices: choicesSchema },
+      },
+    },
+    (c, { params, body }) => savePreprocessing(c, params.recordId, params.index, body.choices),
+  );
+
+  router.route<{ choices?: Record<string, FieldChoice> }, unknown, { recordId: string; index: number }>(
+    {
+      method: 'post',
+      path: '/:recordId/reports/:index/check',
+      summary:
+        'Data check of the report as pre-processed (saved choices, or the unsaved ones given): wrong values block the import, missing values and dictionary mismatches are listed',
+      permission: IMPORT,
+      params: reportParams,
+      body: { type: 'object', additionalProperties: false, properties: { choices: choicesSchema } },
+    },
+    (c, { params, body }) => dataCheck(c, params.recordId, params.index, body?.choices),
+  );
+
+  router.route<GenerateInput, unknown, { recordId: string; index: number }>(
+    {
+      method: 'post',
+      path: '/:recordId/reports/:index/generate',
+      summary:
+        'Generates a new report or a follow-up version of the existing case from the saved pre-processing (refused while the data check fails)',
+      permission: GENERATE,
+      params: reportParams,
+      body: {
+        type: 'object',
+        required: ['mode'],
+        additionalProperties: false,
+        properties: { mode: { enum: ['new', 'followUp'] }, reason: { type: 'string', maxLength: 2000 } },
+      },
+    },
+    (c, { params, body }) => generate(c, params.recordId, params.index, body),
+  );
+
+  router.route<{ reason: string; confirm: boolean }, unknown, { recordId: string }>(
+    {
+      method: 'post',
+      path: '/:recordId/reject',
+      summary: 'Rejects the import (irreversible; the client confirms): every report still pending is closed',
+      permission: REJECT,
+      params: recordParams,
+      body: {
+        type: 'object',
+        required: ['confirm'],
+        additionalProperties: false,
+        properties: { confirm: { const: true }, reason: { type: 'string', maxLength: 2000 } },
+      },
+    },
+    (c: Context<AppEnv>, { params, body }) => reject(c, params.recordId, body.reason ?? ''),
+  );
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

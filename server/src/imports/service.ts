@@ -1,0 +1,383 @@
+/**
+ * What the import screens do with a parsed record: the comparison of a report with the existing
+ * case, saving the pre-processing, the data check, generating a new report or a follow-up version
+ * through the case module, and rejecting the import.
+ */
+import type { Context } from 'hono';
+import type { ActionEffectFn } from '../cases';
+import { caseCollectionNames, caseContent, createCase, followUpEffect, runCaseAction } from '../cases';
+import type { AppEnv, Principal } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { AppError, errors } from '../http/errors';
+import { Code } from '../http/envelope';
+import type { StoredDoc, TenantHandle } from '../store/port';
+import { identitySigner } from '../workflow/signature';
+import type { Signer } from '../workflow/signature';
+import { checkImportedDocument } from './check';
+import type { DataCheck } from './check';
+import type { FieldChoice, ImportRecord, ImportReport } from './collections';
+import { IMPORT_RECORDS, IMPORT_REPORTS } from './collections';
+import { compareRows, resolveDocument } from './compare';
+
+type Doc = Record<string, unknown>;
+type CaseDocument = Parameters<ActionEffectFn>[0]['doc'];
+
+export interface ExistingCase {
+  caseId: string;
+  rev: number;
+  reportCode: string;
+  /** Which identifier matched: C.1.1 (also as a previous transmission's id, C.1.9.1.r.2) or C.1.8.1. */
+  matchedBy: 'C.1.1' | 'C.1.8.1';
+  document: CaseDocument;
+}
+
+/** The display name the identity module gives the caller, else the user id. */
+export const nameOf = (principal: Principal): string =>
+  typeof principal.name === 'string' && principal.name ? principal.name : principal.userId;
+
+const records = (handle: TenantHandle) => handle.collection<ImportRecord>(IMPORT_RECORDS);
+const reports = (handle: TenantHandle) => handle.collection<ImportReport>(IMPORT_REPORTS);
+
+export async function loadRecord(handle: TenantHandle, recordId: string): Promise<StoredDoc<ImportRecord>> {
+  const record = await records(handle).findOne({ _id: recordId });
+  if (!record) throw errors.notFound('imports.recordNotFound', { id: recordId });
+  return record;
+}
+
+export async function loadReport(
+  handle: TenantHandle,
+  recordId: string,
+  index: number,
+): Promise<StoredDoc<ImportReport>> {
+  const report = await reports(handle).findOne({ recordId, index });
+  if (!report) throw errors.notFound('imports.reportNotFound', { index: index + 1 });
+  return report;
+}
+
+/** The case (not deleted) with the report's C.1.1 or C.1.8.1, most recently changed first. */
+export async function findExistingCase(
+  handle: TenantHandle,
+  report: Pick<ImportReport, 'senderReportId' | 'worldwideId'>,
+): Promise<ExistingCase | null> {
+  const cases = handle.collection<CaseDocument>(caseCollectionNames.cases);
+  const live = { 'state.validity': { $ne: 'deleted' } };
+  const attempts: [ExistingCase['matchedBy'], Doc][] = [];
+  if (report.senderReportId) {
+    attempts.push(['C.1.1', { 'report.reportCode': report.senderReportId }]);
+    attempts.push(['C.1.1', { 'report.otherCaseIdentifiers.identifier': report.senderReportId }]);
+  }
+  if (report.worldwideId) attempts.push(['C.1.8.1', { 'report.reportAllCode': report.worldwideId }]);
+  for (const [matchedBy, filter] of attempts) {
+    const found = await cases.findOne({ ...filter, ...live }, { sort: { updatedAt: -1 } });
+    if (found) {
+      const document = caseContent(found);
+      return {
+        caseId: found._id,
+        rev: found.rev,
+        reportCode: String((document.report as Doc | undefined)?.reportCode ?? ''),
+        matchedBy,
+        document,
+      };
+    }
+  }
+  return null;
+}
+
+/** The comparison screen's data for one report of a record. */
+export async function comparison(handle: TenantHandle, recordId: string, index: number) {
+  const record = await loadRecord(handle, recordId);
+  const report = await loadReport(handle, recordId, index);
+  const existing = await findExistingCase(handle, report);
+  return {
+    record: recordView(record),
+    report: reportView(report),
+    existing: existing
+      ? { caseId: existing.caseId, reportCode: existing.reportCode, matchedBy: existing.matchedBy }
+      : null,
+    rows: compareRows(report.document, existing?.document ?? null, report.choices),
+  };
+}
+
+function requireOpen(record: ImportRecord, report?: ImportReport): void {
+  if (record.parseStatus !== 'completed')
+    throw errors.badRequest('imports.notParsed', { fileName: record.fileName });
+  if (record.rejected) throw errors.badRequest('imports.alreadyRejected', { fileName: record.fileName });
+  if (report && report.status !== 'pending')
+    throw errors.badRequest('imports.reportClosed', { index: report.index + 1 });
+}
+
+/** Saves the pre-processing (the chosen value per field); the record moves to "processing". */
+export async function savePreprocessing(
+  c: Context<AppEnv>,
+  recordId: string,
+  index: number,
+  choices: Record<string, FieldChoice>,
+) {
+  const handle = tenantHandle(c);
+  const principal = requirePrincipal(c);
+  const now = c.get('deps').clock.now().toISOString();
+  const record = await loadRecord(handle, recordId);
+  const report = await loadReport(handle, recordId, index);
+  requireOpen(record, report);
+  await handle.transaction(async (tx) => {
+    await tx
+      .collection<ImportReport>(IMPORT_REPORTS)
+      .updateOne({ _id: report._id, status: 'pending' }, { $set: { choices, savedAt: now } });
+    await tx.collection<ImportRecord>(IMPORT_RECORDS).updateOne(
+      { _id: recordId },
+      {
+        $set: {
+          processingStatus: 'processing',
+          caseProcessorId: principal.userId,
+          caseProcessorName: nameOf(principal),
+        },
+      },
+    );
+  });
+  return comparison(handle, recordId, index);
+}
+
+/** The document the report would become with the given (or saved) choices. */
+async function resolved(handle: TenantHandle, report: ImportReport, choices?: Record<string, FieldChoice>) {
+  const existing = await findExistingCase(handle, report);
+  const document = resolveDocument(report.document, existing?.document ?? null, choices ?? report.choices);
+  return { existing, document };
+}
+
+/** The data check of a report as pre-processed (the saved choices, or unsaved ones given). */
+export async function dataCheck(
+  c: Context<AppEnv>,
+  recordId: string,
+  index: number,
+  choices?: Record<string, FieldChoice>,
+): Promise<DataCheck> {
+  const handle = tenantHandle(c);
+  const record = await loadRecord(handle, recordId);
+  const report = await loadReport(handle, recordId, index);
+  const { document } = await resolved(handle, report, choices);
+  return checkImportedDocument(c.get('deps'), handle, record, document);
+}
+
+function blocked(check: DataCheck): AppError {
+  return new AppError(Code.badRequest, 'imports.check.blocked', { count: check.blockingCount }, 400, {
+    data: check,
+  });
+}
+
+/** C.1.1 of the sender becomes a previous transmission's identifier (C.1.9.1.r): the case gets our code. */
+function keepSenderIdentifier(document: Doc, report: ImportReport): void {
+  if (!report.senderReportId) return;
+  const section = { ...((document.report ?? {}) as Doc) };
+  const others = Array.isArray(section.otherCaseIdentifiers)
+    ? [...(section.otherCaseIdentifiers as Doc[])]
+    : [];
+  if (!others.some((other) => other.identifier === report.senderReportId)) {
+    const sender = (document.sender ?? {}) as Doc;
+    others.push({
+      source: String(sender.senderOrganisation ?? report.entry).slice(0, 100),
+      identifier: report.senderReportId,
+    });
+  }
+  section.otherCaseIdentifiers = others;
+  section.hasOtherCaseIdentifiers = true;
+  document.report = section;
+}
+
+/** E.i.9 of the first reaction, else C.2.r.3 of the primary source, else the report's own. */
+function eventCountry(document: Doc): string | undefined {
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+  const report = (document.report ?? {}) as Doc;
+  const reactions = (Array.isArray(document.reactions) ? document.reactions : []) as Doc[];
+  const reporters = (Array.isArray(document.reporters) ? document.reporters : []) as Doc[];
+  const primary =
+    reporters.find((r) => r.isPrimarySource === true || r.isPrimarySource === '1') ?? reporters[0];
+  return (
+    text(report.happenCountry) ??
+    reactions.map((r) => text(r.reactionCountry)).find(Boolean) ??
+    text(primary?.reporterCountry)
+  );
+}
+
+export interface GenerateInput {
+  mode: 'new' | 'followUp';
+  /** Follow-up reason (the case module requires one). */
+  reason?: string;
+}
+
+/**
+ * Generates the case: a new report (new report code, C.1.1 kept as a previous identifier) or a
+ * follow-up version of the existing case (the case module's follow-up action: history line,
+ * version + 1, back to the first node), after a passing data check. The report is claimed first
+ * so a second click cannot generate twice.
+ */
+export async function generate(
+  c: Context<AppEnv>,
+  recordId: string,
+  index: number,
+  input: GenerateInput,
+  signer: Signer = identitySigner,
+) {
+  const handle = tenantHandle(c);
+  const principal = requirePrincipal(c);
+  const deps = c.get('deps');
+  const record = await loadRecord(handle, recordId);
+  const report = await loadReport(handle, recordId, index);
+  requireOpen(record, report);
+  const { existing, document } = await resolved(handle, report);
+  const check = await checkImportedDocument(deps, handle, record, document);
+  if (!check.passed) throw blocked(check);
+  if (input.mode === 'followUp' && !existing) throw errors.badRequest('imports.noExistingCase');
+
+  const claimed = await reports(handle).updateOne(
+    { _id: report._id, status: 'pending' },
+    { $set: { status: 'generating' } },
+  );
+  if (!claimed) throw errors.conflict('imports.reportBusy', { index: index + 1 });
+  let caseId: string;
+  try {
+    if (input.mode === 'new') {
+      keepSenderIdentifier(document, report);
+      const section = (document.report ?? {}) as Doc;
+      delete section.creationDate;
+      const created = await createCase(c, {
+        projectId: record.projectId,
+        reportType: typeof section.reportType === 'string' ? section.reportType : undefined,
+        happenCountry: eventCountry(document),
+        document,
+      });
+      caseId = created.case.id;
+    } else {
+      const target = existing!;
+      const section = (document.report ?? {}) as Doc;
+      const latest = String(section.reportDateLast ?? record.receiptDate).slice(0, 8);
+      const followUp = followUpEffect({
+        reason: input.reason,
+        latestInformationDate: latest,
+        ...(record.pvInformedDate ? { pvInformedDate: record.pvInformedDate } : {}),
+      });
+      const effect: ActionEffectFn = async (ctx, tx) => {
+        const base = await followUp(ctx, tx);
+        const before = (ctx.doc.report ?? {}) as Doc;
+        const next = { ...structuredClone(document), state: base.doc!.state } as CaseDocument;
+        // The case keeps its own code, project and creation date; C.1.5 is the follow-up's.
+        next.report = {
+          ...section,
+          reportCode: before.reportCode,
+          ...(before.studyProjectId ? { studyProjectId: before.studyProjectId } : {}),
+          ...(before.hospitalId ? { hospitalId: before.hospitalId } : {}),
+          ...(before.creationDate ? { creationDate: before.creationDate } : {}),
+          reportDateLast: latest,
+        };
+        keepSenderIdentifier(next, report);
+        return {
+          doc: next,
+          details: {
+            ...base.details,
+            importRecordId: recordId,
+            importFile: record.fileName,
+            entry: report.entry,
+          },
+        };
+      };
+      const outcome = await runCaseAction(
+        c,
+        signer,
+        target.caseId,
+        'followUp',
+        { opinion: input.reason },
+        effect,
+      );
+      caseId = outcome.case.id;
+    }
+  } catch (error) {
+    await reports(handle).updateOne({ _id: report._id }, { $set: { status: 'pending' } });
+    throw error;
+  }
+  const now = deps.clock.now().toISOString();
+  await handle.transaction(async (tx) => {
+    await tx
+      .collection<ImportReport>(IMPORT_REPORTS)
+      .updateOne({ _id: report._id }, { $set: { status: 'generated', caseId, outcome: input.mode } });
+    await settleRecord(tx as TenantHandle, recordId, now, {
+      caseProcessorId: principal.userId,
+      caseProcessorName: nameOf(principal),
+    });
+  });
+  return { caseId, outcome: input.mode, check };
+}
+
+/** Processing completed once no report of the file is left pending; processing otherwise. */
+async function settleRecord(handle: TenantHandle, recordId: string, now: string, extra: Doc = {}) {
+  const open = await reports(handle).count({ recordId, status: { $in: ['pending', 'generating'] } });
+  await records(handle).updateOne(
+    { _id: recordId },
+    {
+      $set: {
+        ...extra,
+        processingStatus: open === 0 ? 'processed' : 'processing',
+        finished: open === 0,
+        ...(open === 0 ? { completedAt: now } : {}),
+      },
+    },
+  );
+}
+
+/** Rejects the import: every report still pending is closed, for good (generated ones stay). */
+export async function reject(c: Context<AppEnv>, recordId: string, reason: string) {
+  const handle = tenantHandle(c);
+  const principal = requirePrincipal(c);
+  const now = c.get('deps').clock.now().toISOString();
+  const record = await loadRecord(handle, recordId);
+  if (record.rejected) throw errors.badRequest('imports.alreadyRejected', { fileName: record.fileName });
+  if (record.parseStatus === 'toBeParsed' || record.parseStatus === 'parsing')
+    throw errors.badRequest('imports.notParsed', { fileName: record.fileName });
+  if (record.finished) throw errors.badRequest('imports.alreadyFinished', { fileName: record.fileName });
+  await handle.transaction(async (tx) => {
+    await tx
+      .collection<ImportReport>(IMPORT_REPORTS)
+      .updateMany({ recordId, status: 'pending' }, { $set: { status: 'rejected' } });
+    const updated = await tx.collection<ImportRecord>(IMPORT_RECORDS).updateOne(
+      { _id: recordId, rejected: false },
+      {
+        $set: {
+          rejected: true,
+          rejectReason: reason,
+          processingStatus: record.parseStatus === 'exception' ? 'exception' : 'processed',
+          finished: true,
+          completedAt: now,
+          caseProcessorId: principal.userId,
+          caseProcessorName: nameOf(principal),
+        },
+      },
+      { reason },
+    );
+    if (!updated) throw errors.badRequest('imports.alreadyRejected', { fileName: record.fileName });
+  });
+  return recordView(await loadRecord(handle, recordId));
+}
+
+export function recordView(record: StoredDoc<ImportRecord>) {
+  const { tenantId: _tenant, createdBy: _by, updatedBy: _updatedBy, ...rest } = record;
+  return { id: record._id, ...rest };
+}
+
+export function reportView(report: StoredDoc<ImportReport>) {
+  return {
+    index: report.index,
+    entry: report.entry,
+    senderReportId: report.senderReportId,
+    worldwideId: report.worldwideId,
+    status: report.status,
+    caseId: report.caseId,
+    outcome: report.outcome,
+    savedAt: report.savedAt,
+    unbound: report.unbound,
+  };
+}
+
+/** A record with its reports (without their documents). */
+export async function recordDetail(handle: TenantHandle, recordId: string) {
+  const record = await loadRecord(handle, recordId);
+  const list = await reports(handle).find({ recordId }, { sort: { index: 1 }, projection: { document: 0 } });
+  return { ...recordView(record), reports: list.map(reportView) };
+}
