@@ -38,4 +38,5 @@ export const modules: ServerModule[] = [
   masterdataModule,
   projectsModule,
   exportsModule,
+  importsModule,
 ];
