@@ -12,6 +12,10 @@ export interface StudySite {
   name: string;
   nameEn?: string;
   country: string;
+  /** The tenant's hospital or research centre the site is (projects module, additive). */
+  hospitalId?: string | null;
+  /** Principal investigator (projects module, additive). */
+  investigator?: string;
 }
 
 export interface ProjectDrug {
@@ -26,6 +30,16 @@ export interface ProjectDrug {
   isBlind: boolean;
   /** G.k.2.3.r.1 */
   substanceName?: string;
+  /** The tenant drug catalogue entry it was taken from (projects module, additive). */
+  catalogueDrugId?: string | null;
+}
+
+/** A member of the study staff (projects module, additive). */
+export interface StudyStaffMember {
+  name: string;
+  duty: string;
+  phone?: string;
+  email?: string;
 }
 
 export interface Project {
@@ -47,8 +61,23 @@ export interface Project {
   workflowOverride?: unknown;
   /** Default H.1 narrative template of the project. */
   narrativeTemplateId?: string | null;
+  // Administration fields (projects module, additive; SPEC section 3 "Project").
+  diseases?: string;
+  treatmentMethods?: string;
+  plannedEnrollment?: number;
+  startDate?: string;
+  endDate?: string;
+  studyStaff?: StudyStaffMember[];
+  /** C.5.1.r study registrations. */
+  registrations?: { number: string; country: string }[];
+  lockedAt?: string | null;
+  lockedBy?: string | null;
+  /** Soft-deleted projects are hidden from every reader and restorable by the administrator. */
+  deleted?: boolean;
+  deletedAt?: string;
 }
 
 export async function findProject(handle: Handle, projectId: string): Promise<StoredDoc<Project> | null> {
-  return handle.collection<Project>(C.projects).findOne({ _id: projectId });
+  const project = await handle.collection<Project>(C.projects).findOne({ _id: projectId });
+  return project?.deleted ? null : project;
 }

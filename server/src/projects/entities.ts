@@ -1,0 +1,8 @@
+/** Checks of this module's entities that JSON Schema cannot express. */
+import { isCountryCode } from '../entities/codelists';
+import { errors } from '../http/errors';
+
+/** Refuses a country code outside the code list (the schema only checks its shape). */
+export function assertCountry(country: string | undefined): void {
+  if (country && !isCountryCode(country)) throw errors.badRequest('projects.unknownCountry', { country });
+}

@@ -1,0 +1,321 @@
+/**
+ * Project administration: create and edit with validation, soft delete and restore, lock and
+ * unlock confirmed by the project code, study sites and project drugs. Projects live in the
+ * tenant's `projects` collection that case management reads (server/src/cases/projects.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Project, ProjectDrug, StudySite } from '../cases/projects';
+import { caseCollectionNames } from '../cases';
+import { errors } from '../http/errors';
+import type { Handle, StoredDoc, TenantHandle } from '../store/port';
+import { RevisionConflictError } from '../store/port';
+import { assertTenantLimit } from '../tenancy';
+import type { Store } from '../store/port';
+import { assertCountry } from './entities';
+import { CATALOGUE, type Hospital, type CatalogueDrug } from './catalogue';
+
+export const PROJECTS = caseCollectionNames.projects;
+
+/** The fields an administrator writes; the rest (lock, sites, drugs) have their own routes. */
+export type ProjectInput = Omit<
+  Project,
+  'locked' | 'lockedAt' | 'lockedBy' | 'sites' | 'drugs' | 'deleted' | 'deletedAt' | 'workflowOverride'
+>;
+export type SiteInput = Omit<StudySite, 'id'>;
+export type DrugInput = Omit<ProjectDrug, 'id'>;
+
+export function projectView(p: StoredDoc<Project>) {
+  return {
+    projectId: p._id,
+    code: p.code,
+    name: p.name,
+    nameEn: p.nameEn ?? null,
+    sponsor: p.sponsor ?? null,
+    studyType: p.studyType ?? null,
+    sponsorStudyNumber: p.sponsorStudyNumber ?? null,
+    diseases: p.diseases ?? null,
+    treatmentMethods: p.treatmentMethods ?? null,
+    plannedEnrollment: p.plannedEnrollment ?? null,
+    startDate: p.startDate ?? null,
+    endDate: p.endDate ?? null,
+    studyStaff: p.studyStaff ?? [],
+    registrations: p.registrations ?? [],
+    locked: p.locked,
+    lockedAt: p.lockedAt ?? null,
+    lockedBy: p.lockedBy ?? null,
+    deleted: p.deleted === true,
+    sites: p.sites,
+    drugs: p.drugs,
+    siteCount: p.sites.length,
+    drugCount: p.drugs.length,
+    rev: p.rev,
+  };
+}
+
+/** Checks what JSON Schema cannot: dates in order, known countries. */
+function assertProjectInput(input: ProjectInput): void {
+  if (input.startDate && input.endDate && input.endDate < input.startDate)
+    throw errors.badRequest('projects.endBeforeStart');
+  for (const registration of input.registrations ?? []) assertCountry(registration.country);
+}
+
+/** The non-deleted project, or 404. */
+export async function requireProject(handle: Handle, projectId: string): Promise<StoredDoc<Project>> {
+  const project = await handle.collection<Project>(PROJECTS).findOne({ _id: projectId });
+  if (!project || project.deleted) throw errors.notFound('projects.notFound');
+  return project;
+}
+
+function assertUnlocked(project: Project): void {
+  if (project.locked) throw errors.badRequest('projects.locked', { code: project.code });
+}
+
+async function assertCodeFree(handle: Handle, code: string, except?: string): Promise<void> {
+  // Codes compare case-insensitively: report codes and exports name projects by it.
+  const pattern = `^${code.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}$`;
+  const same = await handle
+    .collection<Project>(PROJECTS)
+    .find({ code: { $regex: pattern, $options: 'i' } }, { limit: 2 });
+  if (same.some((p) => p._id !== except)) throw errors.conflict('projects.codeTaken', { code });
+}
+
+export async function createProject(
+  store: Store,
+  handle: TenantHandle,
+  input: ProjectInput,
+): Promise<StoredDoc<Project>> {
+  assertProjectInput(input);
+  await assertCodeFree(handle, input.code);
+  const projects = handle.collection<Project>(PROJECTS);
+  await assertTenantLimit(
+    store,
+    handle.tenantId,
+    'projects',
+    await projects.count({ deleted: { $ne: true } }),
+  );
+  return projects.insertOne({
+    _id: randomUUID(),
+    ...input,
+    locked: false,
+    sites: [],
+    drugs: [],
+    reportCodeGeneratorId: null,
+  });
+}
+
+export async function updateProject(
+  handle: Handle,
+  projectId: string,
+  input: ProjectInput,
+  rev: number,
+): Promise<StoredDoc<Project>> {
+  const project = await requireProject(handle, projectId);
+  assertUnlocked(project);
+  assertProjectInput(input);
+  if (input.code !== project.code) await assertCodeFree(handle, input.code, projectId);
+  // Optional fields left out of the form are cleared, not kept: the form sends the whole project.
+  const cleared = Object.fromEntries(
+    OPTIONAL_FIELDS.filter((field) => !(field in input)).map((field) => [field, '']),
+  );
+  const updated = await handle
+    .collection<Project>(PROJECTS)
+    .updateOne(
+      { _id: projectId },
+      { $set: input, ...(Object.keys(cleared).length ? { $unset: cleared } : {}) },
+      { expectedRev: rev },
+    );
+  if (!updated) throw errors.notFound('projects.notFound');
+  return updated;
+}
+
+const OPTIONAL_FIELDS = [
+  'nameEn',
+  'sponsor',
+  'studyType',
+  'sponsorStudyNumber',
+  'diseases',
+  'treatmentMethods',
+  'plannedEnrollment',
+  'startDate',
+  'endDate',
+  'studyStaff',
+  'registrations',
+] as const;
+
+/** Soft delete: refused for a locked project and for one that holds cases. */
+export async function deleteProject(handle: Handle, projectId: string, at: string): Promise<void> {
+  const project = await requireProject(handle, projectId);
+  assertUnlocked(project);
+  const cases = await handle
+    .collection(caseCollectionNames.cases)
+    .count({ 'report.studyProjectId': projectId });
+  if (cases) throw errors.badRequest('projects.hasCases', { count: cases });
+  await handle
+    .collection<Project>(PROJECTS)
+    .updateOne({ _id: projectId }, { $set: { deleted: true, deletedAt: at } }, { expectedRev: project.rev });
+}
+
+export async function restoreProject(
+  store: Store,
+  handle: TenantHandle,
+  projectId: string,
+): Promise<StoredDoc<Project>> {
+  const projects = handle.collection<Project>(PROJECTS);
+  const project = await projects.findOne({ _id: projectId });
+  if (!project) throw errors.notFound('projects.notFound');
+  if (!project.deleted) throw errors.badRequest('projects.notDeleted');
+  await assertTenantLimit(
+    store,
+    handle.tenantId,
+    'projects',
+    await projects.count({ deleted: { $ne: true } }),
+  );
+  const restored = await projects.updateOne(
+    { _id: projectId },
+    { $set: { deleted: false }, $unset: { deletedAt: '' } },
+    { expectedRev: project.rev },
+  );
+  return restored!;
+}
+
+/**
+ * Locks or unlocks a project. The caller types the project code to confirm (SPEC section 4);
+ * a different code changes nothing.
+ */
+export async function setLocked(
+  handle: Handle,
+  projectId: string,
+  locked: boolean,
+  confirmation: { code: string; reason?: string },
+  actor: { userId: string; at: string },
+): Promise<StoredDoc<Project>> {
+  const project = await requireProject(handle, projectId);
+  if (confirmation.code.trim() !== project.code) throw errors.badRequest('projects.lockCodeMismatch');
+  if (project.locked === locked)
+    throw errors.badRequest(locked ? 'projects.alreadyLocked' : 'projects.notLocked', { code: project.code });
+  const updated = await handle.collection<Project>(PROJECTS).updateOne(
+    { _id: projectId },
+    {
+      $set: locked
+        ? { locked, lockedAt: actor.at, lockedBy: actor.userId }
+        : { locked, lockedAt: null, lockedBy: null },
+    },
+    { expectedRev: project.rev, ...(confirmation.reason ? { reason: confirmation.reason } : {}) },
+  );
+  return updated!;
+}
+
+/**
+ * Changes a project's embedded list (sites or drugs) from a fresh read; a concurrent write to the
+ * same project is retried on the new revision, so no edit is lost and none is merged blindly.
+ */
+async function mutateProject<R>(
+  handle: Handle,
+  projectId: string,
+  change: (project: StoredDoc<Project>) => Promise<{ set: Partial<Project>; result: R }>,
+): Promise<R> {
+  for (let attempt = 0; ; attempt++) {
+    const project = await requireProject(handle, projectId);
+    assertUnlocked(project);
+    const { set, result } = await change(project);
+    try {
+      await handle
+        .collection<Project>(PROJECTS)
+        .updateOne({ _id: projectId }, { $set: set }, { expectedRev: project.rev });
+      return result;
+    } catch (error) {
+      if (!(error instanceof RevisionConflictError) || attempt >= 4) throw error;
+    }
+  }
+}
+
+async function assertHospital(handle: Handle, hospitalId: string | null | undefined): Promise<void> {
+  if (!hospitalId) return;
+  const hospital = await handle.collection<Hospital>(CATALOGUE.hospitals).findOne({ _id: hospitalId });
+  if (!hospital || hospital.deleted) throw errors.badRequest('projects.hospitalUnknown');
+}
+
+function assertSiteCodeFree(sites: StudySite[], code: string, except?: string): void {
+  if (sites.some((s) => s.id !== except && s.code.toLowerCase() === code.toLowerCase()))
+    throw errors.conflict('projects.siteCodeTaken', { code });
+}
+
+export function addSite(handle: Handle, projectId: string, input: SiteInput): Promise<StudySite> {
+  return mutateProject(handle, projectId, async (project) => {
+    assertCountry(input.country);
+    await assertHospital(handle, input.hospitalId);
+    assertSiteCodeFree(project.sites, input.code);
+    const site: StudySite = { id: randomUUID(), ...input };
+    return { set: { sites: [...project.sites, site] }, result: site };
+  });
+}
+
+export function updateSite(
+  handle: Handle,
+  projectId: string,
+  siteId: string,
+  input: SiteInput,
+): Promise<StudySite> {
+  return mutateProject(handle, projectId, async (project) => {
+    if (!project.sites.some((s) => s.id === siteId)) throw errors.notFound('projects.siteNotFound');
+    assertCountry(input.country);
+    await assertHospital(handle, input.hospitalId);
+    assertSiteCodeFree(project.sites, input.code, siteId);
+    const site: StudySite = { id: siteId, ...input };
+    return { set: { sites: project.sites.map((s) => (s.id === siteId ? site : s)) }, result: site };
+  });
+}
+
+/** Refused while a case names the site (report.hospitalId): the case would lose its centre. */
+export function removeSite(handle: Handle, projectId: string, siteId: string): Promise<null> {
+  return mutateProject(handle, projectId, async (project) => {
+    if (!project.sites.some((s) => s.id === siteId)) throw errors.notFound('projects.siteNotFound');
+    const cases = await handle
+      .collection(caseCollectionNames.cases)
+      .count({ 'report.studyProjectId': projectId, 'report.hospitalId': siteId });
+    if (cases) throw errors.badRequest('projects.siteInUse', { count: cases });
+    return { set: { sites: project.sites.filter((s) => s.id !== siteId) }, result: null };
+  });
+}
+
+async function assertCatalogueDrug(handle: Handle, id: string | null | undefined): Promise<void> {
+  if (!id) return;
+  const drug = await handle.collection<CatalogueDrug>(CATALOGUE.drugs).findOne({ _id: id });
+  if (!drug || drug.deleted) throw errors.badRequest('projects.catalogueDrugUnknown');
+}
+
+function assertDrugNameFree(drugs: ProjectDrug[], name: string, except?: string): void {
+  if (drugs.some((d) => d.id !== except && d.drugName === name))
+    throw errors.conflict('projects.drugNameTaken', { name });
+}
+
+export function addDrug(handle: Handle, projectId: string, input: DrugInput): Promise<ProjectDrug> {
+  return mutateProject(handle, projectId, async (project) => {
+    await assertCatalogueDrug(handle, input.catalogueDrugId);
+    assertDrugNameFree(project.drugs, input.drugName);
+    const drug: ProjectDrug = { id: randomUUID(), ...input };
+    return { set: { drugs: [...project.drugs, drug] }, result: drug };
+  });
+}
+
+export function updateDrug(
+  handle: Handle,
+  projectId: string,
+  drugId: string,
+  input: DrugInput,
+): Promise<ProjectDrug> {
+  return mutateProject(handle, projectId, async (project) => {
+    if (!project.drugs.some((d) => d.id === drugId)) throw errors.notFound('projects.drugNotFound');
+    await assertCatalogueDrug(handle, input.catalogueDrugId);
+    assertDrugNameFree(project.drugs, input.drugName, drugId);
+    const drug: ProjectDrug = { id: drugId, ...input };
+    return { set: { drugs: project.drugs.map((d) => (d.id === drugId ? drug : d)) }, result: drug };
+  });
+}
+
+export function removeDrug(handle: Handle, projectId: string, drugId: string): Promise<null> {
+  return mutateProject(handle, projectId, async (project) => {
+    if (!project.drugs.some((d) => d.id === drugId)) throw errors.notFound('projects.drugNotFound');
+    return { set: { drugs: project.drugs.filter((d) => d.id !== drugId) }, result: null };
+  });
+}
