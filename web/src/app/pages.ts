@@ -19,6 +19,10 @@ export const builtPages: BuiltPage[] = [
   ...CONFIGURATOR_PAGES,
   ...Object.keys(ADMIN_PAGES).map((path) => ({ path, load: () => import('../pages/admin/AdminPage') })),
   { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },
+  {
+    path: '/casemanagement/medicalReviewTasks',
+    load: () => import('../pages/coding/MedicalReviewTasksPage'),
+  },
 ];
 
 export const builtPaths: ReadonlySet<string> = new Set(builtPages.map((page) => page.path));
