@@ -25,6 +25,7 @@ const useStyles = makeStyles({
   row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
   twisty: { minWidth: '24px', width: '24px' },
   toolbar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
+  ungrantable: { color: tokens.colorNeutralForegroundDisabled },
 });
 
 export function PermissionTreeField(props: FieldProps<string[]>) {
@@ -79,7 +80,7 @@ export function PermissionTreeField(props: FieldProps<string[]>) {
           <Checkbox
             checked={stateOf(node, selected)}
             disabled={locked || !node.grantable}
-            label={pick(node.label)}
+            aria-label={pick(node.label)}
             onChange={(_, d) =>
               props.onChange(
                 toggle(value, node, d.checked === true, parents, grantable),
@@ -87,6 +88,8 @@ export function PermissionTreeField(props: FieldProps<string[]>) {
               )
             }
           />
+          {/* The label stays outside the checkbox: inside RJSF's required field it would carry the required mark. */}
+          <Text className={node.grantable ? undefined : styles.ungrantable}>{pick(node.label)}</Text>
           <Badge size="small" appearance="tint" color={node.type === 'menu' ? 'brand' : 'informative'}>
             {t(node.type === 'menu' ? 'permissions.menu' : 'permissions.button')}
           </Badge>

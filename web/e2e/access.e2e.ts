@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { test } from './kit';
+import { demoPassword, login, skipTour } from './helpers';
+
+/** A GET through the server API with the page's session (what the server holds, not what the page shows). */
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (url) => {
+    const token = localStorage.getItem('pv.token') ?? '';
+    const answer = await fetch(url, { headers: { Authorization: `Bearer ${token}`, 'Lang-Type': 'cn' } });
+    return ((await answer.json()) as { data: unknown }).data;
+  }, `/api${path}`) as Promise<T>;
+}
+
+interface RoleRow {
+  roleId: string;
+  name: string;
+  identifier: string;
+  permissions: string[];
+}
+
+test('roles: create with the permission tree, edit, delete', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/authoritymanagement/userAccountManagement`);
+  await page.getByTestId('page-tab-authoritymanagement.roles').click();
+  const list = page.getByTestId('list-authoritymanagement.roles');
+  await list.getByTestId('list-row').first().waitFor();
+
+  await list.getByTestId('list-create').click();
+  const form = page.getByTestId('form-dialog');
+  await form.waitFor();
+  await form.locator('#root_name').fill('药物警戒审核员');
+  await form.locator('#root_identifier').fill('1bad');
+  await form.getByText('格式有误，包含不允许的字符').waitFor();
+  await form.locator('#root_identifier').fill('pvReviewer');
+  // Ticking the workbench menu ticks its pages and buttons.
+  const tree = form.getByTestId('permission-tree');
+  await tree.getByTestId('perm-home').locator('input[type="checkbox"]').check();
+  await tree.getByTestId('perm-home').getByRole('button').click();
+  await tree.getByTestId('perm-home:casetodo').waitFor();
+  assert.equal(
+    await tree.getByTestId('perm-home:casetodo').locator('input[type="checkbox"]').isChecked(),
+    true,
+  );
+  await screenshot('role-form');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await list.getByText('药物警戒审核员').waitFor();
+
+  const created = (await apiGet<RoleRow[]>(page, '/access/roles')).find((r) => r.identifier === 'pvReviewer');
+  assert.ok(created, 'the role is stored');
+  assert.equal(created.name, '药物警戒审核员');
+  assert.ok(created.permissions.includes('home'));
+  assert.ok(created.permissions.includes('home:casetodo'));
+  assert.ok(created.permissions.includes('home:personalhome'));
+  assert.ok(!created.permissions.some((p) => p.startsWith('authoritymanagement')));
+
+  // Edit: clear the to-do cases page; the rest stays.
+  const row = list.getByTestId('list-row').filter({ hasText: '药物警戒审核员' });
+  await row.getByTestId('row-edit').click();
+  await form.waitFor();
+  await tree.getByTestId('perm-home').getByRole('button').click();
+  await tree.getByTestId('perm-home:casetodo').locator('input[type="checkbox"]').uncheck();
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await list.getByTestId('list-row').first().waitFor();
+  const edited = (await apiGet<RoleRow[]>(page, '/access/roles')).find((r) => r.roleId === created.roleId)!;
+  assert.ok(!edited.permissions.includes('home:casetodo'));
+  assert.ok(edited.permissions.includes('home:personalhome'));
+
+  await list.getByTestId('list-row').filter({ hasText: '药物警戒审核员' }).getByTestId('row-delete').click();
+  await page.getByTestId('prompt-ok').click();
+  await list.getByText('药物警戒审核员').waitFor({ state: 'detached' });
+  assert.ok(!(await apiGet<RoleRow[]>(page, '/access/roles')).some((r) => r.roleId === created.roleId));
+});
+
+test('tenant configuration: session expiry outside 30-360 minutes is refused, a valid policy is saved', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/authoritymanagement/sysTenantConfig`);
+  const record = page.getByTestId('record-authoritymanagement.sysTenantConfig.security');
+  await record.waitFor();
+  const before = await apiGet<{ sessionMinutes: number; minLength: number }>(page, '/tenancy/security');
+  await record
+    .getByTestId('field-sessionMinutes')
+    .getByText(String(before.sessionMinutes), { exact: true })
+    .waitFor();
+
+  await record.getByTestId('record-edit').click();
+  const form = page.getByTestId('form-dialog');
+  await form.waitFor();
+  await form.locator('#root_sessionMinutes').fill('20');
+  await form.getByText('不能小于 30').waitFor();
+  await form.locator('#root_sessionMinutes').fill('');
+  await form.getByTestId('form-save').click();
+  await form.getByText('此项为必填项').first().waitFor();
+  assert.equal(
+    (await apiGet<{ sessionMinutes: number }>(page, '/tenancy/security')).sessionMinutes,
+    before.sessionMinutes,
+  );
+
+  const next = before.sessionMinutes === 45 ? 50 : 45;
+  await form.locator('#root_sessionMinutes').fill(String(next));
+  await screenshot('security-form');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await record.getByTestId('field-sessionMinutes').getByText(String(next), { exact: true }).waitFor();
+  const after = await apiGet<{ sessionMinutes: number; minLength: number }>(page, '/tenancy/security');
+  assert.equal(after.sessionMinutes, next);
+  assert.equal(after.minLength, before.minLength);
+
+  // The tenant detail tab shows the tenant the session belongs to.
+  await page.getByTestId('page-tab-authoritymanagement.sysTenantConfig.tenant').click();
+  const tenant = await apiGet<{ name: string }>(page, '/tenancy/tenant');
+  await page
+    .getByTestId('record-authoritymanagement.sysTenantConfig.tenant')
+    .getByText(tenant.name, { exact: true })
+    .waitFor();
+});
