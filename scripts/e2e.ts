@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,12 +19,22 @@ const artifacts = join(root, 'test-artifacts', 'e2e');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TEST_TIMEOUT_MS = 60_000;
 
-async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess; output: string }> {
+async function startServer(
+  dataDir: string,
+  webDist: string,
+): Promise<{ url: string; child: ChildProcess; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
     // Browser tests are automated clients: the identity module's documented switch turns the login
     // verification code off for them (never in production; it is on by default).
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, MONGODB_URI: '', PV_LOGIN_CAPTCHA: 'off' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      DATA_DIR: join(dataDir, 'data'),
+      WEB_DIST: webDist,
+      MONGODB_URI: '',
+      PV_LOGIN_CAPTCHA: 'off',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolveStart, reject) => {
@@ -88,12 +98,16 @@ async function main(): Promise<number> {
   mkdirSync(artifacts, { recursive: true });
 
   const dataDir = mkdtempSync(join(tmpdir(), 'pv-e2e-'));
+  // The server serves a copy of the build: a build started meanwhile (another run in the same
+  // tree) replaces web/dist's hashed chunks under a page already loaded.
+  const webDist = join(dataDir, 'web-dist');
+  cpSync(join(root, 'web', 'dist'), webDist, { recursive: true });
   let server: { url: string; child: ChildProcess; output: string } | null = null;
   let browser: Browser | null = null;
   let failed = 0;
   let passed = 0;
   try {
-    server = await startServer(dataDir);
+    server = await startServer(dataDir, webDist);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

@@ -1,6 +1,7 @@
 /**
  * The server process: PORT (default 3000), DATA_DIR (default ./data), MONGODB_URI (optional:
- * use MongoDB instead of the embedded store). Stops cleanly on SIGINT and SIGTERM.
+ * use MongoDB instead of the embedded store), WEB_DIST (the built web app, default web/dist).
+ * Stops cleanly on SIGINT and SIGTERM.
  */
 import { startServer } from './http/server';
 import { stdoutLogger } from './http/log';
@@ -18,6 +19,7 @@ try {
     host: process.env.HOST,
     dataDir: process.env.DATA_DIR || './data',
     mongodbUri: process.env.MONGODB_URI || undefined,
+    ...(process.env.WEB_DIST ? { config: { webDist: process.env.WEB_DIST } } : {}),
   });
   let signals = 0;
   const shutdown = (signal: string) => {
