@@ -171,11 +171,18 @@ describe('projects: create and edit with validation', () => {
   });
 
   it('locks only when the project code is typed, then refuses every change until unlocked', async () => {
-    const wrong = await admin.call('POST', `/projects/${projectId}/lock`, { code: 'XY-201' }, 'cn');
+    const wrong = await admin.call(
+      'POST',
+      `/projects/${projectId}/lock`,
+      { confirmationCode: 'XY-201' },
+      'cn',
+    );
     expect(wrong.body).toMatchObject({ code: 400, msg: '输入的项目编号与该项目不一致，未做任何更改' });
     expect((await admin.call('GET', `/projects/${projectId}`)).body.data.locked).toBe(false);
 
-    const locked = await admin.call('POST', `/projects/${projectId}/lock`, { code: 'XY-201-301' });
+    const locked = await admin.call('POST', `/projects/${projectId}/lock`, {
+      confirmationCode: 'XY-201-301',
+    });
     expect(locked.body.data).toMatchObject({ locked: true, lockedBy: 'entry' });
     const rev = locked.body.data.rev;
     const edit = await admin.call('PUT', `/projects/${projectId}`, { ...newProject(), rev });
@@ -189,13 +196,17 @@ describe('projects: create and edit with validation', () => {
     expect((await admin.call('DELETE', `/projects/${projectId}`)).body.code).toBe(400);
     const newCase = await admin.call('POST', '/cases', { projectId, reportType: '2', happenCountry: 'CN' });
     expect(newCase.body.code).toBe(400);
-    expect((await admin.call('POST', `/projects/${projectId}/lock`, { code: 'XY-201-301' })).body.msg).toBe(
-      'Project XY-201-301 is already locked',
-    );
+    expect(
+      (await admin.call('POST', `/projects/${projectId}/lock`, { confirmationCode: 'XY-201-301' })).body.msg,
+    ).toBe('Project XY-201-301 is already locked');
 
-    const wrongUnlock = await admin.call('POST', `/projects/${projectId}/unlock`, { code: 'xy-201-301' });
+    const wrongUnlock = await admin.call('POST', `/projects/${projectId}/unlock`, {
+      confirmationCode: 'xy-201-301',
+    });
     expect(wrongUnlock.body.code).toBe(400);
-    const unlocked = await admin.call('POST', `/projects/${projectId}/unlock`, { code: 'XY-201-301' });
+    const unlocked = await admin.call('POST', `/projects/${projectId}/unlock`, {
+      confirmationCode: 'XY-201-301',
+    });
     expect(unlocked.body.data).toMatchObject({ locked: false, lockedBy: null });
     expect((await admin.call('GET', `/projects/${projectId}`)).body.data.rev).toBe(unlocked.body.data.rev);
   });
@@ -234,7 +245,7 @@ describe('projects: create and edit with validation', () => {
 
   it('keeps tenants apart: another tenant neither reads nor changes these projects', async () => {
     expect((await other.call('GET', `/projects/${projectId}`)).body.code).toBe(404);
-    const lock = await other.call('POST', `/projects/${projectId}/lock`, { code: 'XY-201-301' });
+    const lock = await other.call('POST', `/projects/${projectId}/lock`, { confirmationCode: 'XY-201-301' });
     expect(lock.body.code).toBe(404);
     const site = await other.call('POST', `/projects/${projectId}/sites`, {
       code: '09',

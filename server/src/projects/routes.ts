@@ -40,10 +40,10 @@ const itemParams: JsonSchema = {
 };
 const confirmationBody: JsonSchema = {
   type: 'object',
-  required: ['code'],
+  required: ['confirmationCode'],
   additionalProperties: false,
   properties: {
-    code: { type: 'string', minLength: 1, maxLength: 40 },
+    confirmationCode: { type: 'string', minLength: 1, maxLength: 40 },
     reason: { type: 'string', maxLength: 500 },
   },
 };
@@ -147,11 +147,11 @@ export function projectRoutes(router: ModuleRouter): void {
   );
 
   for (const locked of [true, false]) {
-    router.route<{ code: string; reason?: string }, unknown, { projectId: string }>(
+    router.route<{ confirmationCode: string; reason?: string }, unknown, { projectId: string }>(
       {
         method: 'post',
         path: `/projects/:projectId/${locked ? 'lock' : 'unlock'}`,
-        summary: `${locked ? 'Lock' : 'Unlock'} a project; the body repeats the project code as confirmation`,
+        summary: `${locked ? 'Lock' : 'Unlock'} a project; the user types the project code as confirmationCode`,
         permission: `${PERMISSION}:lock`,
         params: projectParams,
         body: confirmationBody,

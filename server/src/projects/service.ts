@@ -186,11 +186,12 @@ export async function setLocked(
   handle: Handle,
   projectId: string,
   locked: boolean,
-  confirmation: { code: string; reason?: string },
+  confirmation: { confirmationCode: string; reason?: string },
   actor: { userId: string; at: string },
 ): Promise<StoredDoc<Project>> {
   const project = await requireProject(handle, projectId);
-  if (confirmation.code.trim() !== project.code) throw errors.badRequest('projects.lockCodeMismatch');
+  if (confirmation.confirmationCode.trim() !== project.code)
+    throw errors.badRequest('projects.lockCodeMismatch');
   if (project.locked === locked)
     throw errors.badRequest(locked ? 'projects.alreadyLocked' : 'projects.notLocked', { code: project.code });
   const updated = await handle.collection<Project>(PROJECTS).updateOne(

@@ -54,6 +54,8 @@ export interface RowActionDefinition extends CallDefinition {
   when?: { field: string; in: (string | boolean | null)[] };
   /** The action asks for these values first (e.g. limits and expiry when approving); its call saves them. */
   form?: FormDefinition;
+  /** Opens this app route (`{field}` filled from the row) instead of making the call, e.g. a detail page. */
+  navigate?: string;
 }
 
 export interface FormDefinition {

@@ -9,6 +9,8 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/authoritymanagement/companyInfo': 'company',
   '/authoritymanagement/sysTenantConfig': 'tenant-config',
   '/authoritymanagement/receiverSetting': 'receivers',
+  '/authoritymanagement/hospitalSiteManagement': 'hospitals',
+  '/authoritymanagement/drugInfo': 'drugs',
   '/checklog/loginOperationLog': 'login-log',
   '/holoxcontrol/lessee': 'tenants',
   '/holoxcontrol/loginLog': 'operator-login-log',

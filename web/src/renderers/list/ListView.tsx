@@ -4,6 +4,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PointerEvent as ReactPointerEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
 import {
   Button,
   Dropdown,
@@ -81,6 +82,7 @@ type FormMode =
 export function ListView({ definition }: { definition: ListDefinition }) {
   const styles = useStyles();
   const { t, pick, language } = useLanguage();
+  const navigate = useNavigate();
   const { info } = useSession();
   const locale = language === 'en' ? 'en' : 'zh-CN';
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
@@ -156,6 +158,10 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   }, [rows, sort, definition.columns, locale]);
 
   const runAction = async (action: RowActionDefinition, row: Row) => {
+    if (action.navigate) {
+      void navigate(fillPath(action.navigate, row));
+      return;
+    }
     if (action.confirm) {
       const choice = await notify.ask({
         titleKey: 'list.confirmTitle',
