@@ -5,7 +5,7 @@ import { defineModule } from '../http/module';
 import { call, testPlatform } from '../http/testing';
 import { testStore } from '../http/test-store';
 import { configurationModule } from './index';
-import { CASES } from './service';
+import { CASES, ConfigurationService } from './service';
 
 const store = await testStore();
 afterAll(() => store.close());
@@ -27,6 +27,8 @@ const platform = testPlatform({ store, modules: [configurationModule, casesStand
 await platform.ready();
 const { app } = platform;
 
+// Publishing has no route in this module (the configurator's signed publish calls the service).
+const asAlice = () => new ConfigurationService(store.tenant('t1', { userId: 'alice' }), clock);
 const caseIn = (projectId: string) => {
   const doc = completeCase() as { report: Record<string, unknown> };
   doc.report.studyProjectId = projectId;
@@ -72,12 +74,7 @@ describe('configuration service', () => {
       { ...caseIn('P1'), state: { ...(caseIn('P1') as { state?: object }).state, isCompleted: true } },
     ]);
 
-    const published = await call(app, 'POST', '/api/configuration/publish', {
-      token: 't1-alice',
-      body: { note: 'site code for P1' },
-      lang: 'en',
-    });
-    expect(published.body.code).toBe(200);
+    const published = { body: { data: await asAlice().publish('site code for P1') } };
     expect(published.body.data).toMatchObject({
       version: 1,
       publishedBy: 'alice',
@@ -142,15 +139,14 @@ describe('configuration service', () => {
 
   it('keeps versions immutable and rolls back by publishing an earlier content as a new version', async () => {
     await call(app, 'PUT', '/api/configuration/uat/projects/P1', { token: 't1-alice', body: { edits: [] } });
-    const v2 = await call(app, 'POST', '/api/configuration/publish', { token: 't1-alice', body: {} });
-    expect(v2.body.data).toMatchObject({ version: 2, impact: { newlyFailingCases: 0 } });
+    expect(await asAlice().publish()).toMatchObject({ version: 2, impact: { newlyFailingCases: 0 } });
     expect(siteCodeMissing((await check('t1-alice', 'P1')).body)).toBe(false);
 
-    const v3 = await call(app, 'POST', '/api/configuration/rollback', {
-      token: 't1-alice',
-      body: { version: 1 },
+    expect(await asAlice().rollback(1)).toMatchObject({
+      version: 3,
+      rollbackOf: 1,
+      projects: { P1: [siteCodeField] },
     });
-    expect(v3.body.data).toMatchObject({ version: 3, rollbackOf: 1, projects: { P1: [siteCodeField] } });
     const afterRollback = await check('t1-alice', 'P1');
     expect(afterRollback.body.data).toMatchObject({ configurationVersion: 3 });
     expect(siteCodeMissing(afterRollback.body)).toBe(true);
@@ -160,12 +156,15 @@ describe('configuration service', () => {
     expect(
       (await call(app, 'GET', '/api/configuration/versions/1', { token: 't1-alice' })).body.data,
     ).toMatchObject({ version: 1, projects: { P1: [siteCodeField] } });
-    const missing = await call(app, 'POST', '/api/configuration/rollback', {
-      token: 't1-alice',
-      body: { version: 9 },
-      lang: 'en',
+    await expect(asAlice().rollback(9)).rejects.toMatchObject({
+      code: 404,
+      messageKey: 'configuration.versionNotFound',
     });
-    expect(missing.body).toMatchObject({ code: 404, msg: 'Configuration version 9 does not exist' });
+    // Neither publish nor rollback can be reached without the configurator's e-signature.
+    for (const path of ['/api/configuration/publish', '/api/configuration/rollback'])
+      expect((await call(app, 'POST', path, { token: 't1-alice', body: { version: 1 } })).body.code).toBe(
+        404,
+      );
   });
 
   it('serves the resolved configuration of a project with its version and hash', async () => {

@@ -1,7 +1,8 @@
 /**
- * The configuration service module: UAT drafts of tenant and project edits, publish to PRO as
- * numbered immutable versions (diff + impact), rollback, and the check of a case against the
- * configuration of its project.
+ * The configuration service module: UAT drafts of tenant and project edits, the published PRO
+ * versions (diff + impact), and the check of a case against the configuration of its project.
+ * Publishing and rolling back have no route here: PRO changes only through the configurator's
+ * signed publish (`/api/configurator/publish`, `/rollback`), which calls ConfigurationService.
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context';
@@ -78,36 +79,6 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { body, params }) => ({ edits: await service(c).saveDraft(params.projectId, body.edits) }),
-  );
-
-  router.route<{ note?: string }>(
-    {
-      method: 'post',
-      path: '/publish',
-      summary:
-        'Publishes UAT to PRO as the next numbered version, with its diff and its impact on open cases',
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { note: { type: 'string', maxLength: 500 } },
-      },
-    },
-    async (c, { body }) => service(c).publish(body.note),
-  );
-
-  router.route<{ version: number; note?: string }>(
-    {
-      method: 'post',
-      path: '/rollback',
-      summary: "Publishes an earlier version's content again as a new version",
-      body: {
-        type: 'object',
-        required: ['version'],
-        additionalProperties: false,
-        properties: { version: { type: 'integer', minimum: 1 }, note: { type: 'string', maxLength: 500 } },
-      },
-    },
-    async (c, { body }) => service(c).rollback(body.version, body.note),
   );
 
   router.route(

@@ -175,6 +175,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
           kind: { enum: [...TEMPLATE_KINDS] },
           name: bilingual,
           body: { type: 'string', maxLength: 200_000 },
+          lang: { enum: ['zh', 'en'] },
         },
       },
     },

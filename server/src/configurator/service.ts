@@ -26,7 +26,7 @@ import { Code } from '../http/envelope';
 import type { Clock } from '../http/module';
 import type { CollectionDefinition, TenantHandle } from '../store/port';
 import { InvalidStoreRequestError } from '../store/port';
-import { compileTemplate } from '../narratives/index';
+import { compileTemplate } from '../narratives/render';
 import { compileProblem } from './templates';
 import type { TemplateDefinition } from './templates';
 
@@ -229,7 +229,7 @@ export class ConfiguratorService {
 
   async saveTemplate(projectId: string | null, template: TemplateDefinition): Promise<ScopeContent> {
     // H.1 narratives render through the narratives module: its check (fixed helpers) decides.
-    if (template.kind === 'narrative') compileTemplate(template.body, 'zh');
+    if (template.kind === 'narrative') compileTemplate(template.body, template.lang ?? 'zh');
     const problem = compileProblem(template.body);
     if (problem)
       throw refused([

@@ -12,6 +12,8 @@ export interface TemplateDefinition {
   kind: TemplateKind;
   name: { zh: string; en: string };
   body: string;
+  /** The language a narrative is written in (its draft is offered for that language); absent = any. */
+  lang?: 'zh' | 'en';
 }
 
 export interface CompileProblem {

@@ -1,75 +1,47 @@
 /**
- * H.1 narrative templates per project (`/api/narratives`): template configuration and the draft
- * narrative of a case, which the user edits before saving it to H.1.
+ * H.1 narrative drafts (`/api/narratives`): the draft narrative of a case from the project's
+ * published template, which the user edits before saving it to H.1. Templates are edited in the
+ * configurator's UAT and reach cases only through its signed publish.
  */
 import { tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import { defineModule } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
-import type { CollectionDefinition, Handle, StoredDoc } from '../store/port';
+import type { TenantHandle } from '../store/port';
+import { projectTemplates } from '../configurator/service';
 import { caseContent } from '../cases/document';
 import { loadCase } from '../cases/persistence';
 import { findProject } from '../cases/projects';
 import type { NarrativeLang } from './render';
-import { compileTemplate, defaultTemplate, renderNarrative } from './render';
+import { defaultTemplate, renderNarrative } from './render';
 
 export { renderNarrative, compileTemplate } from './render';
 
-const COLLECTION = 'narrativeTemplates';
+const draftBody: JsonSchema = { type: 'string', minLength: 1, maxLength: 50000 };
 
-export interface NarrativeTemplate {
-  name: string;
-  /** The project the template belongs to; null for the tenant's templates. */
-  projectId: string | null;
-  lang: NarrativeLang;
-  body: string;
-}
-
-const collections: CollectionDefinition[] = [
-  { name: COLLECTION, scope: 'tenant', audited: true, indexes: [{ fields: { projectId: 1, lang: 1 } }] },
-];
-
-const fields: Record<string, JsonSchema> = {
-  name: { type: 'string', minLength: 1, maxLength: 100 },
-  projectId: { type: ['string', 'null'], maxLength: 64 },
-  lang: { enum: ['zh', 'en'] },
-  body: { type: 'string', minLength: 1, maxLength: 50000 },
-};
-const idParams: JsonSchema = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', maxLength: 64 } },
-};
-
-const view = ({ _id, tenantId: _t, createdBy: _cb, ...rest }: StoredDoc<NarrativeTemplate>) => ({
-  id: _id,
-  ...rest,
-});
-
-/** The template for a draft: the one asked for, else the project's in the language, else the bundled default. */
+/**
+ * The template for a draft, from the templates published to PRO (configurator, signed publish):
+ * the one asked for, else the one the project names, else the project's own (or the tenant's) in
+ * the language, else the bundled default. UAT drafts of templates never reach a case.
+ */
 async function templateFor(
-  handle: Handle,
+  handle: TenantHandle,
   projectId: string | null,
   lang: NarrativeLang,
   templateId?: string,
 ): Promise<{ id: string | null; body: string }> {
-  const templates = handle.collection<NarrativeTemplate>(COLLECTION);
+  // Tenant templates come first, the project's own after them (they win).
+  const published = await projectTemplates(handle, projectId, 'narrative', 'PRO');
   if (templateId) {
-    const chosen = await templates.findOne({ _id: templateId });
+    const chosen = published.find((template) => template.id === templateId);
     if (!chosen) throw errors.notFound('narratives.templateNotFound');
-    return { id: chosen._id, body: chosen.body };
+    return { id: chosen.id, body: chosen.body };
   }
-  if (projectId) {
-    const project = await findProject(handle, projectId);
-    if (project?.narrativeTemplateId) {
-      const preferred = await templates.findOne({ _id: project.narrativeTemplateId });
-      if (preferred && preferred.lang === lang) return { id: preferred._id, body: preferred.body };
-    }
-    const own = await templates.findOne({ projectId, lang }, { sort: { updatedAt: -1 } });
-    if (own) return { id: own._id, body: own.body };
-  }
-  return { id: null, body: defaultTemplate(lang) };
+  const fits = published.filter((template) => !template.lang || template.lang === lang);
+  const named = projectId ? (await findProject(handle, projectId))?.narrativeTemplateId : null;
+  const chosen = fits.find((template) => template.id === named) ?? fits.at(-1);
+  return chosen ? { id: chosen.id, body: chosen.body } : { id: null, body: defaultTemplate(lang) };
 }
 
 function routes(router: ModuleRouter): void {
@@ -77,79 +49,15 @@ function routes(router: ModuleRouter): void {
     {
       method: 'get',
       path: '/templates',
-      summary: 'H.1 narrative templates of the tenant or of one project',
+      summary:
+        'H.1 narrative templates in force for the tenant or a project (published to PRO through the configurator), and the bundled defaults',
       permission: 'authoritymanagement:templateConfiguration',
       query: { type: 'object', properties: { projectId: { type: 'string', maxLength: 64 } } },
     },
-    async (c, { query }) => {
-      const filter = query.projectId ? { projectId: query.projectId } : {};
-      const docs = await tenantHandle(c)
-        .collection<NarrativeTemplate>(COLLECTION)
-        .find(filter, { sort: { name: 1 } });
-      return { items: docs.map(view), defaults: { zh: defaultTemplate('zh'), en: defaultTemplate('en') } };
-    },
-  );
-
-  router.route<NarrativeTemplate>(
-    {
-      method: 'post',
-      path: '/templates',
-      summary: 'Adds a template; one that does not compile is refused with the line and the reason',
-      permission: 'authoritymanagement:templateConfiguration:add',
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'lang', 'body'],
-        properties: fields,
-      },
-    },
-    async (c, { body }) => {
-      compileTemplate(body.body, body.lang);
-      const doc = await tenantHandle(c)
-        .collection<NarrativeTemplate>(COLLECTION)
-        .insertOne({ ...body, projectId: body.projectId ?? null });
-      return view(doc);
-    },
-  );
-
-  router.route<Partial<NarrativeTemplate> & { rev: number }, Record<string, unknown>, { id: string }>(
-    {
-      method: 'put',
-      path: '/templates/:id',
-      summary: 'Edits a template from the revision read',
-      permission: 'authoritymanagement:templateConfiguration:edit',
-      params: idParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['rev'],
-        properties: { ...fields, rev: { type: 'integer', minimum: 1 } },
-      },
-    },
-    async (c, { params, body }) => {
-      const templates = tenantHandle(c).collection<NarrativeTemplate>(COLLECTION);
-      const current = await templates.findOne({ _id: params.id });
-      if (!current) throw errors.notFound('narratives.templateNotFound');
-      const { rev, ...changes } = body;
-      compileTemplate(changes.body ?? current.body, changes.lang ?? current.lang);
-      return view((await templates.updateOne({ _id: params.id }, { $set: changes }, { expectedRev: rev }))!);
-    },
-  );
-
-  router.route<unknown, Record<string, unknown>, { id: string }>(
-    {
-      method: 'delete',
-      path: '/templates/:id',
-      summary: 'Deletes a template',
-      permission: 'authoritymanagement:templateConfiguration:delete',
-      params: idParams,
-    },
-    async (c, { params }) => {
-      if (!(await tenantHandle(c).collection(COLLECTION).deleteOne({ _id: params.id }))) {
-        throw errors.notFound('narratives.templateNotFound');
-      }
-      return null;
-    },
+    async (c, { query }) => ({
+      items: await projectTemplates(tenantHandle(c), query.projectId ?? null, 'narrative', 'PRO'),
+      defaults: { zh: defaultTemplate('zh'), en: defaultTemplate('en') },
+    }),
   );
 
   router.route<
@@ -174,7 +82,7 @@ function routes(router: ModuleRouter): void {
         properties: {
           lang: { enum: ['zh', 'en'] },
           templateId: { type: 'string', maxLength: 64 },
-          body: fields.body!,
+          body: draftBody,
         },
       },
     },
@@ -191,4 +99,4 @@ function routes(router: ModuleRouter): void {
   );
 }
 
-export const narrativesModule = defineModule({ name: 'narratives', collections, routes });
+export const narrativesModule = defineModule({ name: 'narratives', routes });

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseRig, demoProject } from '../cases/testing';
 import { demoCaseContent } from '../cases/demo/factory';
+import { ConfiguratorService } from '../configurator/service';
 
 const rig = await caseRig();
 afterAll(() => rig.close());
@@ -38,36 +39,57 @@ describe('H.1 narrative drafts', () => {
     expect((await entry.call('GET', `/cases/${caseId}`)).body.data.rev).toBe(rev);
   });
 
-  it('uses the project template, and refuses templates that do not compile or use unknown helpers', async () => {
-    const broken = await entry.call('POST', '/narratives/templates', {
-      name: 'broken',
-      projectId: 'p1',
-      lang: 'en',
-      body: 'Line one\n{{#each reactions}}{{reactionNative}}',
+  it('drafts from the template published to PRO, never from a UAT draft; refuses templates that do not compile or use unknown helpers', async () => {
+    const configurator = () =>
+      new ConfiguratorService(rig.store.tenant('t1', { userId: 'admin' }), { now: () => new Date() });
+    const narrative = (id: string, body: string) => ({
+      id,
+      kind: 'narrative' as const,
+      name: { zh: id, en: id },
+      lang: 'en' as const,
+      body,
     });
-    expect(broken.body.code).toBe(400);
-    expect(broken.body.msg).toMatch(/^The template does not compile at line 2: /);
-    const helper = await entry.call('POST', '/narratives/templates', {
-      name: 'helper',
-      projectId: 'p1',
-      lang: 'en',
-      body: '{{lookupSecrets patient}}',
-    });
-    expect(helper.body.msg).toBe('The template uses an unknown helper: lookupSecrets');
+    await expect(
+      configurator().saveTemplate(
+        'p1',
+        narrative('broken', 'Line one\n{{#each reactions}}{{reactionNative}}'),
+      ),
+    ).rejects.toMatchObject({ code: 400 });
+    await expect(
+      configurator().saveTemplate('p1', narrative('helper', '{{lookupSecrets patient}}')),
+    ).rejects.toMatchObject({ code: 400, params: { name: 'lookupSecrets' } });
+
+    await configurator().saveTemplate(
+      'p1',
+      narrative(
+        'p1-en',
+        '{{report.reportCode}}: {{codelabel "sex" patient.gender}}{{#each reactions}}; {{reactionTranslation}} from {{e2bDate startDate}}{{/each}}',
+      ),
+    );
+    // In UAT only: cases still draft from the bundled default.
+    const before = await entry.call('POST', `/narratives/cases/${caseId}/draft`, { lang: 'en' });
+    expect(before.body.data.templateId).toBeNull();
     expect((await entry.call('GET', '/narratives/templates?projectId=p1')).body.data.items).toEqual([]);
 
-    const simple = await entry.call('POST', '/narratives/templates', {
-      name: 'P1 英文',
-      projectId: 'p1',
-      lang: 'en',
-      body: '{{report.reportCode}}: {{codelabel "sex" patient.gender}}{{#each reactions}}; {{reactionTranslation}} from {{e2bDate startDate}}{{/each}}',
-    });
-    expect(simple.body.code).toBe(200);
+    await configurator().publish(async () => ({ _id: 'signature' }), 'password');
     const draft = await entry.call('POST', `/narratives/cases/${caseId}/draft`, { lang: 'en' });
-    expect(draft.body.data.templateId).toBe(simple.body.data.id);
+    expect(draft.body.data.templateId).toBe('p1-en');
     expect(draft.body.data.text).toMatch(
       /^CN-XYPHARMA-\d{10}: Male; Febrile neutropenia from \d{4}-\d{2}-\d{2}$/,
     );
+    expect(
+      (await entry.call('GET', '/narratives/templates?projectId=p1')).body.data.items.map(
+        (item: { id: string }) => item.id,
+      ),
+    ).toEqual(['p1-en']);
+    // An English template is not offered for a Chinese draft.
+    expect(
+      (await entry.call('POST', `/narratives/cases/${caseId}/draft`, { lang: 'zh' })).body.data.templateId,
+    ).toBeNull();
+    // Template configuration has no unsigned way around the publish any more.
+    expect(
+      (await entry.call('POST', '/narratives/templates', { name: 'x', lang: 'en', body: 'x' })).body.code,
+    ).toBe(404);
     const tried = await entry.call('POST', `/narratives/cases/${caseId}/draft`, {
       lang: 'zh',
       body: '{{patient.patientsName}}，{{lang}}',

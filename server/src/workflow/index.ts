@@ -1,6 +1,7 @@
 /**
  * The case workflow as data (`/api/workflow`): the workflow a project runs, a dry-run check of an
- * override for the workflow designer, and saving a project's override.
+ * override for the workflow designer, and saving a project's override in UAT (PRO changes only
+ * through the configurator's signed publish).
  */
 import { caseWorkflow, checkWorkflow, mergePatch } from '../../../engine/src/workflow/index';
 import type { WorkflowDefinition } from '../../../engine/src/workflow/index';
@@ -9,7 +10,7 @@ import { errors } from '../http/errors';
 import { ok } from '../http/envelope';
 import { defineModule } from '../http/module';
 import type { ModuleRouter } from '../http/route';
-import type { Update } from '../store/port';
+import { ConfiguratorService } from '../configurator/service';
 import { C } from '../cases/collections';
 import type { Project } from '../cases/projects';
 import { projectWorkflow } from './definitions';
@@ -57,12 +58,12 @@ function routes(router: ModuleRouter): void {
     },
   );
 
-  router.route<{ override: unknown; rev: number }, Record<string, unknown>, { projectId: string }>(
+  router.route<{ override: unknown }, Record<string, unknown>, { projectId: string }>(
     {
       method: 'put',
       path: '/case/projects/:projectId',
       summary:
-        "Saves a project's workflow override (refused with the reason when it leaves a node unreachable or no way to regulatory submission)",
+        "Saves a project's workflow override in UAT (refused with the reason when it leaves a node unreachable or no way to regulatory submission); cases follow it once the configurator publishes UAT to PRO with an e-signature",
       permission: 'authoritymanagement:projectInfo:config',
       params: {
         type: 'object',
@@ -71,21 +72,21 @@ function routes(router: ModuleRouter): void {
       },
       body: {
         type: 'object',
-        required: ['override', 'rev'],
+        required: ['override'],
         additionalProperties: false,
-        properties: { override: { type: ['object', 'null'] }, rev: { type: 'integer', minimum: 1 } },
+        properties: { override: { type: ['object', 'null'] } },
       },
     },
     async (c, { params, body }) => {
-      projectWorkflow(body.override);
-      const projects = tenantHandle(c).collection<Project>(C.projects);
-      const update: Update =
-        body.override === null
-          ? { $unset: { workflowOverride: '' } }
-          : { $set: { workflowOverride: body.override } };
-      const updated = await projects.updateOne({ _id: params.projectId }, update, { expectedRev: body.rev });
-      if (!updated) throw errors.notFound('cases.unknownProject', { id: params.projectId });
-      return ok(c, { rev: updated.rev }, 'workflow.overrideSaved');
+      const handle = tenantHandle(c);
+      const project = await handle.collection<Project>(C.projects).findOne({ _id: params.projectId });
+      if (!project) throw errors.notFound('cases.unknownProject', { id: params.projectId });
+      // The project document's workflowOverride is PRO: only the signed publish writes it.
+      const saved = await new ConfiguratorService(handle, c.get('deps').clock).saveWorkflow(
+        params.projectId,
+        body.override,
+      );
+      return ok(c, { environment: 'UAT', workflow: saved.workflow ?? null }, 'workflow.overrideSavedInUat');
     },
   );
 }

@@ -59,7 +59,10 @@ export default function ConfiguratorPage() {
     configurator.projects().then(
       (list) => {
         setProjects(list);
-        if (list[0]) setProjectId(list[0].id);
+        // Opened from a project's configuration tab (?projectId=): that project first.
+        const asked = new URLSearchParams(window.location.search).get('projectId');
+        const first = list.find((project) => project.id === asked) ?? list[0];
+        if (first) setProjectId(first.id);
       },
       (failure: unknown) => setError(messageOf(failure)),
     );

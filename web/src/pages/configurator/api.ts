@@ -17,6 +17,8 @@ export interface TemplateDefinition {
   kind: 'narrative' | 'message';
   name: LocalisedText;
   body: string;
+  /** A narrative's language (offered for drafts in that language); absent = any. */
+  lang?: 'zh' | 'en';
 }
 
 export interface ProjectConfiguration {
@@ -81,7 +83,12 @@ export const configurator = {
   saveTemplate: (projectId: string, template: TemplateDefinition) =>
     api.request(`${project(projectId)}/templates/${encodeURIComponent(template.id)}`, {
       method: 'PUT',
-      body: { kind: template.kind, name: template.name, body: template.body },
+      body: {
+        kind: template.kind,
+        name: template.name,
+        body: template.body,
+        ...(template.kind === 'narrative' && template.lang ? { lang: template.lang } : {}),
+      },
       silent: true,
     }),
   deleteTemplate: (projectId: string, templateId: string) =>

@@ -320,6 +320,23 @@ export function TemplatesPanel({
             <Option value="message">{ct('uiKindMessage')}</Option>
           </Dropdown>
         </Field>
+        {draft.kind === 'narrative' && (
+          <Field label={ct('uiTemplateLang')}>
+            <Dropdown
+              value={ct(draft.lang === 'zh' ? 'uiLangZh' : draft.lang === 'en' ? 'uiLangEn' : 'uiLangAny')}
+              selectedOptions={[draft.lang ?? '']}
+              onOptionSelect={(_: unknown, data: OptionOnSelectData) => {
+                const { lang: _lang, ...rest } = draft;
+                setDraft(data.optionValue ? { ...rest, lang: data.optionValue as 'zh' | 'en' } : rest);
+              }}
+              data-testid="template-lang"
+            >
+              <Option value="">{ct('uiLangAny')}</Option>
+              <Option value="zh">{ct('uiLangZh')}</Option>
+              <Option value="en">{ct('uiLangEn')}</Option>
+            </Dropdown>
+          </Field>
+        )}
         <Field label={ct('uiNameZh')}>
           <Input
             value={draft.name.zh}
