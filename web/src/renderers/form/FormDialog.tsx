@@ -34,6 +34,8 @@ export default function FormDialog(props: {
   title: string;
   mode: 'create' | 'edit' | 'view';
   row?: Data;
+  /** Replaces the "Edit - title" heading (a row action's own form is named by the action). */
+  heading?: string;
   onClose(): void;
   onSaved(): void;
 }) {
@@ -115,10 +117,11 @@ export default function FormDialog(props: {
       }),
     }));
 
-  const heading = t(
-    mode === 'create' ? 'form.createTitle' : mode === 'edit' ? 'form.editTitle' : 'form.viewTitle',
-    { title: props.title },
-  );
+  const heading =
+    props.heading ??
+    t(mode === 'create' ? 'form.createTitle' : mode === 'edit' ? 'form.editTitle' : 'form.viewTitle', {
+      title: props.title,
+    });
 
   return (
     <AppDialog

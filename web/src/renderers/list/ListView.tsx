@@ -488,7 +488,8 @@ export function ListView({ definition }: { definition: ListDefinition }) {
         <Suspense fallback={null}>
           <FormDialog
             definition={(form.mode !== 'create' && form.definition) || definition.form!}
-            title={(form.mode !== 'create' && form.title) || pick(definition.title)}
+            title={pick(definition.title)}
+            heading={(form.mode !== 'create' && form.title) || undefined}
             mode={form.mode}
             row={form.mode === 'create' ? undefined : form.row}
             onClose={() => setForm(null)}

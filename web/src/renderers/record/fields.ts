@@ -29,6 +29,11 @@ export function recordFields(
       const one = (v: unknown): string => {
         if (v === null || v === undefined) return '';
         if (typeof v === 'boolean') return t(v ? 'common.yes' : 'common.no');
+        // An item of a list of objects (e.g. study staff): its values, in the schema's order.
+        if (typeof v === 'object')
+          return Object.values(v)
+            .filter((x) => x !== null && x !== '')
+            .join(' ');
         const option = form.labels[`${path}.${String(v)}`];
         return option ? pick(option) : String(v);
       };

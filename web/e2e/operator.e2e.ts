@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { test } from './kit';
+import { demoPassword, login, skipTour } from './helpers';
+
+/** A call to the server API with the page's session, if any. */
+async function call<T>(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ code: number; data: T }> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const token = localStorage.getItem('pv.token');
+      const answer = await fetch(url, {
+        method,
+        headers: {
+          'Content-Type': 'application/json',
+          'Lang-Type': 'cn',
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return (await answer.json()) as { code: number; data: never };
+    },
+    { method, url: `/api${path}`, body },
+  );
+}
+
+interface TenantRow {
+  tenantId: string;
+  name: string;
+  status: string;
+  expiresAt: string | null;
+  limits: { projects: number; sponsors: number; users: number };
+}
+
+const register = (page: Page, name: string, code: string, account: string) =>
+  call<{ tenantId: string; status: string }>(page, 'POST', '/tenancy/registrations', {
+    tenantName: name,
+    code,
+    contactName: '联系人',
+    account,
+    email: `${account}@example.com`,
+    password: 'Regist3r!pass',
+    confirmPassword: 'Regist3r!pass',
+  });
+
+test('operator approves one registered tenant with limits and expiry and rejects another with a reason', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await page.goto(`${baseUrl}/login`);
+  const first = await register(page, '东方制药有限公司', 'EAST-PHARMA', 'eastadmin');
+  const second = await register(page, '西部生物科技', 'WEST-BIO', 'westadmin');
+  assert.equal(first.data.status, 'pending');
+  assert.equal(second.data.status, 'pending');
+
+  await login(page, baseUrl, 'operator', demoPassword(serverOutput, 'operator'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/holoxcontrol/lessee`);
+  const list = page.getByTestId('list-holoxcontrol.lessee');
+  const east = list.getByTestId('list-row').filter({ hasText: '东方制药有限公司' });
+  await east.waitFor();
+  // Active tenants are not offered approval; the pending one is.
+  await east.getByTestId('row-approve').click();
+  const form = page.getByTestId('form-dialog');
+  await form.waitFor();
+  await form.getByTestId('form-save').click();
+  await form.getByText('此项为必填项').first().waitFor();
+  await form.locator('#root_expiresAt').fill('2027-12-31T23:59');
+  await form.locator('#root_limits_users').fill('5');
+  await form.locator('#root_note').fill('资料齐全');
+  await screenshot('tenant-approval');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await east.getByText('正常').waitFor();
+
+  const tenants = await call<TenantRow[]>(page, 'GET', '/tenancy/operator/tenants');
+  const approved = tenants.data.find((t) => t.tenantId === first.data.tenantId)!;
+  assert.equal(approved.status, 'active');
+  assert.equal(approved.limits.users, 5);
+  assert.ok(approved.expiresAt?.startsWith('2027-12-31'), String(approved.expiresAt));
+  assert.equal(await east.getByTestId('row-approve').count(), 0);
+
+  const west = list.getByTestId('list-row').filter({ hasText: '西部生物科技' });
+  await west.getByTestId('row-reject').click();
+  await form.waitFor();
+  await form.getByTestId('form-save').click();
+  await form.getByText('此项为必填项').first().waitFor();
+  await form.locator('#root_note').fill('营业执照信息不完整');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await west.getByText('已驳回').waitFor();
+  const rejected = (await call<TenantRow[]>(page, 'GET', '/tenancy/operator/tenants')).data.find(
+    (t) => t.tenantId === second.data.tenantId,
+  )!;
+  assert.equal(rejected.status, 'rejected');
+});
+
+test('operator roles and user roles are listed; the login and operation log shows a tenant user’s changes', async ({
+  page,
+  baseUrl,
+  serverOutput,
+}) => {
+  await login(page, baseUrl, 'operator', demoPassword(serverOutput, 'operator'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/holoxcontrol/roleConfig`);
+  await page.getByTestId('list-holoxcontrol.roleConfig').getByText('平台运营管理员', { exact: true }).waitFor();
+  await page.goto(`${baseUrl}/holoxcontrol/userRole`);
+  await page.getByTestId('list-holoxcontrol.userRole').getByText('operator', { exact: true }).waitFor();
+  await page.getByTestId('personal-menu').click();
+  await page.getByTestId('personal-logout').click();
+  await page.waitForURL((url) => url.pathname === '/login');
+
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  const security = await call<Record<string, unknown>>(page, 'GET', '/tenancy/security');
+  assert.equal((await call(page, 'PUT', '/tenancy/security', security.data)).code, 200);
+  await page.goto(`${baseUrl}/checklog/loginOperationLog`);
+  await page.getByTestId('page-tab-checklog.userOperationLog').click();
+  const log = page.getByTestId('list-checklog.userOperationLog');
+  await log.getByTestId('list-row').filter({ hasText: '/api/tenancy/security' }).first().waitFor();
+});
