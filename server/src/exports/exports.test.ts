@@ -142,6 +142,15 @@ describe('E2B export of one case', () => {
     expect(await validateR3Xml(xml)).toEqual({ valid: true, errors: [] });
     expect(xml).toContain(`extension="${first.reportCode}"`);
     expect(xml).toContain('extension="CDE"');
+    // Causality (G.k.9.i) names each drug by the UUID the drug's substanceAdministration carries.
+    const drugIds = [...xml.matchAll(/<substanceAdministration [^>]*>\s*<id root="([^"]+)"/g)].map(
+      (m) => m[1],
+    );
+    const referenced = [...xml.matchAll(/<productUseReference [^>]*>\s*<id root="([^"]+)"/g)].map(
+      (m) => m[1],
+    );
+    expect(referenced.length).toBeGreaterThan(0);
+    for (const id of referenced) expect(drugIds).toContain(id);
 
     const exportId = res.headers.get('x-export-id');
     const record = (await entry.call('GET', `/exports/records/${exportId}`)).body.data as Data;

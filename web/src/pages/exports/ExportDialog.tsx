@@ -34,7 +34,7 @@ import { ExportHistory } from './ExportHistory';
 import { useExportText } from './text';
 
 const useStyles = makeStyles({
-  surface: { maxWidth: '880px', width: '90vw' },
+  surface: { maxWidth: '1200px', width: '95vw' },
   body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   errors: { maxHeight: '240px', overflowY: 'auto', margin: 0, paddingLeft: tokens.spacingHorizontalL },
 });
@@ -228,7 +228,10 @@ export function ExportButton({
   const { et } = useExportText();
   const { info } = useSession();
   const [open, setOpen] = useState(false);
-  if (!info?.permissions.includes(permission)) return null;
+  // A key ending in the user's id grants the control to that user only (SPEC 6).
+  const granted =
+    info?.permissions.includes(permission) || info?.permissions.includes(`${permission}:${info.user.id}`);
+  if (!granted) return null;
   return (
     <>
       <Button data-testid="case-export" disabled={disabled} onClick={() => setOpen(true)}>

@@ -28,6 +28,7 @@ const useStyles = makeStyles({
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   pager: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   failure: { whiteSpace: 'pre-wrap', color: tokens.colorPaletteRedForeground1 },
+  code: { wordBreak: 'break-all' },
 });
 
 const STATUS_COLOR: Record<ExportStatus, 'informative' | 'success' | 'warning' | 'danger'> = {
@@ -110,10 +111,12 @@ export function ExportHistory({ caseId }: { caseId?: string | undefined }) {
           {answer.items.map((r) => (
             <TableRow key={r.exportId} data-testid="export-history-row" data-status={r.status}>
               <TableCell>{new Date(r.exportedAt).toLocaleString()}</TableCell>
-              <TableCell>{r.cases.map((c) => c.reportCode ?? c.caseId).join(', ')}</TableCell>
+              <TableCell className={styles.code}>
+                {r.cases.map((c) => c.reportCode ?? c.caseId).join(', ')}
+              </TableCell>
               <TableCell>{`${r.receiverName} (${r.receiverIdentifier})`}</TableCell>
               <TableCell>{r.format === 'r3' ? et('uiFormatR3') : et('uiFormatR2')}</TableCell>
-              <TableCell>{r.batchId}</TableCell>
+              <TableCell className={styles.code}>{r.batchId}</TableCell>
               <TableCell>{r.exportedByName ?? r.exportedBy}</TableCell>
               <TableCell>
                 <Badge color={STATUS_COLOR[r.status]} data-testid="export-status">
