@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { test } from './kit';
+import { demoPassword, login, skipTour } from './helpers';
+
+test('operator master data: a dictionary type and entry are added, deleted and restored; an announcement reaches the users’ notices', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'operator', demoPassword(serverOutput, 'operator'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/holoxcontrol/dict`);
+  const types = page.getByTestId('list-holoxcontrol.dict.types');
+  await types.waitFor();
+
+  await page.getByTestId('list-create').click();
+  const form = page.getByTestId('form-dialog');
+  await form.locator('#root_code').fill('report source');
+  await form.locator('#root_nameCn').fill('报告来源');
+  await form.locator('#root_nameEn').fill('Report source');
+  await form.getByTestId('form-save').click();
+  await form.getByText('格式有误，包含不允许的字符').waitFor();
+  await form.locator('#root_code').fill('reportSource');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await types.getByTestId('list-row').filter({ hasText: 'reportSource' }).waitFor();
+
+  await page.getByTestId('page-tab-holoxcontrol.dict.codes').click();
+  const codes = page.getByTestId('list-holoxcontrol.dict.codes');
+  await codes.waitFor();
+  await page.getByTestId('list-create').click();
+  await form.waitFor();
+  await form.locator('#root_dictTypeCode').click();
+  await page.getByRole('option', { name: '报告来源' }).click();
+  await form.locator('#root_dictCode').fill('1');
+  await form.locator('#root_dictCodeNameCn').fill('自发报告');
+  await form.locator('#root_dictCodeNameEn').fill('Spontaneous report');
+  await screenshot('dictionary-entry-form');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  const row = codes.getByTestId('list-row').filter({ hasText: '自发报告' });
+  await row.waitFor();
+
+  // A second entry with the same value under the same type is refused in the server's words.
+  await page.getByTestId('list-create').click();
+  await form.locator('#root_dictTypeCode').click();
+  await page.getByRole('option', { name: '报告来源' }).click();
+  await form.locator('#root_dictCode').fill('1');
+  await form.locator('#root_dictCodeNameCn').fill('重复');
+  await form.locator('#root_dictCodeNameEn').fill('Duplicate');
+  await form.getByTestId('form-save').click();
+  await page.getByText('字典类型 reportSource 下已存在字典值 1').first().waitFor();
+  await form.getByTestId('form-close').click();
+  await page.getByTestId('prompt-exit').click();
+  await form.waitFor({ state: 'detached' });
+
+  await row.getByTestId('row-delete').click();
+  await page.getByTestId('prompt-ok').click();
+  await row.waitFor({ state: 'detached' });
+  await codes.getByRole('tab', { name: '已删除' }).click();
+  const deleted = codes.getByTestId('list-row').filter({ hasText: '自发报告' });
+  await deleted.getByTestId('row-restore').click();
+  await deleted.waitFor({ state: 'detached' });
+  await codes.getByRole('tab', { name: '在用' }).click();
+  await codes.getByTestId('list-row').filter({ hasText: '自发报告' }).waitFor();
+
+  // An announcement published now is in the notices of a tenant user.
+  await page.goto(`${baseUrl}/holoxcontrol/announcementManagement`);
+  await page.getByTestId('list-holoxcontrol.announcementManagement').waitFor();
+  await page.getByTestId('list-create').click();
+  await form.locator('#root_title').fill('系统维护通知');
+  await form.locator('#root_content').fill('本周六 22:00 至 24:00 系统维护。');
+  await form.locator('#root_status').click();
+  await page.getByRole('option', { name: '已发布' }).click();
+  await form.locator('#root_publishAt').fill(new Date(Date.now() - 60_000).toISOString().slice(0, 16));
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+
+  await page.getByTestId('personal-menu').click();
+  await page.getByTestId('personal-logout').click();
+  await page.waitForURL((url) => url.pathname === '/login');
+  await login(page, baseUrl, 'entry', demoPassword(serverOutput, 'entry'));
+  await skipTour(page);
+  await page.getByTestId('personal-menu').click();
+  assert.equal(await page.getByTestId('notices-count').textContent(), '1');
+  await page.getByTestId('personal-notices').click();
+  const dialog = page.getByTestId('notices-dialog');
+  await dialog.getByText('系统维护通知').waitFor();
+  await screenshot('notices');
+});
