@@ -234,6 +234,7 @@ export async function generate(
   );
   if (!claimed) throw errors.conflict('imports.reportBusy', { index: index + 1 });
   let caseId: string;
+  let reportCode: string;
   try {
     if (input.mode === 'new') {
       keepSenderIdentifier(document, report);
@@ -246,6 +247,7 @@ export async function generate(
         document,
       });
       caseId = created.case.id;
+      reportCode = String((created.case.document.report as Doc | undefined)?.reportCode ?? '');
     } else {
       const target = existing!;
       const section = (document.report ?? {}) as Doc;
@@ -288,6 +290,7 @@ export async function generate(
         effect,
       );
       caseId = outcome.case.id;
+      reportCode = target.reportCode;
     }
   } catch (error) {
     await reports(handle).updateOne({ _id: report._id }, { $set: { status: 'pending' } });
@@ -303,7 +306,7 @@ export async function generate(
       caseProcessorName: nameOf(principal),
     });
   });
-  return { caseId, outcome: input.mode, check };
+  return { caseId, reportCode, outcome: input.mode, check };
 }
 
 /** Processing completed once no report of the file is left pending; processing otherwise. */

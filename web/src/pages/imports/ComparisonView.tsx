@@ -1,0 +1,468 @@
+/**
+ * The pre-processing comparison of one report of an import: each field (label, E2B id) as
+ * imported beside the existing case with the same C.1.1 or C.1.8.1, and the value chosen (the
+ * imported one, the existing one, or an edit). The user saves the pre-processing, runs the data
+ * check (its problems listed; a failed check blocks the import), generates a new report or a
+ * follow-up version, or rejects the import.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Dropdown,
+  Field,
+  Input,
+  Link,
+  Option,
+  Spinner,
+  Subtitle2,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  Textarea,
+  Title2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { OptionOnSelectData } from '@fluentui/react-components';
+import { notify } from '../../app/notify';
+import { useSession } from '../../app/SessionContext';
+import { RequestError } from '../../api/request';
+import { ConfirmDialog } from '../../case-form';
+import { PERMISSIONS, importsApi } from './api';
+import type { Comparison, ComparisonRow, DataCheck, FieldChoice, ImportReportView } from './api';
+import { RejectDialog } from './RejectDialog';
+import { useImportText } from './text';
+import type { ImportKey } from './text';
+
+const useStyles = makeStyles({
+  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  head: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'center' },
+  toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
+  tableWrap: { overflowX: 'auto', maxHeight: '60vh', overflowY: 'auto' },
+  value: { wordBreak: 'break-word', maxWidth: '320px' },
+  differs: { backgroundColor: tokens.colorPaletteYellowBackground1 },
+  problemRow: { backgroundColor: tokens.colorPaletteRedBackground1 },
+  panel: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXS,
+    padding: tokens.spacingVerticalM,
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    maxHeight: '30vh',
+    overflowY: 'auto',
+  },
+  problem: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'baseline' },
+  path: { color: tokens.colorNeutralForeground3, fontFamily: tokens.fontFamilyMonospace },
+});
+
+const show = (value: unknown): string => {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') {
+    const flavor = (value as { nullFlavor?: string }).nullFlavor;
+    return flavor ? `nullFlavor: ${flavor}` : JSON.stringify(value);
+  }
+  return String(value);
+};
+
+/** An edited text keeps the type of the value it replaces (numbers and booleans stay so). */
+function typed(text: string, like: unknown): unknown {
+  if (text === '') return undefined;
+  if (typeof like === 'number' && text.trim() !== '' && !Number.isNaN(Number(text))) return Number(text);
+  if (typeof like === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+const KIND_COLOR = {
+  invalid: 'danger',
+  missing: 'warning',
+  dictionary: 'informative',
+  warning: 'subtle',
+} as const;
+
+export function ComparisonView({ recordId, index }: { recordId: string; index: number }) {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const { it, pick } = useImportText();
+  const { info } = useSession();
+  const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
+  const can = (permission: string) => permissions.has(permission);
+  const [data, setData] = useState<Comparison | null>(null);
+  const [reports, setReports] = useState<ImportReportView[]>([]);
+  const [choices, setChoices] = useState<Record<string, FieldChoice>>({});
+  const [dirty, setDirty] = useState(false);
+  const [check, setCheck] = useState<DataCheck | null>(null);
+  const [onlyDiffering, setOnlyDiffering] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [followUp, setFollowUp] = useState(false);
+  const [reason, setReason] = useState('');
+  const [rejecting, setRejecting] = useState(false);
+
+  const adopt = (answer: Comparison) => {
+    setData(answer);
+    // The server answers every row's current choice: keep the explicit ones as the draft.
+    setChoices(
+      Object.fromEntries(
+        answer.rows
+          .filter(
+            (row) => row.source === 'edited' || (row.source === 'existing' && row.imported !== undefined),
+          )
+          .map((row) => [
+            row.path,
+            row.source === 'edited' ? { source: 'edited', value: row.chosen } : { source: row.source },
+          ]),
+      ),
+    );
+    setDirty(false);
+  };
+
+  const load = useCallback(async () => {
+    setData(null);
+    setCheck(null);
+    const [answer, detail] = await Promise.all([
+      importsApi.comparison(recordId, index),
+      importsApi.detail(recordId),
+    ]);
+    adopt(answer);
+    setReports(detail.reports);
+  }, [recordId, index]);
+  useEffect(() => void load().catch(() => undefined), [load]);
+
+  const open = data?.report.status === 'pending' && !data.record.rejected;
+  const problemPaths = useMemo(
+    () => new Set((check?.problems ?? []).filter((p) => p.kind === 'invalid').map((p) => p.path)),
+    [check],
+  );
+
+  const choose = (path: string, choice: FieldChoice) => {
+    setChoices((all) => ({ ...all, [path]: choice }));
+    setDirty(true);
+  };
+  const choiceOf = (row: ComparisonRow): FieldChoice =>
+    choices[row.path] ?? {
+      source: row.imported === undefined && row.existing !== undefined ? 'existing' : 'imported',
+    };
+  const chosenOf = (row: ComparisonRow): unknown => {
+    const choice = choiceOf(row);
+    if (choice.source === 'edited') return choice.value;
+    return choice.source === 'existing' ? row.existing : row.imported;
+  };
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      adopt(await importsApi.save(recordId, index, choices));
+      notify.toast('success', it('uiSaved'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const runCheck = async () => {
+    setBusy(true);
+    try {
+      const result = await importsApi.check(recordId, index, choices);
+      setCheck(result);
+      notify.toast(
+        result.passed ? 'success' : 'warning',
+        result.passed ? it('uiCheckPassed') : it('uiCheckFailed', { count: result.blockingCount }),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const generate = async (mode: 'new' | 'followUp') => {
+    setBusy(true);
+    try {
+      // The server generates from the saved pre-processing: save the draft first.
+      if (dirty) adopt(await importsApi.save(recordId, index, choices));
+      const result = await importsApi.generate(
+        recordId,
+        index,
+        mode,
+        mode === 'followUp' ? reason.trim() : undefined,
+      );
+      setFollowUp(false);
+      notify.toast(
+        'success',
+        it(mode === 'new' ? 'uiGeneratedNew' : 'uiGeneratedFollowUp', { code: result.reportCode }),
+      );
+      await load();
+    } catch (error) {
+      if (error instanceof RequestError) {
+        const blocked = error.data as DataCheck | null;
+        if (blocked && Array.isArray(blocked.problems)) setCheck(blocked);
+        notify.toast('error', error.message);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!data) return <Spinner />;
+  const rows = data.rows.filter((row) => !onlyDiffering || row.differs || problemPaths.has(row.path));
+  const statusKey = `uiReport_${data.report.status}` as ImportKey;
+
+  return (
+    <div className={styles.page} data-testid="imports-compare">
+      <div className={styles.head}>
+        <Button onClick={() => navigate('/reportmanagment/importReport')}>{it('uiBack')}</Button>
+        <Title2>{it('uiCompareTitle')}</Title2>
+        <Text>{data.record.fileName}</Text>
+        {reports.length > 1 ? (
+          <Dropdown
+            value={it('uiReportN', { n: index + 1, id: reports[index]?.senderReportId ?? '' })}
+            selectedOptions={[String(index)]}
+            onOptionSelect={(_: unknown, d: OptionOnSelectData) =>
+              navigate(`/reportmanagment/importReport?recordId=${recordId}&index=${d.optionValue}`)
+            }
+          >
+            {reports.map((r) => (
+              <Option
+                key={r.index}
+                value={String(r.index)}
+                text={it('uiReportN', { n: r.index + 1, id: r.senderReportId ?? '' })}
+              >
+                {it('uiReportN', { n: r.index + 1, id: r.senderReportId ?? '' })} ·{' '}
+                {it(`uiReport_${r.status}` as ImportKey)}
+              </Option>
+            ))}
+          </Dropdown>
+        ) : null}
+        <Badge appearance="tint" data-testid="imports-report-status">
+          {it(statusKey)}
+        </Badge>
+      </div>
+      <div className={styles.head}>
+        <Text>C.1.1: {data.report.senderReportId ?? ''}</Text>
+        <Text>C.1.8.1: {data.report.worldwideId ?? ''}</Text>
+        {data.existing ? (
+          <Text data-testid="imports-existing">
+            {it('uiExistingCase', { by: data.existing.matchedBy })}{' '}
+            <Link onClick={() => navigate(`/activecase?caseId=${data.existing!.caseId}`)}>
+              {data.existing.reportCode}
+            </Link>
+          </Text>
+        ) : (
+          <Text data-testid="imports-existing">{it('uiNoExistingCase')}</Text>
+        )}
+        {data.report.caseId ? (
+          <Link
+            data-testid="imports-generated-case"
+            onClick={() => navigate(`/activecase?caseId=${data.report.caseId}`)}
+          >
+            {it('uiOpenGeneratedCase')}
+          </Link>
+        ) : null}
+      </div>
+      <div className={styles.toolbar}>
+        {open && can(PERMISSIONS.import) ? (
+          <>
+            <Button data-testid="imports-save" disabled={busy} onClick={() => void save()}>
+              {it('uiSavePreprocessing')}
+            </Button>
+            <Button data-testid="imports-check" disabled={busy} onClick={() => void runCheck()}>
+              {it('uiDataCheck')}
+            </Button>
+          </>
+        ) : null}
+        {open && can(PERMISSIONS.generate) ? (
+          <>
+            <Button
+              appearance="primary"
+              data-testid="imports-generate-new"
+              disabled={busy}
+              onClick={() => void generate('new')}
+            >
+              {it('uiGenerateNew')}
+            </Button>
+            <Button
+              data-testid="imports-generate-follow-up"
+              disabled={busy || !data.existing}
+              onClick={() => setFollowUp(true)}
+            >
+              {it('uiGenerateFollowUp')}
+            </Button>
+          </>
+        ) : null}
+        {!data.record.finished && can(PERMISSIONS.reject) ? (
+          <Button data-testid="imports-reject" disabled={busy} onClick={() => setRejecting(true)}>
+            {it('uiReject')}
+          </Button>
+        ) : null}
+        <Checkbox
+          checked={onlyDiffering}
+          onChange={(_, d) => setOnlyDiffering(Boolean(d.checked))}
+          label={it('uiOnlyDiffering')}
+        />
+        {dirty ? <Text>{it('uiUnsaved')}</Text> : null}
+      </div>
+      {check ? (
+        <div className={styles.panel} data-testid="imports-problems">
+          <Subtitle2>
+            {check.passed ? it('uiCheckPassed') : it('uiCheckFailed', { count: check.blockingCount })} ·{' '}
+            {it('uiCheckedWith', {
+              profiles: check.profiles.join(', '),
+              meddra: check.meddraVersion,
+              whodrug: check.whodrugVersion,
+            })}
+          </Subtitle2>
+          {check.problems.length === 0 ? <Text>{it('uiNoProblems')}</Text> : null}
+          {check.problems.map((problem, i) => {
+            const row = data.rows.find((r) => r.path === problem.path);
+            return (
+              <div
+                className={styles.problem}
+                key={`${problem.path}-${problem.ruleId}-${i}`}
+                data-testid={`imports-problem-${problem.kind}`}
+              >
+                <Badge appearance="tint" color={KIND_COLOR[problem.kind]}>
+                  {it(`uiProblem_${problem.kind}` as ImportKey)}
+                </Badge>
+                <Text weight="semibold">{problem.e2b ?? row?.e2b ?? ''}</Text>
+                <Text>{row?.label ? pick(row.label) : ''}</Text>
+                <Text>{pick(problem.message)}</Text>
+                <Text className={styles.path}>{problem.path}</Text>
+                {open && problem.kind === 'invalid' && row ? (
+                  <Button
+                    size="small"
+                    appearance="subtle"
+                    data-testid="imports-clear-value"
+                    onClick={() => choose(problem.path, { source: 'edited' })}
+                  >
+                    {it('uiClearValue')}
+                  </Button>
+                ) : null}
+              </div>
+            );
+          })}
+        </div>
+      ) : null}
+      <div className={styles.tableWrap}>
+        <Table size="small" aria-label={it('uiCompareTitle')}>
+          <TableHeader>
+            <TableRow>
+              <TableHeaderCell>{it('uiSerial')}</TableHeaderCell>
+              <TableHeaderCell>{it('uiField')}</TableHeaderCell>
+              <TableHeaderCell>{it('uiE2bId')}</TableHeaderCell>
+              <TableHeaderCell>{it('uiImportedValue')}</TableHeaderCell>
+              <TableHeaderCell>{it('uiExistingValue')}</TableHeaderCell>
+              <TableHeaderCell>{it('uiSource')}</TableHeaderCell>
+              <TableHeaderCell>{it('uiChosenValue')}</TableHeaderCell>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((row, i) => {
+              const choice = choiceOf(row);
+              const chosen = chosenOf(row);
+              const editable = open && !row.readOnly && can(PERMISSIONS.import);
+              return (
+                <TableRow
+                  key={row.path}
+                  data-testid="imports-field"
+                  data-path={row.path}
+                  className={
+                    problemPaths.has(row.path) ? styles.problemRow : row.differs ? styles.differs : undefined
+                  }
+                >
+                  <TableCell>{i + 1}</TableCell>
+                  <TableCell>
+                    <Text>{row.label ? pick(row.label) : ''}</Text>{' '}
+                    <Text className={styles.path}>{row.path}</Text>
+                  </TableCell>
+                  <TableCell>{row.e2b ?? ''}</TableCell>
+                  <TableCell className={styles.value}>{show(row.imported)}</TableCell>
+                  <TableCell className={styles.value}>{show(row.existing)}</TableCell>
+                  <TableCell>
+                    {editable ? (
+                      <Dropdown
+                        size="small"
+                        style={{ minWidth: 110 }}
+                        value={it(`uiSource_${choice.source}` as ImportKey)}
+                        selectedOptions={[choice.source]}
+                        onOptionSelect={(_: unknown, d: OptionOnSelectData) => {
+                          const source = d.optionValue as FieldChoice['source'];
+                          choose(row.path, source === 'edited' ? { source, value: chosen } : { source });
+                        }}
+                      >
+                        {(
+                          [
+                            'imported',
+                            ...(data.existing ? ['existing'] : []),
+                            'edited',
+                          ] as FieldChoice['source'][]
+                        ).map((source) => (
+                          <Option key={source} value={source}>
+                            {it(`uiSource_${source}` as ImportKey)}
+                          </Option>
+                        ))}
+                      </Dropdown>
+                    ) : (
+                      it(`uiSource_${choice.source}` as ImportKey)
+                    )}
+                  </TableCell>
+                  <TableCell className={styles.value}>
+                    {editable ? (
+                      <Input
+                        size="small"
+                        aria-label={row.path}
+                        value={show(chosen)}
+                        onChange={(_, d) =>
+                          choose(row.path, {
+                            source: 'edited',
+                            value: typed(d.value, row.imported ?? row.existing),
+                          })
+                        }
+                      />
+                    ) : (
+                      show(chosen)
+                    )}
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </div>
+      {followUp ? (
+        <ConfirmDialog
+          open
+          testId="imports-follow-up-dialog"
+          title={it('uiGenerateFollowUp')}
+          buttons={[
+            { value: 'cancel', label: it('uiCancel') },
+            { value: 'ok', label: it('uiGenerateFollowUp'), primary: true },
+          ]}
+          onAnswer={(value) => {
+            if (value !== 'ok') return setFollowUp(false);
+            if (!reason.trim()) return notify.toast('warning', it('uiFollowUpReasonRequired'));
+            void generate('followUp');
+          }}
+        >
+          <Text block>{it('uiFollowUpOf', { code: data.existing?.reportCode ?? '' })}</Text>
+          <Field label={it('uiFollowUpReason')} required>
+            <Textarea value={reason} onChange={(_, d) => setReason(d.value)} maxLength={2000} />
+          </Field>
+        </ConfirmDialog>
+      ) : null}
+      {rejecting ? (
+        <RejectDialog
+          record={data.record}
+          onClose={() => setRejecting(false)}
+          onRejected={() => {
+            setRejecting(false);
+            void load();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

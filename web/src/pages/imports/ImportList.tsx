@@ -1,0 +1,403 @@
+/** The import records: filters, states, actions, upload, column customisation, paging. */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  Badge,
+  Button,
+  Dropdown,
+  Field,
+  Input,
+  Option,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { OptionOnSelectData } from '@fluentui/react-components';
+import { useSession } from '../../app/SessionContext';
+import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
+import { applyLayout, orderedColumns } from '../../renderers/columns/layout';
+import type { TableColumnLayout } from '../../renderers/columns/layout';
+import { loadLayouts, resetLayout, saveLayout } from '../../renderers/columns/store';
+import { PARSE_STATUSES, PERMISSIONS, PROCESSING_STATUSES, importsApi } from './api';
+import type { ImportRecord } from './api';
+import { RejectDialog } from './RejectDialog';
+import { UploadDialog } from './UploadDialog';
+import { useImportText } from './text';
+import type { ImportKey } from './text';
+
+export const IMPORT_LIST_TABLE = 'importList';
+const PAGE_SIZES = [20, 50, 100];
+/** While a file is being parsed the list asks again this often. */
+const POLL_MS = 2000;
+
+const useStyles = makeStyles({
+  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
+  filter: { width: '200px' },
+  toolbar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
+  tableWrap: { overflowX: 'auto' },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
+  exception: { color: tokens.colorPaletteRedForeground1, maxWidth: '360px' },
+  pager: {
+    display: 'flex',
+    gap: tokens.spacingHorizontalS,
+    alignItems: 'center',
+    justifyContent: 'flex-end',
+  },
+});
+
+interface Column {
+  key: string;
+  label: ImportKey;
+}
+
+const COLUMNS: Column[] = [
+  { key: 'fileName', label: 'uiFileName' },
+  { key: 'processingStatus', label: 'uiProcessingStatus' },
+  { key: 'parseStatus', label: 'uiParseStatus' },
+  { key: 'finished', label: 'uiFinished' },
+  { key: 'reportCount', label: 'uiReportCount' },
+  { key: 'importerName', label: 'uiImporter' },
+  { key: 'receiptDate', label: 'uiReceiptDate' },
+  { key: 'pvInformedDate', label: 'uiPvInformedDate' },
+  { key: 'caseProcessorName', label: 'uiCaseProcessor' },
+  { key: 'importedAt', label: 'uiImportTime' },
+  { key: 'completedAt', label: 'uiCompletionTime' },
+  { key: 'exception', label: 'uiExceptionInfo' },
+  { key: 'actions', label: 'uiActions' },
+];
+
+const day = (value: string | null) =>
+  value && /^\d{8}/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : '';
+const instant = (value: string | null) => (value ? new Date(value).toLocaleString() : '');
+
+type Filters = { fileName: string; processingStatus: string; parseStatus: string };
+const EMPTY: Filters = { fileName: '', processingStatus: '', parseStatus: '' };
+
+export function ImportList() {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const { it, pick } = useImportText();
+  const { info } = useSession();
+  const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
+  const can = (permission: string) => permissions.has(permission);
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(20);
+  const [rows, setRows] = useState<ImportRecord[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [layout, setLayout] = useState<TableColumnLayout | undefined>();
+  const [settings, setSettings] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [rejecting, setRejecting] = useState<ImportRecord | null>(null);
+
+  useEffect(
+    () =>
+      void loadLayouts().then(
+        (all) => setLayout(all[IMPORT_LIST_TABLE]),
+        () => undefined,
+      ),
+    [],
+  );
+
+  const load = useCallback(async () => {
+    const params: Record<string, unknown> = { page, size };
+    if (filters.fileName.trim()) params.fileName = filters.fileName.trim();
+    if (filters.processingStatus) params.processingStatus = filters.processingStatus;
+    if (filters.parseStatus) params.parseStatus = filters.parseStatus;
+    try {
+      const answer = await importsApi.list(params);
+      setRows(answer.items);
+      setTotal(answer.total);
+    } catch {
+      setRows([]);
+      setTotal(0);
+    }
+  }, [filters, page, size]);
+  useEffect(() => void load(), [load]);
+
+  const busy = (rows ?? []).some((row) => row.parseStatus === 'toBeParsed' || row.parseStatus === 'parsing');
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setTimeout(() => void load(), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [busy, rows, load]);
+
+  const columns = COLUMNS.map((column) => ({ ...column, text: it(column.label) }));
+  const shown = applyLayout(columns, layout);
+
+  const download = async (row: ImportRecord) => {
+    const file = await importsApi.download(row.id);
+    const url = URL.createObjectURL(file.blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = file.fileName;
+    link.click();
+    URL.revokeObjectURL(url);
+  };
+
+  const cell = (key: string, row: ImportRecord) => {
+    switch (key) {
+      case 'fileName':
+        return row.fileName;
+      case 'processingStatus':
+        return (
+          <Badge
+            appearance="tint"
+            color={
+              row.processingStatus === 'exception'
+                ? 'danger'
+                : row.processingStatus === 'processed'
+                  ? 'success'
+                  : 'informative'
+            }
+          >
+            {it(`uiProcessing_${row.processingStatus}`)}
+          </Badge>
+        );
+      case 'parseStatus':
+        return (
+          <Badge
+            appearance="tint"
+            color={
+              row.parseStatus === 'exception'
+                ? 'danger'
+                : row.parseStatus === 'completed'
+                  ? 'success'
+                  : 'warning'
+            }
+          >
+            {it(`uiParse_${row.parseStatus}`)}
+            {row.parseStatus === 'parsing' || row.parseStatus === 'toBeParsed' ? (
+              <Spinner size="extra-tiny" />
+            ) : null}
+          </Badge>
+        );
+      case 'finished':
+        return row.rejected ? it('uiRejected') : row.finished ? it('uiYes') : it('uiNo');
+      case 'reportCount':
+        return row.parseStatus === 'completed' ? String(row.reportCount) : '';
+      case 'importerName':
+        return row.importerName;
+      case 'receiptDate':
+        return day(row.receiptDate);
+      case 'pvInformedDate':
+        return day(row.pvInformedDate);
+      case 'caseProcessorName':
+        return row.caseProcessorName ?? '';
+      case 'importedAt':
+        return instant(row.importedAt);
+      case 'completedAt':
+        return instant(row.completedAt);
+      case 'exception':
+        return row.exception ? (
+          <Text className={styles.exception} data-testid="imports-exception">
+            {row.exception.entry !== row.fileName ? `${row.exception.entry}: ` : ''}
+            {pick(row.exception.message)}
+          </Text>
+        ) : (
+          ''
+        );
+      case 'actions':
+        return (
+          <div className={styles.actions}>
+            {row.parseStatus === 'completed' ? (
+              <Button
+                size="small"
+                appearance="primary"
+                data-testid={`imports-process-${row.fileName}`}
+                onClick={() => navigate(`/reportmanagment/importReport?recordId=${row.id}&index=0`)}
+              >
+                {row.finished ? it('uiView') : it('uiProcess')}
+              </Button>
+            ) : null}
+            {can(PERMISSIONS.reject) &&
+            !row.finished &&
+            row.parseStatus !== 'toBeParsed' &&
+            row.parseStatus !== 'parsing' ? (
+              <Button size="small" onClick={() => setRejecting(row)}>
+                {it('uiReject')}
+              </Button>
+            ) : null}
+            <Button size="small" appearance="subtle" onClick={() => void download(row)}>
+              {it('uiDownload')}
+            </Button>
+          </div>
+        );
+      default:
+        return '';
+    }
+  };
+
+  const statusFilter = (
+    key: 'processingStatus' | 'parseStatus',
+    values: string[],
+    prefix: 'uiProcessing_' | 'uiParse_',
+  ) => (
+    <Field
+      label={it(key === 'processingStatus' ? 'uiProcessingStatus' : 'uiParseStatus')}
+      className={styles.filter}
+    >
+      <Dropdown
+        clearable
+        value={draft[key] ? it(`${prefix}${draft[key]}` as ImportKey) : ''}
+        selectedOptions={draft[key] ? [draft[key]] : []}
+        onOptionSelect={(_: unknown, data: OptionOnSelectData) =>
+          setDraft((d) => ({ ...d, [key]: data.optionValue ?? '' }))
+        }
+      >
+        {values.map((value) => (
+          <Option key={value} value={value}>
+            {it(`${prefix}${value}` as ImportKey)}
+          </Option>
+        ))}
+      </Dropdown>
+    </Field>
+  );
+
+  return (
+    <div className={styles.page} data-testid="imports-list">
+      <Title2>{it('uiTitle')}</Title2>
+      <div className={styles.filters}>
+        <Field label={it('uiFileName')} className={styles.filter}>
+          <Input
+            value={draft.fileName}
+            onChange={(_, data) => setDraft((d) => ({ ...d, fileName: data.value }))}
+          />
+        </Field>
+        {statusFilter('processingStatus', PROCESSING_STATUSES, 'uiProcessing_')}
+        {statusFilter('parseStatus', PARSE_STATUSES, 'uiParse_')}
+        <Button
+          appearance="primary"
+          onClick={() => {
+            setPage(1);
+            setFilters(draft);
+          }}
+        >
+          {it('uiSearch')}
+        </Button>
+        <Button
+          onClick={() => {
+            setDraft(EMPTY);
+            setFilters(EMPTY);
+            setPage(1);
+          }}
+        >
+          {it('uiResetFilters')}
+        </Button>
+      </div>
+      <div className={styles.toolbar}>
+        {can(PERMISSIONS.import) ? (
+          <Button appearance="primary" data-testid="imports-upload" onClick={() => setUploading(true)}>
+            {it('uiUpload')}
+          </Button>
+        ) : null}
+        <Button onClick={() => void load()}>{it('uiRefresh')}</Button>
+        <Button onClick={() => setSettings(true)}>{it('uiColumns')}</Button>
+      </div>
+      <div className={styles.tableWrap}>
+        {rows === null ? (
+          <Spinner />
+        ) : (
+          <Table size="small" aria-label={it('uiTitle')}>
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell>{it('uiSerial')}</TableHeaderCell>
+                {shown.map((column) => (
+                  <TableHeaderCell key={column.key}>{column.text}</TableHeaderCell>
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.length === 0 ? (
+                <TableRow>
+                  <TableCell colSpan={shown.length + 1}>{it('uiEmpty')}</TableCell>
+                </TableRow>
+              ) : (
+                rows.map((row, i) => (
+                  <TableRow key={row.id} data-testid="imports-row">
+                    <TableCell>{(page - 1) * size + i + 1}</TableCell>
+                    {shown.map((column) => (
+                      <TableCell key={column.key}>{cell(column.key, row)}</TableCell>
+                    ))}
+                  </TableRow>
+                ))
+              )}
+            </TableBody>
+          </Table>
+        )}
+      </div>
+      <div className={styles.pager}>
+        <Text>{it('uiTotal', { total })}</Text>
+        <Dropdown
+          value={String(size)}
+          selectedOptions={[String(size)]}
+          onOptionSelect={(_: unknown, data: OptionOnSelectData) => {
+            setSize(Number(data.optionValue));
+            setPage(1);
+          }}
+          style={{ minWidth: 80 }}
+        >
+          {PAGE_SIZES.map((n) => (
+            <Option key={n} value={String(n)}>
+              {String(n)}
+            </Option>
+          ))}
+        </Dropdown>
+        <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+          {it('uiPrevious')}
+        </Button>
+        <Text>{page}</Text>
+        <Button disabled={page * size >= total} onClick={() => setPage((p) => p + 1)}>
+          {it('uiNext')}
+        </Button>
+      </div>
+      {settings ? (
+        <ColumnSettingsDialog
+          columns={orderedColumns(columns, layout).map((c) => ({ key: c.key, label: c.text }))}
+          shown={new Set(shown.map((c) => c.key))}
+          onSave={async (next) => {
+            await saveLayout(IMPORT_LIST_TABLE, next);
+            setLayout(next);
+            setSettings(false);
+          }}
+          onReset={async () => {
+            await resetLayout(IMPORT_LIST_TABLE);
+            setLayout(undefined);
+            setSettings(false);
+          }}
+          onClose={() => setSettings(false)}
+        />
+      ) : null}
+      {uploading ? (
+        <UploadDialog
+          onClose={() => setUploading(false)}
+          onUploaded={() => {
+            setUploading(false);
+            setPage(1);
+            void load();
+          }}
+        />
+      ) : null}
+      {rejecting ? (
+        <RejectDialog
+          record={rejecting}
+          onClose={() => setRejecting(null)}
+          onRejected={() => {
+            setRejecting(null);
+            void load();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

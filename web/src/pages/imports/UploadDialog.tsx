@@ -1,0 +1,183 @@
+/**
+ * The upload: an E2B XML or a zip of them, with the template (project), MedDRA and WHODrug
+ * releases the import needs (SPEC 5), the receipt date and the PV informed date.
+ */
+import { useEffect, useState } from 'react';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Dropdown,
+  Field,
+  Input,
+  Option,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { OptionOnSelectData } from '@fluentui/react-components';
+import { uploadImport, importsApi } from './api';
+import type { ImportOptions } from './api';
+import { useImportText } from './text';
+import type { ImportKey } from './text';
+
+const useStyles = makeStyles({
+  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+});
+
+const ACCEPT = ['xml', 'zip'];
+const toE2bDay = (value: string) => value.replace(/-/g, '');
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onUploaded: () => void }) {
+  const styles = useStyles();
+  const { it, language } = useImportText();
+  const [options, setOptions] = useState<ImportOptions | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [projectId, setProjectId] = useState('');
+  const [meddraVersionId, setMeddra] = useState('');
+  const [whodrugVersionId, setWhodrug] = useState('');
+  const [receiptDate, setReceiptDate] = useState(today());
+  const [pvInformedDate, setPvInformedDate] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<string, ImportKey>>>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    importsApi.options().then(setOptions, () => setOptions({ projects: [], meddra: [], whodrug: [] }));
+  }, []);
+
+  const submit = async () => {
+    const found: Partial<Record<string, ImportKey>> = {};
+    if (!file) found.file = 'uiNoFile';
+    else if (!ACCEPT.includes(file.name.split('.').pop()?.toLowerCase() ?? ''))
+      found.file = 'uiFileTypeInvalid';
+    if (!projectId) found.projectId = 'uiTemplateRequired';
+    if (!meddraVersionId) found.meddra = 'uiMeddraRequired';
+    if (!whodrugVersionId) found.whodrug = 'uiWhodrugRequired';
+    setErrors(found);
+    if (Object.keys(found).length || !file) return;
+    setBusy(true);
+    try {
+      await uploadImport(file, {
+        projectId,
+        meddraVersionId,
+        whodrugVersionId,
+        receiptDate: toE2bDay(receiptDate),
+        ...(pvInformedDate ? { pvInformedDate: toE2bDay(pvInformedDate) } : {}),
+      });
+      onUploaded();
+    } catch {
+      setBusy(false);
+    }
+  };
+
+  const pickOne = (
+    label: ImportKey,
+    testId: string,
+    value: string,
+    set: (value: string) => void,
+    items: { value: string; text: string }[],
+    error?: ImportKey,
+  ) => (
+    <Field label={it(label)} required validationMessage={error ? it(error) : undefined}>
+      <Dropdown
+        data-testid={testId}
+        value={items.find((item) => item.value === value)?.text ?? ''}
+        selectedOptions={value ? [value] : []}
+        onOptionSelect={(_: unknown, data: OptionOnSelectData) => set(data.optionValue ?? '')}
+      >
+        {items.map((item) => (
+          <Option key={item.value} value={item.value}>
+            {item.text}
+          </Option>
+        ))}
+      </Dropdown>
+    </Field>
+  );
+  const release = (v: { versionId: string; version: string; language: string }) => ({
+    value: v.versionId,
+    text: `${v.version} (${v.language})`,
+  });
+
+  return (
+    <Dialog open modalType="alert">
+      <DialogSurface data-testid="imports-upload-dialog">
+        <DialogBody>
+          <DialogTitle>{it('uiUploadTitle')}</DialogTitle>
+          <DialogContent className={styles.form}>
+            <Field
+              label={it('uiFile')}
+              required
+              hint={it('uiFileHint')}
+              validationMessage={errors.file ? it(errors.file) : undefined}
+            >
+              <input
+                type="file"
+                accept=".xml,.zip"
+                data-testid="imports-file-input"
+                onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+              />
+            </Field>
+            {pickOne(
+              'uiTemplate',
+              'imports-project',
+              projectId,
+              setProjectId,
+              (options?.projects ?? []).map((p) => ({
+                value: p.id,
+                text: `${p.code} ${language === 'en' ? p.nameEn : p.name}`,
+              })),
+              errors.projectId,
+            )}
+            {pickOne(
+              'uiMeddraVersion',
+              'imports-meddra',
+              meddraVersionId,
+              setMeddra,
+              (options?.meddra ?? []).map(release),
+              errors.meddra,
+            )}
+            {pickOne(
+              'uiWhodrugVersion',
+              'imports-whodrug',
+              whodrugVersionId,
+              setWhodrug,
+              (options?.whodrug ?? []).map(release),
+              errors.whodrug,
+            )}
+            <Field label={it('uiReceiptDate')}>
+              <Input
+                type="date"
+                value={receiptDate}
+                max={today()}
+                onChange={(_, data) => setReceiptDate(data.value)}
+              />
+            </Field>
+            <Field label={it('uiPvInformedDate')}>
+              <Input
+                type="date"
+                value={pvInformedDate}
+                max={today()}
+                onChange={(_, data) => setPvInformedDate(data.value)}
+              />
+            </Field>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose}>{it('uiCancel')}</Button>
+            <Button
+              appearance="primary"
+              disabled={busy}
+              data-testid="imports-upload-submit"
+              onClick={() => void submit()}
+            >
+              {it('uiUploadSubmit')}
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
