@@ -23,6 +23,7 @@ import { findHandler } from './directory';
 import type { Handler } from './directory';
 import type { StoredCase } from './persistence';
 import { caseView, loadCase, replaceCase } from './persistence';
+import { requireCaseAccess, requireHandlerMember } from './membership';
 import { findProject } from './projects';
 import type { Project } from './projects';
 import { checkCase, groupByTab } from './validation';
@@ -141,6 +142,7 @@ export async function runCaseAction(
   const handle = tenantHandle(c);
   const deps = c.get('deps');
   const now = deps.clock.now();
+  await requireCaseAccess(c, caseId);
   const stored = await loadCase(handle, caseId);
   if (request.rev !== undefined && request.rev !== stored.rev) {
     throw errors.conflict('cases.staleAction', { rev: stored.rev }, { currentRev: stored.rev });
@@ -162,6 +164,7 @@ export async function runCaseAction(
   if (workflow.actions[actionId]!.needsUser) {
     next = await findHandler(handle, request.userId!);
     if (!next) throw errors.badRequest('workflow.userUnknown', { id: request.userId! });
+    await requireHandlerMember(c, next, project?._id ?? null);
   }
   let signatureId: string | null = null;
   if (plan.signature) {

@@ -12,6 +12,10 @@ const rig = await caseRig({ clock });
 afterAll(() => rig.close());
 const tenant = rig.store.tenant('t1', { userId: 'admin' });
 await tenant.collection<Project>(C.projects).insertOne(demoProject('p2'));
+for (const userId of ['entry', 'qc'])
+  await tenant
+    .collection('projectMembers')
+    .insertOne({ projectId: 'p2', userId, roleIds: [], permissionKeys: [] });
 const entry = rig.as('entry');
 const qc = rig.as('qc');
 

@@ -1,5 +1,7 @@
 /** The routes of case management (`/api/cases`), each with its permission from schemas/menus. */
+import type { Context } from 'hono';
 import { availableActions } from '../../../engine/src/workflow/index';
+import type { AppEnv } from '../http/context';
 import { tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';
 import { warning } from '../http/envelope';
@@ -10,9 +12,19 @@ import type { Signer } from '../workflow/signature';
 import type { ActionEffectFn, ActionRequest } from './actions';
 import { caseFacts, moveEffect, projectOf, runCaseAction } from './actions';
 import { caseContent } from './document';
+import { C } from './collections';
 import { findDuplicates } from './duplicates';
+import type { DuplicateCandidate } from './duplicates';
 import type { CaseListQuery } from './list';
 import { FILTER_IDS, listCases, resolveCaseSelection, SORTABLE_COLUMNS, TAB_IDS } from './list';
+import {
+  emptyScope,
+  listScope,
+  projectIdOf,
+  requireCaseAccess,
+  requireCasesAccess,
+  scopeIds,
+} from './membership';
 import { caseView, loadCase } from './persistence';
 import type { CreateCaseInput, FollowUpInput, SaveInput } from './service';
 import {
@@ -93,6 +105,22 @@ type ActionRoute = {
   choice?: (body: Record<string, unknown>) => ActionRequest;
 };
 
+/** Duplicate candidates of the projects the caller works in only. */
+async function visibleCandidates(
+  c: Context<AppEnv>,
+  candidates: DuplicateCandidate[],
+  scope: string[],
+): Promise<DuplicateCandidate[]> {
+  if (!candidates.length) return candidates;
+  const found = await tenantHandle(c)
+    .collection(C.cases)
+    .find({ _id: { $in: candidates.map((candidate) => candidate.caseId) } }, { projection: { report: 1 } });
+  const visible = new Set(
+    found.filter((doc) => scope.includes(projectIdOf(doc) ?? '')).map((doc) => String(doc._id)),
+  );
+  return candidates.filter((candidate) => visible.has(candidate.caseId));
+}
+
 export function caseRoutes(router: ModuleRouter, signer: Signer): void {
   router.route<CreateCaseInput>(
     {
@@ -125,7 +153,11 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       permission: 'casemanagement:caseview',
       body: listQuerySchema,
     },
-    (c, { body, ctx }) => listCases(tenantHandle(c), body ?? {}, ctx.studyProjectIds),
+    async (c, { body }) => {
+      const scope = await listScope(c);
+      if (emptyScope(scope)) return { total: 0, page: body?.page ?? 1, size: body?.size ?? 20, items: [] };
+      return listCases(tenantHandle(c), body ?? {}, scopeIds(scope));
+    },
   );
 
   router.route<{ document: Record<string, unknown>; excludeCaseId?: string }>(
@@ -142,9 +174,12 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         properties: { document: { type: 'object' }, excludeCaseId: text(64) },
       },
     },
-    async (c, { body }) => ({
-      candidates: await findDuplicates(tenantHandle(c), body.document, body.excludeCaseId),
-    }),
+    async (c, { body }) => {
+      const scope = await listScope(c);
+      const candidates = await findDuplicates(tenantHandle(c), body.document, body.excludeCaseId);
+      if (scope === null) return { candidates };
+      return { candidates: await visibleCandidates(c, candidates, scope) };
+    },
   );
 
   router.route<{ caseIds?: string[]; query?: CaseListQuery }>(
@@ -156,9 +191,12 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       permission: 'casemanagement:caseview:export',
       body: { type: 'object', additionalProperties: false, properties: { caseIds, query: listQuerySchema } },
     },
-    async (c, { body, ctx }) => ({
-      caseIds: await resolveCaseSelection(tenantHandle(c), body, ctx.studyProjectIds),
-    }),
+    async (c, { body }) => {
+      const scope = await listScope(c);
+      if (body.caseIds?.length) await requireCasesAccess(c, body.caseIds);
+      else if (emptyScope(scope)) throw errors.badRequest('cases.exportNotSelected');
+      return { caseIds: await resolveCaseSelection(tenantHandle(c), body, scopeIds(scope)) };
+    },
   );
 
   router.route<{ caseIds?: string[] }>(
@@ -225,6 +263,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       params: caseIdParams,
     },
     async (c, { params }) => {
+      await requireCaseAccess(c, params.caseId);
       const handle = tenantHandle(c);
       const stored = await loadCase(handle, params.caseId);
       const doc = caseContent(stored);
@@ -379,7 +418,10 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       permission: 'activecase:workflowHistory',
       params: caseIdParams,
     },
-    async (c, { params }) => ({ items: await workflowHistory(tenantHandle(c), params.caseId) }),
+    async (c, { params }) => {
+      await requireCaseAccess(c, params.caseId);
+      return { items: await workflowHistory(tenantHandle(c), params.caseId) };
+    },
   );
 
   router.route(
@@ -390,7 +432,10 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       permission: 'activecase:historyVersions',
       params: caseIdParams,
     },
-    async (c, { params }) => ({ items: await listVersions(tenantHandle(c), params.caseId) }),
+    async (c, { params }) => {
+      await requireCaseAccess(c, params.caseId);
+      return { items: await listVersions(tenantHandle(c), params.caseId) };
+    },
   );
 
   router.route<unknown, Record<string, unknown>, { caseId: string; versionId: string }>(
@@ -405,7 +450,10 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         properties: { caseId: text(64), versionId: text(64) },
       },
     },
-    (c, { params }) => getVersion(tenantHandle(c), params.caseId, params.versionId),
+    async (c, { params }) => {
+      await requireCaseAccess(c, params.caseId);
+      return getVersion(tenantHandle(c), params.caseId, params.versionId);
+    },
   );
 
   router.route<unknown, { from: string; to: string }, { caseId: string }>(
@@ -422,7 +470,10 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         properties: { from: text(64), to: text(64) },
       },
     },
-    (c, { params, query }) => compareVersions(tenantHandle(c), params.caseId, query.from, query.to),
+    async (c, { params, query }) => {
+      await requireCaseAccess(c, params.caseId);
+      return compareVersions(tenantHandle(c), params.caseId, query.from, query.to);
+    },
   );
 
   router.route<unknown, { page: number; size: number }, { caseId: string }>(
@@ -435,6 +486,9 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       params: caseIdParams,
       query: pageQuery,
     },
-    (c, { params, query }) => changeLog(tenantHandle(c), params.caseId, query),
+    async (c, { params, query }) => {
+      await requireCaseAccess(c, params.caseId);
+      return changeLog(tenantHandle(c), params.caseId, query);
+    },
   );
 }

@@ -24,6 +24,7 @@ import { findDuplicates } from './duplicates';
 import type { DuplicateCandidate } from './duplicates';
 import type { CaseView } from './persistence';
 import { caseView, insertCase, loadCase, replaceCase } from './persistence';
+import { requireCaseAccess, requireProjectMember } from './membership';
 import { findProject } from './projects';
 import type { Project } from './projects';
 import { checkCase, groupByTab } from './validation';
@@ -79,6 +80,7 @@ export async function createCase(
   const handle = tenantHandle(c);
   const now = c.get('deps').clock.now();
   const project = await usableProject(handle, input.projectId!);
+  await requireProjectMember(c, project._id);
   if (input.hospitalId && !project.sites.some((site) => site.id === input.hospitalId)) {
     throw errors.badRequest('cases.unknownSite', { id: input.hospitalId });
   }
@@ -194,6 +196,7 @@ export interface SaveAnswer {
  * mandatory values need the user's confirmation. The report code and the server's state stay.
  */
 export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveInput): Promise<SaveAnswer> {
+  await requireCaseAccess(c, caseId);
   const handle = tenantHandle(c);
   const now = c.get('deps').clock.now();
   const stored = await loadCase(handle, caseId);
@@ -254,6 +257,7 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
 
 /** The full check of a case (stored, or the unsaved draft given), grouped by tab. */
 export async function checkStoredCase(c: Context<AppEnv>, caseId: string, draft?: Doc) {
+  await requireCaseAccess(c, caseId);
   const handle = tenantHandle(c);
   const stored = await loadCase(handle, caseId);
   const current = caseContent(stored);
@@ -276,6 +280,7 @@ export async function copyCase(c: Context<AppEnv>, caseId: string): Promise<Case
   const principal = requirePrincipal(c);
   const handle = tenantHandle(c);
   const now = c.get('deps').clock.now();
+  await requireCaseAccess(c, caseId);
   const source = caseContent(await loadCase(handle, caseId));
   const project = await projectOf(handle, source);
   const plan = planAction(projectWorkflow(project?.workflowOverride), 'copy', caseFacts(source, project));

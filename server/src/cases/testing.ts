@@ -165,6 +165,11 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
       });
     }
     await handle.collection<Project>(C.projects).insertOne(demoProject('p1'));
+    // Every rig user works in p1 unless a test says otherwise (SPEC 6: projects assign users).
+    for (const user of users)
+      await handle
+        .collection('projectMembers')
+        .insertOne({ projectId: 'p1', userId: user.id, roleIds: [], permissionKeys: [] });
     await handle.collection('reportCodeGenerators').insertOne({
       name: '默认规则',
       projectId: null,

@@ -3,12 +3,21 @@ import { tenantHandle, requirePrincipal } from '../http/context';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import { reportingDeadlineRules } from '../../../engine/src/workflow/index';
+import { emptyScope, listScope, scopeIds } from './membership';
 import { counts, feed, overdueFilter, predueFilter, todoFilter } from './workbench';
 
 const pageQuery: Record<string, JsonSchema> = {
   page: { type: 'integer', minimum: 1, default: 1 },
   size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
 };
+
+/** The empty page when the caller works in no project (the feeds' [] would mean every project). */
+async function scoped(c: Context<AppEnv>, page: { page: number; size: number }) {
+  return emptyScope(await listScope(c)) ? { total: 0, page: page.page, size: page.size, items: [] } : null;
+}
 
 export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   const today = () => deps.clock.now().toISOString().slice(0, 10);
@@ -21,10 +30,11 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: 'home:casetodo',
       query: { type: 'object', properties: pageQuery },
     },
-    (c, { query, ctx }) =>
+    async (c, { query }) =>
+      (await scoped(c, query)) ??
       feed(
         tenantHandle(c),
-        todoFilter(requirePrincipal(c).userId, ctx.studyProjectIds),
+        todoFilter(requirePrincipal(c).userId, scopeIds(await listScope(c))),
         { 'state.updatedAt': -1 },
         query,
         today(),
@@ -40,10 +50,11 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: 'home:overduecases',
       query: { type: 'object', properties: pageQuery },
     },
-    (c, { query, ctx }) =>
+    async (c, { query }) =>
+      (await scoped(c, query)) ??
       feed(
         tenantHandle(c),
-        overdueFilter(today(), ctx.studyProjectIds),
+        overdueFilter(today(), scopeIds(await listScope(c))),
         { 'deadline.dueDate': 1 },
         query,
         today(),
@@ -61,10 +72,11 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         properties: { ...pageQuery, days: { type: 'integer', default: 30 } },
       },
     },
-    (c, { query, ctx }) =>
+    async (c, { query }) =>
+      (await scoped(c, query)) ??
       feed(
         tenantHandle(c),
-        predueFilter(today(), query.days, ctx.studyProjectIds),
+        predueFilter(today(), query.days, scopeIds(await listScope(c))),
         { 'deadline.dueDate': 1 },
         query,
         today(),
@@ -78,6 +90,15 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       summary: 'Counts for the workbench: to-do, overdue and pre-due per reminder window',
       permission: 'home:personalhome',
     },
-    (c, { ctx }) => counts(tenantHandle(c), requirePrincipal(c).userId, today(), ctx.studyProjectIds),
+    async (c) => {
+      const scope = await listScope(c);
+      if (emptyScope(scope))
+        return {
+          todo: 0,
+          overdue: 0,
+          predue: Object.fromEntries(reportingDeadlineRules.reminderDays.map((d) => [d, 0])),
+        };
+      return counts(tenantHandle(c), requirePrincipal(c).userId, today(), scopeIds(scope));
+    },
   );
 }

@@ -78,13 +78,44 @@ async function demoUsers(handle: Handle): Promise<Map<string, { id: string; name
   return new Map(users.map((user) => [user.account, { id: user.accountId ?? user._id, name: user.name }]));
 }
 
+/** The demo users work in the demo project (SPEC 6: projects assign users); once each. */
+async function seedMembers(
+  handle: Handle,
+  projectId: string,
+  users: Map<string, { id: string; name: string }>,
+): Promise<void> {
+  let members;
+  try {
+    members = handle.collection<{
+      projectId: string;
+      userId: string;
+      roleIds: string[];
+      permissionKeys: string[];
+    }>('projectMembers');
+    await members.findOne({ projectId });
+  } catch (error) {
+    // Without the access module there is no membership to record.
+    if (error instanceof InvalidStoreRequestError) return;
+    throw error;
+  }
+  for (const user of users.values()) {
+    if (await members.findOne({ projectId, userId: user.id })) continue;
+    await members.insertOne({ projectId, userId: user.id, roleIds: [], permissionKeys: [] });
+  }
+}
+
 export async function seedDemoCases(deps: ModuleDeps): Promise<void> {
   const tenantId = await demoTenantId(deps);
   if (!tenantId) return;
   const handle = deps.store.tenant(tenantId, { userId: ACTOR });
   const projects = handle.collection<Project>(C.projects);
-  if (await projects.findOne({ code: DEMO_PROJECT_CODE })) return;
   const users = await demoUsers(handle);
+  const existing = await projects.findOne({ code: DEMO_PROJECT_CODE });
+  if (existing) {
+    // Data directories seeded before membership existed get their members on the next start.
+    await seedMembers(handle, existing._id, users);
+    return;
+  }
   const handlerAt = (node: string) =>
     users.get(DUTY_ACCOUNT[node]!) ?? { id: ACTOR, name: DUTY_ACCOUNT[node]! };
 
@@ -144,6 +175,7 @@ export async function seedDemoCases(deps: ModuleDeps): Promise<void> {
     reportCodeGeneratorId: null,
   };
   await projects.insertOne(project);
+  await seedMembers(handle, projectId, users);
   const generator = await handle.collection<StoredGenerator>(RC.generators).insertOne({
     name: `${DEMO_PROJECT_CODE} 报告编号`,
     projectId,

@@ -1,0 +1,112 @@
+/**
+ * Project membership (SPEC 6: projects assign users by role): a user sees and acts on the cases of
+ * the projects they are a member of (access module's `projectMembers`); the tenant's
+ * administrators (enterprise and system administrator, enterprise-admin roles) see every project.
+ * The request's `studyProjectIds` header narrows either further.
+ */
+import type { Context } from 'hono';
+import { grantsOf } from '../access/index';
+import type { ProjectMember } from '../access/index';
+import { C as AccessC } from '../auth/collections';
+import type { AppEnv, Principal } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import { InvalidStoreRequestError } from '../store/port';
+import { C } from './collections';
+import type { CaseDocument } from './document';
+
+/** null: every project of the tenant; otherwise the project ids the caller may work in. */
+export type ProjectScope = string[] | null;
+
+const memo = new WeakMap<Principal, Promise<ProjectScope>>();
+
+async function isTenantAdministrator(c: Context<AppEnv>, principal: Principal): Promise<boolean> {
+  try {
+    return (await grantsOf(c.get('deps'), principal, null)).all;
+  } catch (error) {
+    // Without the identity modules (tenants, roles) there is no administrator to find.
+    if (error instanceof InvalidStoreRequestError) return false;
+    throw error;
+  }
+}
+
+async function projectsOf(c: Context<AppEnv>, principal: Principal): Promise<ProjectScope> {
+  if (await isTenantAdministrator(c, principal)) return null;
+  try {
+    const members = await tenantHandle(c)
+      .collection<ProjectMember>(AccessC.projectMembers)
+      .find({ userId: principal.userId }, { projection: { projectId: 1 }, limit: 5000 });
+    return [...new Set(members.map((member) => member.projectId))];
+  } catch (error) {
+    if (error instanceof InvalidStoreRequestError) return [];
+    throw error;
+  }
+}
+
+const memberProjects = (c: Context<AppEnv>) => projectsOf(c, requirePrincipal(c));
+
+/** Refuses handing a case to a user who does not work in its project (submit, back, challenge...). */
+export async function requireHandlerMember(
+  c: Context<AppEnv>,
+  handler: { id: string; name: string },
+  projectId: string | null,
+): Promise<void> {
+  const theirs = await projectsOf(c, { tenantId: requirePrincipal(c).tenantId, userId: handler.id });
+  if (theirs !== null && (!projectId || !theirs.includes(projectId)))
+    throw errors.badRequest('cases.handlerNotMember', { name: handler.name });
+}
+
+/** The projects the caller works in (memoised for the request). */
+export function callerProjects(c: Context<AppEnv>): Promise<ProjectScope> {
+  const principal = requirePrincipal(c);
+  let scope = memo.get(principal);
+  if (!scope) memo.set(principal, (scope = memberProjects(c)));
+  return scope;
+}
+
+/**
+ * The projects a list, selection or workbench feed may read: the caller's, narrowed by the
+ * `studyProjectIds` header. null: no limit; an empty list: nothing at all.
+ */
+export async function listScope(c: Context<AppEnv>): Promise<ProjectScope> {
+  const requested = c.get('ctx').studyProjectIds;
+  const mine = await callerProjects(c);
+  if (mine === null) return requested.length ? requested : null;
+  return requested.length ? mine.filter((id) => requested.includes(id)) : mine;
+}
+
+/** The list modules' convention: [] = no limit. Only call when the scope is not empty. */
+export const scopeIds = (scope: ProjectScope): string[] => scope ?? [];
+
+export const emptyScope = (scope: ProjectScope): boolean => scope !== null && scope.length === 0;
+
+/** Refuses (403) unless the caller works in the project. */
+export async function requireProjectMember(c: Context<AppEnv>, projectId: string | null): Promise<void> {
+  const mine = await callerProjects(c);
+  if (mine === null) return;
+  if (!projectId || !mine.includes(projectId)) throw errors.forbidden('cases.notProjectMember');
+}
+
+export const projectIdOf = (doc: Record<string, unknown>): string | null => {
+  const id = (doc.report as { studyProjectId?: unknown } | undefined)?.studyProjectId;
+  return typeof id === 'string' && id ? id : null;
+};
+
+/** Refuses (403) a case of a project the caller is not a member of; 404 when it does not exist. */
+export async function requireCaseAccess(c: Context<AppEnv>, caseId: string): Promise<void> {
+  if ((await callerProjects(c)) === null) return;
+  const stored = await tenantHandle(c)
+    .collection<CaseDocument>(C.cases)
+    .findOne({ _id: caseId }, { projection: { report: 1 } });
+  if (!stored) throw errors.notFound('cases.notFound', { id: caseId });
+  await requireProjectMember(c, projectIdOf(stored));
+}
+
+/** The given case ids the caller may read, in order (unknown ids pass through to the caller's own check). */
+export async function requireCasesAccess(c: Context<AppEnv>, caseIds: string[]): Promise<void> {
+  if ((await callerProjects(c)) === null) return;
+  const found = await tenantHandle(c)
+    .collection<CaseDocument>(C.cases)
+    .find({ _id: { $in: caseIds } }, { projection: { report: 1 } });
+  for (const stored of found) await requireProjectMember(c, projectIdOf(stored));
+}
