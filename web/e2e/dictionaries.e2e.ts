@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { strToU8, zipSync } from 'fflate';
-import type { Page } from 'playwright-core';
 import {
   generateMeddra,
   generateWhodrug,
@@ -9,42 +7,11 @@ import {
   whodrugFiles,
 } from '../../scripts/generate-dictionaries';
 import { test } from './kit';
+import { importRelease } from './dictionary-helpers';
 import { demoPassword, login, missingKeys, skipTour } from './helpers';
 
 const meddra = generateMeddra(SMALL_MEDDRA);
 const whodrug = generateWhodrug({ records: 30 });
-
-/** Imports a release as the signed-in user through the upload route and waits for its task. */
-async function importRelease(
-  page: Page,
-  baseUrl: string,
-  kind: 'meddra' | 'whodrug',
-  files: Map<string, string>,
-  version?: string,
-) {
-  const token = await page.evaluate(() => localStorage.getItem('pv.token'));
-  const zip = zipSync(Object.fromEntries([...files].map(([name, content]) => [name, strToU8(content)])));
-  const query = new URLSearchParams({ kind, ...(version ? { version } : {}) });
-  const started = await page.request.post(`${baseUrl}/api/dictionaries/imports?${query}`, {
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip' },
-    data: Buffer.from(zip),
-  });
-  const job = ((await started.json()) as { data: { jobId: string } }).data;
-  for (let i = 0; i < 120; i++) {
-    const answer = await page.request.get(`${baseUrl}/api/jobs/${job.jobId}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const data = ((await answer.json()) as { data: { status: string; result: { outcome: string } | null } })
-      .data;
-    if (data.status === 'succeeded') {
-      assert.equal(data.result?.outcome, 'imported');
-      return;
-    }
-    assert.notEqual(data.status, 'failed');
-    await page.waitForTimeout(500);
-  }
-  throw new Error(`the ${kind} import did not finish`);
-}
 
 test('WHODrug list and MedDRA code search on imported releases', async ({
   page,

@@ -74,6 +74,8 @@ export function MeddraWidget({
   /** The project's configured MedDRA version: undefined until known, null when none is configured. */
   const [configured, setConfigured] = useState<string | null | undefined>(undefined);
   const [coding, setCoding] = useState<MeddraCoding | null>(null);
+  // Opened by the answers, not by a keystroke: a pasted or filled text lists its hits too.
+  const [open, setOpen] = useState(false);
   const seq = useRef(0);
   const read = (property: string | undefined) => {
     const v = property ? sibling?.(property) : undefined;
@@ -129,6 +131,7 @@ export function MeddraWidget({
             setProblem(null);
             setConfigured(answer.version.version);
             setHits(answer.items);
+            setOpen(answer.items.length > 0);
           },
           (error: unknown) => {
             if (mine !== seq.current) return;
@@ -191,6 +194,8 @@ export function MeddraWidget({
       <Combobox
         id={id}
         freeform
+        open={open && hits.length > 0}
+        onOpenChange={(_: unknown, data: { open: boolean }) => setOpen(data.open)}
         aria-label={label}
         aria-invalid={invalid}
         disabled={disabled}

@@ -55,6 +55,8 @@ export function WhodrugWidget({
   const [problem, setProblem] = useState<string | null>(null);
   // Clearing the coding writes siblings only: this field re-renders by itself.
   const [, redraw] = useState(0);
+  // Opened by the answers, not by a keystroke: a pasted or filled text lists its hits too.
+  const [open, setOpen] = useState(false);
   const seq = useRef(0);
   const codedAs = siblings ? sibling?.(siblings.code) : undefined;
   const codedName = siblings ? sibling?.(siblings.name) : undefined;
@@ -81,6 +83,7 @@ export function WhodrugWidget({
             if (mine !== seq.current) return;
             setProblem(null);
             setHits(answer.items);
+            setOpen(answer.items.length > 0);
           },
           (error: unknown) => {
             if (mine !== seq.current) return;
@@ -108,6 +111,8 @@ export function WhodrugWidget({
       <Combobox
         id={id}
         freeform
+        open={open && hits.length > 0}
+        onOpenChange={(_: unknown, data: { open: boolean }) => setOpen(data.open)}
         aria-label={label}
         aria-invalid={invalid}
         disabled={disabled}

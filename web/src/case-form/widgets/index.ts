@@ -2,6 +2,7 @@
  * The case form's widget registrations. Ranks: 1 fallbacks by type, 5 schema keywords,
  * 10 the layout's explicit hint. Adding a widget is one `register(...)` here.
  */
+import { meddraLocationOfField } from '../../../../engine/src/dictionaries/index';
 import { and, codelistIs, hasHint, hasKeyword, isType, or, register } from '../registry';
 import {
   BooleanWidget,
@@ -15,8 +16,6 @@ import { CodelistWidget, MultiCodelistWidget } from './CodelistWidget';
 import { MeddraWidget } from './MeddraWidget';
 import { PartialDateWidget } from './PartialDateWidget';
 import { WhodrugWidget } from './WhodrugWidget';
-
-const isMeddraCode = (pointer: string) => /\/meddra(Code|PtCode|LltCode)$|MeddraCode$/.test(pointer);
 
 register({ name: 'text', rank: 1, tester: isType('string'), component: TextWidget });
 register({ name: 'number', rank: 1, tester: isType('number', 'integer'), component: NumberWidget });
@@ -48,7 +47,8 @@ register({ name: 'partialDate', rank: 7, tester: hasKeyword('x-e2b-date'), compo
 register({
   name: 'meddra',
   rank: 10,
-  tester: or(hasHint('meddraPicker'), (field) => isMeddraCode(field.pointer)),
+  // Every MedDRA field of the case (E.i.2.1b, G.k.7.r.2b, D.7.1.r.1b ...); its PT and SOC codes are set by the pick.
+  tester: or(hasHint('meddraPicker'), (field) => meddraLocationOfField(field.pointer) !== null),
   component: MeddraWidget,
 });
 register({ name: 'whodrug', rank: 10, tester: hasHint('whodrugPicker'), component: WhodrugWidget });

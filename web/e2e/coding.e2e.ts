@@ -1,0 +1,117 @@
+/**
+ * Coding in the browser: without a configured MedDRA version the reaction's picker says so; with
+ * the project's version configured, a reaction is coded through the picker (search in Chinese,
+ * pick, resolved to its primary SOC, stored with LLT code and version); the coding review tab
+ * suggests an LLT for an uncoded verbatim and accepting it codes the reaction; both survive a save.
+ */
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../scripts/generate-dictionaries';
+import { importRelease, tokenOf } from './dictionary-helpers';
+import { demoPassword, login, missingKeys, skipTour } from './helpers';
+import { test } from './kit';
+
+const meddra = generateMeddra(SMALL_MEDDRA).zh;
+const [picked, suggested] = meddra.llts.filter((l) => l.current && [...l.name].length >= 3);
+const primarySoc = (lltCode: string) => {
+  const llt = meddra.llts.find((l) => l.code === lltCode)!;
+  const socCode = meddra.pts.find((p) => p.code === llt.ptCode)!.primarySocCode;
+  return meddra.socs.find((s) => s.code === socCode)!;
+};
+
+async function api(
+  page: Page,
+  baseUrl: string,
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  data?: unknown,
+) {
+  const answer = await page.request.fetch(`${baseUrl}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await tokenOf(page)}`, 'content-type': 'application/json' },
+    ...(data === undefined ? {} : { data }),
+  });
+  const body = (await answer.json()) as { code: number; msg: string; data: Record<string, unknown> };
+  assert.equal(body.code, 200, `${path}: ${body.msg}`);
+  return body.data;
+}
+
+test('a reaction coded with the picker down to SOC, and the coding review suggests and accepts', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  await importRelease(page, baseUrl, 'meddra', meddraFiles(meddra));
+
+  // A new case in the project of a seeded case, its MedDRA version not configured yet.
+  const list = await api(page, baseUrl, 'POST', '/cases/search', { page: 1, size: 1 });
+  const projectId = (list.items as { values: { report_studyProjectId: string } }[])[0]!.values
+    .report_studyProjectId;
+  const settings = `/dictionaries/projects/${encodeURIComponent(projectId)}/settings`;
+  await api(page, baseUrl, 'PUT', settings, { meddraVersion: null, whodrugVersion: null });
+  const created = await api(page, baseUrl, 'POST', '/cases', {
+    projectId,
+    reportType: '1',
+    happenCountry: 'CN',
+  });
+  const caseId = (created.case as { id: string }).id;
+
+  await page.goto(`${baseUrl}/activecase?caseId=${caseId}`);
+  await page.getByTestId('case-tab-reaction').click();
+  await page.getByTestId('section-reactions-add').click();
+  await page.locator('#f-reactions-0-reactionNative').fill('患者诉说不适');
+  await page.getByTestId('f-reactions-0-meddraCode-not-configured').waitFor();
+  assert.equal(
+    await page.getByTestId('f-reactions-0-meddraCode-not-configured').textContent(),
+    '未配置 MedDRA 版本',
+  );
+
+  // Configured: the picker searches the project's version in the language typed.
+  await api(page, baseUrl, 'PUT', settings, { meddraVersion: meddra.version, whodrugVersion: null });
+  await page.getByTestId('case-tab-overview').click();
+  await page.getByTestId('case-tab-reaction').click();
+  await page.getByTestId('section-reactions-row-0').click();
+  await page.locator('#f-reactions-0-meddraCode').fill(picked!.name);
+  await page.getByRole('option', { name: new RegExp(`^${picked!.code} `) }).click();
+  const path = page.getByTestId('f-reactions-0-meddraCode-path');
+  await path.waitFor();
+  assert.match((await path.textContent()) ?? '', new RegExp(`SOC ${primarySoc(picked!.code).name}`));
+  assert.match((await path.textContent()) ?? '', new RegExp(`MedDRA ${meddra.version.replace('.', '\\.')}`));
+
+  // A second reaction reported with an LLT's exact wording, left uncoded.
+  await page.getByTestId('section-reactions-add').click();
+  await page.locator('#f-reactions-1-reactionNative').fill(suggested!.name);
+
+  await page.getByTestId('case-tab-codingReview').click();
+  const review = page.getByTestId('coding-review');
+  await review.waitFor();
+  await review.getByTestId('coding-version').waitFor();
+  await review.getByTestId(`coding-accept-${suggested!.code}`).first().click();
+  await review.getByTestId('coding-row-/reactions/1#reaction').getByText('已编码').waitFor();
+  await screenshot('coding-review');
+
+  await page.getByTestId('case-save').click();
+  const confirm = page.getByTestId('missing-dialog-save');
+  await Promise.race([
+    confirm.waitFor({ timeout: 10_000 }).then(() => confirm.click()),
+    page.getByTestId('case-dirty').waitFor({ state: 'detached', timeout: 10_000 }),
+  ]);
+  await page.getByTestId('case-dirty').waitFor({ state: 'detached', timeout: 10_000 });
+
+  const saved = await api(page, baseUrl, 'GET', `/cases/${caseId}`);
+  const reactions = (saved.document as { reactions: Record<string, string>[] }).reactions;
+  for (const [reaction, llt] of [
+    [reactions[0]!, picked!],
+    [reactions[1]!, suggested!],
+  ] as const) {
+    assert.equal(reaction.meddraCode, llt.code);
+    assert.equal(reaction.meddraVersion, meddra.version);
+    assert.equal(reaction.meddraLltName, llt.name);
+    assert.equal(reaction.meddraPtCode, llt.ptCode);
+    assert.equal(reaction.meddraSocCode, primarySoc(llt.code).code);
+  }
+  assert.deepEqual(await missingKeys(page), []);
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { getCaseProperty } from '../../../../engine/src/index';
+import { MEDDRA_FIELD_LOCATIONS } from '../../../../engine/src/dictionaries/index';
+import { selectWidget } from '../registry';
+import './index';
+
+const field = (pointer: string, hint?: string) => ({
+  pointer,
+  schema: getCaseProperty(pointer)!,
+  ...(hint ? { hint } : {}),
+});
+
+describe('dictionary pickers in the case form', () => {
+  it('every MedDRA field of the case gets the MedDRA picker, its PT and SOC codes do not', () => {
+    for (const location of MEDDRA_FIELD_LOCATIONS) {
+      expect(selectWidget(field(`${location.item}/${location.code}`))?.name, location.id).toBe('meddra');
+    }
+    expect(selectWidget(field('/reactions/*/meddraPtCode'))?.name).toBe('text');
+    expect(selectWidget(field('/patient/medicalHistory/*/meddraSocCode'))?.name).toBe('text');
+  });
+
+  it('drug names hinted as WHODrug pickers get the WHODrug picker', () => {
+    expect(selectWidget(field('/drugs/*/drugName', 'whodrugPicker'))?.name).toBe('whodrug');
+    expect(selectWidget(field('/patient/pastDrugs/*/drugName', 'whodrugPicker'))?.name).toBe('whodrug');
+    expect(selectWidget(field('/drugs/*/genericName'))?.name).toBe('text');
+  });
+});
