@@ -219,6 +219,26 @@ describe('configuration service', () => {
     ).layout.tabs.flatMap((tab) => tab.groups);
     expect(groups.find((group) => group.id === 'study')!.fields).toContain('/report/siteCode');
     expect(groups.find((group) => group.id === 'report')!.fields).not.toContain('/report/siteCode');
+    // The case page's form: PRO by default (nothing of P-layout published), UAT on request.
+    type Form = {
+      tabs: { groups: { id: string; fields: string[]; properties: Record<string, unknown> }[] }[];
+    };
+    const form = async (environment: string) =>
+      (
+        (
+          await call(app, 'GET', `/api/configuration/form?projectId=${project}&environment=${environment}`, {
+            token: 't1-alice',
+          })
+        ).body.data as Form
+      ).tabs.flatMap((tab) => tab.groups);
+    expect((await form('PRO')).find((group) => group.id === 'study')!.fields).not.toContain(
+      '/report/siteCode',
+    );
+    const study = (await form('UAT')).find((group) => group.id === 'study')!;
+    expect(study.properties['/report/siteCode']).toMatchObject({
+      'x-custom': true,
+      'x-label': { zh: '中心编号', en: 'Site code' },
+    });
   });
 
   it('needs a session', async () => {

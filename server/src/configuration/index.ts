@@ -10,6 +10,7 @@ import { tenantHandle } from '../http/context';
 import { defineModule } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import type { ConfigEdit } from '../../../engine/src/schema-registry/edits';
+import { configuredTabs } from '../../../engine/src/schema-registry/layout';
 import { ConfigurationService, configurationCollections } from './service';
 import type { Environment } from './service';
 
@@ -117,6 +118,26 @@ function routes(router: ModuleRouter): void {
         query.environment ?? 'PRO',
       );
       return { version, ...configuration };
+    },
+  );
+
+  router.route<unknown, { projectId?: string; environment?: Environment }>(
+    {
+      method: 'get',
+      path: '/form',
+      summary:
+        "The case form a project shows (PRO unless asked): tabs and groups in the configured order, each group with its fields' resolved schemas (custom fields, labels, options)",
+      query: {
+        type: 'object',
+        properties: { projectId: { type: 'string', maxLength: 100 }, environment: environmentSchema },
+      },
+    },
+    async (c, { query }) => {
+      const { configuration, version } = await service(c).resolve(
+        query.projectId ?? null,
+        query.environment ?? 'PRO',
+      );
+      return { version, hash: configuration.hash, ...configuredTabs(configuration) };
     },
   );
 
