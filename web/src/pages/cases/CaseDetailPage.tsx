@@ -27,6 +27,7 @@ import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CaseStore, CaseTabView, ConfirmDialog, getAt, setAt, useCaseFormText } from '../../case-form';
 import { CodingReviewPanel } from '../coding/CodingReviewPanel';
+import { useConfiguredCaseTabs } from '../configurator/configured-tabs';
 import { ActionDialog } from './ActionDialog';
 import type { AvailableAction, CaseAnswer, CheckReport, ConflictAnswer, HistoryEntry } from './case-api';
 import { CODE_CONFIRM, CODE_CONFLICT, caseApi } from './case-api';
@@ -97,6 +98,11 @@ function CaseDetail({ caseId }: { caseId: string }) {
   const [history, setHistory] = useState<HistoryEntry[] | null>(null);
   const [acting, setActing] = useState<AvailableAction | null>(null);
   const [busy, setBusy] = useState(false);
+  // The project's published form: its custom fields, labels and field order.
+  const projectId =
+    (answer?.document as { report?: { studyProjectId?: string } } | undefined)?.report?.studyProjectId ??
+    null;
+  const tabs = useConfiguredCaseTabs(projectId);
 
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
   const can = (permission: string) =>
@@ -231,7 +237,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
     state?: { version?: number; isCompleted?: boolean };
   };
   const readOnly = !answer.actions.find((a) => a.action === 'save')?.allowed || !can('activecase:save');
-  const current = caseTabs.tabs.find((t) => t.id === tab) ?? caseTabs.tabs[0]!;
+  const current = tabs.tabs.find((t) => t.id === tab) ?? tabs.tabs[0]!;
   const nodeLabel = answer.node.label ? pick(answer.node.label) : answer.node.id;
   const actionLabel = (id: string) => {
     const label = (caseWorkflow.actions[id] as { label?: { zh: string; en: string } } | undefined)?.label;
@@ -296,7 +302,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
         selectedValue={tab}
         onTabSelect={(_: unknown, data: SelectTabData) => setTab(String(data.value))}
       >
-        {caseTabs.tabs.map((t) => (
+        {tabs.tabs.map((t) => (
           <Tab key={t.id} value={t.id} data-testid={`case-tab-${t.id}`}>
             {pick(t.label)}
           </Tab>
