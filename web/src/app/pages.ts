@@ -6,6 +6,7 @@ import type { ComponentType } from 'react';
 import { ADMIN_PAGES } from '../pages/admin/registry';
 import { CASE_PAGES } from '../pages/cases/routes';
 import { CONFIGURATOR_PAGES } from '../pages/configurator/routes';
+import { PROJECT_PAGES } from '../pages/projects/routes';
 import { WORKBENCH_PAGES } from '../pages/workbench/routes';
 
 export interface BuiltPage {
@@ -17,6 +18,7 @@ export const builtPages: BuiltPage[] = [
   ...WORKBENCH_PAGES,
   ...CASE_PAGES,
   ...CONFIGURATOR_PAGES,
+  ...PROJECT_PAGES,
   ...Object.keys(ADMIN_PAGES).map((path) => ({ path, load: () => import('../pages/admin/AdminPage') })),
   { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },
   { path: '/reportmanagment/importReport', load: () => import('../pages/imports/ImportPage') },

@@ -1,0 +1,96 @@
+/**
+ * A project's configuration as it stands: the feature switches published (PRO) and drafted (UAT),
+ * read from the configurator; editing happens in template configuration, opened on this project.
+ */
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  Button,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { FEATURE_SWITCH_NAMES } from '../../../../engine/src/configurator/index';
+import type { FeatureSwitches } from '../../../../engine/src/configurator/index';
+import { configurator } from '../configurator/api';
+import type { ProjectConfiguration } from '../configurator/api';
+import type { ConfiguratorKey } from '../configurator/text';
+import { useConfiguratorText } from '../configurator/text';
+import { useProjectsText } from './text';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, maxWidth: '900px' },
+  muted: { color: tokens.colorNeutralForeground3 },
+});
+
+export function ConfigPanel({ projectId }: { projectId: string }) {
+  const styles = useStyles();
+  const { pt } = useProjectsText();
+  const { ct } = useConfiguratorText();
+  const navigate = useNavigate();
+  const [loaded, setLoaded] = useState<{ pro: ProjectConfiguration; uat: ProjectConfiguration } | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    Promise.all([configurator.load(projectId, 'PRO'), configurator.load(projectId, 'UAT')]).then(
+      ([pro, uat]) => setLoaded({ pro, uat }),
+      () => setFailed(true),
+    );
+  }, [projectId]);
+
+  const value = (features: FeatureSwitches, name: keyof FeatureSwitches): string => {
+    const v = features[name];
+    if (typeof v === 'boolean') return v ? pt('uiOn') : pt('uiOff');
+    return v === null ? pt('uiUnlimited') : pt('uiHours', { hours: v });
+  };
+  const label = (name: string) =>
+    ct(`uiFeature${name.charAt(0).toUpperCase()}${name.slice(1)}` as ConfiguratorKey);
+
+  return (
+    <div className={styles.root} data-testid="project-config">
+      <Text className={styles.muted}>{pt('uiConfigHint')}</Text>
+      <div>
+        <Button
+          appearance="primary"
+          onClick={() =>
+            void navigate(
+              `/authoritymanagement/templateConfiguration?projectId=${encodeURIComponent(projectId)}`,
+            )
+          }
+          data-testid="project-open-configurator"
+        >
+          {pt('uiOpenConfigurator')}
+        </Button>
+      </div>
+      {loaded ? (
+        <Table size="small" aria-label={pt('uiFeatures')}>
+          <TableHeader>
+            <TableRow>
+              <TableHeaderCell>{pt('uiFeatures')}</TableHeaderCell>
+              <TableHeaderCell>{pt('uiPublished', { version: loaded.pro.version })}</TableHeaderCell>
+              <TableHeaderCell>{pt('uiDraft')}</TableHeaderCell>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {FEATURE_SWITCH_NAMES.map((name) => (
+              <TableRow key={name} data-testid={`feature-${name}`}>
+                <TableCell>{label(name)}</TableCell>
+                <TableCell>{value(loaded.pro.features, name)}</TableCell>
+                <TableCell>{value(loaded.uat.features, name)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      ) : failed ? null : (
+        <Spinner size="small" />
+      )}
+    </div>
+  );
+}

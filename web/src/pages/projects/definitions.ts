@@ -1,0 +1,32 @@
+/**
+ * The project screens' generic-renderer configurations (schemas/ui/admin/*.json). The study-site
+ * and project-drug lists name `{projectId}` in their paths; `forProject` fills it.
+ */
+import type { ListDefinition, PageDefinition, RowActionDefinition } from '../../renderers/definition';
+import projects from '../../../../schemas/ui/admin/projects.json';
+import sites from '../../../../schemas/ui/admin/project-sites.json';
+import drugs from '../../../../schemas/ui/admin/project-drugs.json';
+import generators from '../../../../schemas/ui/admin/report-code-generators.json';
+
+// JSON imports widen literal types (method, paging ...); the files are checked by definitions.test.ts.
+export const projectsPage = projects as unknown as PageDefinition;
+export const projectList = projectsPage.lists[0]!;
+export const generatorsPage = generators as unknown as PageDefinition;
+
+export function lockAction(locked: boolean): RowActionDefinition {
+  return projectList.rowActions!.find((action) => action.key === (locked ? 'unlock' : 'lock'))!;
+}
+
+/** A project's list (sites or drugs) with its id in every path. */
+export function forProject(kind: 'sites' | 'drugs', projectId: string): ListDefinition {
+  const page = (kind === 'sites' ? sites : drugs) as unknown as PageDefinition;
+  const text = JSON.stringify(page.lists[0]).replaceAll('{projectId}', encodeURIComponent(projectId));
+  return JSON.parse(text) as ListDefinition;
+}
+
+export const definitionFiles: Record<string, PageDefinition> = {
+  projects: projectsPage,
+  'project-sites': sites as unknown as PageDefinition,
+  'project-drugs': drugs as unknown as PageDefinition,
+  'report-code-generators': generatorsPage,
+};
