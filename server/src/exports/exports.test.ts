@@ -162,7 +162,15 @@ describe('E2B export of one case', () => {
       receiverIdentifier: 'CDE',
       senderIdentifier: 'XYPHARMA',
       caseIds: [first.id],
-      cases: [{ caseId: first.id, reportCode: first.reportCode, messageId: first.reportCode }],
+      cases: [
+        {
+          caseId: first.id,
+          reportCode: first.reportCode,
+          messageId: first.reportCode,
+          caseRev: 2,
+          version: 1,
+        },
+      ],
       exportedBy: 'entry',
       exportedByName: '录入员小王',
       status: 'exported',

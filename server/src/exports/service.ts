@@ -36,6 +36,9 @@ export interface ExportedCase {
   caseId: string;
   /** C.1.1 */
   reportCode: string | null;
+  /** The case revision and version (initial / follow-up number) the file was written from. */
+  caseRev: number;
+  version: number | null;
   /** N.2.r.1 (R3) or safetyreportid (R2): what an ACK names the report by. */
   messageId: string | null;
   /** ACK.B.r.6 once acknowledged: CA or CR, with ACK.B.r.7. */
@@ -109,17 +112,17 @@ function newBatchId(sender: string, now: Date): string {
 async function loadCases(
   handle: Handle,
   caseIds: string[],
-): Promise<{ id: string; document: CaseDocument }[]> {
+): Promise<{ id: string; rev: number; document: CaseDocument }[]> {
   const found = await handle.collection(caseCollections.cases).find({ _id: { $in: caseIds } });
   const byId = new Map(found.map((doc) => [doc._id, doc]));
   return caseIds.map((id) => {
     const stored = byId.get(id);
     if (!stored) throw errors.notFound('cases.notFound', { id });
     const document = caseContent(stored);
-    const state = document.state as { validity?: string } | undefined;
+    const state = document.state as { validity?: string; version?: number } | undefined;
     const code = (document.report as { reportCode?: string } | undefined)?.reportCode ?? id;
     if (state?.validity === 'deleted') throw errors.badRequest('exports.caseDeleted', { code });
-    return { id, document };
+    return { id, rev: stored.rev, document };
   });
 }
 
@@ -181,12 +184,13 @@ export async function exportToReceiver(
     contentType: 'application/xml',
     maxBytes: Math.max(bytes.length, 1),
   });
-  const exported: ExportedCase[] = cases.map(({ id, document }) => {
+  const exported: ExportedCase[] = cases.map(({ id, rev, document }) => {
     const values = caseToRecord(document).values;
     const reportCode = text(values['C.1.1']);
     // The ids the writer gives each report (N.2.r.1 kept from the case, else C.1.1); an ACK names them.
     const messageId = format === 'r3' ? (text(values['N.2.r.1']) ?? reportCode) : reportCode;
-    return { caseId: id, reportCode, messageId };
+    const version = (document.state as { version?: number } | undefined)?.version ?? null;
+    return { caseId: id, reportCode, messageId, caseRev: rev, version };
   });
   const record = await handle.collection<ExportRecord>(EXPORTS).insertOne({
     format,

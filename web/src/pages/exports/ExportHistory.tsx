@@ -112,7 +112,9 @@ export function ExportHistory({ caseId }: { caseId?: string | undefined }) {
             <TableRow key={r.exportId} data-testid="export-history-row" data-status={r.status}>
               <TableCell>{new Date(r.exportedAt).toLocaleString()}</TableCell>
               <TableCell className={styles.code}>
-                {r.cases.map((c) => c.reportCode ?? c.caseId).join(', ')}
+                {r.cases
+                  .map((c) => `${c.reportCode ?? c.caseId}${c.version ? ` V${c.version}` : ''}`)
+                  .join(', ')}
               </TableCell>
               <TableCell>{`${r.receiverName} (${r.receiverIdentifier})`}</TableCell>
               <TableCell>{r.format === 'r3' ? et('uiFormatR3') : et('uiFormatR2')}</TableCell>

@@ -35,6 +35,7 @@ export interface ExportRecordView {
   cases: {
     caseId: string;
     reportCode: string | null;
+    version: number | null;
     ackCode?: 'CA' | 'CR' | null;
     ackText?: string | null;
   }[];
