@@ -41,6 +41,8 @@ import { loadLayouts, resetLayout, saveLayout } from '../../renderers/columns/st
 import { useCaseFormText } from '../../case-form';
 import { ExportButton } from '../exports/ExportDialog';
 import { ActionDialog } from './ActionDialog';
+import { previewPath } from './CasePreviewPage';
+import { VersionsDialog } from './VersionsDialog';
 import type { AvailableAction } from './case-api';
 
 export const CASE_LIST_TABLE = 'caseList';
@@ -106,6 +108,7 @@ export default function CaseListPage() {
   const [layout, setLayout] = useState<TableColumnLayout | undefined>();
   const [settings, setSettings] = useState(false);
   const [followUp, setFollowUp] = useState(false);
+  const [versionsOf, setVersionsOf] = useState<string | null>(null);
 
   useEffect(
     () =>
@@ -305,6 +308,39 @@ export default function CaseListPage() {
             {tx('restore')}
           </Button>
         ) : null}
+        {can('activecase') ? (
+          <Button
+            data-testid="case-preview"
+            onClick={() => {
+              const row = single();
+              if (row) navigate(previewPath(row.id));
+            }}
+          >
+            {tx('preview')}
+          </Button>
+        ) : null}
+        {can('activecase') ? (
+          <Button
+            data-testid="case-view-report"
+            onClick={() => {
+              const row = single();
+              if (row) navigate(previewPath(row.id, { report: true }));
+            }}
+          >
+            {tx('viewReport')}
+          </Button>
+        ) : null}
+        {can('activecase:historyVersions') ? (
+          <Button
+            data-testid="case-history-versions"
+            onClick={() => {
+              const row = single();
+              if (row) setVersionsOf(row.id);
+            }}
+          >
+            {tx('historyVersions')}
+          </Button>
+        ) : null}
         <ExportButton
           permission="casemanagement:caseview:export"
           selection={
@@ -434,6 +470,7 @@ export default function CaseListPage() {
           onClose={() => setSettings(false)}
         />
       ) : null}
+      <VersionsDialog caseId={versionsOf} onClose={() => setVersionsOf(null)} />
       <ActionDialog
         action={followUp ? FOLLOW_UP : null}
         onDone={(body) => {

@@ -71,6 +71,26 @@ export interface HistoryEntry {
   dataVersion: { version: number; rev: number };
 }
 
+/** A history version (immutable snapshot taken on submit or completion), without its document. */
+export interface VersionSummary {
+  id: string;
+  version: number;
+  versionType: string;
+  kind: 'submitted' | 'completed';
+  node: string;
+  caseRev: number;
+  at: string;
+  by: string;
+  byName: string;
+  reportCode: string;
+}
+
+export interface VersionComparison {
+  from: { ref: string; version: number; rev: number; at: string; kind: string };
+  to: { ref: string; version: number; rev: number; at: string; kind: string };
+  changes: { path: string; e2b?: string; label?: LocalisedText; before?: unknown; after?: unknown }[];
+}
+
 export const CODE_CONFLICT = 409;
 export const CODE_CONFIRM = 500010;
 
@@ -89,6 +109,16 @@ export const caseApi = {
     api.request<CheckReport>(`/cases/${encodeURIComponent(caseId)}/check`, { body: { document } }),
   history: (caseId: string) =>
     api.request<{ items: HistoryEntry[] }>(`/cases/${encodeURIComponent(caseId)}/workflow-history`),
+  versions: (caseId: string) =>
+    api.request<{ items: VersionSummary[] }>(`/cases/${encodeURIComponent(caseId)}/versions`),
+  version: (caseId: string, versionId: string) =>
+    api.request<VersionSummary & { document: Record<string, unknown> }>(
+      `/cases/${encodeURIComponent(caseId)}/versions/${encodeURIComponent(versionId)}`,
+    ),
+  compare: (caseId: string, from: string, to: string) =>
+    api.request<VersionComparison>(
+      `/cases/${encodeURIComponent(caseId)}/compare?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    ),
   act: (caseId: string, path: string, body: Record<string, unknown>) =>
     api.request<unknown>(`/cases/${encodeURIComponent(caseId)}/${path}`, { body }),
   create: (body: { projectId: string; reportType: string; happenCountry: string; hospitalId?: string }) =>

@@ -5,4 +5,5 @@ export const CASE_PAGES: { path: string; load: () => Promise<{ default: Componen
   { path: '/activecase', load: () => import('./CaseDetailPage') },
   { path: '/casemanagement/caseview', load: () => import('./CaseListPage') },
   { path: '/casemanagement/casebookin', load: () => import('./CaseRegistrationPage') },
+  { path: '/previewHistoryVersion', load: () => import('./CasePreviewPage') },
 ];

@@ -1,0 +1,208 @@
+/**
+ * History versions of a case: the immutable snapshots taken on each submit and on completion
+ * (GET /cases/:id/versions), each opened read-only on /previewHistoryVersion, and a field-by-field
+ * comparison of any two of them or of one with the current case (field, E2B id, before, after).
+ */
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  Button,
+  Dropdown,
+  Field,
+  Link,
+  Option,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { OptionOnSelectData } from '@fluentui/react-components';
+import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import { useLanguage } from '../../i18n/LanguageContext';
+import { ConfirmDialog, useCaseFormText } from '../../case-form';
+import type { VersionComparison, VersionSummary } from './case-api';
+import { caseApi } from './case-api';
+import { previewPath } from './CasePreviewPage';
+
+const useStyles = makeStyles({
+  body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: '720px' },
+  choose: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'flex-end', flexWrap: 'wrap' },
+  value: { whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxWidth: '260px' },
+});
+
+const CURRENT = 'current';
+
+/** A compared value as text: lists and objects as JSON, nothing as an empty cell. */
+export function shownValue(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function VersionsDialog({ caseId, onClose }: { caseId: string | null; onClose: () => void }) {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const { pick } = useLanguage();
+  const { tx } = useCaseFormText();
+  const [versions, setVersions] = useState<VersionSummary[] | null>(null);
+  const [from, setFrom] = useState<string>('');
+  const [to, setTo] = useState<string>(CURRENT);
+  const [comparison, setComparison] = useState<VersionComparison | null>(null);
+  const [comparing, setComparing] = useState(false);
+
+  useEffect(() => {
+    setVersions(null);
+    setComparison(null);
+    if (!caseId) return;
+    caseApi.versions(caseId).then(
+      (answer) => {
+        setVersions(answer.items);
+        // Default: the latest snapshot against the current case.
+        setFrom(answer.items.at(-1)?.id ?? '');
+        setTo(CURRENT);
+      },
+      () => setVersions([]),
+    );
+  }, [caseId]);
+
+  const describe = (id: string) => {
+    if (id === CURRENT) return tx('versionCurrent');
+    const v = versions?.find((x) => x.id === id);
+    return v ? `V${v.version} · ${new Date(v.at).toLocaleString()} · ${v.byName}` : id;
+  };
+  const choices = [...(versions ?? []).map((v) => v.id), CURRENT];
+  const nodeLabel = (node: string) => {
+    const label = caseWorkflow.nodes[node]?.label;
+    return label ? pick(label) : node;
+  };
+
+  const compare = () => {
+    if (!caseId || !from || !to) return;
+    setComparing(true);
+    caseApi
+      .compare(caseId, from, to)
+      .then(setComparison, () => setComparison(null))
+      .finally(() => setComparing(false));
+  };
+
+  const picker = (label: string, value: string, set: (v: string) => void, testId: string) => (
+    <Field label={label}>
+      <Dropdown
+        data-testid={testId}
+        value={value ? describe(value) : ''}
+        selectedOptions={value ? [value] : []}
+        onOptionSelect={(_: unknown, d: OptionOnSelectData) => (
+          set(d.optionValue ?? ''),
+          setComparison(null)
+        )}
+      >
+        {choices.map((id) => (
+          <Option key={id} value={id} text={describe(id)}>
+            {describe(id)}
+          </Option>
+        ))}
+      </Dropdown>
+    </Field>
+  );
+
+  return (
+    <ConfirmDialog
+      open={caseId !== null}
+      title={tx('versionsTitle')}
+      testId="versions-dialog"
+      buttons={[{ value: 'close', label: tx('close') }]}
+      onAnswer={onClose}
+    >
+      <div className={styles.body}>
+        {versions === null ? (
+          <Spinner />
+        ) : versions.length === 0 ? (
+          <Text data-testid="versions-empty">{tx('versionsNone')}</Text>
+        ) : (
+          <Table size="small" aria-label={tx('versionsTitle')}>
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell>{tx('versionNumber')}</TableHeaderCell>
+                <TableHeaderCell>{tx('versionKind')}</TableHeaderCell>
+                <TableHeaderCell>{tx('history_node')}</TableHeaderCell>
+                <TableHeaderCell>{tx('history_processer')}</TableHeaderCell>
+                <TableHeaderCell>{tx('history_time')}</TableHeaderCell>
+                <TableHeaderCell />
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {versions.map((v) => (
+                <TableRow key={v.id} data-testid="version-row" data-version-id={v.id}>
+                  <TableCell>{`V${v.version} · r${v.caseRev}`}</TableCell>
+                  <TableCell>
+                    {v.kind === 'completed' ? tx('versionKindCompleted') : tx('versionKindSubmitted')}
+                  </TableCell>
+                  <TableCell>{nodeLabel(v.node)}</TableCell>
+                  <TableCell>{v.byName}</TableCell>
+                  <TableCell>{new Date(v.at).toLocaleString()}</TableCell>
+                  <TableCell>
+                    <Link
+                      data-testid="version-open"
+                      onClick={() => {
+                        onClose();
+                        navigate(previewPath(caseId!, { versionId: v.id }));
+                      }}
+                    >
+                      {tx('versionOpen')}
+                    </Link>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+        {versions?.length ? (
+          <div className={styles.choose}>
+            {picker(tx('compareFrom'), from, setFrom, 'compare-from')}
+            {picker(tx('compareTo'), to, setTo, 'compare-to')}
+            <Button
+              appearance="primary"
+              data-testid="compare-run"
+              disabled={!from || !to || from === to || comparing}
+              onClick={compare}
+            >
+              {tx('compare')}
+            </Button>
+          </div>
+        ) : null}
+        {comparison ? (
+          comparison.changes.length === 0 ? (
+            <Text data-testid="compare-none">{tx('compareNoChanges')}</Text>
+          ) : (
+            <Table size="small" aria-label={tx('compare')} data-testid="compare-table">
+              <TableHeader>
+                <TableRow>
+                  <TableHeaderCell>{tx('compareField')}</TableHeaderCell>
+                  <TableHeaderCell>{tx('compareE2b')}</TableHeaderCell>
+                  <TableHeaderCell>{tx('compareBefore')}</TableHeaderCell>
+                  <TableHeaderCell>{tx('compareAfter')}</TableHeaderCell>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {comparison.changes.map((change) => (
+                  <TableRow key={change.path} data-testid="compare-row" data-path={change.path}>
+                    <TableCell>{change.label ? pick(change.label) : change.path}</TableCell>
+                    <TableCell>{change.e2b ?? ''}</TableCell>
+                    <TableCell className={styles.value}>{shownValue(change.before)}</TableCell>
+                    <TableCell className={styles.value}>{shownValue(change.after)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )
+        ) : null}
+      </div>
+    </ConfirmDialog>
+  );
+}
