@@ -128,3 +128,33 @@ test('tenant configuration: session expiry outside 30-360 minutes is refused, a 
     .getByText(tenant.name, { exact: true })
     .waitFor();
 });
+
+test('users: delete keeps the user under Deleted, restore brings them back disabled', async ({
+  page,
+  baseUrl,
+  serverOutput,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/authoritymanagement/userAccountManagement`);
+  const list = page.getByTestId('list-authoritymanagement.userAccountManagement');
+  await list.getByTestId('filter-name').fill('dsurreviewer');
+  await list.getByTestId('list-search').click();
+  const row = list.getByTestId('list-row').filter({ hasText: 'dsurreviewer' });
+  await row.waitFor();
+  await row.getByTestId('row-delete').click();
+  await page.getByTestId('prompt-ok').click();
+  await row.waitFor({ state: 'detached' });
+
+  await list.getByTestId('list-tab-deleted').click();
+  await row.waitFor();
+  // A deleted user offers only restore (and edit/view), not enable or reset.
+  assert.equal(await row.getByTestId('row-enable').count(), 0);
+  assert.equal(await row.getByTestId('row-resetPassword').count(), 0);
+  await row.getByTestId('row-restore').click();
+  await row.waitFor({ state: 'detached' });
+  await list.getByTestId('list-tab-current').click();
+  await row.getByText('停用').waitFor();
+  await row.getByTestId('row-enable').click();
+  await row.getByText('启用').waitFor();
+});

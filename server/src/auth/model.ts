@@ -94,6 +94,10 @@ export interface User {
   roleIds: string[];
   /** Workflow duties (SPEC 6) the user performs, for display and assignment pickers. */
   duties?: string[];
+  /** Deleted from the tenant (kept, disabled, hidden from the default list; restorable). */
+  deleted?: boolean;
+  deletedAt?: string;
+  deletedBy?: string;
 }
 
 export type SessionEnd = 'logout' | 'replaced' | 'forced' | 'expired' | 'switched' | 'disabled';

@@ -15,6 +15,7 @@ import { pageOptions, pageQuery, timeRange } from '../auth/paging';
 import { assertAccount, assertEmail, assertPhone } from '../auth/policy';
 import { endSessions } from '../auth/sessions';
 import { assertTenantLimit } from '../tenancy/limits';
+import { getTenant } from '../tenancy/tenants';
 import { assertAssignableRoles } from '../access/service';
 import type { OperationLogEntry } from './oplog';
 
@@ -30,6 +31,8 @@ export function userView(u: StoredDoc<User>, lockedUntil: string | null = null) 
     email: u.email,
     job: u.job ?? null,
     state: u.state,
+    deleted: u.deleted === true,
+    deletedAt: u.deleted ? (u.deletedAt ?? null) : null,
     lockedUntil,
     organisationIds: u.organisationIds,
     roleIds: u.roleIds,
@@ -118,7 +121,13 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
 
   router.route<
     unknown,
-    PageQuery & { state?: UserState; name?: string; organisationId?: string; roleId?: string }
+    PageQuery & {
+      state?: UserState;
+      name?: string;
+      organisationId?: string;
+      roleId?: string;
+      deleted?: 'true' | 'false';
+    }
   >(
     {
       method: 'get',
@@ -134,13 +143,16 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
           name: str(64),
           organisationId: str(64),
           roleId: str(64),
+          deleted: { enum: ['true', 'false'] },
         },
       },
     },
     async (c, { query }) => {
       const principal = requirePrincipal(c);
       const users = usersOf(deps, principal.tenantId, principal.userId);
-      const filter: Record<string, unknown> = {};
+      // Deleted users only when asked for (the list's "deleted" tab).
+      const filter: Record<string, unknown> =
+        query.deleted === 'true' ? { deleted: true } : { deleted: { $ne: true } };
       if (query.state) filter.state = query.state;
       if (query.organisationId) filter.organisationIds = query.organisationId;
       if (query.roleId) filter.roleIds = query.roleId;
@@ -195,7 +207,12 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       assertEmail(body.email);
       assertPhone(body.phone);
       const users = usersOf(deps, principal.tenantId, principal.userId);
-      await assertTenantLimit(deps.store, principal.tenantId, 'users', await users.count({}));
+      await assertTenantLimit(
+        deps.store,
+        principal.tenantId,
+        'users',
+        await users.count({ deleted: { $ne: true } }),
+      );
       await assertOrganisations(principal.tenantId, principal.userId, body.organisationIds);
       await assertAssignableRoles(c, body.roleIds ?? []);
       const existing = await findAccountByName(deps, body.account);
@@ -315,6 +332,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     'Enable a disabled user',
     'authoritymanagement:userAccountManagement:enable',
     async (user) => {
+      if (user.deleted) throw errors.badRequest('users.deletedRestoreFirst');
       if (user.state !== 'disabled') throw errors.badRequest('users.stateNotAllowed', { state: user.state });
       const account = await findAccount(deps, user.accountId);
       return { state: account?.passwordHash ? 'enabled' : 'inactive' };
@@ -341,6 +359,36 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
   );
 
+  stateChange(
+    'delete',
+    'Delete a user from the tenant: kept disabled with who and when (audit trail), their session ends; restorable',
+    'authoritymanagement:userAccountManagement:delete',
+    async (user, actor, tenantId) => {
+      if (user.deleted) throw errors.badRequest('users.alreadyDeleted');
+      const tenant = await getTenant(deps.store, tenantId);
+      if (tenant && (tenant.enterpriseAdminId === user.accountId || tenant.systemAdminId === user.accountId))
+        throw errors.badRequest('users.administratorKept');
+      await endSessions(deps, { accountId: user.accountId, sessionTenantId: tenantId }, 'disabled');
+      return {
+        deleted: true,
+        deletedAt: deps.clock.now().toISOString(),
+        deletedBy: actor,
+        state: 'disabled',
+      };
+    },
+  );
+  stateChange(
+    'restore',
+    'Restore a deleted user (disabled until enabled again), within the tenant user limit',
+    'authoritymanagement:userAccountManagement:delete',
+    async (user, _actor, tenantId) => {
+      if (!user.deleted) throw errors.badRequest('users.notDeleted');
+      const count = await usersOf(deps, tenantId, _actor).count({ deleted: { $ne: true } });
+      await assertTenantLimit(deps.store, tenantId, 'users', count);
+      return { deleted: false, state: 'disabled' };
+    },
+  );
+
   router.route<unknown, unknown, { userId: string }>(
     {
       method: 'post',
@@ -356,6 +404,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         accountId: params.userId,
       });
       if (!user) throw errors.notFound();
+      if (user.deleted) throw errors.badRequest('users.deletedRestoreFirst');
       await accountsOf(deps, principal.userId).updateOne(
         { _id: user.accountId },
         { $set: { passwordHash: null, failedCount: 0, lockedUntil: null } },

@@ -114,6 +114,59 @@ describe('user states', () => {
   });
 });
 
+describe('deleting a user', () => {
+  it('keeps the user disabled with who and when, ends the session, hides them from the list, and restores them', async () => {
+    const admin = await f.login('demoadmin');
+    const token = await f.login('dsurwriter');
+    const user = await userByAccount(admin, 'dsurwriter');
+    const deleted = await call(app(), 'POST', `/api/users/${user.userId}/delete`, { token: admin });
+    expect(deleted.body.data).toMatchObject({ state: 'disabled', deleted: true });
+    expect((deleted.body.data as { deletedAt: string }).deletedAt).toMatch(/^\d{4}-/);
+    expect((await call(app(), 'GET', '/api/auth/me', { token })).body.code).toBe(400001);
+    await expect(f.login('dsurwriter')).rejects.toThrow(/400/);
+    expect(await userByAccount(admin, 'dsurwriter')).toBeUndefined();
+    const inTab = (await call(app(), 'GET', '/api/users?deleted=true', { token: admin })).body.data as {
+      items: UserRow[];
+    };
+    expect(inTab.items.map((u) => u.account)).toEqual(['dsurwriter']);
+    // Still there by id, and nothing else about the user was lost.
+    const kept = (await call(app(), 'GET', `/api/users/${user.userId}`, { token: admin })).body.data;
+    expect(kept).toMatchObject({ account: 'dsurwriter', deleted: true, roleIds: expect.any(Array) });
+
+    // A deleted user is not enabled, reset or deleted again; restoring first.
+    for (const action of ['enable', 'reset-password', 'delete']) {
+      const refused = await call(app(), 'POST', `/api/users/${user.userId}/${action}`, {
+        token: admin,
+        headers: { 'Lang-Type': 'en' },
+      });
+      expect(refused.body.code, action).toBe(400);
+      expect(refused.body.msg).toMatch(/deleted/);
+    }
+    const restored = await call(app(), 'POST', `/api/users/${user.userId}/restore`, { token: admin });
+    expect(restored.body.data).toMatchObject({ deleted: false, deletedAt: null, state: 'disabled' });
+    expect((await userByAccount(admin, 'dsurwriter')).state).toBe('disabled');
+    await call(app(), 'POST', `/api/users/${user.userId}/enable`, { token: admin });
+    await f.login('dsurwriter');
+    expect((await call(app(), 'POST', `/api/users/${user.userId}/restore`, { token: admin })).body.code).toBe(
+      400,
+    );
+  });
+
+  it('refuses the tenant administrators, oneself, and callers without the permission', async () => {
+    const admin = await f.login('demoadmin');
+    const self = await userByAccount(admin, 'demoadmin');
+    expect((await call(app(), 'POST', `/api/users/${self.userId}/delete`, { token: admin })).body.code).toBe(
+      400,
+    );
+    const entry = await f.login('entry');
+    const target = await userByAccount(admin, 'dsurapprover');
+    expect(
+      (await call(app(), 'POST', `/api/users/${target.userId}/delete`, { token: entry })).body.code,
+    ).toBe(403);
+    expect((await userByAccount(admin, 'dsurapprover')).state).not.toBe('disabled');
+  });
+});
+
 describe('demo seed', () => {
   it('creates one account per workflow duty once, and prints credentials only the first time', async () => {
     expect(f.announced).toHaveLength(1);

@@ -45,13 +45,27 @@ export interface CallDefinition {
   showResult?: string;
 }
 
+export interface RowCondition {
+  field: string;
+  in: (string | boolean | null)[];
+}
+
+/** Whether a row action's conditions hold for a row. */
+export function actionShown(
+  when: RowCondition | RowCondition[] | undefined,
+  row: Record<string, unknown>,
+): boolean {
+  const all = when === undefined ? [] : Array.isArray(when) ? when : [when];
+  return all.every((c) => c.in.includes(valueAt(row, c.field) as string | boolean | null));
+}
+
 export interface RowActionDefinition extends CallDefinition {
   key: string;
   label: LocalisedText;
   /** Asks before running, e.g. a delete. */
   confirm?: LocalisedText;
-  /** Shown only when the row's field has one of these values. */
-  when?: { field: string; in: (string | boolean | null)[] };
+  /** Shown only when the row's field has one of these values (a list: every condition holds). */
+  when?: RowCondition | RowCondition[];
   /** The action asks for these values first (e.g. limits and expiry when approving); its call saves them. */
   form?: FormDefinition;
   /** Opens this app route (`{field}` filled from the row) instead of making the call, e.g. a detail page. */

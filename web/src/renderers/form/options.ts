@@ -64,6 +64,8 @@ export function withOptions(
     if (!source) return child;
     const { 'x-options': _source, ...rest } = child;
     const choices = loaded[source.path] ?? [];
+    // No choices yet (e.g. an empty catalogue): an empty oneOf is not a valid schema.
+    if (!choices.length) return rest;
     return { ...rest, oneOf: choices.map((c) => ({ const: c.const, title: pick(c.title) })) };
   };
   const properties = Object.fromEntries(

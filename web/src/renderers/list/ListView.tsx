@@ -30,7 +30,7 @@ import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import type { ColumnDefinition, FormDefinition, ListDefinition, RowActionDefinition } from '../definition';
-import { fillPath, flattenTree, valueAt } from '../definition';
+import { actionShown, fillPath, flattenTree } from '../definition';
 import { applyLayout, columnWidths, orderedColumns } from '../columns/layout';
 import type { TableColumnLayout } from '../columns/layout';
 import { loadLayouts, resetLayout, saveLayout } from '../columns/store';
@@ -403,7 +403,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
                           </Button>
                         ) : null}
                         {actions
-                          .filter((a) => !a.when || a.when.in.includes(valueAt(row, a.when.field) as string))
+                          .filter((a) => actionShown(a.when, row))
                           .map((a) => (
                             <Button
                               key={a.key}
