@@ -17,9 +17,9 @@ import {
   queryScript,
 } from '../../../../engine/src/dictionaries/index';
 import type { MeddraFieldLocation } from '../../../../engine/src/dictionaries/index';
-import { RequestError } from '../../api/request';
 import { api } from '../../app/api';
 import { useDictionaryText } from '../../pages/dictionaries/text';
+import { dictionaries, errorMessage } from '../../pages/dictionaries/api';
 import type { MeddraCoding, MeddraHit } from '../../pages/dictionaries/api';
 import type { CaseWidgetProps } from '../registry';
 
@@ -47,8 +47,6 @@ function locationOf(pointer: string): MeddraFieldLocation {
     }
   );
 }
-
-const messageOf = (error: unknown) => (error instanceof RequestError ? error.message : String(error));
 
 export function MeddraWidget({
   id,
@@ -90,15 +88,10 @@ export function MeddraWidget({
   useEffect(() => {
     if (!project.projectId) return;
     let live = true;
-    api
-      .request<{ meddraVersion: string | null }>(
-        `/dictionaries/projects/${encodeURIComponent(project.projectId)}/settings`,
-        { method: 'GET', silent: true },
-      )
-      .then(
-        (settings) => live && setConfigured(settings.meddraVersion),
-        () => undefined,
-      );
+    dictionaries.projectSettings(project.projectId).then(
+      (settings) => live && setConfigured(settings.meddraVersion),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -135,7 +128,7 @@ export function MeddraWidget({
           },
           (error: unknown) => {
             if (mine !== seq.current) return;
-            setProblem(messageOf(error));
+            setProblem(errorMessage(error));
             setHits([]);
           },
         );
@@ -165,7 +158,7 @@ export function MeddraWidget({
           }
         },
         (error: unknown) => {
-          if (mine === seq.current) setProblem(messageOf(error));
+          if (mine === seq.current) setProblem(errorMessage(error));
         },
       );
   };

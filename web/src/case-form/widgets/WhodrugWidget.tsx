@@ -10,8 +10,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Combobox, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import { WHODRUG_QUERY_MIN_CHARS } from '../../../../engine/src/dictionaries/index';
-import { RequestError } from '../../api/request';
 import { api } from '../../app/api';
+import { errorMessage } from '../../pages/dictionaries/api';
 import type { Page, WhodrugHit } from '../../pages/dictionaries/api';
 import { useDictionaryText } from '../../pages/dictionaries/text';
 import type { CaseWidgetProps } from '../registry';
@@ -87,7 +87,7 @@ export function WhodrugWidget({
           },
           (error: unknown) => {
             if (mine !== seq.current) return;
-            setProblem(error instanceof RequestError ? error.message : String(error));
+            setProblem(errorMessage(error));
             setHits([]);
           },
         );

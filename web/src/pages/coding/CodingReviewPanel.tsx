@@ -34,12 +34,12 @@ import type {
   RecodedTerm,
   TermLanguage,
 } from '../../../../engine/src/dictionaries/index';
-import { RequestError } from '../../api/request';
 import { api } from '../../app/api';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import type { CaseStore } from '../../case-form';
 import { useLanguage } from '../../i18n/LanguageContext';
+import { dictionaries, errorMessage } from '../dictionaries/api';
 import type { DictionaryVersion } from '../dictionaries/api';
 import { useDictionaryText } from '../dictionaries/text';
 import type { DictionaryKey } from '../dictionaries/text';
@@ -78,7 +78,6 @@ const coded = (term: CaseMeddraTerm): CodedMeddraTerm => {
   for (const field of CODED_FIELDS) if (term[field] !== undefined) out[field] = term[field];
   return out;
 };
-const messageOf = (error: unknown) => (error instanceof RequestError ? error.message : String(error));
 
 interface ProjectRecodeAnswer {
   version: string;
@@ -137,15 +136,10 @@ export function CodingReviewPanel({
         () => undefined,
       );
     if (projectId)
-      void api
-        .request<{ meddraVersion: string | null }>(
-          `/dictionaries/projects/${encodeURIComponent(projectId)}/settings`,
-          { method: 'GET', silent: true },
-        )
-        .then(
-          (settings) => live && setConfigured(settings.meddraVersion),
-          (error: unknown) => live && setProblem(messageOf(error)),
-        );
+      void dictionaries.projectSettings(projectId).then(
+        (settings) => live && setConfigured(settings.meddraVersion),
+        (error: unknown) => live && setProblem(errorMessage(error)),
+      );
     return () => {
       live = false;
     };
@@ -195,7 +189,7 @@ export function CodingReviewPanel({
           setSuggestions(next);
           setProblem(null);
         } catch (error) {
-          if (live) setProblem(messageOf(error));
+          if (live) setProblem(errorMessage(error));
         }
       })();
     }, 300);

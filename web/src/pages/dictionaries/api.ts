@@ -3,6 +3,7 @@
  * its release by version and language; without a version the server uses the project's
  * configured one (header projectId) and answers "MedDRA version not configured" otherwise.
  */
+import { RequestError } from '../../api/request';
 import { api } from '../../app/api';
 
 export type TermLanguage = 'zh' | 'en';
@@ -119,7 +120,23 @@ function compact<T extends object>(body: T): T {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== '' && v !== undefined)) as T;
 }
 
+/** The message of a failed call, shown in place (the calls of the pickers are silent). */
+export const errorMessage = (error: unknown): string =>
+  error instanceof RequestError ? error.message : String(error);
+
+export interface ProjectSettings {
+  projectId: string;
+  meddraVersion: string | null;
+  whodrugVersion: string | null;
+}
+
 export const dictionaries = {
+  /** The MedDRA and WHODrug versions configured for a project (null: not configured). */
+  projectSettings: (projectId: string) =>
+    api.request<ProjectSettings>(`/dictionaries/projects/${encodeURIComponent(projectId)}/settings`, {
+      method: 'GET',
+      silent: true,
+    }),
   versions: (kind: 'meddra' | 'whodrug') =>
     api.request<DictionaryVersion[]>('/dictionaries/versions', { method: 'GET', params: { kind } }),
   meddraSearch: (body: MeddraSearch) =>
