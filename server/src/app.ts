@@ -92,7 +92,12 @@ export function createPlatform(options: CreateAppOptions): Platform {
     files: options.files ?? null,
     clock,
     config,
-    jobs: createJobQueue(options.store, clock, (type) => jobDefinitions.get(type)),
+    jobs: createJobQueue(
+      options.store,
+      clock,
+      (type) => jobDefinitions.get(type),
+      () => jobDefinitions.values(),
+    ),
     translator,
     log,
   };

@@ -52,6 +52,7 @@ export function createJobQueue(
   store: Store,
   clock: Clock,
   definitionOf: (type: string) => JobDefinition | undefined,
+  allDefinitions: () => Iterable<JobDefinition> = () => [],
 ): JobQueue {
   const platform = (): PlatformHandle => store.platform({ userId: 'system:jobs' });
   const jobs = () => platform().collection<Omit<JobRecord, '_id'>>(JOBS);
@@ -115,6 +116,7 @@ export function createJobQueue(
         scheduleTenantId: declaration.tenantId ?? null,
         timezone,
         enabled: declaration.enabled ?? true,
+        origin: declaration.origin ?? 'module',
         nextRunAt: next ? next.toISOString() : null,
       };
       const existing = await schedules().findOne({ _id: declaration.name });
@@ -140,6 +142,10 @@ export function createJobQueue(
 
     async listSchedules() {
       return (await schedules().find({}, { sort: { _id: 1 } })) as unknown as ScheduleRecord[];
+    },
+
+    definitions() {
+      return [...allDefinitions()];
     },
   };
 }

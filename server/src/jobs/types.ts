@@ -63,6 +63,11 @@ export interface JobDefinition<P = unknown, R = unknown> {
   backoffMs?: number;
   /** Lease length in ms, renewed every third of it while the handler runs; default 60 s. */
   leaseMs?: number;
+  /**
+   * The platform operator may schedule this job type on the scheduled tasks page: its zh/en name
+   * and the JSON Schema (type object) of the payload a schedule gives it.
+   */
+  schedulable?: { label: { zh: string; en: string }; payload?: Record<string, unknown> };
 }
 
 export function defineJob<P, R>(definition: JobDefinition<P, R>): JobDefinition<P, R> {
@@ -91,6 +96,8 @@ export interface ScheduleDeclaration {
   /** IANA zone the expression is read in; default UTC. */
   timezone?: string;
   enabled?: boolean;
+  /** module: declared by a module (put back at start when missing, so it is suspended, not deleted); operator: added on the scheduled tasks page. */
+  origin?: 'module' | 'operator';
 }
 
 export interface ScheduleRecord extends Required<Omit<ScheduleDeclaration, 'payload' | 'tenantId'>> {
@@ -112,4 +119,6 @@ export interface JobQueue {
   schedule(declaration: ScheduleDeclaration): Promise<ScheduleRecord>;
   unschedule(name: string): Promise<boolean>;
   listSchedules(): Promise<ScheduleRecord[]>;
+  /** Every registered job type. */
+  definitions(): JobDefinition[];
 }
