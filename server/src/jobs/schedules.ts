@@ -16,7 +16,6 @@ import type { ModuleRouter } from '../http/route';
 import { compileValidator } from '../http/validation';
 import { JOB_SCHEDULES, JOBS } from './collections';
 import { compileCron, nextCronRun } from './cron';
-import { newJobRecord } from './queue';
 import type { JobDefinition, JobRecord, ScheduleRecord } from './types';
 
 const PERMISSION = 'holoxcontrol:scheduledTasks';
