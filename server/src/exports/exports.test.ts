@@ -185,6 +185,22 @@ describe('E2B export of one case', () => {
     expect((await history(`?caseId=${first.id}`)).items.map((r: Data) => r.exportId)).toEqual([exportId]);
   });
 
+  it('does not export a case outside the projects the request names', async () => {
+    const inProjects = (ids: string) =>
+      rig.platform.app.request(`/api/exports/cases/${first.id}`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer t1:entry',
+          'content-type': 'application/json',
+          'lang-type': 'en',
+          studyProjectIds: ids,
+        },
+        body: JSON.stringify({ receiverId: nmpa.receiverId }),
+      });
+    expect((await inProjects('p2')).status).toBe(404);
+    expect((await inProjects('p2,p1')).status).toBe(200);
+  });
+
   it('writes R2 (ichicsr) when asked, for the FDA receiver', async () => {
     const res = await raw(`/exports/cases/${first.id}`, { receiverId: fda.receiverId, format: 'r2' });
     expect(res.status).toBe(200);

@@ -71,7 +71,12 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       tenantHandle(c),
       filesOf(c, deps),
       callerOf(c),
-      { caseIds: caseIdList, receiverId: body.receiverId, ...(body.format ? { format: body.format } : {}) },
+      {
+        caseIds: caseIdList,
+        projectIds: c.get('ctx').studyProjectIds,
+        receiverId: body.receiverId,
+        ...(body.format ? { format: body.format } : {}),
+      },
       deps.clock.now(),
     );
     const response = fileResponse(Readable.from([Buffer.from(xml, 'utf8')]), {

@@ -89,6 +89,8 @@ export interface ExportRecord {
 
 export interface ExportRequest {
   caseIds: string[];
+  /** The request's studyProjectIds: when given, only cases of those projects may be exported. */
+  projectIds: string[];
   receiverId: string;
   /** Overrides the receiver's format. */
   format?: ExportFormat;
@@ -109,9 +111,11 @@ function newBatchId(sender: string, now: Date): string {
   return `${sender}-${e2bTimestamp(now).slice(0, 14)}-${randomBytes(3).toString('hex').toUpperCase()}`;
 }
 
+/** The cases, in the order asked; outside the caller's projects (when it names them) they do not exist. */
 async function loadCases(
   handle: Handle,
   caseIds: string[],
+  projectIds: string[],
 ): Promise<{ id: string; rev: number; document: CaseDocument }[]> {
   const found = await handle.collection(caseCollections.cases).find({ _id: { $in: caseIds } });
   const byId = new Map(found.map((doc) => [doc._id, doc]));
@@ -120,7 +124,10 @@ async function loadCases(
     if (!stored) throw errors.notFound('cases.notFound', { id });
     const document = caseContent(stored);
     const state = document.state as { validity?: string; version?: number } | undefined;
-    const code = (document.report as { reportCode?: string } | undefined)?.reportCode ?? id;
+    const report = document.report as { reportCode?: string; studyProjectId?: string } | undefined;
+    if (projectIds.length && !projectIds.includes(report?.studyProjectId ?? ''))
+      throw errors.notFound('cases.notFound', { id });
+    const code = report?.reportCode ?? id;
     if (state?.validity === 'deleted') throw errors.badRequest('exports.caseDeleted', { code });
     return { id, rev: stored.rev, document };
   });
@@ -150,7 +157,7 @@ export async function exportToReceiver(
 ): Promise<{ record: StoredDoc<ExportRecord>; xml: string }> {
   const receiver = await loadReceiver(handle, request.receiverId);
   if (!receiver.active) throw errors.badRequest('exports.receiverInactive', { name: receiver.name });
-  const cases = await loadCases(handle, request.caseIds);
+  const cases = await loadCases(handle, request.caseIds, request.projectIds);
   const format = request.format ?? receiver.format;
   const batchId = newBatchId(receiver.senderIdentifier, now);
   const outcome = await exportCases(
