@@ -6,7 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../scripts/generate-dictionaries';
+import {
+  generateMeddra,
+  generateWhodrug,
+  meddraFiles,
+  SMALL_MEDDRA,
+  whodrugFiles,
+} from '../../scripts/generate-dictionaries';
 import { importRelease, tokenOf } from './dictionary-helpers';
 import { demoPassword, login, missingKeys, skipTour } from './helpers';
 import { test } from './kit';
@@ -113,5 +119,87 @@ test('a reaction coded with the picker down to SOC, and the coding review sugges
     assert.equal(reaction.meddraPtCode, llt.ptCode);
     assert.equal(reaction.meddraSocCode, primarySoc(llt.code).code);
   }
+  assert.deepEqual(await missingKeys(page), []);
+});
+
+test('a drug name coded with WHODrug, and the case recoded to another MedDRA version with its report', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  const whodrug = generateWhodrug({ records: 30 });
+  const next = generateMeddra(SMALL_MEDDRA, { version: '27.1' }).zh;
+  const trade = whodrug.drugs.find((d) => d.sequence2 === '002')!;
+  const generic = whodrug.drugs.find((d) => d.drugCode === `${trade.drugRecordNumber}${trade.sequence1}001`)!;
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  await importRelease(page, baseUrl, 'meddra', meddraFiles(meddra));
+  await importRelease(page, baseUrl, 'meddra', meddraFiles(next));
+  await importRelease(page, baseUrl, 'whodrug', whodrugFiles(whodrug), whodrug.version);
+
+  const list = await api(page, baseUrl, 'POST', '/cases/search', { page: 1, size: 1 });
+  const projectId = (list.items as { values: { report_studyProjectId: string } }[])[0]!.values
+    .report_studyProjectId;
+  await api(page, baseUrl, 'PUT', `/dictionaries/projects/${encodeURIComponent(projectId)}/settings`, {
+    meddraVersion: meddra.version,
+    whodrugVersion: whodrug.version,
+  });
+  const created = await api(page, baseUrl, 'POST', '/cases', {
+    projectId,
+    reportType: '1',
+    happenCountry: 'CN',
+  });
+  const { id: caseId, rev, document } = created.case as { id: string; rev: number; document: object };
+  const coding = { meddraVersion: meddra.version, meddraCode: picked!.code, meddraLltName: picked!.name };
+  await api(page, baseUrl, 'PUT', `/cases/${caseId}`, {
+    rev,
+    document: { ...document, reactions: [{ reactionNative: picked!.name, ...coding }] },
+    confirmMissing: true,
+  });
+
+  await page.goto(`${baseUrl}/activecase?caseId=${caseId}`);
+  await page.getByTestId('case-tab-drug').click();
+  await page.getByTestId('section-drugs-add').click();
+  await page.locator('#f-drugs-0-drugName').fill(trade.name);
+  await page.getByRole('option', { name: new RegExp(trade.drugCode) }).click();
+  await page.getByTestId('f-drugs-0-drugName-coded').getByText(trade.drugCode, { exact: false }).waitFor();
+  assert.equal(await page.locator('#f-drugs-0-genericName').inputValue(), generic.name);
+
+  await page.getByTestId('case-tab-codingReview').click();
+  const review = page.getByTestId('coding-review');
+  await review.getByTestId('coding-version').waitFor();
+  await review.getByTestId('recode-target').click();
+  await page.getByRole('option', { name: '27.1' }).click();
+  await review.getByTestId('recode-preview').click();
+  const report = review.getByTestId('recode-report');
+  await report.getByText(`meddraVersion: ${meddra.version} → 27.1`).waitFor();
+  await screenshot('coding-recode-report');
+  await review.getByTestId('recode-apply').click();
+  await review.getByTestId('coding-row-/reactions/0#reaction').getByRole('cell', { name: '27.1' }).waitFor();
+
+  await page.getByTestId('case-save').click();
+  const confirm = page.getByTestId('missing-dialog-save');
+  await Promise.race([
+    confirm.waitFor({ timeout: 10_000 }).then(() => confirm.click()),
+    page.getByTestId('case-dirty').waitFor({ state: 'detached', timeout: 10_000 }),
+  ]);
+  await page.getByTestId('case-dirty').waitFor({ state: 'detached', timeout: 10_000 });
+  const saved = (await api(page, baseUrl, 'GET', `/cases/${caseId}`)).document as {
+    reactions: Record<string, string>[];
+    drugs: Record<string, string>[];
+  };
+  assert.equal(saved.reactions[0]!.meddraVersion, '27.1');
+  assert.equal(saved.reactions[0]!.meddraCode, picked!.code);
+  assert.equal(saved.reactions[0]!.meddraSocCode, primarySoc(picked!.code).code);
+  assert.deepEqual(
+    [
+      saved.drugs[0]!.drugName,
+      saved.drugs[0]!.whodrugCode,
+      saved.drugs[0]!.genericName,
+      saved.drugs[0]!.atcCode,
+    ],
+    [trade.name, trade.drugCode, generic.name, trade.atcCodes[0]],
+  );
   assert.deepEqual(await missingKeys(page), []);
 });
