@@ -102,7 +102,11 @@ describe('form layout edits', () => {
     expect(
       fieldOrigins({
         tenant: [{ op: 'relabel', path: 'report.reportType', label: { zh: '报告种类' } }],
-        project: [siteCode, { op: 'require', path: 'report.reportType' }],
+        project: [
+          siteCode,
+          { op: 'require', path: 'report.reportType' },
+          { op: 'moveField', path: 'report.siteCode', group: 'study' },
+        ],
       }),
     ).toEqual({
       'report.reportType': { origin: 'base', changedIn: ['tenant', 'project'] },

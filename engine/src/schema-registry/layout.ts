@@ -124,7 +124,8 @@ export function fieldOrigins(layers: {
       if (!('path' in edit) || typeof edit.path !== 'string') continue;
       const entry = (origins[edit.path] ??= { origin: 'base', changedIn: [] });
       if (edit.op === 'addField') entry.origin = layer;
-      else if (!entry.changedIn.includes(layer)) entry.changedIn.push(layer);
+      // A layer editing its own field is still just its declaration.
+      else if (entry.origin !== layer && !entry.changedIn.includes(layer)) entry.changedIn.push(layer);
     }
   return origins;
 }

@@ -533,6 +533,7 @@ export function FormPanel({ projectId }: { projectId: string }) {
               <Input
                 value={rule.otherField}
                 onChange={(_, data) => setRule({ ...rule, otherField: data.value })}
+                data-testid="rule-in-values"
               />
             </Field>
           )}
