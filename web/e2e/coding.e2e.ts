@@ -122,6 +122,9 @@ test('a reaction coded with the picker down to SOC, and the coding review sugges
   assert.deepEqual(await missingKeys(page), []);
 });
 
+/** E.i.2.1a as labelled in the case schema (zh). */
+const reactionVersionLabel = 'MedDRA 版本';
+
 test('a drug name coded with WHODrug, and the case recoded to another MedDRA version with its report', async ({
   page,
   baseUrl,
@@ -173,7 +176,7 @@ test('a drug name coded with WHODrug, and the case recoded to another MedDRA ver
   await page.getByRole('option', { name: '27.1' }).click();
   await review.getByTestId('recode-preview').click();
   const report = review.getByTestId('recode-report');
-  await report.getByText(`meddraVersion: ${meddra.version} → 27.1`).waitFor();
+  await report.getByText(`${reactionVersionLabel}: ${meddra.version} → 27.1`, { exact: false }).waitFor();
   await screenshot('coding-recode-report');
   await review.getByTestId('recode-apply').click();
   await review.getByTestId('coding-row-/reactions/0#reaction').getByRole('cell', { name: '27.1' }).waitFor();

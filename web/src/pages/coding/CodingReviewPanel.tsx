@@ -44,7 +44,14 @@ import type { DictionaryVersion } from '../dictionaries/api';
 import { useDictionaryText } from '../dictionaries/text';
 import type { DictionaryKey } from '../dictionaries/text';
 import type { CodingIssue, ReviewRow, Suggestion } from './review';
-import { acceptWrites, reviewRows, termLanguage, verbatimsByLanguage, writesFor } from './review';
+import {
+  acceptWrites,
+  reviewRows,
+  storedProperty,
+  termLanguage,
+  verbatimsByLanguage,
+  writesFor,
+} from './review';
 
 const MANAGE_PERMISSION = 'authoritymanagement:projectInfo:config';
 const CODED_FIELDS = [
@@ -497,6 +504,7 @@ function RecodeReport({
   labelOf: (ref: string) => string;
 }) {
   const { dt } = useDictionaryText();
+  const { pick } = useLanguage();
   return (
     <div data-testid="recode-report">
       <Text block>{summary}</Text>
@@ -515,7 +523,16 @@ function RecodeReport({
               <TableCell>{dt(`uiRecodeStatus_${term.status}` as DictionaryKey)}</TableCell>
               <TableCell>
                 {term.changes
-                  .map((change) => `${change.field}: ${change.before ?? '-'} → ${change.after ?? '-'}`)
+                  .flatMap((change) => {
+                    // Only what the item stores: an indication keeps no PT or SOC.
+                    const property = storedProperty(term.ref, change.field);
+                    if (!property) return [];
+                    const label = getCaseProperty(property)?.['x-label'] as
+                      { zh: string; en: string } | undefined;
+                    return [
+                      `${label ? pick(label) : change.field}: ${change.before ?? '-'} → ${change.after ?? '-'}`,
+                    ];
+                  })
                   .join('; ')}
               </TableCell>
             </TableRow>

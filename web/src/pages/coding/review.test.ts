@@ -6,7 +6,7 @@ import {
 } from '../../../../engine/src/dictionaries/index';
 import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../../scripts/generate-dictionaries';
 import { CaseStore } from '../../case-form';
-import { acceptWrites, reviewRows, termLanguage, verbatimsByLanguage } from './review';
+import { acceptWrites, reviewRows, storedProperty, termLanguage, verbatimsByLanguage } from './review';
 
 const pair = generateMeddra(SMALL_MEDDRA);
 const en = new MeddraDictionary(parseMeddraRelease(meddraFiles(pair.en)));
@@ -71,5 +71,18 @@ describe('coding review rows', () => {
     });
     expect(store.isDirty).toBe(true);
     expect(store.get('/reactions/1')).toEqual(doc.reactions[1]);
+  });
+
+  it('names the stored property of a recoded field, none where the item does not keep it', () => {
+    expect(storedProperty('/reactions/0#reaction', 'meddraSocName')).toBe('/reactions/*/meddraSocName');
+    expect(storedProperty('/drugs/1/indications/0#indication', 'meddraVersion')).toBe(
+      '/drugs/*/indications/*/meddraVersion',
+    );
+    expect(storedProperty('/drugs/1/indications/0#indication', 'meddraPtCode')).toBeNull();
+    // A past drug's term is its verbatim: a recode does not rename it.
+    expect(storedProperty('/patient/pastDrugs/0#pastDrugIndication', 'meddraLltName')).toBeNull();
+    expect(storedProperty('/patient/pastDrugs/0#pastDrugIndication', 'meddraCode')).toBe(
+      '/patient/pastDrugs/*/indicationMeddraCode',
+    );
   });
 });

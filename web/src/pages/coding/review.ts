@@ -97,3 +97,24 @@ export function writesFor(
 export function acceptWrites(ref: string, coding: MeddraCoding, read: (pointer: string) => unknown) {
   return writesFor(ref, codedTermFromCoding(coding), read);
 }
+
+/**
+ * The case property a coded field is stored in at a term's item (`meddraPtCode` -> the item's PT
+ * code property), or null where the item does not keep it (an indication keeps no PT or SOC).
+ */
+export function storedProperty(ref: string, field: keyof CodedMeddraTerm): string | null {
+  const found = meddraLocationOfRef(ref);
+  if (!found) return null;
+  const { location } = found;
+  const byField: Partial<Record<keyof CodedMeddraTerm, string | undefined>> = {
+    meddraVersion: location.version,
+    meddraCode: location.code,
+    meddraLltName: location.name && !location.verbatim.includes(location.name) ? location.name : undefined,
+    meddraPtCode: location.pt?.code,
+    meddraPtName: location.pt?.name,
+    meddraSocCode: location.soc?.code,
+    meddraSocName: location.soc?.name,
+  };
+  const property = byField[field];
+  return property ? `${location.item}/${property}` : null;
+}
