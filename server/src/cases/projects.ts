@@ -72,6 +72,7 @@ export interface Project {
   registrations?: { number: string; country: string }[];
   lockedAt?: string | null;
   lockedBy?: string | null;
+  lockedByName?: string | null;
   /** Soft-deleted projects are hidden from every reader and restorable by the administrator. */
   deleted?: boolean;
   deletedAt?: string;

@@ -183,7 +183,7 @@ describe('projects: create and edit with validation', () => {
     const locked = await admin.call('POST', `/projects/${projectId}/lock`, {
       confirmationCode: 'XY-201-301',
     });
-    expect(locked.body.data).toMatchObject({ locked: true, lockedBy: 'entry' });
+    expect(locked.body.data).toMatchObject({ locked: true, lockedBy: 'entry', lockedByName: 'entry' });
     const rev = locked.body.data.rev;
     const edit = await admin.call('PUT', `/projects/${projectId}`, { ...newProject(), rev });
     expect(edit.body.msg).toBe('Project XY-201-301 is locked and cannot be changed');

@@ -10,6 +10,7 @@ import { errors } from '../http/errors';
 import type { Handle, StoredDoc, TenantHandle } from '../store/port';
 import { RevisionConflictError } from '../store/port';
 import { assertTenantLimit } from '../tenancy';
+import { C } from '../auth/collections';
 import type { Store } from '../store/port';
 import { assertCountry } from './entities';
 import { CATALOGUE, type Hospital, type CatalogueDrug } from './catalogue';
@@ -19,7 +20,15 @@ export const PROJECTS = caseCollectionNames.projects;
 /** The fields an administrator writes; the rest (lock, sites, drugs) have their own routes. */
 export type ProjectInput = Omit<
   Project,
-  'locked' | 'lockedAt' | 'lockedBy' | 'sites' | 'drugs' | 'deleted' | 'deletedAt' | 'workflowOverride'
+  | 'locked'
+  | 'lockedAt'
+  | 'lockedBy'
+  | 'lockedByName'
+  | 'sites'
+  | 'drugs'
+  | 'deleted'
+  | 'deletedAt'
+  | 'workflowOverride'
 >;
 export type SiteInput = Omit<StudySite, 'id'>;
 export type DrugInput = Omit<ProjectDrug, 'id'>;
@@ -43,6 +52,7 @@ export function projectView(p: StoredDoc<Project>) {
     locked: p.locked,
     lockedAt: p.lockedAt ?? null,
     lockedBy: p.lockedBy ?? null,
+    lockedByName: p.lockedByName ?? null,
     deleted: p.deleted === true,
     sites: p.sites,
     drugs: p.drugs,
@@ -194,12 +204,16 @@ export async function setLocked(
     throw errors.badRequest('projects.lockCodeMismatch');
   if (project.locked === locked)
     throw errors.badRequest(locked ? 'projects.alreadyLocked' : 'projects.notLocked', { code: project.code });
+  // The name as it was when locking: the lock record reads the same if the user is renamed later.
+  const user = locked
+    ? await handle.collection<{ name: string }>(C.users).findOne({ accountId: actor.userId })
+    : null;
   const updated = await handle.collection<Project>(PROJECTS).updateOne(
     { _id: projectId },
     {
       $set: locked
-        ? { locked, lockedAt: actor.at, lockedBy: actor.userId }
-        : { locked, lockedAt: null, lockedBy: null },
+        ? { locked, lockedAt: actor.at, lockedBy: actor.userId, lockedByName: user?.name ?? actor.userId }
+        : { locked, lockedAt: null, lockedBy: null, lockedByName: null },
     },
     { expectedRev: project.rev, ...(confirmation.reason ? { reason: confirmation.reason } : {}) },
   );

@@ -46,6 +46,7 @@ export interface ProjectRow extends Record<string, unknown> {
   locked: boolean;
   lockedAt: string | null;
   lockedBy: string | null;
+  lockedByName: string | null;
   rev: number;
 }
 
@@ -124,7 +125,9 @@ function ProjectDetail({ projectId }: { projectId: string }) {
           {project.locked ? pt('uiLocked') : pt('uiUnlocked')}
         </Badge>
         {project.locked && project.lockedBy ? (
-          <Text className={styles.muted}>{pt('uiLockedBy', { at: lockedAt, user: project.lockedBy })}</Text>
+          <Text className={styles.muted}>
+            {pt('uiLockedBy', { at: lockedAt, user: project.lockedByName ?? project.lockedBy })}
+          </Text>
         ) : null}
         <span className={styles.spacer} />
         {action.permission && held.has(action.permission) ? (
