@@ -36,7 +36,11 @@ export function NotifyHost() {
   const version = useSyncExternalStore(
     notify.subscribe,
     () =>
-      `${notify.toasts().length}:${notify
+      // Toast ids, not their count: toasts are taken as they show, so a count would stay 1 and hide the next.
+      `${notify
+        .toasts()
+        .map((toast) => toast.id)
+        .join(',')}:${notify
         .dialogs()
         .map((d) => d.id)
         .join(',')}:${notify.loading()}`,
