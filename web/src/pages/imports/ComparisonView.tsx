@@ -99,6 +99,8 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const [choices, setChoices] = useState<Record<string, FieldChoice>>({});
   const [dirty, setDirty] = useState(false);
   const [check, setCheck] = useState<DataCheck | null>(null);
+  /** Why the last generation was refused, kept on screen beside the problems. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [onlyDiffering, setOnlyDiffering] = useState(false);
   const [busy, setBusy] = useState(false);
   const [followUp, setFollowUp] = useState(false);
@@ -126,6 +128,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const load = useCallback(async () => {
     setData(null);
     setCheck(null);
+    setRefusal(null);
     const [answer, detail] = await Promise.all([
       importsApi.comparison(recordId, index),
       importsApi.detail(recordId),
@@ -170,6 +173,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
     try {
       const result = await importsApi.check(recordId, index, choices);
       setCheck(result);
+      setRefusal(null);
       notify.toast(
         result.passed ? 'success' : 'warning',
         result.passed ? it('uiCheckPassed') : it('uiCheckFailed', { count: result.blockingCount }),
@@ -200,6 +204,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
       if (error instanceof RequestError) {
         const blocked = error.data as DataCheck | null;
         if (blocked && Array.isArray(blocked.problems)) setCheck(blocked);
+        setRefusal(error.message);
         notify.toast('error', error.message);
       }
     } finally {
@@ -303,7 +308,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
           onChange={(_, d) => setOnlyDiffering(Boolean(d.checked))}
           label={it('uiOnlyDiffering')}
         />
-        {dirty ? <Text>{it('uiUnsaved')}</Text> : null}
+        {dirty ? <Text data-testid="imports-dirty">{it('uiUnsaved')}</Text> : null}
       </div>
       {check ? (
         <div className={styles.panel} data-testid="imports-problems">
@@ -315,6 +320,11 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
               whodrug: check.whodrugVersion,
             })}
           </Subtitle2>
+          {refusal ? (
+            <Text weight="semibold" data-testid="imports-refusal">
+              {refusal}
+            </Text>
+          ) : null}
           {check.problems.length === 0 ? <Text>{it('uiNoProblems')}</Text> : null}
           {check.problems.map((problem, i) => {
             const row = data.rows.find((r) => r.path === problem.path);

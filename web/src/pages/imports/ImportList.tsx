@@ -42,6 +42,9 @@ const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
   filter: { width: '200px' },
+  filterControl: { minWidth: 'unset', width: '200px' },
+  fileName: { wordBreak: 'break-all', minWidth: '160px' },
+  nowrap: { whiteSpace: 'nowrap' },
   toolbar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   tableWrap: { overflowX: 'auto' },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
@@ -148,10 +151,11 @@ export function ImportList() {
   const cell = (key: string, row: ImportRecord) => {
     switch (key) {
       case 'fileName':
-        return row.fileName;
+        return <span className={styles.fileName}>{row.fileName}</span>;
       case 'processingStatus':
         return (
           <Badge
+            className={styles.nowrap}
             appearance="tint"
             color={
               row.processingStatus === 'exception'
@@ -167,6 +171,7 @@ export function ImportList() {
       case 'parseStatus':
         return (
           <Badge
+            className={styles.nowrap}
             appearance="tint"
             color={
               row.parseStatus === 'exception'
@@ -249,6 +254,7 @@ export function ImportList() {
     >
       <Dropdown
         clearable
+        className={styles.filterControl}
         value={draft[key] ? it(`${prefix}${draft[key]}` as ImportKey) : ''}
         selectedOptions={draft[key] ? [draft[key]] : []}
         onOptionSelect={(_: unknown, data: OptionOnSelectData) =>
