@@ -49,5 +49,13 @@ test('administration round trip: create, validate, edit and delete an organisati
   await rows.filter({ hasText: '华东临床研究中心（上海）' }).getByTestId('row-delete').click();
   await page.getByTestId('prompt-ok').click();
   await page.getByText('华东临床研究中心（上海）').waitFor({ state: 'detached' });
+  // The list reloads after the delete (briefly empty): wait for the reloaded rows.
+  await page.waitForFunction(
+    (n) =>
+      document.querySelectorAll(
+        '[data-testid="list-authoritymanagement.organization"] [data-testid="list-row"]',
+      ).length === n,
+    before,
+  );
   assert.equal(await rows.count(), before);
 });

@@ -99,6 +99,18 @@ test('operator approves one registered tenant with limits and expiry and rejects
     (t) => t.tenantId === second.data.tenantId,
   )!;
   assert.equal(rejected.status, 'rejected');
+
+  // A rejected registration can be deleted (kept under Deleted) and restored.
+  await west.getByTestId('row-delete').click();
+  await page.getByTestId('prompt-ok').click();
+  await west.waitFor({ state: 'detached' });
+  assert.equal(await east.getByTestId('row-delete').count(), 0, 'an active tenant is not offered deletion');
+  await list.getByTestId('list-tab-deleted').click();
+  await west.waitFor();
+  await west.getByTestId('row-restore').click();
+  await west.waitFor({ state: 'detached' });
+  await list.getByTestId('list-tab-current').click();
+  await west.getByText('已驳回').waitFor();
 });
 
 test('operator roles and user roles are listed; the login and operation log shows a tenant user’s changes', async ({
@@ -109,7 +121,10 @@ test('operator roles and user roles are listed; the login and operation log show
   await login(page, baseUrl, 'operator', demoPassword(serverOutput, 'operator'));
   await skipTour(page);
   await page.goto(`${baseUrl}/holoxcontrol/roleConfig`);
-  await page.getByTestId('list-holoxcontrol.roleConfig').getByText('平台运营管理员', { exact: true }).waitFor();
+  await page
+    .getByTestId('list-holoxcontrol.roleConfig')
+    .getByText('平台运营管理员', { exact: true })
+    .waitFor();
   await page.goto(`${baseUrl}/holoxcontrol/userRole`);
   await page.getByTestId('list-holoxcontrol.userRole').getByText('operator', { exact: true }).waitFor();
   await page.getByTestId('personal-menu').click();

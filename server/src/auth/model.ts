@@ -55,6 +55,10 @@ export interface Tenant {
   registeredAt: string;
   decidedAt?: string;
   decisionNote?: string;
+  /** Deleted by the operator (only once disabled or rejected): kept, hidden from the default list, restorable. */
+  deleted?: boolean;
+  deletedAt?: string;
+  deletedBy?: string;
 }
 
 /** Credentials and lock state of one person, shared by the tenants they belong to. */

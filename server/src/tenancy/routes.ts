@@ -58,6 +58,8 @@ export function tenantView(t: StoredDoc<Tenant>) {
     systemAdminId: t.systemAdminId,
     registeredAt: t.registeredAt,
     decidedAt: t.decidedAt ?? null,
+    deleted: t.deleted === true,
+    deletedAt: t.deleted ? (t.deletedAt ?? null) : null,
     rev: t.rev,
   };
 }
@@ -541,7 +543,7 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
     return jurisdiction;
   }
 
-  router.route<unknown, { status?: string; name?: string }>(
+  router.route<unknown, { status?: string; name?: string; deleted?: 'true' | 'false' }>(
     {
       method: 'get',
       path: '/operator/tenants',
@@ -549,13 +551,19 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       permission: 'holoxcontrol:lessee',
       query: {
         type: 'object',
-        properties: { status: { enum: ['pending', 'active', 'rejected', 'disabled'] }, name: str(100) },
+        properties: {
+          status: { enum: ['pending', 'active', 'rejected', 'disabled'] },
+          name: str(100),
+          deleted: { enum: ['true', 'false'] },
+        },
       },
     },
     async (c, { query }) => {
       const principal = requirePrincipal(c);
       const jurisdiction = await inJurisdiction(principal.userId);
-      const filter: Record<string, unknown> = {};
+      // Deleted tenants only when asked for (the list's "deleted" tab).
+      const filter: Record<string, unknown> =
+        query.deleted === 'true' ? { deleted: true } : { deleted: { $ne: true } };
       if (query.status) filter.status = query.status;
       if (query.name)
         filter.name = { $regex: query.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
@@ -644,6 +652,7 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       await inJurisdiction(principal.userId, params.tenantId);
       const current = await tenants(principal.userId).findOne({ _id: params.tenantId });
       if (!current) throw errors.notFound();
+      if (current.deleted) throw errors.badRequest('tenancy.deletedRestoreFirst');
       if (current.status === 'pending' || current.status === 'rejected')
         throw errors.badRequest('tenancy.decideFirst');
       const { rev, ...fields } = body;
@@ -703,4 +712,43 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       return updated ? tenantView(updated) : null;
     },
   );
+
+  const deletion = (action: 'delete' | 'restore', summary: string) =>
+    router.route<unknown, unknown, { tenantId: string }>(
+      {
+        method: 'post',
+        path: `/operator/tenants/:tenantId/${action}`,
+        summary,
+        permission: 'holoxcontrol:lessee:delete',
+        params: tenantParams,
+      },
+      async (c, { params }) => {
+        const principal = requirePrincipal(c);
+        await inJurisdiction(principal.userId, params.tenantId);
+        const current = await tenants(principal.userId).findOne({ _id: params.tenantId });
+        if (!current) throw errors.notFound();
+        if (action === 'delete') {
+          if (current.deleted) throw errors.badRequest('tenancy.alreadyDeleted');
+          // Only a tenant nobody can use any more: disable (or reject) first, so deleting ends nothing by surprise.
+          if (current.status !== 'disabled' && current.status !== 'rejected')
+            throw errors.badRequest('tenancy.disableFirst');
+        } else if (!current.deleted) throw errors.badRequest('tenancy.notDeleted');
+        const updated = await tenants(principal.userId).updateOne(
+          { _id: params.tenantId },
+          {
+            $set:
+              action === 'delete'
+                ? { deleted: true, deletedAt: deps.clock.now().toISOString(), deletedBy: principal.userId }
+                : { deleted: false },
+          },
+        );
+        forgetTenant(deps.store, params.tenantId);
+        return updated ? tenantView(updated) : null;
+      },
+    );
+  deletion(
+    'delete',
+    'Delete a disabled or rejected tenant: kept with who and when (audit trail), hidden from the list unless asked for; restorable',
+  );
+  deletion('restore', 'Restore a deleted tenant (its status is unchanged: still disabled or rejected)');
 }

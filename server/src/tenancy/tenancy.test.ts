@@ -144,6 +144,82 @@ describe('tenants', () => {
   });
 });
 
+describe('deleting a tenant', () => {
+  it('keeps a rejected or disabled tenant, hidden unless asked for, and restores it; an active one is refused', async () => {
+    const registered = await call(app(), 'POST', '/api/tenancy/registrations', {
+      body: {
+        tenantName: '待删除药业',
+        code: 'to-delete',
+        contactName: '赵六',
+        account: 'zhaoliu',
+        email: 'zhao@del.cn',
+        password: 'Regist#2026',
+        confirmPassword: 'Regist#2026',
+        captchaId: await captchaId(),
+        captchaCode: 'ACE7',
+      },
+    });
+    const id = (registered.body.data as { tenantId: string }).tenantId;
+    const operator = await f.login('operator');
+    const path = `/api/tenancy/operator/tenants/${id}`;
+    const list = async (query = '') =>
+      (
+        (await call(app(), 'GET', `/api/tenancy/operator/tenants${query}`, { token: operator })).body
+          .data as {
+          tenantId: string;
+          status: string;
+          deleted: boolean;
+          deletedAt: string | null;
+          rev: number;
+          limits: unknown;
+        }[]
+      ).find((t) => t.tenantId === id);
+
+    // Pending: decide first.
+    expect((await call(app(), 'POST', `${path}/delete`, { token: operator })).body.code).toBe(400);
+    await call(app(), 'POST', `${path}/decision`, { token: operator, body: { approve: true } });
+    const active = await call(app(), 'POST', `${path}/delete`, { token: operator, lang: 'en' });
+    expect(active.body.msg).toMatch(/disable it first/);
+    const current = (await list())!;
+    await call(app(), 'PUT', path, {
+      token: operator,
+      body: { expiresAt: null, limits: current.limits, status: 'disabled', rev: current.rev },
+    });
+
+    // A tenant user never reaches the operator route.
+    const tenantAdmin = await f.login('demoadmin');
+    expect((await call(app(), 'POST', `${path}/delete`, { token: tenantAdmin })).body.code).toBe(403);
+
+    const deleted = await call(app(), 'POST', `${path}/delete`, { token: operator });
+    expect(deleted.body.data).toMatchObject({ deleted: true, status: 'disabled' });
+    expect(await list()).toBeUndefined();
+    const kept = (await list('?deleted=true'))!;
+    expect(kept).toMatchObject({ deleted: true, status: 'disabled' });
+    expect(kept.deletedAt).toMatch(/^\d{4}-/);
+    const edit = await call(app(), 'PUT', path, {
+      token: operator,
+      body: { expiresAt: null, limits: kept.limits, status: 'active', rev: kept.rev },
+    });
+    expect(edit.body.code).toBe(400);
+    expect((await call(app(), 'POST', `${path}/delete`, { token: operator })).body.code).toBe(400);
+    // Its accounts still cannot log in.
+    const login = await call(app(), 'POST', '/api/auth/login', {
+      body: {
+        account: 'zhaoliu',
+        password: 'Regist#2026',
+        captchaId: await captchaId(),
+        captchaCode: 'ACE7',
+      },
+    });
+    expect(login.body.code).toBe(400);
+
+    const restored = await call(app(), 'POST', `${path}/restore`, { token: operator });
+    expect(restored.body.data).toMatchObject({ deleted: false, deletedAt: null, status: 'disabled' });
+    expect(await list()).toMatchObject({ status: 'disabled' });
+    expect((await call(app(), 'POST', `${path}/restore`, { token: operator })).body.code).toBe(400);
+  });
+});
+
 describe('roles and project permissions', () => {
   it('grants per project, per user key, and sub-administrators grant only what they hold', async () => {
     const admin = await f.login('demoadmin');
