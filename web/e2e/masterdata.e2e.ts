@@ -89,3 +89,51 @@ test('operator master data: a dictionary type and entry are added, deleted and r
   await dialog.getByText('系统维护通知').waitFor();
   await screenshot('notices');
 });
+
+test('scheduled tasks: the nightly purge is rescheduled with the cron builder, suspended, resumed and run once with its log', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'operator', demoPassword(serverOutput, 'operator'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/holoxcontrol/scheduledTasks`);
+  const row = page.getByTestId('task-row').filter({ hasText: 'jobs.purgeFinished' });
+  await row.waitFor();
+  assert.match((await row.textContent())!, /30 3 \* \* \*/);
+
+  await row.getByTestId('task-edit').click();
+  const dialog = page.getByTestId('task-dialog');
+  await dialog.getByTestId('cron-shape').click();
+  await page.getByRole('option', { name: '每周' }).click();
+  await dialog.getByTestId('cron-hour').fill('9');
+  await dialog.getByTestId('cron-minute').fill('0');
+  assert.equal(await dialog.getByTestId('cron-expression').inputValue(), '0 9 * * 1');
+  await dialog.getByTestId('cron-preview').getByText('接下来的执行时间').waitFor();
+  await dialog.getByTestId('task-timezone').fill('Mars/Olympus');
+  await dialog.getByTestId('cron-preview').getByText('时区无效：Mars/Olympus').waitFor();
+  await dialog.getByTestId('task-timezone').fill('Asia/Shanghai');
+  await screenshot('cron-builder');
+  await dialog.getByTestId('task-save').click();
+  await dialog.waitFor({ state: 'detached' });
+  await row.getByText('0 9 * * 1').waitFor();
+
+  await row.getByTestId('task-suspend').click();
+  await row.getByTestId('task-status').getByText('暂停').waitFor();
+  await row.getByTestId('task-resume').click();
+  await row.getByTestId('task-status').getByText('正常').waitFor();
+
+  await row.getByTestId('task-run').click();
+  const log = page.getByTestId('task-log-dialog');
+  // The runner picks the job up within a second or two.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await row.getByTestId('task-log').click();
+    await log.waitFor();
+    if (await log.getByText('成功').count()) break;
+    await log.getByRole('button', { name: '关闭' }).click();
+    await page.waitForTimeout(500);
+  }
+  await log.getByTestId('task-log-row').getByText('成功').waitFor();
+  await screenshot('task-log');
+});

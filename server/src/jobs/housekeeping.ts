@@ -15,7 +15,14 @@ export const purgeFinishedJobs = defineJob<{ olderThanDays?: number }, { removed
     payload: {
       type: 'object',
       additionalProperties: false,
-      properties: { olderThanDays: { type: 'integer', minimum: 7, maximum: 3650 } },
+      properties: {
+        olderThanDays: {
+          type: 'integer',
+          minimum: 7,
+          maximum: 3650,
+          'x-label': { zh: '保留天数', en: 'Keep for days' },
+        },
+      },
     },
   },
   async handler({ payload, deps }) {

@@ -20,6 +20,7 @@ export const builtPages: BuiltPage[] = [
   ...CONFIGURATOR_PAGES,
   ...PROJECT_PAGES,
   ...Object.keys(ADMIN_PAGES).map((path) => ({ path, load: () => import('../pages/admin/AdminPage') })),
+  { path: '/holoxcontrol/scheduledTasks', load: () => import('../pages/scheduled-tasks/ScheduledTasksPage') },
   { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },
   { path: '/reportmanagment/importReport', load: () => import('../pages/imports/ImportPage') },
   {

@@ -15,6 +15,11 @@ const FOLDERS = ['api', 'app', 'components', 'i18n', 'pages', 'renderers', 'shel
 const DYNAMIC: Record<string, string[]> = {
   'shell.environment.': ['dev', 'uat', 'pro'],
   'version.store.': ['embedded', 'mongodb'],
+  'tasks.shape.': ['minutes', 'hourly', 'daily', 'weekly', 'monthly', 'custom'],
+  'tasks.weekday.': ['0', '1', '2', '3', '4', '5', '6'],
+  'tasks.column.': ['name', 'type', 'expression', 'timezone', 'status', 'nextRun', 'lastRun', 'actions'],
+  'tasks.logColumn.': ['created', 'started', 'finished', 'status', 'attempts', 'outcome'],
+  'tasks.run.': ['queued', 'running', 'succeeded', 'failed', 'canceled'],
   ...Object.fromEntries(
     ['version', 'top-menu', 'second-menu', 'organisation', 'personal', 'language', 'report-entry'].map(
       (step) => [`tour.${step}.`, ['title', 'text']],
