@@ -206,3 +206,32 @@ test('a drug name coded with WHODrug, and the case recoded to another MedDRA ver
   );
   assert.deepEqual(await missingKeys(page), []);
 });
+
+test('medical review tasks list the cases at medical review with their coding status and open them', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  const tasks = await api(page, baseUrl, 'GET', '/dictionaries/coding/medical-review-tasks?page=1&size=20');
+  const total = tasks.total as number;
+  assert.ok(total > 0, 'the demo seed has cases at medical review');
+  const first = (tasks.items as { reportCode: string; coding: { coded: number; total: number } }[])[0]!;
+
+  await page.goto(`${baseUrl}/casemanagement/medicalReviewTasks`);
+  const list = page.getByTestId('medical-review-tasks');
+  await list.getByTestId('review-total').getByText(`共 ${total} 个病例`).waitFor();
+  const row = list.getByTestId(`review-row-${first.reportCode}`);
+  await row.getByText(`已编码 ${first.coding.coded}/${first.coding.total}`).waitFor();
+  await screenshot('medical-review-tasks');
+  // The seeded cases at medical review wait for the medical reviewer, not for the administrator.
+  await list.getByTestId('review-mine').click();
+  await list.getByTestId('review-empty').waitFor();
+  await list.getByTestId('review-mine').click();
+  await row.getByRole('button', { name: '打开' }).click();
+  await page.getByTestId('case-detail').waitFor();
+  assert.equal(await page.getByTestId('case-report-code').textContent(), first.reportCode);
+  assert.equal(await page.getByTestId('case-node').textContent(), '医学审评');
+});

@@ -224,7 +224,8 @@ export async function medicalReviewTasks(
   const [total, page] = await Promise.all([
     summaries.count(filter),
     summaries.find(filter, {
-      sort: { 'deadline.dueDate': 1, 'state.updatedAt': 1 },
+      // Running reporting clocks first, nearest due date first; then the longest waiting.
+      sort: { 'deadline.runs': -1, 'deadline.dueDate': 1, 'state.updatedAt': 1 },
       skip: (query.page - 1) * query.size,
       limit: query.size,
       projection: { v: 1, state: 1, deadline: 1 },
