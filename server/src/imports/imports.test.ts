@@ -210,6 +210,26 @@ describe('upload', () => {
     expect(await handle.collection('importReports').count({ recordId: record.id })).toBe(0);
   });
 
+  it('reads every message of a zip as one report each', async () => {
+    const zip = zipSync({ 'a/one.xml': sample(FAERS1), 'b/two.xml': sample(FAERS2) });
+    const record = await parsed('two.zip', zip);
+    expect(record).toMatchObject({ parseStatus: 'completed', reportCount: 2 });
+    expect(record.reports.map((r: { entry: string }) => r.entry)).toEqual(['a/one.xml', 'b/two.xml']);
+  });
+
+  it('refuses an R3 message that breaks the XSD, naming the entry', async () => {
+    const xml = new TextDecoder().decode(sample(FAERS1));
+    // An element the schema does not allow where the batch id belongs; the mapper ignores it.
+    const broken = xml.replace(/(<MCCI_IN200100UV01[^>]*>)/, '$1<bogus/>');
+    const zip = zipSync({ 'ok.xml': sample(FAERS2), 'broken.xml': new TextEncoder().encode(broken) });
+    const record = await parsed('xsd.zip', zip);
+    expect(record).toMatchObject({ parseStatus: 'exception', processingStatus: 'exception', reports: [] });
+    expect(record.exception).toMatchObject({ entry: 'broken.xml', messageKey: 'imports.parse.xsdInvalid' });
+    expect(record.exception.message.en).toMatch(
+      /^File broken.xml failed E2B\(R3\) XSD validation \(\d+ errors\)/,
+    );
+  });
+
   it('refuses a file that is not an E2B message', async () => {
     const record = await parsed(
       'invalid.xml',

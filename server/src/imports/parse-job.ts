@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { zipXmlEntries } from '../../../engine/src/interchange/index';
-import { readImportFile, validateR3Xml } from '../interchange';
+import { readImportFile, validateR3Batches } from '../interchange';
 import type { ImportedMessage, Refusal } from '../interchange';
 import type { ModuleDeps } from '../http/module';
 import { defineJob } from '../jobs/types';
@@ -42,25 +42,35 @@ function* r3Sources(fileName: string, bytes: Uint8Array, messages: ImportedMessa
     if (r3.has(file.name)) yield { entry: file.name, bytes: file.bytes };
 }
 
+/** Messages validated per libxml2 run: the schema is compiled once per run, memory stays bounded. */
+const XSD_BATCH = 50;
+
 /** Checks each R3 message against the ICH XSD; the first invalid one refuses the file. */
 async function xsdRefusal(
   fileName: string,
   bytes: Uint8Array,
   messages: ImportedMessage[],
+  progress: (percent: number) => Promise<void>,
 ): Promise<Refusal | null> {
-  for (const source of r3Sources(fileName, bytes, messages)) {
-    const result = await validateR3Xml(new TextDecoder().decode(source.bytes));
-    if (!result.valid) {
-      const shown = result.errors
+  const sources = [...r3Sources(fileName, bytes, messages)];
+  const decoder = new TextDecoder();
+  for (let start = 0; start < sources.length; start += XSD_BATCH) {
+    const batch = sources.slice(start, start + XSD_BATCH);
+    const results = await validateR3Batches(batch.map((source) => decoder.decode(source.bytes)));
+    const failed = results.findIndex((result) => !result.valid);
+    if (failed >= 0) {
+      const errors = results[failed]!.errors;
+      const shown = errors
         .slice(0, XSD_ERRORS_SHOWN)
         .map((e) => (e.line ? `${e.line}: ${e.message}` : e.message))
         .join('; ');
       return {
-        entry: source.entry,
+        entry: batch[failed]!.entry,
         key: 'imports.parse.xsdInvalid',
-        params: { count: result.errors.length, errors: shown },
+        params: { count: errors.length, errors: shown },
       };
     }
+    await progress(50 + Math.round((30 * (start + batch.length)) / sources.length));
   }
   return null;
 }
@@ -140,7 +150,7 @@ export async function parseRecord(
     if (!outcome.ok) return refuse(outcome.refusal);
     messages = outcome.messages;
     await progress(50, 'parsed');
-    const invalid = await xsdRefusal(record.fileName, bytes, messages);
+    const invalid = await xsdRefusal(record.fileName, bytes, messages, (percent) => progress(percent, 'xsd'));
     if (invalid) return refuse(invalid);
   } catch (error) {
     // Whatever the file did to the reader, the record says so rather than retrying forever.

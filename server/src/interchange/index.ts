@@ -8,5 +8,5 @@ export type {
   ExportOutcome,
   Refusal,
 } from './service';
-export { validateR3Xml } from './xsd';
+export { validateR3Xml, validateR3Batches } from './xsd';
 export type { XsdError, XsdResult } from './xsd';
