@@ -18,6 +18,8 @@ import type {
   ListOverride,
 } from '../../../engine/src/configurator/index';
 import { caseWorkflow } from '../../../engine/src/workflow/index';
+import type { ConfigEdit } from '../../../engine/src/schema-registry/edits';
+import type { CodelistValue } from '../../../engine/src/schema-registry/types';
 import type { WorkflowDefinition } from '../../../engine/src/workflow/index';
 import { ConfigurationService } from '../configuration/index';
 import type { ConfigurationVersion, Environment } from '../configuration/index';
@@ -31,6 +33,9 @@ import { compileProblem } from './templates';
 import type { TemplateDefinition } from './templates';
 
 export const CONFIGURATOR_DRAFTS = 'configuratorDrafts';
+/** The case's current workflow node (its code list follows the project's workflow). */
+const NODE_PATH = 'state.workflowNode';
+const isNodeCodes = (edit: ConfigEdit): boolean => edit.op === 'changeOptions' && edit.path === NODE_PATH;
 export const CONFIGURATOR_VERSIONS = 'configuratorVersions';
 /** Case management's projects: a published workflow override lands on the project it belongs to. */
 const PROJECTS = 'projects';
@@ -268,8 +273,45 @@ export class ConfiguratorService {
     for (const [scope, content] of Object.entries(next)) recheck(scope, content);
     const expected = ((await this.configuration().latest())?.version ?? 0) + 1;
     const signature = await sign(password, 'configuration.publish', String(expected));
+    await this.syncWorkflowNodeCodes(next);
     const published = await this.configuration().publish(note);
     return this.record(published, next, signature._id);
+  }
+
+  /**
+   * A case at a node the project's workflow adds (a second medical review ...) must still pass its
+   * checks: the case schema's node code list (state.workflowNode) gets the added nodes, as a
+   * changeOptions edit of the same layer that the configurator keeps in step with the workflow.
+   */
+  private async syncWorkflowNodeCodes(content: ContentOfTenant): Promise<void> {
+    const configuration = this.configuration();
+    const layers = await configuration.uat();
+    const addedNodes = (override: unknown, skip: ReadonlySet<string>): CodelistValue[] =>
+      override
+        ? Object.entries(checkWorkflowOverride(caseWorkflow, override).definition.nodes)
+            .filter(([id]) => !(id in caseWorkflow.nodes) && !skip.has(id))
+            .map(([id, node]) => ({ code: id, zh: node.label.zh, en: node.label.en }))
+        : [];
+    const sync = async (projectId: string | null, edits: ConfigEdit[], add: CodelistValue[]) => {
+      const kept = edits.filter((edit) => !isNodeCodes(edit));
+      const next = add.length ? [...kept, { op: 'changeOptions' as const, path: NODE_PATH, add }] : kept;
+      if (JSON.stringify(next) !== JSON.stringify(edits)) await configuration.saveDraft(projectId, next);
+    };
+    const tenantAdds = addedNodes(content.tenant?.workflow, new Set());
+    await sync(null, layers.tenant, tenantAdds);
+    const projectIds = new Set([
+      ...Object.keys(layers.projects),
+      ...Object.keys(content)
+        .filter((scope) => scope.startsWith('project:'))
+        .map((scope) => scope.slice('project:'.length)),
+    ]);
+    const byTenant = new Set(tenantAdds.map((value) => value.code));
+    for (const projectId of projectIds)
+      await sync(
+        projectId,
+        layers.projects[projectId] ?? [],
+        addedNodes(content[scopeOf(projectId)]?.workflow, byTenant),
+      );
   }
 
   /** Restores an earlier version (schema edits and configurator content) as a new signed version. */
