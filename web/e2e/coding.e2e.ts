@@ -192,6 +192,12 @@ test('a drug name coded with WHODrug, and the case recoded to another MedDRA ver
     reactions: Record<string, string>[];
     drugs: Record<string, string>[];
   };
+  // The project still runs 27.0: the picker and the coding review say so, with the LLT code.
+  const mismatch = `LLT ${picked!.code} 的 MedDRA 版本 27.1 与配置的版本 ${meddra.version} 不一致`;
+  await review.getByTestId('coding-row-/reactions/0#reaction').getByText(mismatch).waitFor();
+  await page.getByTestId('case-tab-reaction').click();
+  await page.getByTestId('section-reactions-row-0').click();
+  assert.equal(await page.getByTestId('f-reactions-0-meddraCode-mismatch').textContent(), mismatch);
   assert.equal(saved.reactions[0]!.meddraVersion, '27.1');
   assert.equal(saved.reactions[0]!.meddraCode, picked!.code);
   assert.equal(saved.reactions[0]!.meddraSocCode, primarySoc(picked!.code).code);
