@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { test } from './kit';
-import { demoPassword, login, skipTour } from './helpers';
+import { apiCall, demoPassword, login, skipTour } from './helpers';
 
-/** A GET through the server API with the page's session (what the server holds, not what the page shows). */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (url) => {
-    const token = localStorage.getItem('pv.token') ?? '';
-    const answer = await fetch(url, { headers: { Authorization: `Bearer ${token}`, 'Lang-Type': 'cn' } });
-    return ((await answer.json()) as { data: unknown }).data;
-  }, `/api${path}`) as Promise<T>;
-}
+const apiGet = async <T>(page: Page, path: string): Promise<T> => (await apiCall<T>(page, 'GET', path)).data;
 
 interface RoleRow {
   roleId: string;

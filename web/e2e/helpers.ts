@@ -51,3 +51,31 @@ export async function missingKeys(page: Page): Promise<string[]> {
     ...((window as unknown as { __pvMissingKeys?: Set<string> }).__pvMissingKeys ?? []),
   ]);
 }
+
+/**
+ * A call to the server API with the page's session, if any (what the server holds, not what the
+ * page shows): the answer's envelope.
+ */
+export async function apiCall<T>(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ code: number; msg: string; data: T }> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const token = localStorage.getItem('pv.token');
+      const answer = await fetch(url, {
+        method,
+        headers: {
+          'Content-Type': 'application/json',
+          'Lang-Type': 'cn',
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return (await answer.json()) as { code: number; msg: string; data: never };
+    },
+    { method, url: `/api${path}`, body },
+  );
+}

@@ -1,32 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { test } from './kit';
-import { demoPassword, login, skipTour } from './helpers';
+import { apiCall, demoPassword, login, skipTour } from './helpers';
 
-/** A call to the server API with the page's session, if any. */
-async function call<T>(
-  page: Page,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ code: number; data: T }> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const token = localStorage.getItem('pv.token');
-      const answer = await fetch(url, {
-        method,
-        headers: {
-          'Content-Type': 'application/json',
-          'Lang-Type': 'cn',
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return (await answer.json()) as { code: number; data: never };
-    },
-    { method, url: `/api${path}`, body },
-  );
-}
+const call = apiCall;
 
 interface TenantRow {
   tenantId: string;
