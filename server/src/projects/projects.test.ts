@@ -170,6 +170,19 @@ describe('projects: create and edit with validation', () => {
     expect(project.drugs).toEqual([expect.objectContaining({ drugName: 'XY-201片', isBlind: true })]);
   });
 
+  it('lands every site when several are added at once (no lost update)', async () => {
+    const added = await Promise.all(
+      ['11', '12', '13', '14'].map((code) =>
+        admin.call('POST', `/projects/${projectId}/sites`, { code, name: `中心${code}`, country: 'CN' }),
+      ),
+    );
+    expect(added.map((a) => a.body.code)).toEqual([200, 200, 200, 200]);
+    const sites = (await admin.call('GET', `/projects/${projectId}/sites`)).body.data;
+    expect(sites.map((site: { code: string }) => site.code).sort()).toEqual(['01', '11', '12', '13', '14']);
+    for (const site of sites.filter((x: { code: string }) => x.code !== '01'))
+      expect((await admin.call('DELETE', `/projects/${projectId}/sites/${site.id}`)).body.code).toBe(200);
+  });
+
   it('locks only when the project code is typed, then refuses every change until unlocked', async () => {
     const wrong = await admin.call(
       'POST',
@@ -322,6 +335,12 @@ describe('drug and hospital catalogues', () => {
       (await admin.call('PUT', `/hospitals/${id}`, { name: 'x', kind: 'hospital', country: 'CN', rev })).body
         .code,
     ).toBe(409);
+    const twin = await admin.call('POST', '/hospitals', {
+      name: '上海市胸科医院',
+      kind: 'hospital',
+      country: 'CN',
+    });
+    expect(twin.body.msg).toBe('Hospital or research centre 上海市胸科医院 already exists');
     expect((await admin.call('DELETE', `/hospitals/${id}`)).body.code).toBe(200);
     expect((await admin.call('GET', '/hospitals?keyword=胸科')).body.data.total).toBe(0);
     expect((await admin.call('GET', '/hospitals?deleted=true')).body.data.items[0].id).toBe(id);
