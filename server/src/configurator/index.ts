@@ -81,7 +81,8 @@ function routes(router: ModuleRouter, signer: Signer): void {
       try {
         const projects = await tenantHandle(c)
           .collection<{ code?: string; name?: string; nameEn?: string }>('projects')
-          .find({}, { sort: { code: 1 }, limit: 1000 });
+          // Soft-deleted projects (projects module) are not configured.
+          .find({ deleted: { $ne: true } }, { sort: { code: 1 }, limit: 1000 });
         return projects.map((project) => ({
           id: String(project._id),
           code: project.code ?? String(project._id),
