@@ -137,3 +137,16 @@ test('scheduled tasks: the nightly purge is rescheduled with the cron builder, s
   await log.getByTestId('task-log-row').getByText('成功').waitFor();
   await screenshot('task-log');
 });
+
+test('permissions and menus: the operator sees the tree of menus and buttons with their permission identifiers', async ({
+  page,
+  baseUrl,
+  serverOutput,
+}) => {
+  await login(page, baseUrl, 'operator', demoPassword(serverOutput, 'operator'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/holoxcontrol/systemConfig`);
+  const list = page.getByTestId('list-holoxcontrol.systemConfig');
+  await list.getByTestId('list-row').filter({ hasText: 'holoxcontrol:dict:add' }).waitFor();
+  assert.ok((await list.getByTestId('list-row').count()) > 100);
+});

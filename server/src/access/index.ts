@@ -6,7 +6,7 @@ import { identityOptionsFromEnv } from '../auth/options';
 import { accessRoutes } from './routes';
 
 /** Names of the modules the server runs (server/src/modules.ts plus the platform's own). */
-async function mountedModules(): Promise<Set<string>> {
+export async function mountedModules(): Promise<Set<string>> {
   const { modules } = await import('../modules');
   return new Set(['health', 'jobs', 'uploads', ...modules.map((m) => m.name)]);
 }

@@ -2,7 +2,8 @@
  * Platform master data kept by the platform operator (/holoxcontrol): dictionaries (types and
  * entries, with the `/system/dictCode/updateSelectCode` call of SPEC section 7), announcements
  * (read by every signed-in user as notices), regulators the platform docks with, and the fields
- * line listings may show. Each is the generic entity CRUD of server/src/entities over its schema
+ * line listings may show; and the permission and menu tree (read-only: it is declared in
+ * schemas/menus, each entry with its type, permission and serving module). Each list is the generic entity CRUD of server/src/entities over its schema
  * in schemas/entities, with hooks only where behaviour differs.
  */
 import { requirePrincipal } from '../http/context';
@@ -11,6 +12,9 @@ import { defineModule } from '../http/module';
 import type { CollectionDefinition, Handle } from '../store/port';
 import { entityRoutes, entityView } from '../entities/crud';
 import { isCountryCode } from '../entities/codelists';
+import { mountedModules } from '../access';
+import { menuItems } from '../access/menus';
+import type { MenuItem } from '../access/menus';
 
 export const MASTERDATA = {
   dictTypes: 'dictTypes',
@@ -203,6 +207,38 @@ export const masterdataModule = defineModule({
             publishAt: a.publishAt,
           })),
         };
+      },
+    );
+
+    router.route(
+      {
+        method: 'get',
+        path: '/operator/menu-tree',
+        summary:
+          'The permission and menu tree (menus and buttons) with the module serving each and whether it runs',
+        permission: 'holoxcontrol:systemConfig',
+      },
+      async () => {
+        const mounted = await mountedModules();
+        type Node = Omit<MenuItem, 'label'> & {
+          labelZh: string;
+          labelEn: string;
+          available: boolean;
+          children: Node[];
+        };
+        const nodes = new Map<string, Node>();
+        for (const { label, ...item } of menuItems())
+          nodes.set(item.id, {
+            ...item,
+            labelZh: label.zh,
+            labelEn: label.en,
+            available: mounted.has(item.module),
+            children: [],
+          });
+        const roots: Node[] = [];
+        for (const node of [...nodes.values()].sort((a, b) => a.order - b.order))
+          (node.parent ? (nodes.get(node.parent)?.children ?? roots) : roots).push(node);
+        return roots;
       },
     );
 

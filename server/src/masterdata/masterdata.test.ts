@@ -180,4 +180,31 @@ describe('platform master data (generic entity CRUD)', () => {
       '系统维护',
     ]);
   });
+
+  it('shows the permission and menu tree with types, permissions and the modules that serve them', async () => {
+    type Node = {
+      id: string;
+      type: string;
+      permission: string | null;
+      module: string;
+      available: boolean;
+      labelEn: string;
+      children: Node[];
+    };
+    const tree = (await api('GET', '/operator/menu-tree', operator)).body.data as Node[];
+    const operatorArea = tree.find((n) => n.permission === 'holoxcontrol')!;
+    const dict = operatorArea.children.find((n) => n.permission === 'holoxcontrol:dict')!;
+    expect(dict).toMatchObject({
+      type: 'menu',
+      module: 'masterdata',
+      available: true,
+      labelEn: 'Dictionaries',
+    });
+    expect(dict.children.map((b) => [b.type, b.permission])).toEqual([
+      ['button', 'holoxcontrol:dict:add'],
+      ['button', 'holoxcontrol:dict:edit'],
+      ['button', 'holoxcontrol:dict:delete'],
+    ]);
+    expect((await api('GET', '/operator/menu-tree', admin)).status).toBe(403);
+  });
 });

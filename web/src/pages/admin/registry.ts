@@ -17,6 +17,7 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/holoxcontrol/roleConfig': 'operator-roles',
   '/holoxcontrol/userRole': 'operator-users',
   '/holoxcontrol/userJurisdiction': 'operator-jurisdiction',
+  '/holoxcontrol/systemConfig': 'menus',
   '/holoxcontrol/dict': 'dictionaries',
   '/holoxcontrol/announcementManagement': 'announcements',
   '/holoxcontrol/regulatorDatum': 'regulators',
