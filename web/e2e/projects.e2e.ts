@@ -119,3 +119,49 @@ test('project administration: create a project with a site and a drug, add a mem
   await form.getByTestId('form-save').click();
   await form.getByTestId('form-error').getByText(`项目 ${code} 已锁定，不能修改`).waitFor();
 });
+
+test('code management: add a report-code generator, read the counters and the next code', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  const name = `E2E规则${Date.now().toString(36)}`;
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/authoritymanagement/codeManagement`);
+  const list = page.getByTestId('list-authoritymanagement.codeManagement');
+  await list.waitFor();
+  await list.getByTestId('list-row').filter({ hasText: 'XY-101-301' }).waitFor();
+
+  // The engine's generator rules, in the user's language: the organisation holds no hyphen.
+  await page.getByTestId('list-create').click();
+  const form = page.getByTestId('form-dialog');
+  await form.waitFor();
+  await form.locator('#root_name').fill(name);
+  await form.locator('#root_organisation').fill('E2E-PHARMA');
+  await form.getByText('格式有误，包含不允许的字符').first().waitFor();
+  await form.locator('#root_organisation').fill('E2EPHARMA');
+  await form.locator('#root_enabled').uncheck();
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await list.getByTestId('list-row').filter({ hasText: name }).waitFor();
+
+  // The demo project's generator has issued the demo cases' codes.
+  await page.getByTestId('code-tab-counters').click();
+  await page.getByTestId('code-counters').waitFor();
+  await page.getByTestId('code-generator').click();
+  await page.getByRole('option', { name: /XY-101-301/ }).click();
+  const next = await page.getByTestId('code-next').textContent();
+  assert.match(next ?? '', /^下一个报告编号：CN-DEMOPHARMA-\d{4}\d{6}$/);
+  await page
+    .getByRole('cell', { name: String(new Date().getFullYear()) })
+    .first()
+    .waitFor();
+  await screenshot('code-counters');
+
+  // A generator that never issued a code shows so.
+  await page.getByTestId('code-generator').click();
+  await page.getByRole('option', { name }).click();
+  await page.getByText('该规则尚未发放编号').waitFor();
+});
