@@ -86,3 +86,48 @@ test('a receiver is set up and a demo case is exported from the case list, then 
   await dialog.getByTestId('export-close').click();
   await dialog.waitFor({ state: 'detached' });
 });
+
+test('a case is exported as E2B(R2) from its detail header', async ({ page, baseUrl, serverOutput }) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/casemanagement/caseview`);
+  const row = page.getByTestId('case-row').first();
+  await row.waitFor();
+  const caseId = (await row.getAttribute('data-case-id')) ?? '';
+  // A receiver of its own, so that this test does not depend on the first one.
+  const token = (await page.evaluate(() => localStorage.getItem('pv.token'))) ?? '';
+  const created = await page.request.post(`${baseUrl}/api/exports/receivers`, {
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    data: {
+      name: '药品评价中心（R2）',
+      receiverIdentifier: 'CDR',
+      senderIdentifier: 'DEMOPHARMA',
+      profile: 'nmpa',
+      format: 'r2',
+    },
+  });
+  assert.equal(((await created.json()) as { code: number }).code, 200);
+  await page.goto(`${baseUrl}/activecase?caseId=${encodeURIComponent(caseId)}`);
+  await page.getByTestId('case-detail').waitFor();
+  const reportCode = (await page.getByTestId('case-report-code').textContent()) ?? '';
+  await page.getByTestId('case-export').click();
+  const dialog = page.getByTestId('export-dialog');
+  await dialog.getByText(`报告：${reportCode}`).waitFor();
+  await dialog.getByTestId('export-receiver').click();
+  await page.getByRole('option', { name: /药品评价中心（R2） \(CDR\)/ }).click();
+  // The receiver's own format is chosen with it.
+  assert.equal(await dialog.getByTestId('export-format-r2').isChecked(), true);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByTestId('export-run').click(),
+  ]);
+  assert.match(download.suggestedFilename(), /^E2B_R2_.+\.xml$/);
+  const xml = readFileSync(await download.path(), 'utf8');
+  assert.match(xml, /<ichicsr lang="en">/);
+  assert.ok(xml.includes(`<safetyreportid>${reportCode}</safetyreportid>`), 'the report is in the file');
+  await dialog.getByTestId('export-history-toggle').click();
+  const history = dialog.getByTestId('export-history-row');
+  await history.first().waitFor();
+  // Opened from a case, the history lists that case's exports only.
+  for (const text of await history.allTextContents()) assert.ok(text.includes(reportCode), text);
+});
