@@ -21,14 +21,14 @@ const columnIndexes: IndexDeclaration[] = caseListDefinition.columns
   .filter((column) => column.sortable && !column.field.includes('*'))
   .map((column) => ({ name: `sort_${column.id}`, fields: { [`v.${pointerKey(column.field)}`]: 1 } }));
 
-/** Every path a tab filter or a single-valued list filter reads, so those filters run in SQL. */
+/**
+ * Every path a tab filter or a list filter reads, so those filters run in SQL (paths across arrays,
+ * such as drug names, through the store's side table).
+ */
 const filterPaths = [
   ...new Set([
     ...caseListDefinition.tabs.flatMap((tab) => Object.keys(tab.filter)),
-    ...caseListDefinition.filters
-      .flatMap((filter) => filter.fields)
-      .filter((field) => !field.includes('*'))
-      .map((field) => `v.${pointerKey(field)}`),
+    ...caseListDefinition.filters.flatMap((filter) => filter.fields).map((field) => `v.${pointerKey(field)}`),
   ]),
 ];
 const filterIndexes: IndexDeclaration[] = filterPaths.map((path) => ({

@@ -320,6 +320,144 @@ for (const backend of backends) {
           });
         }
       });
+
+      it('literal regexes (contains, prefix, suffix, whole value) and booleans match exactly as mingo does', async () => {
+        const values: unknown[] = [
+          'a.b',
+          'axb',
+          'a*b',
+          'A+B?',
+          '(x)',
+          '[y]',
+          '{z}',
+          'p|q',
+          '^caret',
+          'dollar$',
+          'back\\slash',
+          '100%',
+          '1000',
+          'under_score',
+          'underXscore',
+          'Amoxicillin',
+          'AMOXI',
+          'amoxicillin 500mg',
+          '阿莫西林胶囊',
+          '阿莫西林',
+          '胶囊阿莫西林',
+          'Éclair',
+          'éclair',
+          'ECLAIR',
+          'ΣΟΦΙΑ',
+          'σοφια',
+          'σοφιας',
+          'line\nbreak',
+          '',
+          123,
+          12.5,
+          1,
+          0,
+          true,
+          false,
+          null,
+          { name: 'nested' },
+        ];
+        await store.define({
+          name: 'texts',
+          scope: 'tenant',
+          indexes: [
+            { fields: { s: 1 } },
+            { fields: { any: 1 } },
+            { fields: { tags: 1 } },
+            { fields: { 'items.name': 1 } },
+          ],
+        });
+        const texts = a.collection('texts');
+        const docs = values.map((value, i) => {
+          const doc: Record<string, unknown> = { _id: `x${String(i).padStart(2, '0')}`, any: value };
+          // `s` never holds a boolean or an object, so it is served by its generated column.
+          if (typeof value !== 'boolean' && (value === null || typeof value !== 'object')) doc.s = value;
+          if (i % 3 !== 2) doc.tags = [value, values[(i * 7) % values.length]];
+          if (i % 4 !== 3) doc.items = [{ name: value }, { name: values[(i * 5) % values.length] }];
+          return doc;
+        });
+        docs.push({ _id: 'x99' });
+        await texts.insertMany(docs);
+        // The other tenant's texts must never leak into counts computed in SQL.
+        await b.collection('texts').insertMany([{ _id: 'bx', s: 'Amoxicillin', any: true, tags: ['a.b'] }]);
+        const stored = await texts.find({});
+        const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const needles = [
+          '.',
+          'a.b',
+          'A*B',
+          '+',
+          '?',
+          '(x)',
+          '[',
+          '{z}',
+          '|',
+          '^',
+          '$',
+          '\\',
+          '%',
+          '0%',
+          '_',
+          'r_s',
+          '阿莫西林',
+          '莫西',
+          'amox',
+          'AMOXI',
+          'éclair',
+          'ÉCLAIR',
+          'σοφια',
+          'ΣΟΦΙΑΣ',
+          '2',
+          '',
+          'line\nb',
+        ];
+        const filters: Record<string, unknown>[] = [];
+        for (const path of ['s', 'any', 'tags', 'items.name'])
+          for (const needle of needles) {
+            const e = escape(needle);
+            filters.push(
+              { [path]: { $regex: e, $options: 'i' } },
+              { [path]: { $regex: e } },
+              { [path]: { $regex: `^${e}` } },
+              { [path]: { $regex: `^${e}`, $options: 'i' } },
+              { [path]: new RegExp(`${e}$`, 'i') },
+              { [path]: new RegExp(`${e}$`) },
+              { [path]: { $regex: `^${e}$`, $options: 'i' } },
+            );
+          }
+        for (const path of ['any', 'tags', 'items.name'])
+          filters.push(
+            { [path]: true },
+            { [path]: false },
+            { [path]: { $in: [true, 'a.b'] } },
+            { [path]: { $in: [false, 1] } },
+            { [path]: { $gte: 'a' } },
+            { [path]: { $lt: 'b' } },
+            { [path]: { $gt: 0 } },
+          );
+        filters.push({ s: true }, { s: { $in: [false, 'a.b'] } });
+        const byId = (x: { _id: string }, y: { _id: string }) => (x._id < y._id ? -1 : 1);
+        for (const filter of filters) {
+          const label = `${JSON.stringify(filter)} ${String(Object.values(filter)[0])}`;
+          const expected = new Query(filter, mingoOptions()).find<StoredDoc>(stored).all().sort(byId);
+          expect({ label, ids: ids(await texts.find(filter)) }).toEqual({ label, ids: ids(expected) });
+          expect({ label, n: await texts.count(filter) }).toEqual({ label, n: expected.length });
+          const page = await texts.find(filter, { sort: { s: -1 }, limit: 3 });
+          const expectedPage = new Query(filter, mingoOptions())
+            .find<StoredDoc>(stored)
+            .sort({ s: -1, _id: 1 })
+            .limit(3)
+            .all();
+          expect({ label, page: page.map((d) => d._id) }).toEqual({
+            label,
+            page: expectedPage.map((d) => d._id),
+          });
+        }
+      });
     });
 
     describe('aggregation', () => {

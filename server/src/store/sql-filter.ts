@@ -75,7 +75,7 @@ function isOperatorObject(value: unknown): value is Record<string, unknown> {
 function translateField(path: string, value: unknown, resolve: PathResolver): SqlWhere {
   const access = resolve(path);
   if (!access) return ANYTHING;
-  if (value instanceof RegExp) return regexPrefix(access, value.source, value.flags);
+  if (value instanceof RegExp) return regex(access, value.source, value.flags);
   if (!isOperatorObject(value)) return equality(access, value);
   const ops = value;
   const parts: SqlWhere[] = [];
@@ -100,12 +100,16 @@ function translateField(path: string, value: unknown, resolve: PathResolver): Sq
             : ANYTHING,
         );
         break;
-      case '$regex':
-        if (operand instanceof RegExp) parts.push(regexPrefix(access, operand.source, operand.flags));
-        else if (typeof operand === 'string')
-          parts.push(regexPrefix(access, operand, String(ops.$options ?? '')));
+      case '$regex': {
+        // As mingo builds it: `new RegExp($regex, $options)`, $options replacing a RegExp's own flags.
+        const options = ops.$options;
+        if (options !== undefined && typeof options !== 'string') parts.push(ANYTHING);
+        else if (operand instanceof RegExp)
+          parts.push(regex(access, operand.source, options ?? operand.flags));
+        else if (typeof operand === 'string') parts.push(regex(access, operand, options ?? ''));
         else parts.push(ANYTHING);
         break;
+      }
       case '$options':
         // Read together with $regex above.
         if (!('$regex' in ops)) parts.push(ANYTHING);
@@ -131,8 +135,26 @@ function isSqlScalar(value: unknown): value is string | number {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
+/**
+ * Booleans in the side table: one-byte BLOBs, which SQLite never finds equal to a number or a
+ * text (a generated column cannot tell true from 1, so paths holding booleans use the side table).
+ */
+export const SQL_TRUE = Buffer.from([1]);
+export const SQL_FALSE = Buffer.from([0]);
+
+/** The SQL values a scalar condition compares with, or undefined when it is no SQL scalar. */
+function sqlScalar(access: PathAccess, value: unknown): (string | number | Buffer)[] | undefined {
+  if (isSqlScalar(value)) return [value];
+  if (typeof value !== 'boolean') return undefined;
+  // A column path has never held a boolean (it would be served by the side table).
+  if (access.kind === 'column') return [];
+  return [value ? SQL_TRUE : SQL_FALSE];
+}
+
 function equality(access: PathAccess, value: unknown): SqlWhere {
-  if (isSqlScalar(value)) return on(access, (v) => `${v} = ?`, [value]);
+  const scalar = sqlScalar(access, value);
+  if (scalar?.length === 0) return NOTHING;
+  if (scalar) return on(access, (v) => `${v} = ?`, scalar);
   // Missing or null: exact for scalar columns; array traversal makes it subtle for multi paths.
   if (value === null && access.kind === 'column')
     return { sql: `${access.sql} IS NULL`, params: [], exact: true };
@@ -155,8 +177,10 @@ function range(
   const hasOther = (type: string) =>
     (isLowerBound ? [ops.$lt, ops.$lte] : [ops.$gt, ops.$gte]).some((v) => typeof v === type);
   if (typeof value === 'string') {
-    const guard = !isLowerBound && !hasOther('string');
-    return on(access, (v) => (guard ? `${v} ${sqlOp} ? AND ${v} >= ''` : `${v} ${sqlOp} ?`), [value]);
+    // Texts sort after numbers and before BLOBs (side-table booleans): one bound alone needs the other side.
+    const guard = (v: string) =>
+      hasOther('string') ? '' : isLowerBound ? ` AND ${v} < x''` : ` AND ${v} >= ''`;
+    return on(access, (v) => `${v} ${sqlOp} ?${guard(v)}`, [value]);
   }
   if (typeof value === 'number' && Number.isFinite(value)) {
     const guard = isLowerBound && !hasOther('number');
@@ -168,21 +192,134 @@ function range(
 function membership(access: PathAccess, values: unknown): SqlWhere {
   if (!Array.isArray(values)) return ANYTHING;
   if (values.length === 0) return NOTHING;
-  const scalars = values.filter(isSqlScalar);
   const hasNull = values.includes(null);
-  if (scalars.length + (hasNull ? 1 : 0) !== values.length) return ANYTHING;
   if (hasNull && access.kind !== 'column') return ANYTHING;
+  const scalars: (string | number | Buffer)[] = [];
+  for (const value of values) {
+    if (value === null) continue;
+    const scalar = sqlScalar(access, value);
+    if (!scalar) return ANYTHING;
+    scalars.push(...scalar);
+  }
   const marks = scalars.map(() => '?').join(', ');
   const inList = scalars.length > 0 ? on(access, (v) => `${v} IN (${marks})`, scalars) : NOTHING;
   if (!hasNull || access.kind !== 'column') return inList;
   return { sql: `(${inList.sql}) OR ${access.sql} IS NULL`, params: inList.params, exact: true };
 }
 
-/** `^literal` with no flags becomes a text range; any other pattern is left to mingo. */
-function regexPrefix(access: PathAccess, source: string, flags: string): SqlWhere {
-  const match = /^\^([A-Za-z0-9 _\-:/,@#%&=<>'"]+)$/.exec(source);
-  if (!match || flags !== '') return ANYTHING;
-  const prefix = match[1]!;
-  const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-  return on(access, (v) => `${v} >= ? AND ${v} < ?`, [prefix, upper]);
+/** A regex that matches a literal text, possibly anchored at either end. */
+interface LiteralPattern {
+  text: string;
+  start: boolean;
+  end: boolean;
+  caseInsensitive: boolean;
+}
+
+/** SQLite refuses LIKE patterns over 50,000 bytes; long literals are left to mingo. */
+const MAX_LITERAL = 1000;
+const META = new Set('.*+?()[]{}|^$\\');
+const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
+
+/**
+ * Reads a pattern made only of literal characters and escaped ASCII punctuation (what an
+ * escape-for-regex function produces), with optional `^`/`$` anchors; undefined for anything else.
+ * Flags other than i, m, s change what matches (u, v: case folding; g, y: lastIndex state).
+ */
+export function literalPattern(source: string, flags: string): LiteralPattern | undefined {
+  if (!/^[ims]*$/.test(flags)) return undefined;
+  const multiline = flags.includes('m');
+  let text = '';
+  let start = false;
+  let end = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === '\\') {
+      const next = source[i + 1];
+      if (next === undefined || !ASCII_PUNCTUATION.test(next)) return undefined;
+      text += next;
+      i++;
+    } else if (ch === '^' && i === 0 && !multiline) start = true;
+    else if (ch === '$' && i === source.length - 1 && !multiline) end = true;
+    else if (META.has(ch)) return undefined;
+    else text += ch;
+  }
+  // Lone surrogates do not survive the trip to SQLite's UTF-8; NUL ends LIKE's view of a text.
+  if (/\p{Cs}|\0/u.test(text) || text.length > MAX_LITERAL) return undefined;
+  return { text, start, end, caseInsensitive: flags.includes('i') };
+}
+
+let casedUnits: Set<number> | undefined;
+
+/**
+ * UTF-16 units above ASCII that a non-unicode case-insensitive JavaScript regex matches with some
+ * other unit (é/É, σ/ς/Σ). Per the spec's Canonicalize: a unit maps to its upper case when that
+ * is one unit, and never from non-ASCII to ASCII. Chinese characters have no case: none is here.
+ */
+function hasCaseVariants(unit: number): boolean {
+  if (!casedUnits) {
+    const canonical = (u: number): number => {
+      const upper = String.fromCharCode(u).toUpperCase();
+      if (upper.length !== 1) return u;
+      const code = upper.charCodeAt(0);
+      return code < 128 ? u : code;
+    };
+    const classes = new Map<number, number[]>();
+    for (let u = 128; u <= 0xffff; u++) {
+      if (u >= 0xd800 && u <= 0xdfff) continue;
+      const key = canonical(u);
+      const members = classes.get(key);
+      if (members) members.push(u);
+      else classes.set(key, [u]);
+    }
+    casedUnits = new Set([...classes.values()].filter((members) => members.length > 1).flat());
+  }
+  return casedUnits.has(unit);
+}
+
+/**
+ * A literal regex as SQL on text values only (mingo's $regex never matches numbers; SQLite's
+ * LIKE and instr would convert them). Case-sensitive: equality, a prefix range (index-friendly),
+ * a suffix or instr(). Case-insensitive: LIKE, which folds ASCII exactly as JavaScript does;
+ * a non-ASCII unit with case variants becomes `_` there (any one character), so the SQL is a
+ * superset and mingo decides.
+ */
+function regex(access: PathAccess, source: string, flags: string): SqlWhere {
+  const pattern = literalPattern(source, flags);
+  if (!pattern) return ANYTHING;
+  const { text, start, end } = pattern;
+  const isText = (v: string) => `typeof(${v}) = 'text'`;
+  if (text === '' && !(start && end)) return on(access, isText, []);
+  if (!pattern.caseInsensitive) {
+    if (start && end) return on(access, (v) => `${v} = ?`, [text]);
+    if (start && text !== '') {
+      const upper = nextText(text);
+      if (upper !== undefined) return on(access, (v) => `${v} >= ? AND ${v} < ?`, [text, upper]);
+    }
+    if (end) return on(access, (v) => `${isText(v)} AND substr(${v}, ?) = ?`, [-codePoints(text), text]);
+    return on(access, (v) => `${isText(v)} AND instr(${v}, ?) > 0`, [text]);
+  }
+  let like = start ? '' : '%';
+  let exact = true;
+  for (const ch of text) {
+    const unit = ch.charCodeAt(0);
+    if (ch === '%' || ch === '_' || ch === '\\') like += `\\${ch}`;
+    else if (ch.length === 1 && unit >= 128 && hasCaseVariants(unit)) {
+      like += '_';
+      exact = false;
+    } else like += ch;
+  }
+  if (!end) like += '%';
+  const where = on(access, (v) => `${isText(v)} AND ${v} LIKE ? ESCAPE '\\'`, [like]);
+  return { ...where, exact };
+}
+
+const codePoints = (text: string) => [...text].length;
+
+/** The least text greater than every text starting with `prefix` (code point order, as SQLite compares UTF-8). */
+function nextText(prefix: string): string | undefined {
+  const points = [...prefix].map((ch) => ch.codePointAt(0)!);
+  const last = points.pop()!;
+  const next = last === 0xd7ff ? 0xe000 : last + 1;
+  if (next > 0x10ffff) return undefined;
+  return String.fromCodePoint(...points, next);
 }

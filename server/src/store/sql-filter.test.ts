@@ -1,0 +1,78 @@
+/**
+ * What reaches SQL: which regexes and boolean conditions are narrowed there, and which of them are
+ * exact (so count, sort and limit run in SQLite). conformance.test.ts proves the results match mingo.
+ */
+import { describe, expect, it } from 'vitest';
+import { literalPattern, translateFilter } from './sql-filter';
+import type { PathResolver } from './sql-filter';
+
+const columns: PathResolver = (path) => ({ kind: 'column', sql: `t.${path}` });
+const sideTable: PathResolver = (path) => ({ kind: 'multi', table: 'm_x', path });
+
+describe('literal regexes', () => {
+  it('reads escaped punctuation and anchors, and refuses patterns and flags that are not literal', () => {
+    expect(literalPattern('^a\\.b\\%$', 'i')).toEqual({
+      text: 'a.b%',
+      start: true,
+      end: true,
+      caseInsensitive: true,
+    });
+    expect(literalPattern('阿莫西林', '')).toEqual({
+      text: '阿莫西林',
+      start: false,
+      end: false,
+      caseInsensitive: false,
+    });
+    for (const [source, flags] of [
+      ['a.b', ''],
+      ['\\d', ''],
+      ['a|b', 'i'],
+      ['^a', 'm'],
+      ['a', 'u'],
+      ['a', 'g'],
+      ['a$b', ''],
+    ])
+      expect({ source, flags, pattern: literalPattern(source!, flags!) }).toEqual({
+        source,
+        flags,
+        pattern: undefined,
+      });
+  });
+
+  it('narrows a case-insensitive contains with LIKE, exact unless a letter has non-ASCII case variants', () => {
+    const ascii = translateFilter({ code: { $regex: 'cn\\-2026_1%', $options: 'i' } }, columns);
+    expect(ascii).toMatchObject({ exact: true, params: ['%cn-2026\\_1\\%%'] });
+    expect(ascii.sql).toContain("typeof(t.code) = 'text' AND t.code LIKE ? ESCAPE '\\'");
+    expect(translateFilter({ name: { $regex: '阿莫西林', $options: 'i' } }, sideTable)).toMatchObject({
+      exact: true,
+      params: ['name', '%阿莫西林%'],
+    });
+    // é also matches É: LIKE cannot fold it, so any one character stands there and mingo decides.
+    expect(translateFilter({ name: /éclair/i }, columns)).toMatchObject({
+      exact: false,
+      params: ['%_clair%'],
+    });
+  });
+
+  it('narrows case-sensitive literals by range, equality, suffix or instr', () => {
+    expect(translateFilter({ code: /^CN-/ }, columns)).toMatchObject({ exact: true, params: ['CN-', 'CN.'] });
+    expect(translateFilter({ code: /^CN-1$/ }, columns)).toMatchObject({ exact: true, params: ['CN-1'] });
+    expect(translateFilter({ code: /片$/ }, columns)).toMatchObject({ exact: true, params: [-1, '片'] });
+    expect(translateFilter({ code: { $regex: 'X-1' } }, columns).sql).toContain('instr(t.code, ?) > 0');
+    expect(translateFilter({ code: /a+/ }, columns)).toMatchObject({ sql: '1', exact: false });
+  });
+});
+
+describe('booleans', () => {
+  it('compare with one-byte BLOBs in the side table and match nothing on a generated column', () => {
+    expect(translateFilter({ 'state.isSae': true }, sideTable)).toMatchObject({
+      exact: true,
+      params: ['state.isSae', Buffer.from([1])],
+    });
+    expect(translateFilter({ flag: { $in: [false, 'x'] } }, sideTable)).toMatchObject({
+      exact: true,
+      params: ['flag', Buffer.from([0]), 'x'],
+    });
+    expect(translateFilter({ code: false }, columns)).toMatchObject({ sql: '(0)', exact: true });
+  });
+});
