@@ -7,6 +7,8 @@ import type { StoredDoc } from '../store/port';
 import { accountsOf, findAccountByName, newAccount, usersOf } from '../auth/accounts';
 import { C } from '../auth/collections';
 import type { Account, Tenant } from '../auth/model';
+import { OPERATOR_TENANT } from '../auth/model';
+import { endSessions } from '../auth/sessions';
 import { issueLink } from '../auth/links';
 import type { IdentityOptions } from '../auth/options';
 import { ACCOUNT_PATTERN } from '../auth/policy';
@@ -450,7 +452,7 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       );
       const link = await issueLink(
         deps,
-        { accountId: account._id, tenantId: 'platform-operator', purpose: 'activate' },
+        { accountId: account._id, tenantId: OPERATOR_TENANT, purpose: 'activate' },
         actor,
       );
       return { user: operatorView(account), activationPath: link.path, activationExpiresAt: link.expiresAt };
@@ -491,6 +493,33 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       );
       if (!updated) throw errors.notFound();
       return operatorView(updated);
+    },
+  );
+
+  router.route<unknown, unknown, { userId: string }>(
+    {
+      method: 'post',
+      path: '/operator/users/:userId/reset-password',
+      summary:
+        'Reset an operator’s password: the old one stops working, their session ends; answers a single-use link path',
+      permission: 'holoxcontrol:userRole:resetPassword',
+      params: idParams('userId'),
+    },
+    async (c, { params }) => {
+      const actor = requirePrincipal(c).userId;
+      if (params.userId === actor) throw errors.badRequest('users.notOnSelf');
+      const updated = await accountsOf(deps, actor).updateOne(
+        { _id: params.userId, operator: true },
+        { $set: { passwordHash: null, failedCount: 0, lockedUntil: null } },
+      );
+      if (!updated) throw errors.notFound();
+      await endSessions(deps, { accountId: params.userId }, 'forced');
+      const link = await issueLink(
+        deps,
+        { accountId: params.userId, tenantId: OPERATOR_TENANT, purpose: 'reset' },
+        actor,
+      );
+      return { resetPath: link.path, expiresAt: link.expiresAt };
     },
   );
 }
