@@ -33,6 +33,8 @@ function checkForm(form: FormDefinition, where: string): void {
       bilingual(form.labels[path], `${where} ${path}`);
       for (const value of (child.enum as unknown[]) ?? [])
         bilingual(form.labels[`${path}.${String(value)}`], path);
+      // RJSF renders an enum without a type as an unsupported field.
+      if (child.enum) expect(child.type, `${where} ${path} type`).toBe('string');
       if (child.items?.properties) walk(child.items, path);
     }
   };
