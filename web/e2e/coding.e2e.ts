@@ -179,6 +179,8 @@ test('a drug name coded with WHODrug, and the case recoded to another MedDRA ver
   await report.getByText(`${reactionVersionLabel}: ${meddra.version} → 27.1`, { exact: false }).waitFor();
   await screenshot('coding-recode-report');
   await review.getByTestId('recode-apply').click();
+  // The drug coding section of the tab shows the WHODrug code with its name.
+  assert.equal(await page.locator('#f-drugs-0-whodrugCode').inputValue(), `${trade.drugCode} ${trade.name}`);
   await review.getByTestId('coding-row-/reactions/0#reaction').getByRole('cell', { name: '27.1' }).waitFor();
 
   await page.getByTestId('case-save').click();

@@ -1,9 +1,10 @@
 /**
- * A drug name field (G.k.2.2 medicinal product as reported, D.8.r.1 / D.10.8.r.1 past drugs): the
- * typed name is the value (what the reporter said is never replaced unasked); suggestions come
- * from the WHODrug version configured for the case's project, trade and generic names with their
- * ATC codes. A pick stores the name and, where the drug keeps them, the WHODrug code and name, the
- * generic name (G.k.CN.1, only when empty) and the first ATC code.
+ * WHODrug coding of a drug. On a drug name (G.k.2.2 medicinal product as reported, D.8.r.1 /
+ * D.10.8.r.1 past drugs) the typed name is the value and suggestions come from the WHODrug version
+ * configured for the case's project (trade and generic names with their ATC codes); a pick stores
+ * the name and, where the drug keeps them, the WHODrug code and name, the generic name (G.k.CN.1,
+ * only when empty) and the first ATC code. On the WHODrug code itself (coding review tab) the same
+ * search codes the drug without touching the name as reported (filled only when empty).
  */
 import type { ChangeEvent } from 'react';
 import { useEffect, useRef, useState } from 'react';
@@ -16,10 +17,28 @@ import type { Page, WhodrugHit } from '../../pages/dictionaries/api';
 import { useDictionaryText } from '../../pages/dictionaries/text';
 import type { CaseWidgetProps } from '../registry';
 
+interface DrugSiblings {
+  /** What the field holds: the drug name typed, or the WHODrug code picked. */
+  holds: 'name' | 'code';
+  reported?: string;
+  code?: string;
+  name?: string;
+  generic?: string;
+  atc?: string;
+}
+
 /** The coded siblings a drug item keeps (schemas/case/drugs.schema.json); past drug rows keep none. */
-const CODED_SIBLINGS: Record<string, { code: string; name: string; generic: string; atc: string }> = {
+const DRUG_FIELDS: Record<string, DrugSiblings> = {
   '/drugs/*/drugName': {
+    holds: 'name',
     code: 'whodrugCode',
+    name: 'whodrugName',
+    generic: 'genericName',
+    atc: 'atcCode',
+  },
+  '/drugs/*/whodrugCode': {
+    holds: 'code',
+    reported: 'drugName',
     name: 'whodrugName',
     generic: 'genericName',
     atc: 'atcCode',
@@ -47,8 +66,10 @@ export function WhodrugWidget({
 }: CaseWidgetProps) {
   const styles = useStyles();
   const { dt } = useDictionaryText();
-  const siblings = CODED_SIBLINGS[field.pointer];
-  const name = typeof value === 'string' ? value : '';
+  const siblings: DrugSiblings = DRUG_FIELDS[field.pointer] ?? { holds: 'name' };
+  const text = typeof value === 'string' ? value : '';
+  /** What the user types in a code field (the stored code shows with its name otherwise). */
+  const [query, setQuery] = useState<string | null>(null);
   const projectId = caseValue?.('/report/studyProjectId');
   const [typing, setTyping] = useState(false);
   const [hits, setHits] = useState<WhodrugHit[]>([]);
@@ -58,12 +79,16 @@ export function WhodrugWidget({
   // Opened by the answers, not by a keystroke: a pasted or filled text lists its hits too.
   const [open, setOpen] = useState(false);
   const seq = useRef(0);
-  const codedAs = siblings ? sibling?.(siblings.code) : undefined;
-  const codedName = siblings ? sibling?.(siblings.name) : undefined;
+  const read = (property: string | undefined) => {
+    const v = property ? sibling?.(property) : undefined;
+    return typeof v === 'string' && v ? v : undefined;
+  };
+  const codedAs = siblings.holds === 'code' ? text || undefined : read(siblings.code);
+  const codedName = read(siblings.name);
+  const searched = (siblings.holds === 'code' ? (query ?? '') : text).trim();
 
   useEffect(() => {
-    const query = name.trim();
-    if (!typing || [...query].length < WHODRUG_QUERY_MIN_CHARS) {
+    if (!typing || [...searched].length < WHODRUG_QUERY_MIN_CHARS) {
       setHits([]);
       return;
     }
@@ -72,7 +97,7 @@ export function WhodrugWidget({
       api
         .request<Page<WhodrugHit>>('/dictionaries/whodrug/search', {
           body: {
-            query,
+            query: searched,
             limit: 20,
             ...(typeof projectId === 'string' && projectId ? { projectId } : {}),
           },
@@ -93,17 +118,24 @@ export function WhodrugWidget({
         );
     }, 250);
     return () => clearTimeout(timer);
-  }, [name, typing, projectId]);
+  }, [searched, typing, projectId]);
 
+  const fillIfEmpty = (property: string | undefined, next: string) => {
+    if (property && next && !read(property)) setSibling?.(property, next);
+  };
   const pick = (hit: WhodrugHit) => {
-    onChange(hit.name);
-    if (!siblings) return;
-    setSibling?.(siblings.code, hit.drugCode);
-    setSibling?.(siblings.name, hit.name);
-    if (hit.atcCodes[0]) setSibling?.(siblings.atc, hit.atcCodes[0]);
-    const generic = sibling?.(siblings.generic);
-    if (hit.genericName && (typeof generic !== 'string' || !generic.trim()))
-      setSibling?.(siblings.generic, hit.genericName);
+    onChange(siblings.holds === 'code' ? hit.drugCode : hit.name);
+    if (siblings.code) setSibling?.(siblings.code, hit.drugCode);
+    if (siblings.name) setSibling?.(siblings.name, hit.name);
+    if (siblings.atc && hit.atcCodes[0]) setSibling?.(siblings.atc, hit.atcCodes[0]);
+    fillIfEmpty(siblings.generic, hit.genericName);
+    fillIfEmpty(siblings.reported, hit.name);
+  };
+  const clearCoding = () => {
+    if (siblings.holds === 'code') onChange(undefined);
+    if (siblings.code) setSibling?.(siblings.code, undefined);
+    if (siblings.name) setSibling?.(siblings.name, undefined);
+    redraw((n) => n + 1);
   };
 
   return (
@@ -116,20 +148,33 @@ export function WhodrugWidget({
         aria-label={label}
         aria-invalid={invalid}
         disabled={disabled}
-        placeholder={dt('uiWhodrugPlaceholder')}
-        value={name}
+        placeholder={dt(siblings.holds === 'code' ? 'uiDrugNameOrCode' : 'uiWhodrugPlaceholder')}
+        value={
+          siblings.holds === 'code'
+            ? (query ?? (codedAs ? `${codedAs} ${codedName ?? ''}`.trim() : ''))
+            : text
+        }
         selectedOptions={[]}
         onChange={(event: ChangeEvent<HTMLInputElement>) => {
           setTyping(true);
-          onChange(event.target.value || undefined);
+          if (siblings.holds === 'name') onChange(event.target.value || undefined);
+          else {
+            // A code is only ever picked; emptying the field removes the coding.
+            setQuery(event.target.value);
+            if (!event.target.value.trim()) clearCoding();
+          }
         }}
         onOptionSelect={(_: unknown, data: OptionOnSelectData) => {
           const hit = hits.find((h) => h.drugCode === data.optionValue);
           if (!hit) return;
           setTyping(false);
+          setQuery(null);
           pick(hit);
         }}
-        onBlur={() => setTyping(false)}
+        onBlur={() => {
+          setTyping(false);
+          setQuery(null);
+        }}
       >
         {hits.map((hit) => (
           <Option key={hit.drugCode} value={hit.drugCode} text={hit.name}>
@@ -139,21 +184,13 @@ export function WhodrugWidget({
           </Option>
         ))}
       </Combobox>
-      {siblings && typeof codedAs === 'string' && codedAs ? (
+      {siblings.holds === 'name' && siblings.code && codedAs ? (
         <span className={styles.coded}>
           <Text size={200} className={styles.hint} data-testid={`${id}-coded`}>
-            {dt('uiWhodrugCoded', { code: codedAs, name: typeof codedName === 'string' ? codedName : '' })}
+            {dt('uiWhodrugCoded', { code: codedAs, name: codedName ?? '' })}
           </Text>
           {!disabled ? (
-            <Button
-              size="small"
-              appearance="subtle"
-              onClick={() => {
-                setSibling?.(siblings.code, undefined);
-                setSibling?.(siblings.name, undefined);
-                redraw((n) => n + 1);
-              }}
-            >
+            <Button size="small" appearance="subtle" onClick={clearCoding}>
               {dt('uiClearCoding')}
             </Button>
           ) : null}

@@ -22,6 +22,7 @@ describe('dictionary pickers in the case form', () => {
   it('drug names hinted as WHODrug pickers get the WHODrug picker', () => {
     expect(selectWidget(field('/drugs/*/drugName', 'whodrugPicker'))?.name).toBe('whodrug');
     expect(selectWidget(field('/patient/pastDrugs/*/drugName', 'whodrugPicker'))?.name).toBe('whodrug');
+    expect(selectWidget(field('/drugs/*/whodrugCode', 'whodrugPicker'))?.name).toBe('whodrug');
     expect(selectWidget(field('/drugs/*/genericName'))?.name).toBe('text');
   });
 });
