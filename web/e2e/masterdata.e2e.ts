@@ -60,6 +60,8 @@ test('operator master data: a dictionary type and entry are added, deleted and r
   await row.waitFor({ state: 'detached' });
   await codes.getByRole('tab', { name: '已删除' }).click();
   const deleted = codes.getByTestId('list-row').filter({ hasText: '自发报告' });
+  await deleted.getByTestId('row-restore').waitFor();
+  assert.equal(await deleted.getByTestId('row-edit').count(), 0, 'a deleted entry is restored, not edited');
   await deleted.getByTestId('row-restore').click();
   await deleted.waitFor({ state: 'detached' });
   await codes.getByRole('tab', { name: '在用' }).click();

@@ -79,11 +79,14 @@ export interface FormDefinition {
   /** zh/en labels of the schema's fields and enum values, by dotted path (`contact.name`, `kind.organisation`). */
   labels: Record<string, LocalisedText>;
   create?: CallDefinition;
-  update?: CallDefinition & { label?: LocalisedText };
+  /** `when`: the edit button shows only on rows whose field has one of these values (e.g. not deleted). */
+  update?: CallDefinition & { label?: LocalisedText; when?: RowCondition | RowCondition[] };
   /** Fields only the create form has (e.g. account). */
   createOnly?: string[];
   /** Fields only the edit form has. */
   updateOnly?: string[];
+  /** A sentence shown above the fields (what saving will do). */
+  note?: LocalisedText;
   /** Values sent with every save, not shown (e.g. `approve: true`). */
   fixed?: Record<string, unknown>;
   /** Sends the row's revision back (optimistic concurrency). */

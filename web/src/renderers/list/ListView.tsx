@@ -390,7 +390,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
                             {t('list.view')}
                           </Button>
                         ) : null}
-                        {canEdit ? (
+                        {canEdit && actionShown(definition.form?.update?.when, row) ? (
                           <Button
                             size="small"
                             appearance="subtle"
