@@ -15,7 +15,8 @@ import type { CaseFormKey } from '../../case-form';
 import type { AvailableAction } from './case-api';
 
 interface UserRow {
-  id: string;
+  /** The account id: what the workflow records as the next processer. */
+  userId: string;
   name: string;
   account?: string;
 }
@@ -50,7 +51,7 @@ export function ActionDialog({
     if (action.needsUser && users === null) {
       // The tenant's enabled users; without the right to list them the user id is typed.
       api
-        .request<{ items: UserRow[] }>('/users', { params: { state: 'enabled', size: 200 }, silent: true })
+        .request<{ items: UserRow[] }>('/users', { params: { state: 'enabled', size: 100 }, silent: true })
         .then(
           (answer) => setUsers(answer.items),
           () => setUsers([]),
@@ -120,12 +121,12 @@ export function ActionDialog({
             {users && users.length > 0 ? (
               <Dropdown
                 data-testid="action-user"
-                value={users.find((u) => u.id === userId)?.name ?? ''}
+                value={users.find((u) => u.userId === userId)?.name ?? ''}
                 selectedOptions={userId ? [userId] : []}
                 onOptionSelect={(_: unknown, data: OptionOnSelectData) => setUserId(data.optionValue ?? '')}
               >
                 {users.map((user) => (
-                  <Option key={user.id} value={user.id}>
+                  <Option key={user.userId} value={user.userId}>
                     {user.account ? `${user.name} (${user.account})` : user.name}
                   </Option>
                 ))}
