@@ -57,6 +57,7 @@ test('project administration: create a project with a site and a drug, add a mem
   await detail.waitFor();
   assert.equal(await page.getByTestId('project-lock-state').textContent(), '未锁定');
   await page.getByTestId('field-diseases').getByText('原发性高血压').waitFor();
+  await screenshot('project-detail');
 
   // A study site from the hospital catalogue.
   await page.getByTestId('project-tab-sites').click();
@@ -96,6 +97,15 @@ test('project administration: create a project with a site and a drug, add a mem
   await dialog.waitFor({ state: 'detached' });
   await page.getByTestId('project-members').getByText(userName).first().waitFor();
   await screenshot('project-members');
+
+  // Configuration: the feature switches as published, and the configurator opened on this project.
+  await page.getByTestId('project-tab-config').click();
+  await page.getByTestId('feature-sdv').waitFor();
+  await page.getByTestId('project-open-configurator').click();
+  await page.waitForURL(/templateConfiguration\?projectId=/);
+  await page.getByTestId('configurator-project').getByText(code).waitFor();
+  await page.goBack();
+  await detail.waitFor();
 
   // Lock: a wrong code changes nothing; the project code locks it.
   await page.getByTestId('project-lock').click();
