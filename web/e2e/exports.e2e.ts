@@ -30,6 +30,8 @@ test('a receiver is set up and a demo case is exported from the case list, then 
   const form = page.getByTestId('form-dialog');
   await form.waitFor();
   await form.locator('#root_name').fill('国家药监局药品审评中心');
+  // Profile and format are choices, defaulting to NMPA and R3.
+  assert.equal(await form.getByText('Unsupported field schema').count(), 0);
   // The NMPA profile accepts CDE or CDR as N.1.4: the server refuses another in the user's language.
   await form.locator('#root_receiverIdentifier').fill('ZZFDA');
   await form.locator('#root_senderIdentifier').fill('DEMOPHARMA');
