@@ -150,4 +150,32 @@ test('users: delete keeps the user under Deleted, restore brings them back disab
   await row.getByText('停用').waitFor();
   await row.getByTestId('row-enable').click();
   await row.getByText('启用').waitFor();
+
+  // The enterprise administrator hands the tenant system administrator role over, and back.
+  const before = await apiGet<{ systemAdminId: string | null; enterpriseAdminId: string }>(
+    page,
+    '/tenancy/tenant',
+  );
+  const reviewer = (
+    await apiGet<{ items: { userId: string; account: string }[] }>(page, '/users?name=dsurreviewer')
+  ).items.find((u) => u.account === 'dsurreviewer')!;
+  await row.getByTestId('row-systemAdmin').click();
+  const form = page.getByTestId('form-dialog');
+  await form.getByTestId('form-note').waitFor();
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  assert.equal(
+    (await apiGet<{ systemAdminId: string }>(page, '/tenancy/tenant')).systemAdminId,
+    reviewer.userId,
+  );
+  await list.getByTestId('filter-name').fill('demoadmin');
+  await list.getByTestId('list-search').click();
+  const admin = list.getByTestId('list-row').filter({ hasText: 'demoadmin' });
+  await admin.getByTestId('row-systemAdmin').click();
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  assert.equal(
+    (await apiGet<{ systemAdminId: string }>(page, '/tenancy/tenant')).systemAdminId,
+    before.enterpriseAdminId,
+  );
 });

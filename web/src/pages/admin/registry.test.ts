@@ -24,6 +24,7 @@ function bilingual(text: unknown, where: string): void {
 }
 
 function checkForm(form: FormDefinition, where: string): void {
+  if (form.note) bilingual(form.note, `${where} note`);
   const walk = (schema: Record<string, unknown>, prefix: string) => {
     for (const [name, child] of Object.entries(
       (schema.properties as Record<string, Record<string, unknown>>) ?? {},

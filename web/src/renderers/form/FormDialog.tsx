@@ -146,6 +146,11 @@ export default function FormDialog(props: {
         </>
       }
     >
+      {definition.note ? (
+        <MessageBar intent="info" data-testid="form-note">
+          <MessageBarBody>{pick(definition.note)}</MessageBarBody>
+        </MessageBar>
+      ) : null}
       {error ? (
         <MessageBar intent="error" data-testid="form-error">
           <MessageBarBody>{error}</MessageBarBody>
