@@ -132,6 +132,13 @@ test('a FAERS file is imported, pre-processed and generated as a new report', as
   await screenshot('import-generated');
   assert.deepEqual(await missingKeys(page), []);
 
+  // The finished import answers the sender with an acknowledgement (CA for the generated report).
+  await page.getByTestId('imports-back').click();
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId(`imports-ack-${FILE_NAME}`).click();
+  const download = await downloading;
+  assert.equal(download.suggestedFilename(), 'fda-faers_FAERS2022Scenario1.ack.xml');
+
   await page.goto(`${baseUrl}/casemanagement/caseview`);
   await page.getByTestId('case-row').filter({ hasText: code }).first().waitFor();
 });

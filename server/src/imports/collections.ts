@@ -57,6 +57,8 @@ export interface ImportRecord {
   rejectReason?: string;
   /** The parse job (GET /api/jobs/:jobId). */
   jobId: string | null;
+  /** Each message's batch header (N.1.2 batch number, N.1.3 sender, N.1.4 receiver, N.1.5 date), for the ACK. */
+  batches?: { entry: string; format: 'r3' | 'r2'; header: Record<string, string> }[];
 }
 
 /** generating: claimed by one request while the case is written (a second click is refused). */
@@ -77,6 +79,9 @@ export interface ImportReport {
   /** C.1.1 and C.1.8.1 as received. */
   senderReportId: string | null;
   worldwideId: string | null;
+  /** N.2.r.1 message number and N.2.r.4 message date, acknowledged per report (ACK.B.r.1, ACK.B.r.5). */
+  messageId: string | null;
+  messageDate: string | null;
   document: Record<string, unknown>;
   /** Message elements the case schema has no property for (kept in e2bCarry). */
   unbound: string[];

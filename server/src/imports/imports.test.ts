@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseXml, readAcknowledgement } from '../../../engine/src/interchange/index';
+import { validateR3Xml } from '../interchange';
 import {
   generateMeddra,
   generateWhodrug,
@@ -108,6 +110,17 @@ afterAll(async () => {
   await files.close();
   await store.close();
 });
+
+/** The acknowledgement of a record, read back with the engine's reader (and checked against the XSD). */
+async function ackOf(recordId: string) {
+  const response = await platform.app.request(`/api/imports/${recordId}/ack`, {
+    headers: { authorization: 'Bearer t1:entry', 'lang-type': 'en' },
+  });
+  const xml = await response.text();
+  expect(response.headers.get('content-type')).toMatch(/xml/);
+  expect(await validateR3Xml(xml)).toEqual({ valid: true, errors: [] });
+  return readAcknowledgement(parseXml(new TextEncoder().encode(xml)));
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions walk arbitrary answer shapes
 type Answer = { status: number; body: { code: number; msg: string; data: any } };
@@ -307,6 +320,22 @@ describe('pre-processing, data check and generation', () => {
     expect(done.reports[0]).toMatchObject({ status: 'generated', caseId: firstCaseId, outcome: 'new' });
     const twice = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, { mode: 'new' });
     expect(twice.body.code).toBe(400);
+
+    const ack = await ackOf(record.id);
+    expect(ack).toMatchObject({
+      format: 'r3',
+      code: 'AA',
+      icsrBatchId: 'FAERS2022Scenario1-4069-a2dd-08002b30309d',
+      ackSenderId: 'ZZFDA',
+      ackReceiverId: '4567AB89012',
+    });
+    expect(ack.reports).toEqual([
+      expect.objectContaining({
+        messageId: '21ec1492-3aea-4069-a2ab-08002b30309d',
+        code: 'CA',
+        localReportNumber: report.reportCode,
+      }),
+    ]);
   });
 
   it('generates a follow-up version of the case with the same C.1.8.1', async () => {
@@ -353,6 +382,8 @@ describe('pre-processing, data check and generation', () => {
 
   it('rejects an import for good', async () => {
     const record = await parsed('faers-reject.xml', sample(FAERS1));
+    const early = await entry.call('GET', `/imports/${record.id}/ack`);
+    expect(early.body.msg).toMatch(/is not finished; no acknowledgement/);
     const unconfirmed = await entry.call('POST', `/imports/${record.id}/reject`, { confirm: false });
     expect(unconfirmed.body.code).toBe(400);
     expect((await as('viewer').call('POST', `/imports/${record.id}/reject`, { confirm: true })).status).toBe(
@@ -375,6 +406,9 @@ describe('pre-processing, data check and generation', () => {
     expect(generate.body.msg).toMatch(/rejected; this cannot be undone/);
     const save = await entry.call('PUT', `/imports/${record.id}/reports/0`, { choices: {} });
     expect(save.body.code).toBe(400);
+    const ack = await ackOf(record.id);
+    expect(ack.code).toBe('AE');
+    expect(ack.reports).toEqual([expect.objectContaining({ code: 'CR', text: 'duplicate' })]);
   });
 
   it('lists the records newest first, filtered by state', async () => {

@@ -92,12 +92,16 @@ function reportsOf(recordId: string, messages: ImportedMessage[]): ImportReport[
     for (const imported of message.cases) {
       const report = (imported.document.report ?? {}) as Record<string, unknown>;
       const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+      const carry = ((imported.document.e2bCarry as { values?: Record<string, unknown> } | undefined)
+        ?.values ?? {}) as Record<string, unknown>;
       out.push({
         recordId,
         index: out.length,
         entry: message.entry,
         senderReportId: text(report.reportCode),
         worldwideId: text(report.reportAllCode),
+        messageId: text(carry['N.2.r.1']),
+        messageDate: text(carry['N.2.r.4']),
         document: imported.document,
         unbound: imported.unbound,
         choices: {},
@@ -175,6 +179,16 @@ export async function parseRecord(
           format: first.format,
           profile: first.profile ?? null,
           reportCount: reports.length,
+          batches: messages.map((message) => ({
+            entry: message.entry,
+            format: message.format,
+            header: Object.fromEntries(
+              Object.entries(message.header.values).filter(
+                (entry): entry is [string, string] =>
+                  /^N\.1\./.test(entry[0]) && typeof entry[1] === 'string',
+              ),
+            ),
+          })),
         },
       },
     );

@@ -16,6 +16,7 @@ import type { JsonSchema } from '../http/validation';
 import type { Context } from 'hono';
 import { UPLOAD_KINDS, fileResponse } from '../uploads';
 import type { TenantHandle } from '../store/port';
+import { acknowledgement } from './ack';
 import type { FieldChoice, ImportRecord } from './collections';
 import { IMPORT_RECORDS, PARSE_STATUSES, PROCESSING_STATUSES } from './collections';
 import type { ParseJobPayload } from './parse-job';
@@ -282,6 +283,27 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         fileName: record.fileName,
         contentType: info.contentType,
         size: info.size,
+      });
+    },
+  );
+
+  router.route<unknown, unknown, { recordId: string }>(
+    {
+      method: 'get',
+      path: '/:recordId/ack',
+      summary:
+        'Downloads the acknowledgement of a finished import (R3 or R2 as received): CA per generated report, CR per rejected one; a zip of several messages gets a zip of ACKs',
+      permission: VIEW,
+      params: recordParams,
+      download: true,
+    },
+    async (c, { params }) => {
+      const handle = tenantHandle(c);
+      const file = await acknowledgement(handle, await loadRecord(handle, params.recordId), deps.clock.now());
+      return fileResponse(Readable.from([Buffer.from(file.bytes)]), {
+        fileName: file.fileName,
+        contentType: file.contentType,
+        size: file.bytes.length,
       });
     },
   );

@@ -219,7 +219,9 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   return (
     <div className={styles.page} data-testid="imports-compare">
       <div className={styles.head}>
-        <Button onClick={() => navigate('/reportmanagment/importReport')}>{it('uiBack')}</Button>
+        <Button data-testid="imports-back" onClick={() => navigate('/reportmanagment/importReport')}>
+          {it('uiBack')}
+        </Button>
         <Title2>{it('uiCompareTitle')}</Title2>
         <Text>{data.record.fileName}</Text>
         {reports.length > 1 ? (

@@ -138,8 +138,7 @@ export function ImportList() {
   const columns = COLUMNS.map((column) => ({ ...column, text: it(column.label) }));
   const shown = applyLayout(columns, layout);
 
-  const download = async (row: ImportRecord) => {
-    const file = await importsApi.download(row.id);
+  const save = async (file: { blob: Blob; fileName: string }) => {
     const url = URL.createObjectURL(file.blob);
     const link = document.createElement('a');
     link.href = url;
@@ -233,9 +232,23 @@ export function ImportList() {
                 {it('uiReject')}
               </Button>
             ) : null}
-            <Button size="small" appearance="subtle" onClick={() => void download(row)}>
+            <Button
+              size="small"
+              appearance="subtle"
+              onClick={() => void importsApi.download(row.id).then(save, () => undefined)}
+            >
               {it('uiDownload')}
             </Button>
+            {row.finished && row.parseStatus === 'completed' ? (
+              <Button
+                size="small"
+                appearance="subtle"
+                data-testid={`imports-ack-${row.fileName}`}
+                onClick={() => void importsApi.acknowledgement(row.id).then(save, () => undefined)}
+              >
+                {it('uiDownloadAck')}
+              </Button>
+            ) : null}
           </div>
         );
       default:

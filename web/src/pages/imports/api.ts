@@ -162,4 +162,5 @@ export const importsApi = {
   reject: (id: string, reason: string) =>
     api.request<ImportRecord>(`/imports/${id}/reject`, { body: { confirm: true, reason } }),
   download: (id: string) => api.download(`/imports/${id}/file`),
+  acknowledgement: (id: string) => api.download(`/imports/${id}/ack`),
 };
