@@ -5,9 +5,10 @@ import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../scripts/gene
 import { createCasesModule, workbenchModule } from '../cases/index';
 import { demoCaseContent } from '../cases/demo/factory';
 import { caseRig, demoProject, PASSWORD, recordingSigner } from '../cases/testing';
+import { createTranslator } from '../i18n';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
-import { dictionariesModule, dictionaryService } from './index';
+import { dictionariesModule, dictionaryService, meddraCodingFindings } from './index';
 
 const rig = await caseRig({
   modules: [
@@ -177,5 +178,34 @@ describe('medical review tasks', () => {
       configuredVersion: '27.1',
     });
     await service.saveSettings(handle, 'p1', { meddraVersion: '27.0', whodrugVersion: null });
+  });
+});
+
+describe('coding findings for the case check', () => {
+  const translator = createTranslator();
+  const doc = {
+    reactions: [
+      { reactionNative: 'a', ...coded(kept.code) },
+      { reactionNative: 'b', ...coded(renamed.code), meddraVersion: '26.0' },
+    ],
+    tests: [{ testName: 'x', meddraCode: '99999999', meddraVersion: '27.0' }],
+  };
+
+  it('names each coded term of another version or not in the configured one, in zh and en', async () => {
+    const findings = await meddraCodingFindings(handle, service, translator, doc, 'p1');
+    expect(findings.map((f) => [f.path, f.e2b, f.messageKey, f.severity])).toEqual([
+      ['/reactions/1/meddraCode', 'E.i.2.1b', 'dictionaries.meddraVersionMismatch', 'warning'],
+      ['/tests/0/meddraCode', 'F.r.2.2b', 'dictionaries.lltNotInVersion', 'warning'],
+    ]);
+    expect(findings[0]!.message.en).toBe(
+      `MedDRA version 26.0 of LLT ${renamed.code} differs from the configured version 27.0`,
+    );
+    expect(findings[0]!.message.zh).toContain('不一致');
+  });
+
+  it('says the version is not configured, and nothing for a case without coded terms', async () => {
+    const findings = await meddraCodingFindings(handle, service, translator, doc, 'nope');
+    expect(findings.map((f) => f.message.en)).toEqual(['MedDRA version not configured']);
+    expect(await meddraCodingFindings(handle, service, translator, { reactions: [{}] }, 'p1')).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import {
   applyMeddraTerms,
   checkCodingVersions,
   containsHan,
+  meddraLocationOfRef,
   meddraTermsOf,
   recodeMeddraTerms,
 } from '../../../engine/src/dictionaries/index';
@@ -25,7 +26,9 @@ import type { Project } from '../cases/index';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError } from '../http/errors';
-import type { Filter } from '../store/port';
+import type { Translator } from '../i18n';
+import type { Filter, TenantHandle } from '../store/port';
+import type { Finding } from '../../../engine/src/index';
 import { projectWorkflow } from '../workflow/index';
 import type { DictionaryService } from './service';
 
@@ -294,4 +297,61 @@ export async function medicalReviewTasks(
     });
   }
   return { total, page: query.page, size: query.size, items };
+}
+
+/**
+ * SPEC 5 "MedDRA version must be configured and must match the group LLT codes", as check
+ * findings of a case (the engine's Finding shape, warnings): for the case check to add to its
+ * report. Nothing when the case has no coded MedDRA term.
+ */
+export async function meddraCodingFindings(
+  handle: TenantHandle,
+  service: DictionaryService,
+  translator: Translator,
+  doc: unknown,
+  projectId: string | null,
+): Promise<Finding[]> {
+  const coded = meddraTermsOf(doc).filter((term) => term.meddraCode);
+  if (coded.length === 0) return [];
+  const finding = (
+    term: CaseMeddraTerm,
+    messageKey: string,
+    params: Record<string, string> = {},
+  ): Finding => {
+    const location = meddraLocationOfRef(term.ref)!.location;
+    return {
+      path: `${term.itemPointer}/${location.code}`,
+      e2b: `${term.e2b}b`,
+      ruleId: `dictionaries.${messageKey}`,
+      severity: 'warning',
+      messageKey: `dictionaries.${messageKey}`,
+      params,
+      message: {
+        zh: translator.t('zh', `dictionaries.${messageKey}`, params),
+        en: translator.t('en', `dictionaries.${messageKey}`, params),
+      },
+    };
+  };
+  const version = projectId ? (await service.settings(handle, projectId)).meddraVersion : null;
+  if (!version) return [finding(coded[0]!, 'meddraVersionNotConfigured')];
+  const versions = await service.list(handle, 'meddra');
+  const release = versions.find((v) => v.version === version);
+  const dictionary = release
+    ? await service.meddra(handle, await service.get(handle, release.versionId))
+    : null;
+  if (!dictionary) {
+    return coded
+      .filter((term) => term.meddraVersion !== version)
+      .map((term) =>
+        finding(term, 'meddraVersionMismatch', {
+          code: term.meddraCode!,
+          version: term.meddraVersion ?? '',
+          configured: version,
+        }),
+      );
+  }
+  const byRef = new Map(coded.map((term) => [term.ref, term]));
+  return checkCodingVersions(coded, dictionary).map((issue) =>
+    finding(byRef.get(issue.ref)!, issue.messageKey, issue.params),
+  );
 }

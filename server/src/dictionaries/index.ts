@@ -16,6 +16,7 @@ import { codingRoutes } from './coding-routes';
 import { DictionaryService, refusalIssues } from './service';
 
 export { DictionaryService, formatRefusal } from './service';
+export { meddraCodingFindings } from './coding';
 export type { ImportResult, VersionView } from './service';
 export { filesFromDirectory, filesFromZip } from './archive';
 export { dictionaryCollections } from './collections';
