@@ -120,14 +120,23 @@ test('project administration: create a project with a site and a drug, add a mem
   await page.getByTestId('project-unlock').waitFor();
   await screenshot('project-locked');
 
-  // Locked: the server refuses a new site.
+  // Locked: the screens offer no change (the server refuses them too: server/src/projects tests).
   await page.getByTestId('project-tab-sites').click();
-  await page.getByTestId('list-create').click();
+  await page.getByTestId('list-row').filter({ hasText: '王医生' }).waitFor();
+  assert.equal(await page.getByTestId('list-create').count(), 0);
+  assert.equal(await page.getByTestId('row-edit').count(), 0);
+  await page.getByTestId('project-tab-basic').click();
+  await page.getByTestId('field-diseases').waitFor();
+  assert.equal(await page.getByTestId('record-edit').count(), 0);
+
+  // Unlocked with the code again, the project is editable.
+  await page.getByTestId('project-unlock').click();
   await form.waitFor();
-  await form.locator('#root_code').fill('02');
-  await form.locator('#root_name').fill('另一家中心');
+  await form.locator('#root_confirmationCode').fill(code);
   await form.getByTestId('form-save').click();
-  await form.getByTestId('form-error').getByText(`项目 ${code} 已锁定，不能修改`).waitFor();
+  await form.waitFor({ state: 'detached' });
+  await page.getByTestId('project-lock-state').getByText('未锁定').waitFor();
+  await page.getByTestId('record-edit').waitFor();
 });
 
 test('code management: add a report-code generator, read the counters and the next code', async ({

@@ -22,7 +22,7 @@ import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ListView } from '../../renderers/list/ListView';
 import { RecordView } from '../../renderers/record/RecordView';
-import { forProject, lockAction, projectList, projectsPage } from './definitions';
+import { basicForm, forProject, lockAction, projectList, projectsPage } from './definitions';
 import { MembersPanel } from './MembersPanel';
 import { ConfigPanel } from './ConfigPanel';
 import { useProjectsText } from './text';
@@ -154,11 +154,11 @@ function ProjectDetail({ projectId }: { projectId: string }) {
               id: 'authoritymanagement.projectInfo.basic',
               title: projectList.title,
               source: { path: `/projects/${encodeURIComponent(projectId)}` },
-              form: projectList.form!,
+              form: basicForm(project.locked),
             }}
           />
         ) : tab === 'sites' || tab === 'drugs' ? (
-          <ListView definition={forProject(tab, projectId)} />
+          <ListView definition={forProject(tab, projectId, project.locked)} />
         ) : tab === 'roles' ? (
           <MembersPanel projectId={projectId} />
         ) : (

@@ -2,7 +2,12 @@
  * The project screens' generic-renderer configurations (schemas/ui/admin/*.json). The study-site
  * and project-drug lists name `{projectId}` in their paths; `forProject` fills it.
  */
-import type { ListDefinition, PageDefinition, RowActionDefinition } from '../../renderers/definition';
+import type {
+  FormDefinition,
+  ListDefinition,
+  PageDefinition,
+  RowActionDefinition,
+} from '../../renderers/definition';
 import projects from '../../../../schemas/ui/admin/projects.json';
 import sites from '../../../../schemas/ui/admin/project-sites.json';
 import drugs from '../../../../schemas/ui/admin/project-drugs.json';
@@ -17,11 +22,23 @@ export function lockAction(locked: boolean): RowActionDefinition {
   return projectList.rowActions!.find((action) => action.key === (locked ? 'unlock' : 'lock'))!;
 }
 
-/** A project's list (sites or drugs) with its id in every path. */
-export function forProject(kind: 'sites' | 'drugs', projectId: string): ListDefinition {
+/**
+ * A project's list (sites or drugs) with its id in every path; read-only while the project is
+ * locked (the server refuses the changes anyway; the screen does not offer them).
+ */
+export function forProject(kind: 'sites' | 'drugs', projectId: string, locked = false): ListDefinition {
   const page = (kind === 'sites' ? sites : drugs) as unknown as PageDefinition;
   const text = JSON.stringify(page.lists[0]).replaceAll('{projectId}', encodeURIComponent(projectId));
-  return JSON.parse(text) as ListDefinition;
+  const list = JSON.parse(text) as ListDefinition;
+  if (!locked) return list;
+  const { create: _create, update: _update, ...form } = list.form!;
+  return { ...list, form, rowActions: [] };
+}
+
+/** The basic information form: no edit while the project is locked. */
+export function basicForm(locked: boolean): FormDefinition {
+  const { update, ...form } = projectList.form!;
+  return locked ? form : { ...form, update: update! };
 }
 
 export const definitionFiles: Record<string, PageDefinition> = {
