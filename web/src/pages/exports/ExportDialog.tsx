@@ -39,6 +39,14 @@ const useStyles = makeStyles({
   errors: { maxHeight: '240px', overflowY: 'auto', margin: 0, paddingLeft: tokens.spacingHorizontalL },
 });
 
+/** Whether the user holds a permission key (or its user-bound form: SPEC 6). */
+function useGranted(permission: string): boolean {
+  const { info } = useSession();
+  return Boolean(
+    info?.permissions.includes(permission) || info?.permissions.includes(`${permission}:${info.user.id}`),
+  );
+}
+
 interface XsdError {
   message: string;
   line?: number;
@@ -62,6 +70,8 @@ export function ExportDialog({
   const [refusal, setRefusal] = useState<{ message: string; xsdErrors: XsdError[] } | null>(null);
   const [history, setHistory] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
+  // The history and ACK upload are the case export's (activecase:export) routes.
+  const canHistory = useGranted('activecase:export');
 
   useEffect(() => {
     if (!open) return;
@@ -189,9 +199,11 @@ export function ExportDialog({
             )}
           </DialogContent>
           <DialogActions>
-            <Button data-testid="export-history-toggle" onClick={() => setHistory((h) => !h)}>
-              {history ? et('uiBack') : et('uiHistory')}
-            </Button>
+            {canHistory ? (
+              <Button data-testid="export-history-toggle" onClick={() => setHistory((h) => !h)}>
+                {history ? et('uiBack') : et('uiHistory')}
+              </Button>
+            ) : null}
             {!history ? (
               <Button
                 appearance="primary"
@@ -226,12 +238,8 @@ export function ExportButton({
   disabled?: boolean;
 }) {
   const { et } = useExportText();
-  const { info } = useSession();
   const [open, setOpen] = useState(false);
-  // A key ending in the user's id grants the control to that user only (SPEC 6).
-  const granted =
-    info?.permissions.includes(permission) || info?.permissions.includes(`${permission}:${info.user.id}`);
-  if (!granted) return null;
+  if (!useGranted(permission)) return null;
   return (
     <>
       <Button data-testid="case-export" disabled={disabled} onClick={() => setOpen(true)}>
