@@ -20,14 +20,14 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import type { OptionOnSelectData } from '@fluentui/react-components';
+import type { BadgeProps, OptionOnSelectData } from '@fluentui/react-components';
 import { useSession } from '../../app/SessionContext';
 import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
 import { applyLayout, orderedColumns } from '../../renderers/columns/layout';
 import type { TableColumnLayout } from '../../renderers/columns/layout';
 import { loadLayouts, resetLayout, saveLayout } from '../../renderers/columns/store';
 import { PARSE_STATUSES, PERMISSIONS, PROCESSING_STATUSES, importsApi } from './api';
-import type { ImportRecord } from './api';
+import type { ImportRecord, ParseStatus, ProcessingStatus } from './api';
 import { RejectDialog } from './RejectDialog';
 import { UploadDialog } from './UploadDialog';
 import { useImportText } from './text';
@@ -77,6 +77,19 @@ const COLUMNS: Column[] = [
   { key: 'exception', label: 'uiExceptionInfo' },
   { key: 'actions', label: 'uiActions' },
 ];
+
+const PROCESSING_COLOR: Record<ProcessingStatus, BadgeProps['color']> = {
+  unprocessed: 'informative',
+  processing: 'warning',
+  processed: 'success',
+  exception: 'danger',
+};
+const PARSE_COLOR: Record<ParseStatus, BadgeProps['color']> = {
+  toBeParsed: 'warning',
+  parsing: 'warning',
+  completed: 'success',
+  exception: 'danger',
+};
 
 const day = (value: string | null) =>
   value && /^\d{8}/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : '';
@@ -147,44 +160,24 @@ export function ImportList() {
     URL.revokeObjectURL(url);
   };
 
+  const badge = (color: BadgeProps['color'], text: string, busy = false) => (
+    <Badge className={styles.nowrap} appearance="tint" color={color}>
+      {text}
+      {busy ? <Spinner size="extra-tiny" /> : null}
+    </Badge>
+  );
+
   const cell = (key: string, row: ImportRecord) => {
     switch (key) {
       case 'fileName':
         return <span className={styles.fileName}>{row.fileName}</span>;
       case 'processingStatus':
-        return (
-          <Badge
-            className={styles.nowrap}
-            appearance="tint"
-            color={
-              row.processingStatus === 'exception'
-                ? 'danger'
-                : row.processingStatus === 'processed'
-                  ? 'success'
-                  : 'informative'
-            }
-          >
-            {it(`uiProcessing_${row.processingStatus}`)}
-          </Badge>
-        );
+        return badge(PROCESSING_COLOR[row.processingStatus], it(`uiProcessing_${row.processingStatus}`));
       case 'parseStatus':
-        return (
-          <Badge
-            className={styles.nowrap}
-            appearance="tint"
-            color={
-              row.parseStatus === 'exception'
-                ? 'danger'
-                : row.parseStatus === 'completed'
-                  ? 'success'
-                  : 'warning'
-            }
-          >
-            {it(`uiParse_${row.parseStatus}`)}
-            {row.parseStatus === 'parsing' || row.parseStatus === 'toBeParsed' ? (
-              <Spinner size="extra-tiny" />
-            ) : null}
-          </Badge>
+        return badge(
+          PARSE_COLOR[row.parseStatus],
+          it(`uiParse_${row.parseStatus}`),
+          row.parseStatus === 'parsing' || row.parseStatus === 'toBeParsed',
         );
       case 'finished':
         return row.rejected ? it('uiRejected') : row.finished ? it('uiYes') : it('uiNo');
