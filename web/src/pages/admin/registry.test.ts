@@ -33,6 +33,8 @@ function checkForm(form: FormDefinition, where: string): void {
       bilingual(form.labels[path], `${where} field ${path}`);
       for (const value of (child.enum as unknown[]) ?? [])
         bilingual(form.labels[`${path}.${String(value)}`], `${where} ${path}=${String(value)}`);
+      // The Fluent form renderer shows an enum without a type as an unsupported field.
+      if (child.enum) expect(child.type, `${where} ${path} enum type`).toBeDefined();
       if (child.type === 'object') walk(child, path);
     }
   };
