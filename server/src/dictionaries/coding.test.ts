@@ -209,3 +209,22 @@ describe('coding findings for the case check', () => {
     expect(await meddraCodingFindings(handle, service, translator, { reactions: [{}] }, 'p1')).toEqual([]);
   });
 });
+
+describe('a release asked for without a language', () => {
+  it('is any language of the version (a picker in the zh display coding from an English-only release)', async () => {
+    const picked = await entry.call(
+      'POST',
+      '/dictionaries/meddra/select',
+      { version: '27.0', code: kept.code },
+      'cn',
+    );
+    expect(picked.body.data).toMatchObject({ language: 'en', llt: { code: kept.code, name: kept.name } });
+    const asked = await entry.call(
+      'POST',
+      '/dictionaries/meddra/select',
+      { version: '27.0', language: 'zh', code: kept.code },
+      'cn',
+    );
+    expect(asked.body.code).toBe(400);
+  });
+});

@@ -340,8 +340,9 @@ export class DictionaryService {
     const language = ref.language ?? defaultLanguage;
     const doc =
       (await versions.findOne({ kind, version, language })) ??
-      // WHODrug is usually English only: any language of the version will do when none was asked for.
-      (kind === 'whodrug' && !ref.language ? await versions.findOne({ kind, version }) : null);
+      // No language asked for (WHODrug is usually English only; a MedDRA code looked up by a picker
+      // in the other display language): any language of the version will do.
+      (!ref.language ? await versions.findOne({ kind, version }) : null);
     if (!doc)
       throw errors.badRequest('dictionaries.versionNotImported', {
         kind: kindLabel(kind),
