@@ -6,7 +6,7 @@
  * Target: p95 <= 50 ms per page.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../../server/src/store/index';
@@ -36,6 +36,12 @@ const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
+// The machine is shared: the load average says how far the figures are from an idle machine's.
+const loadAverage = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
+const loadAtStart = loadAverage();
 const dir = mkdtempSync(join(tmpdir(), 'bench-case-list-'));
 const store = await openStore({ dataDir: dir });
 for (const definition of caseCollections) await store.define(definition);
@@ -129,6 +135,9 @@ console.log(
 );
 console.log(
   `  store p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms; floor p50 ${percentile(sortedFloor, 50).toFixed(2)} ms, p95 ${f95.toFixed(2)} ms`,
+);
+console.log(
+  `load average (1, 5, 15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${cpus().length} cores`,
 );
 console.log(
   `BENCH case-list-p95 ${p95.toFixed(2)} ms floor ${f95.toFixed(2)} ms ratio ${(p95 / f95).toFixed(2)} target <=50ms ${p95 <= 50 ? 'met' : 'missed'}`,

@@ -1,11 +1,12 @@
 /**
- * Embedded store benchmark: bulk insert of 100,000 synthetic cases (~5 KB JSON, 5 tenants) and
+ * Embedded store benchmark: bulk insert of 100,000 synthetic cases (~5 KB JSON, 5 tenants; floor:
+ * the same batches into a bare SQLite table with the same durability, taking turns) and
  * the case-list query (one tenant; workflow node, report type, first-receipt date range, drug-name
  * prefix; newest first; page of 20 with a summary projection) against a hand-written SQL query on
  * the same file returning the same page (the floor).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../../server/src/store';
@@ -151,6 +152,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+// The machine is shared: the load average says how far the figures are from an idle machine's.
+const loadAverage = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
+const loadAtStart = loadAverage();
 const dir = mkdtempSync(join(tmpdir(), 'pv-bench-store-'));
 try {
   const store = await openStore({ dataDir: dir });
@@ -167,8 +174,25 @@ try {
   });
   const handles = TENANTS.map((t) => store.tenant(t, { userId: 'system:bench' }));
 
+  // The insert floor: the same documents as JSON into a bare table (primary key and tenant index
+  // only) of another file with the store's durability and cache settings, one transaction per
+  // batch. Store and floor take turns batch by batch, so both see the same machine load.
+  const floorDb = new Database(join(dir, 'floor.sqlite'));
+  floorDb.pragma('journal_mode = WAL');
+  floorDb.pragma('synchronous = FULL');
+  floorDb.pragma('cache_size = -131072');
+  floorDb.pragma('mmap_size = 1073741824');
+  floorDb.pragma('wal_autocheckpoint = 16384');
+  floorDb.exec('CREATE TABLE cases (_id TEXT PRIMARY KEY, tenantId TEXT NOT NULL, doc TEXT NOT NULL)');
+  floorDb.exec('CREATE INDEX cases_tenant ON cases (tenantId, _id)');
+  const floorInsert = floorDb.prepare('INSERT INTO cases (_id, tenantId, doc) VALUES (?, ?, ?)');
+  const floorBatch = floorDb.transaction((tenant: string, docs: Record<string, unknown>[]) => {
+    for (const doc of docs) floorInsert.run(doc._id, tenant, JSON.stringify(doc));
+  });
+
   // Bulk insert: generation is excluded from the timing.
   let insertMs = 0;
+  let floorInsertMs = 0;
   let bytes = 0;
   for (let offset = 0; offset < TOTAL; offset += BATCH) {
     const tenantIndex = (offset / BATCH) % TENANTS.length;
@@ -176,13 +200,29 @@ try {
       syntheticCase(TENANTS[tenantIndex]!, offset + i),
     );
     if (offset === 0) bytes = JSON.stringify(docs).length / docs.length;
-    const started = performance.now();
-    await handles[tenantIndex]!.collection('cases').insertMany(docs);
-    insertMs += performance.now() - started;
+    const runStore = async () => {
+      const started = performance.now();
+      await handles[tenantIndex]!.collection('cases').insertMany(docs);
+      insertMs += performance.now() - started;
+    };
+    const runFloor = () => {
+      const started = performance.now();
+      floorBatch.immediate(TENANTS[tenantIndex]!, docs);
+      floorInsertMs += performance.now() - started;
+    };
+    if ((offset / BATCH) % 2 === 0) {
+      await runStore();
+      runFloor();
+    } else {
+      runFloor();
+      await runStore();
+    }
   }
+  floorDb.close();
   const insertRate = TOTAL / (insertMs / 1000);
+  const floorInsertRate = TOTAL / (floorInsertMs / 1000);
   console.log(
-    `inserted ${TOTAL} cases (~${Math.round(bytes)} bytes of JSON each) in ${(insertMs / 1000).toFixed(1)} s: ${Math.round(insertRate)} docs/s`,
+    `inserted ${TOTAL} cases (~${Math.round(bytes)} bytes of JSON each) in ${(insertMs / 1000).toFixed(1)} s: ${Math.round(insertRate)} docs/s; bare table ${Math.round(floorInsertRate)} docs/s`,
   );
 
   // The floor: a hand-written query on the same file, reading the summary fields in SQL.
@@ -297,8 +337,10 @@ try {
     console.log(
       `BENCH ${name} ${figure.toFixed(2)} ${unit} floor ${floorFigure.toFixed(2)} ${unit} ratio ${(figure / floorFigure).toFixed(2)} target ${target} ${met ? 'met' : 'missed'}`,
     );
-  // The insert floor is the target rate itself: there is no cheaper way to get the documents in than the store.
-  line('store-insert', insertRate, 'docs/s', 5000, '>=5000docs/s', insertRate >= 5000);
+  console.log(
+    `load average (1, 5, 15 min) at start ${loadAtStart}, at end ${loadAverage()} on ${cpus().length} cores`,
+  );
+  line('store-insert', insertRate, 'docs/s', floorInsertRate, '>=5000docs/s', insertRate >= 5000);
   line('store-case-list-p95', p95, 'ms', floor95, '<=50ms', p95 <= 50);
   line('store-case-list-p95-vs-floor', p95, 'ms', floor95, '<=2x', p95 <= 2 * floor95);
 } finally {

@@ -308,7 +308,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
       const id = doc._id ?? randomUUID();
       if (typeof id !== 'string' || id === '') throw new InvalidStoreRequestError('invalidId');
       return {
-        ...structuredClone(body),
+        ...(cloneDocument(body) as object),
         _id: id,
         tenantId,
         rev: 1,
@@ -391,7 +391,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     update: Update,
     reason: string | undefined,
   ): Promise<{ doc?: StoredDoc | null; id?: string; rev?: number }> {
-    const next = structuredClone(current) as StoredDoc;
+    const next = cloneDocument(current) as StoredDoc;
     let changed: string[];
     try {
       changed = applyUpdate(next as Record<string, unknown>, update, undefined, undefined, {
@@ -547,6 +547,31 @@ function checkUpdate(update: Update): void {
 }
 
 /** MongoDB refuses top-level field names starting with `$`; so do we, on both backends. */
+/**
+ * A deep copy as structuredClone makes it, several times faster on the plain objects and arrays
+ * documents are made of (a bulk insert of 5 KB cases spent a quarter of its time cloning).
+ * Anything else (Date, Map, typed arrays; functions, which it refuses) goes to structuredClone,
+ * and so do values nested deeper than any document (cycles).
+ */
+export function cloneDocument(value: unknown, depth = 0): unknown {
+  if (typeof value === 'function' || typeof value === 'symbol') return structuredClone(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 100) return structuredClone(value);
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (Array.isArray(value) && proto === Array.prototype)
+    return value.map((item: unknown) => cloneDocument(item, depth + 1));
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = cloneDocument((value as Record<string, unknown>)[key], depth + 1);
+    // A `__proto__` key (from JSON.parse) is data: assigning it would replace the copy's prototype.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy;
+}
+
 function checkFieldNames(doc: object): void {
   for (const key of Object.keys(doc)) {
     if (key.startsWith('$') || key.includes('\0'))

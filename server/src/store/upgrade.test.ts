@@ -1,0 +1,76 @@
+/**
+ * A data directory written before stored index columns and side-table booleans: opening it
+ * refills the side table once, the first define rebuilds the table, and nothing is lost.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, expect, it } from 'vitest';
+import { openStore } from './index';
+import type { CollectionDefinition } from './port';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const definition: CollectionDefinition = {
+  name: 'cases',
+  scope: 'tenant',
+  indexes: [
+    { name: 'code', fields: { code: 1 } },
+    { name: 'sae', fields: { isSae: 1 } },
+  ],
+};
+const column = (path: string) => `g_${path}_${createHash('sha1').update(path).digest('hex').slice(0, 6)}`;
+
+it('upgrades a file from before stored columns and side-table booleans without losing a document', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pv-store-upgrade-'));
+  dirs.push(dataDir);
+  // The layout the previous version wrote: virtual columns, booleans flagged but not in the side table.
+  const old = new Database(join(dataDir, 'store.sqlite'));
+  old.pragma('journal_mode = WAL');
+  old.exec(
+    `CREATE TABLE _collections (name TEXT PRIMARY KEY, definition TEXT NOT NULL, flags TEXT NOT NULL DEFAULT '{}')`,
+  );
+  old
+    .prepare('INSERT INTO _collections (name, definition, flags) VALUES (?, ?, ?)')
+    .run('cases', JSON.stringify(definition), JSON.stringify({ isSae: 1 }));
+  old.exec(
+    `CREATE TABLE c_cases (_id TEXT PRIMARY KEY, tenantId TEXT NOT NULL, rev INTEGER NOT NULL, doc TEXT NOT NULL)`,
+  );
+  old.exec(`CREATE TABLE m_cases (_id TEXT NOT NULL, tenantId TEXT NOT NULL, path TEXT NOT NULL, value)`);
+  for (const path of ['code', 'isSae'])
+    old.exec(
+      `ALTER TABLE c_cases ADD COLUMN "${column(path)}" GENERATED ALWAYS AS (json_extract(doc, '$."${path}"')) VIRTUAL`,
+    );
+  const insert = old.prepare('INSERT INTO c_cases (_id, tenantId, rev, doc) VALUES (?, ?, ?, ?)');
+  for (const [id, code, isSae] of [
+    ['c1', 'CN-2026-001', true],
+    ['c2', 'CN-2026-002', false],
+    ['c3', 'US-2026-003', true],
+  ] as const)
+    insert.run(id, 'T', 1, JSON.stringify({ _id: id, tenantId: 'T', rev: 1, code, isSae }));
+  old.close();
+
+  const store = await openStore({ dataDir });
+  await store.define(definition);
+  const cases = store.tenant('T', { userId: 'alice' }).collection('cases');
+  expect((await cases.find({ isSae: true })).map((d) => d._id)).toEqual(['c1', 'c3']);
+  expect(await cases.count({ isSae: false })).toBe(1);
+  expect(await cases.count({ code: { $regex: 'cn-', $options: 'i' }, isSae: true })).toBe(1);
+  await cases.insertOne({ _id: 'c4', code: 'CN-2026-004', isSae: true });
+  expect(await cases.count({ isSae: true })).toBe(3);
+  await store.close();
+
+  const check = new Database(join(dataDir, 'store.sqlite'), { readonly: true });
+  const columns = check
+    .prepare<[], { name: string; hidden: number }>(`SELECT name, hidden FROM pragma_table_xinfo('c_cases')`)
+    .all();
+  expect(columns.filter((c) => c.name.startsWith('g_')).map((c) => c.hidden)).toEqual([3, 3]);
+  expect(check.pragma('user_version', { simple: true })).toBe(1);
+  expect(check.prepare('SELECT count(*) AS n FROM c_cases').get()).toEqual({ n: 4 });
+  check.close();
+});
