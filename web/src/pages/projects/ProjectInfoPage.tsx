@@ -151,7 +151,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
         {tab === 'basic' ? (
           <RecordView
             definition={{
-              id: 'authoritymanagement.projectInfo.basic',
+              id: 'projectInfo-basic',
               title: projectList.title,
               source: { path: `/projects/${encodeURIComponent(projectId)}` },
               form: basicForm(project.locked),
