@@ -22,6 +22,7 @@ export { runCaseAction } from './actions';
 export type { ActionEffectFn } from './actions';
 export { caseContent } from './document';
 export { isMissing } from './validation';
+export { callerProjects, requireProjectMember } from './membership';
 export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
 export type { Project, StudySite, ProjectDrug } from './projects';

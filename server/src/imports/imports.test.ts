@@ -71,7 +71,7 @@ let whodrugVersionId = '';
 beforeAll(async () => {
   await platform.ready();
   for (const definition of [...usersCollections, ...accessCollections]) await store.define(definition);
-  for (const id of ['entry', 'viewer'])
+  for (const id of ['entry', 'viewer', 'outsider'])
     await handle.collection('users').insertOne({
       _id: id,
       account: id,
@@ -87,6 +87,9 @@ beforeAll(async () => {
   await handle
     .collection('projectMembers')
     .insertOne({ projectId: 'p1', userId: 'entry', roleIds: [], permissionKeys: [] });
+  await handle
+    .collection('projectMembers')
+    .insertOne({ projectId: 'p1', userId: 'viewer', roleIds: [], permissionKeys: [] });
   await handle.collection('reportCodeGenerators').insertOne({
     name: '默认规则',
     projectId: null,
@@ -409,6 +412,17 @@ describe('pre-processing, data check and generation', () => {
     const ack = await ackOf(record.id);
     expect(ack.code).toBe('AE');
     expect(ack.reports).toEqual([expect.objectContaining({ code: 'CR', text: 'duplicate' })]);
+  });
+
+  it('keeps the records of a project to its members', async () => {
+    const outsider = as('outsider');
+    const refused = await outsider.upload('mine.xml', sample(FAERS1));
+    expect(refused.body).toMatchObject({ code: 403, msg: 'You are not a member of this case’s project' });
+    expect((await outsider.call('GET', '/imports')).body.data.total).toBe(0);
+    expect((await outsider.call('GET', '/imports/options')).body.data.projects).toEqual([]);
+    const [some] = (await entry.call('GET', '/imports?parseStatus=completed')).body.data.items;
+    expect((await outsider.call('GET', `/imports/${some.id}/reports/0`)).status).toBe(403);
+    expect((await outsider.call('POST', `/imports/${some.id}/reject`, { confirm: true })).status).toBe(403);
   });
 
   it('lists the records newest first, filtered by state', async () => {

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { caseCollectionNames } from '../cases';
+import { callerProjects, caseCollectionNames, requireProjectMember } from '../cases';
 import { dictionaryService } from '../dictionaries';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
@@ -25,7 +25,7 @@ import {
   comparison,
   dataCheck,
   generate,
-  loadRecord,
+  memberRecord,
   nameOf,
   recordDetail,
   recordView,
@@ -109,13 +109,14 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         )
         .find({}, { sort: { code: 1 }, projection: { code: 1, name: 1, nameEn: 1, locked: 1 } });
       const versions = await dictionaryService(deps.store).list(handle);
+      const mine = await callerProjects(c);
       const brief = (kind: string) =>
         versions
           .filter((v) => v.kind === kind)
           .map((v) => ({ versionId: v.versionId, version: v.version, language: v.language }));
       return {
         projects: projects
-          .filter((p) => !p.locked)
+          .filter((p) => !p.locked && (mine === null || mine.includes(p._id)))
           .map((p) => ({ id: p._id, code: p.code, name: p.name, nameEn: p.nameEn ?? p.name })),
         meddra: brief('meddra'),
         whodrug: brief('whodrug'),
@@ -155,6 +156,8 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (!(UPLOAD_KINDS.e2b as readonly string[]).includes(extensionOf(fileName)))
         throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.e2b.join(', ') });
       await checkChoices(deps, handle, query);
+      // Reports are imported into a project the importer works in.
+      await requireProjectMember(c, query.projectId!);
       if (!deps.files) throw new Error('the file store is not configured');
       const body = c.req.raw.body;
       if (!body) throw errors.badRequest('server.uploadNoFile');
@@ -241,6 +244,8 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (query.processingStatus) filter.processingStatus = query.processingStatus;
       if (query.parseStatus) filter.parseStatus = query.parseStatus;
       if (query.finished !== undefined) filter.finished = query.finished;
+      const mine = await callerProjects(c);
+      if (mine !== null) filter.projectId = { $in: mine };
       const collection = tenantHandle(c).collection<ImportRecord>(IMPORT_RECORDS);
       const [total, items] = await Promise.all([
         collection.count(filter),
@@ -262,7 +267,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: VIEW,
       params: recordParams,
     },
-    (c, { params }) => recordDetail(tenantHandle(c), params.recordId),
+    (c, { params }) => recordDetail(c, params.recordId),
   );
 
   router.route<unknown, unknown, { recordId: string }>(
@@ -276,7 +281,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { params }) => {
       const handle = tenantHandle(c);
-      const record = await loadRecord(handle, params.recordId);
+      const record = await memberRecord(c, params.recordId);
       if (!deps.files) throw new Error('the file store is not configured');
       const { info, stream } = await deps.files.forTenant(handle).getStream(record.fileId);
       return fileResponse(stream, {
@@ -299,7 +304,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { params }) => {
       const handle = tenantHandle(c);
-      const file = await acknowledgement(handle, await loadRecord(handle, params.recordId), deps.clock.now());
+      const file = await acknowledgement(handle, await memberRecord(c, params.recordId), deps.clock.now());
       return fileResponse(Readable.from([Buffer.from(file.bytes)]), {
         fileName: file.fileName,
         contentType: file.contentType,
@@ -317,7 +322,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: VIEW,
       params: reportParams,
     },
-    (c, { params }) => comparison(tenantHandle(c), params.recordId, params.index),
+    (c, { params }) => comparison(c, params.recordId, params.index),
   );
 
   router.route<{ choices: Record<string, FieldChoice> }, unknown, { recordId: string; index: number }>(

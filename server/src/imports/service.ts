@@ -5,7 +5,15 @@
  */
 import type { Context } from 'hono';
 import type { ActionEffectFn } from '../cases';
-import { caseCollectionNames, caseContent, createCase, followUpEffect, runCaseAction } from '../cases';
+import {
+  callerProjects,
+  caseCollectionNames,
+  caseContent,
+  createCase,
+  followUpEffect,
+  requireProjectMember,
+  runCaseAction,
+} from '../cases';
 import type { AppEnv, Principal } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';
@@ -44,6 +52,13 @@ export async function loadRecord(handle: TenantHandle, recordId: string): Promis
   return record;
 }
 
+/** A record of a project the caller works in (403 otherwise). */
+export async function memberRecord(c: Context<AppEnv>, recordId: string): Promise<StoredDoc<ImportRecord>> {
+  const record = await loadRecord(tenantHandle(c), recordId);
+  await requireProjectMember(c, record.projectId);
+  return record;
+}
+
 export async function loadReport(
   handle: TenantHandle,
   recordId: string,
@@ -54,13 +69,18 @@ export async function loadReport(
   return report;
 }
 
-/** The case (not deleted) with the report's C.1.1 or C.1.8.1, most recently changed first. */
+/**
+ * The case (not deleted) with the report's C.1.1 or C.1.8.1, most recently changed first, among the
+ * projects the caller works in (null: every project) - the comparison shows its values.
+ */
 export async function findExistingCase(
   handle: TenantHandle,
   report: Pick<ImportReport, 'senderReportId' | 'worldwideId'>,
+  projects: string[] | null,
 ): Promise<ExistingCase | null> {
   const cases = handle.collection<CaseDocument>(caseCollectionNames.cases);
-  const live = { 'state.validity': { $ne: 'deleted' } };
+  const live: Doc = { 'state.validity': { $ne: 'deleted' } };
+  if (projects !== null) live['report.studyProjectId'] = { $in: projects };
   const attempts: [ExistingCase['matchedBy'], Doc][] = [];
   if (report.senderReportId) {
     attempts.push(['C.1.1', { 'report.reportCode': report.senderReportId }]);
@@ -84,10 +104,11 @@ export async function findExistingCase(
 }
 
 /** The comparison screen's data for one report of a record. */
-export async function comparison(handle: TenantHandle, recordId: string, index: number) {
-  const record = await loadRecord(handle, recordId);
+export async function comparison(c: Context<AppEnv>, recordId: string, index: number) {
+  const handle = tenantHandle(c);
+  const record = await memberRecord(c, recordId);
   const report = await loadReport(handle, recordId, index);
-  const existing = await findExistingCase(handle, report);
+  const existing = await findExistingCase(handle, report, await callerProjects(c));
   return {
     record: recordView(record),
     report: reportView(report),
@@ -116,7 +137,7 @@ export async function savePreprocessing(
   const handle = tenantHandle(c);
   const principal = requirePrincipal(c);
   const now = c.get('deps').clock.now().toISOString();
-  const record = await loadRecord(handle, recordId);
+  const record = await memberRecord(c, recordId);
   const report = await loadReport(handle, recordId, index);
   requireOpen(record, report);
   await handle.transaction(async (tx) => {
@@ -134,12 +155,12 @@ export async function savePreprocessing(
       },
     );
   });
-  return comparison(handle, recordId, index);
+  return comparison(c, recordId, index);
 }
 
 /** The document the report would become with the given (or saved) choices. */
-async function resolved(handle: TenantHandle, report: ImportReport, choices?: Record<string, FieldChoice>) {
-  const existing = await findExistingCase(handle, report);
+async function resolved(c: Context<AppEnv>, report: ImportReport, choices?: Record<string, FieldChoice>) {
+  const existing = await findExistingCase(tenantHandle(c), report, await callerProjects(c));
   const document = resolveDocument(report.document, existing?.document ?? null, choices ?? report.choices);
   return { existing, document };
 }
@@ -152,9 +173,9 @@ export async function dataCheck(
   choices?: Record<string, FieldChoice>,
 ): Promise<DataCheck> {
   const handle = tenantHandle(c);
-  const record = await loadRecord(handle, recordId);
+  const record = await memberRecord(c, recordId);
   const report = await loadReport(handle, recordId, index);
-  const { document } = await resolved(handle, report, choices);
+  const { document } = await resolved(c, report, choices);
   return checkImportedDocument(c.get('deps'), handle, record, document);
 }
 
@@ -220,10 +241,10 @@ export async function generate(
   const handle = tenantHandle(c);
   const principal = requirePrincipal(c);
   const deps = c.get('deps');
-  const record = await loadRecord(handle, recordId);
+  const record = await memberRecord(c, recordId);
   const report = await loadReport(handle, recordId, index);
   requireOpen(record, report);
-  const { existing, document } = await resolved(handle, report);
+  const { existing, document } = await resolved(c, report);
   const check = await checkImportedDocument(deps, handle, record, document);
   if (!check.passed) throw blocked(check);
   if (input.mode === 'followUp' && !existing) throw errors.badRequest('imports.noExistingCase');
@@ -330,7 +351,7 @@ export async function reject(c: Context<AppEnv>, recordId: string, reason: strin
   const handle = tenantHandle(c);
   const principal = requirePrincipal(c);
   const now = c.get('deps').clock.now().toISOString();
-  const record = await loadRecord(handle, recordId);
+  const record = await memberRecord(c, recordId);
   if (record.rejected) throw errors.badRequest('imports.alreadyRejected', { fileName: record.fileName });
   if (record.parseStatus === 'toBeParsed' || record.parseStatus === 'parsing')
     throw errors.badRequest('imports.notParsed', { fileName: record.fileName });
@@ -379,8 +400,9 @@ export function reportView(report: StoredDoc<ImportReport>) {
 }
 
 /** A record with its reports (without their documents). */
-export async function recordDetail(handle: TenantHandle, recordId: string) {
-  const record = await loadRecord(handle, recordId);
+export async function recordDetail(c: Context<AppEnv>, recordId: string) {
+  const handle = tenantHandle(c);
+  const record = await memberRecord(c, recordId);
   const list = await reports(handle).find({ recordId }, { sort: { index: 1 }, projection: { document: 0 } });
   return { ...recordView(record), reports: list.map(reportView) };
 }
