@@ -172,6 +172,8 @@ test('a drug name coded with WHODrug, and the case recoded to another MedDRA ver
   await page.getByTestId('case-tab-codingReview').click();
   const review = page.getByTestId('coding-review');
   await review.getByTestId('coding-version').waitFor();
+  await review.getByTestId('coding-drug-/drugs/0').getByText(`${trade.drugCode} ${trade.name}`).waitFor();
+  await review.getByTestId('coding-drug-/drugs/0').getByText('已编码').waitFor();
   await review.getByTestId('recode-target').click();
   await page.getByRole('option', { name: '27.1' }).click();
   await review.getByTestId('recode-preview').click();

@@ -46,6 +46,7 @@ import type { DictionaryKey } from '../dictionaries/text';
 import type { CodingIssue, ReviewRow, Suggestion } from './review';
 import {
   acceptWrites,
+  drugRows,
   reviewRows,
   storedProperty,
   termLanguage,
@@ -208,6 +209,7 @@ export function CodingReviewPanel({
   }, [lookupKey, configured, projectId, releases]);
 
   const rows = reviewRows(terms, issues, suggestions);
+  const drugs = useMemo(() => drugRows(doc), [doc]);
   const counts = {
     total: rows.length,
     coded: rows.filter((r) => r.status !== 'uncoded').length,
@@ -386,6 +388,45 @@ export function CodingReviewPanel({
           </TableBody>
         </Table>
       )}
+
+      {drugs.length > 0 ? (
+        <div className={styles.section} data-testid="coding-drugs">
+          <Text weight="semibold">{dt('uiCodingDrugs')}</Text>
+          <Text>
+            {dt('uiCodingDrugCounts', {
+              total: drugs.length,
+              coded: drugs.filter((d) => d.whodrugCode).length,
+              uncoded: drugs.filter((d) => !d.whodrugCode).length,
+            })}
+          </Text>
+          <Table size="small" aria-label={dt('uiCodingDrugs')}>
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell>{dt('uiCodingVerbatim')}</TableHeaderCell>
+                <TableHeaderCell>{dt('uiGenericName')}</TableHeaderCell>
+                <TableHeaderCell>{dt('uiCodingWhodrug')}</TableHeaderCell>
+                <TableHeaderCell>{dt('uiCodingAtc')}</TableHeaderCell>
+                <TableHeaderCell>{dt('uiCodingStatus')}</TableHeaderCell>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {drugs.map((drug) => (
+                <TableRow key={drug.pointer} data-testid={`coding-drug-${drug.pointer}`}>
+                  <TableCell>{drug.drugName}</TableCell>
+                  <TableCell>{drug.genericName}</TableCell>
+                  <TableCell>{drug.whodrugCode ? `${drug.whodrugCode} ${drug.whodrugName}` : ''}</TableCell>
+                  <TableCell>{drug.atcCode}</TableCell>
+                  <TableCell>
+                    <Badge appearance="outline" color={drug.whodrugCode ? 'success' : 'warning'}>
+                      {dt(drug.whodrugCode ? 'uiCodingStatusCoded' : 'uiCodingStatusUncoded')}
+                    </Badge>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      ) : null}
 
       <div className={styles.section}>
         <Text weight="semibold">{dt('uiRecodeTitle')}</Text>

@@ -6,7 +6,14 @@ import {
 } from '../../../../engine/src/dictionaries/index';
 import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../../scripts/generate-dictionaries';
 import { CaseStore } from '../../case-form';
-import { acceptWrites, reviewRows, storedProperty, termLanguage, verbatimsByLanguage } from './review';
+import {
+  acceptWrites,
+  drugRows,
+  reviewRows,
+  storedProperty,
+  termLanguage,
+  verbatimsByLanguage,
+} from './review';
 
 const pair = generateMeddra(SMALL_MEDDRA);
 const en = new MeddraDictionary(parseMeddraRelease(meddraFiles(pair.en)));
@@ -84,5 +91,22 @@ describe('coding review rows', () => {
     expect(storedProperty('/patient/pastDrugs/0#pastDrugIndication', 'meddraCode')).toBe(
       '/patient/pastDrugs/*/indicationMeddraCode',
     );
+  });
+});
+
+describe('drugs in the coding review', () => {
+  it('lists drugs with a name or a WHODrug code, blank rows left out', () => {
+    const rows = drugRows({
+      drugs: [
+        { drugName: 'Tylenol', whodrugCode: '00020001001', whodrugName: 'Tylenol' },
+        {},
+        { drugName: '阿司匹林' },
+      ],
+    });
+    expect(rows.map((r) => [r.pointer, r.drugName, r.whodrugCode])).toEqual([
+      ['/drugs/0', 'Tylenol', '00020001001'],
+      ['/drugs/2', '阿司匹林', ''],
+    ]);
+    expect(drugRows({})).toEqual([]);
   });
 });

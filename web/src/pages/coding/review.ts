@@ -118,3 +118,32 @@ export function storedProperty(ref: string, field: keyof CodedMeddraTerm): strin
   const property = byField[field];
   return property ? `${location.item}/${property}` : null;
 }
+
+/** A drug of the case as the coding review lists it (G.k.2.2 with its WHODrug coding). */
+export interface DrugRow {
+  pointer: string;
+  drugName: string;
+  genericName: string;
+  whodrugCode: string;
+  whodrugName: string;
+  atcCode: string;
+}
+
+/** Every drug with a name or a WHODrug code (a blank drug row is not a term). */
+export function drugRows(doc: unknown): DrugRow[] {
+  const drugs = (doc as { drugs?: unknown }).drugs;
+  if (!Array.isArray(drugs)) return [];
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return drugs.flatMap((drug: unknown, i) => {
+    const d = (drug ?? {}) as Record<string, unknown>;
+    const row = {
+      pointer: `/drugs/${i}`,
+      drugName: text(d.drugName),
+      genericName: text(d.genericName),
+      whodrugCode: text(d.whodrugCode),
+      whodrugName: text(d.whodrugName),
+      atcCode: text(d.atcCode),
+    };
+    return row.drugName || row.whodrugCode ? [row] : [];
+  });
+}
