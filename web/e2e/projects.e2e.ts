@@ -58,6 +58,13 @@ test('project administration: create a project with a site and a drug, add a mem
   assert.equal(await page.getByTestId('project-lock-state').textContent(), '未锁定');
   await page.getByTestId('field-diseases').getByText('原发性高血压').waitFor();
   await screenshot('project-detail');
+  // Basic information edited from the revision read; the header follows.
+  await page.getByTestId('record-edit').click();
+  await form.waitFor();
+  await form.locator('#root_name').fill('一项评价E2E-01治疗原发性高血压的II期研究');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await detail.getByRole('heading', { name: `${code} 一项评价E2E-01治疗原发性高血压的II期研究` }).waitFor();
 
   // A study site from the hospital catalogue.
   await page.getByTestId('project-tab-sites').click();

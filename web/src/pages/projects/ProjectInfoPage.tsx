@@ -156,6 +156,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
               source: { path: `/projects/${encodeURIComponent(projectId)}` },
               form: basicForm(project.locked),
             }}
+            onSaved={load}
           />
         ) : tab === 'sites' || tab === 'drugs' ? (
           <ListView definition={forProject(tab, projectId, project.locked)} />

@@ -30,7 +30,14 @@ const useStyles = makeStyles({
 
 type Row = Record<string, unknown>;
 
-export function RecordView({ definition }: { definition: RecordDefinition }) {
+export function RecordView({
+  definition,
+  onSaved,
+}: {
+  definition: RecordDefinition;
+  /** Told after a save, e.g. so a page header showing the record reads it again. */
+  onSaved?(): void;
+}) {
   const styles = useStyles();
   const { t, pick } = useLanguage();
   const { info } = useSession();
@@ -84,6 +91,7 @@ export function RecordView({ definition }: { definition: RecordDefinition }) {
             onSaved={() => {
               setEditing(false);
               void load();
+              onSaved?.();
             }}
           />
         </Suspense>
