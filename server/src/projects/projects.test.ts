@@ -306,6 +306,31 @@ describe('drug and hospital catalogues', () => {
       investigationalCode: 'XY-201',
     });
     expect(clinical.body.code).toBe(200);
+    // A project drug taken from the catalogue gets its empty fields from the entry; a deleted entry is refused.
+    const taken = await admin.call('POST', '/projects/p1/drugs', {
+      drugName: '阿司匹林肠溶片',
+      isClinicalDrug: false,
+      isBlind: false,
+      catalogueDrugId: approved.body.data.id,
+    });
+    expect(taken.body.data).toMatchObject({
+      genericName: '阿司匹林肠溶片',
+      approvalNumber: '国药准字H20065051',
+      catalogueDrugId: approved.body.data.id,
+    });
+    const inUse = await admin.call('DELETE', `/drug-catalogue/${approved.body.data.id}`);
+    expect(inUse.body.msg).toBe('The drug is used by project PV-P1 and cannot be deleted');
+    expect((await admin.call('DELETE', `/drug-catalogue/${clinical.body.data.id}`)).body.code).toBe(200);
+    const gone = await admin.call('POST', '/projects/p1/drugs', {
+      drugName: 'XY-201片',
+      isClinicalDrug: true,
+      isBlind: false,
+      catalogueDrugId: clinical.body.data.id,
+    });
+    expect(gone.body.msg).toBe('The chosen catalogue drug does not exist or is deleted');
+    expect((await admin.call('POST', `/drug-catalogue/${clinical.body.data.id}/restore`)).body.code).toBe(
+      200,
+    );
     const list = await admin.call('GET', '/drug-catalogue?kind=clinical');
     expect(list.body.data.items.map((d: { drugName: string }) => d.drugName)).toEqual(['XY-201片']);
     const badCountry = await admin.call('POST', '/drug-catalogue', {

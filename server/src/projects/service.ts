@@ -293,10 +293,22 @@ export function removeSite(handle: Handle, projectId: string, siteId: string): P
   });
 }
 
-async function assertCatalogueDrug(handle: Handle, id: string | null | undefined): Promise<void> {
-  if (!id) return;
-  const drug = await handle.collection<CatalogueDrug>(CATALOGUE.drugs).findOne({ _id: id });
+/**
+ * The drug as the project keeps it: taken from a catalogue entry, the fields left empty get the
+ * catalogue's generic name, approval number and substance (the case drug section reads them).
+ */
+async function withCatalogue(handle: Handle, input: DrugInput): Promise<DrugInput> {
+  if (!input.catalogueDrugId) return input;
+  const drug = await handle
+    .collection<CatalogueDrug>(CATALOGUE.drugs)
+    .findOne({ _id: input.catalogueDrugId });
   if (!drug || drug.deleted) throw errors.badRequest('projects.catalogueDrugUnknown');
+  return {
+    ...input,
+    ...(input.genericName || !drug.genericName ? {} : { genericName: drug.genericName }),
+    ...(input.approvalNumber || !drug.approvalNumber ? {} : { approvalNumber: drug.approvalNumber }),
+    ...(input.substanceName || !drug.substanceName ? {} : { substanceName: drug.substanceName }),
+  };
 }
 
 function assertDrugNameFree(drugs: ProjectDrug[], name: string, except?: string): void {
@@ -306,9 +318,8 @@ function assertDrugNameFree(drugs: ProjectDrug[], name: string, except?: string)
 
 export function addDrug(handle: Handle, projectId: string, input: DrugInput): Promise<ProjectDrug> {
   return mutateProject(handle, projectId, async (project) => {
-    await assertCatalogueDrug(handle, input.catalogueDrugId);
     assertDrugNameFree(project.drugs, input.drugName);
-    const drug: ProjectDrug = { id: randomUUID(), ...input };
+    const drug: ProjectDrug = { id: randomUUID(), ...(await withCatalogue(handle, input)) };
     return { set: { drugs: [...project.drugs, drug] }, result: drug };
   });
 }
@@ -321,9 +332,8 @@ export function updateDrug(
 ): Promise<ProjectDrug> {
   return mutateProject(handle, projectId, async (project) => {
     if (!project.drugs.some((d) => d.id === drugId)) throw errors.notFound('projects.drugNotFound');
-    await assertCatalogueDrug(handle, input.catalogueDrugId);
     assertDrugNameFree(project.drugs, input.drugName, drugId);
-    const drug: ProjectDrug = { id: drugId, ...input };
+    const drug: ProjectDrug = { id: drugId, ...(await withCatalogue(handle, input)) };
     return { set: { drugs: project.drugs.map((d) => (d.id === drugId ? drug : d)) }, result: drug };
   });
 }
