@@ -102,6 +102,15 @@ describe('project feature switches (SPEC 6)', () => {
     await configurator().publish(signer, PASSWORD, 'no edits of others’ data in p1');
 
     const current = (await qc.call('GET', `/cases/${mine.id}`)).body.data;
+    // The header offers no save to qc, and says why.
+    expect(current.actions.find((a: { action: string }) => a.action === 'save')).toMatchObject({
+      allowed: false,
+      messageKey: 'configurator.feature.editOthersRefused',
+    });
+    expect(current.editRefusal).toBe('This project does not allow editing data entered by another user');
+    const asEntry = (await entry.call('GET', `/cases/${mine.id}`)).body.data;
+    expect(asEntry.editRefusal).toBeNull();
+    expect(asEntry.actions.find((a: { action: string }) => a.action === 'save').allowed).toBe(true);
     const refused = await qc.call('PUT', `/cases/${mine.id}`, {
       rev: current.rev,
       document: current.document,

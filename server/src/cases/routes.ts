@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { availableActions } from '../../../engine/src/workflow/index';
 import type { AppEnv } from '../http/context';
-import { tenantHandle } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';
 import { warning } from '../http/envelope';
 import type { JsonSchema } from '../http/validation';
@@ -33,6 +33,7 @@ import {
   copyCase,
   createCase,
   deleteEffect,
+  editRefusalOf,
   followUpEffect,
   markCompletedEffect,
   markInvalidEffect,
@@ -269,9 +270,16 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       const doc = caseContent(stored);
       const project = await projectOf(handle, doc);
       const workflow = projectWorkflow(project?.workflowOverride);
+      // The project's switches may refuse this user's edits: the header then shows the case read-only.
+      const refusal = await editRefusalOf(handle, doc, requirePrincipal(c).userId, c.get('deps').clock.now());
       return {
         ...caseView(stored),
-        actions: availableActions(workflow, caseFacts(doc, project)),
+        actions: availableActions(workflow, caseFacts(doc, project)).map((action) =>
+          action.action === 'save' && action.allowed && refusal
+            ? { ...action, allowed: false, messageKey: refusal.messageKey }
+            : action,
+        ),
+        editRefusal: refusal ? c.get('t')(refusal.messageKey, refusal.params) : null,
         node: { id: doc.state.workflowNode, label: workflow.nodes[doc.state.workflowNode]?.label ?? null },
       };
     },

@@ -8,7 +8,7 @@ import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
 import { nextReportCode } from '../report-codes/service';
 import { caseEditRefusal, resolveFeatures } from '../../../engine/src/configurator/index';
-import type { FeatureSwitches } from '../../../engine/src/configurator/index';
+import type { ConfiguratorProblem, FeatureSwitches } from '../../../engine/src/configurator/index';
 import { projectFeatures } from '../configurator/index';
 import type { Handle, TenantHandle } from '../store/port';
 import { InvalidStoreRequestError, RevisionConflictError } from '../store/port';
@@ -151,15 +151,25 @@ export async function refuseByFeatures(
   userId: string,
   now: Date,
 ): Promise<void> {
+  const refusal = await editRefusalOf(handle, doc, userId, now);
+  if (refusal) throw errors.badRequest(refusal.messageKey, refusal.params);
+}
+
+/** Why the project's switches refuse this user editing the case now, or null. */
+export async function editRefusalOf(
+  handle: TenantHandle,
+  doc: CaseDocument,
+  userId: string,
+  now: Date,
+): Promise<ConfiguratorProblem | null> {
   const projectId = (doc.report as { studyProjectId?: string } | undefined)?.studyProjectId;
-  if (!projectId) return;
-  const refusal = caseEditRefusal(await featuresOf(handle, projectId), {
+  if (!projectId) return null;
+  return caseEditRefusal(await featuresOf(handle, projectId), {
     userId,
     enteredBy: doc.state.createdBy,
     enteredAt: doc.state.createdAt,
     now,
   });
-  if (refusal) throw errors.badRequest(refusal.messageKey, refusal.params);
 }
 
 /** The switches a project runs with in PRO; the defaults when the configurator is not mounted. */

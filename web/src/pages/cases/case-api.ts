@@ -21,6 +21,8 @@ export interface CaseAnswer {
   document: Record<string, unknown>;
   actions: AvailableAction[];
   node: { id: string; label: LocalisedText | null };
+  /** Why the project's switches refuse this user's edits (save is then not allowed), translated. */
+  editRefusal?: string | null;
 }
 
 export interface CheckFinding {
