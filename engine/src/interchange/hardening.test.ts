@@ -6,8 +6,15 @@ import { detectFormat } from './format';
 import { parseXml } from './xml/parse';
 
 const e2b = fileURLToPath(new URL('../../../schemas/e2b/', import.meta.url));
-const zh = JSON.parse(readFileSync(`${e2b}../i18n/interchange/zh.json`, 'utf8')) as Record<string, string>;
-const en = JSON.parse(readFileSync(`${e2b}../i18n/interchange/en.json`, 'utf8')) as Record<string, string>;
+// The catalogue's keys are without the namespace that refusal keys carry.
+const catalogue = (lang: string) =>
+  Object.fromEntries(
+    Object.entries(
+      JSON.parse(readFileSync(`${e2b}../i18n/interchange/${lang}.json`, 'utf8')) as Record<string, string>,
+    ).map(([key, text]) => [`interchange.${key}`, text]),
+  );
+const zh = catalogue('zh');
+const en = catalogue('en');
 
 function refusal(run: () => unknown): InterchangeError {
   try {

@@ -42,9 +42,15 @@ function parseArgs(args: string[]): Parsed {
 }
 
 function reporter(lang: string): (e: unknown, where?: string) => void {
-  const catalogue = JSON.parse(
-    readFileSync(`${catalogues}${lang === 'zh' ? 'zh' : 'en'}.json`, 'utf8'),
-  ) as Record<string, string>;
+  // Refusal keys carry the namespace (`interchange.xml.tooLarge`); the catalogue's keys do not.
+  const catalogue = Object.fromEntries(
+    Object.entries(
+      JSON.parse(readFileSync(`${catalogues}${lang === 'zh' ? 'zh' : 'en'}.json`, 'utf8')) as Record<
+        string,
+        string
+      >,
+    ).map(([key, text]) => [`interchange.${key}`, text]),
+  );
   return (e, where) => {
     const prefix = where ? `${where}: ` : '';
     const refusal = e as Partial<Refusal>;

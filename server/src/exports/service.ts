@@ -135,11 +135,9 @@ async function loadCases(
 
 /** Refusal of the interchange layer (no sender, unknown profile, hostile XML ...) in the request's language. */
 function interchangeRefusal(caller: Caller, key: string, params: Record<string, string | number>): AppError {
-  // The interchange catalogue repeats its namespace inside its keys; accept either spelling.
-  const found = caller.has(key) ? key : `interchange.${key}`;
   return errors.badRequest(
     'exports.refused',
-    { reason: caller.t(found, params) },
+    { reason: caller.t(key, params) },
     { refusal: { key, params } },
   );
 }

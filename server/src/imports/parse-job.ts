@@ -77,12 +77,7 @@ async function xsdRefusal(
 
 export function exceptionOf(deps: Pick<ModuleDeps, 'translator'>, refusal: Refusal): ImportException {
   const params = { ...refusal.params, entry: refusal.entry };
-  const say = (lang: 'zh' | 'en') => {
-    const text = deps.translator.t(lang, refusal.key, params);
-    // schemas/i18n/interchange writes its keys with the namespace inside ("interchange.xml.tooDeep"),
-    // so the catalogue holds them as "interchange.interchange.xml.tooDeep".
-    return text === refusal.key ? deps.translator.t(lang, `interchange.${refusal.key}`, params) : text;
-  };
+  const say = (lang: 'zh' | 'en') => deps.translator.t(lang, refusal.key, params);
   return { entry: refusal.entry, messageKey: refusal.key, params, message: { zh: say('zh'), en: say('en') } };
 }
 
