@@ -55,18 +55,23 @@ async function save(page: Page): Promise<void> {
 
 const RULE_ZH = '中心编号须为 S01 或 S02';
 
+/** Runs the case check (closing an earlier report first) and reads its findings. */
 async function ruleFindings(page: Page): Promise<string[]> {
+  const report = page.getByTestId('check-report');
+  if (await report.count()) {
+    await report.getByRole('button').first().click();
+    await report.waitFor({ state: 'detached' });
+  }
   await page.getByTestId('case-check').click();
-  await page.getByTestId('check-report').waitFor();
+  await report.waitFor();
   return page.getByTestId('check-finding').allTextContents();
 }
 
-test('configurator journeys: a custom field and rule published to P are in P cases only; rollback removes both', async ({
-  page,
-  baseUrl,
-  serverOutput,
-  screenshot,
-}) => {
+/** What the first journey hands on to the next (the kit runs a file's tests in order). */
+const journey = { projectP: '', projectQ: '', baseline: 0, published: 0 };
+
+/** Logs in as the demo administrator with a stored signature picture. */
+async function asAdmin(page: Page, baseUrl: string, serverOutput: string) {
   const password = demoPassword(serverOutput, 'demoadmin');
   await login(page, baseUrl, 'demoadmin', password);
   await skipTour(page);
@@ -76,6 +81,16 @@ test('configurator journeys: a custom field and rule published to P are in P cas
       .code,
     200,
   );
+  return { password, api };
+}
+
+test('configurator journeys: a required custom field and a conditional rule are designed in P (layer, preview, order) and published', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  const { password, api } = await asAdmin(page, baseUrl, serverOutput);
 
   // P: the demo project (read from a seeded case); Q: a second project made for this test.
   const seeded = await api.call<{ items: { values: { report_studyProjectId?: string } }[] }>(
@@ -175,6 +190,18 @@ test('configurator journeys: a custom field and rule published to P are in P cas
   const published = baseline.data.version + 1;
   await page.getByTestId('publish-message').getByText(`已发布版本 ${published}`).waitFor();
 
+  Object.assign(journey, { projectP, projectQ, baseline: baseline.data.version, published });
+});
+
+test('configurator journeys: the published field and rule are in P case forms only; rollback removes both', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  const { password, api } = await asAdmin(page, baseUrl, serverOutput);
+  const { projectP, projectQ, published } = journey;
+  assert.ok(projectP && projectQ, 'the design journey ran first');
   // A new case in P asks for the field and enforces the rule.
   const caseP = await api.call<{ case: { id: string } }>('POST', '/cases', {
     projectId: projectP,
@@ -225,7 +252,7 @@ test('configurator journeys: a custom field and rule published to P are in P cas
   await page.goto(`${baseUrl}/authoritymanagement/templateConfiguration?projectId=${projectP}`);
   await page.getByTestId('configurator-tab-publish').click();
   await page.getByTestId('publish-password').fill(password);
-  await page.getByTestId(`rollback-${baseline.data.version}`).click();
+  await page.getByTestId(`rollback-${journey.baseline}`).click();
   await page
     .getByTestId('publish-message')
     .getByText(`已发布版本 ${published + 1}`)
@@ -246,4 +273,90 @@ test('configurator journeys: a custom field and rule published to P are in P cas
   );
   await screenshot('rolled-back');
   assert.deepEqual(await missingKeys(page), []);
+});
+
+test('configurator journeys: a case follows a newly published second medical review node', async ({
+  page,
+  browser,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  const { password, api } = await asAdmin(page, baseUrl, serverOutput);
+
+  // A seeded case waiting at medical review (the list's node filter); P is its project.
+  const waiting = await api.call<{ items: { id: string; values: { report_studyProjectId?: string } }[] }>(
+    'POST',
+    '/cases/search',
+    { page: 1, size: 1, filters: { workflowNode: ['medicalReview'] } },
+  );
+  const caseId = waiting.data.items[0]?.id;
+  const projectP = waiting.data.items[0]?.values.report_studyProjectId;
+  assert.ok(caseId && projectP, `the demo seed has a case at medical review: ${waiting.msg}`);
+
+  // UAT still holds the rolled-back field and rule of P (a rollback leaves drafts alone): set aside.
+  assert.equal((await api.call('PUT', `/configuration/uat/projects/${projectP}`, { edits: [] })).code, 200);
+
+  // The workflow designer adds a second medical review after medical review; published signed.
+  await page.goto(`${baseUrl}/authoritymanagement/templateConfiguration?projectId=${projectP}`);
+  await page.getByTestId('configurator-tab-workflow').click();
+  await page.getByTestId('workflow-diagram').waitFor();
+  await page.getByTestId('new-node-zh').fill('复核医学审评');
+  await page.getByTestId('new-node-en').fill('Medical review check');
+  await page.getByTestId('add-after-medicalReview').click();
+  await page.getByText('复核医学审评').first().waitFor();
+  await page.getByTestId('save-workflow').click();
+  await page.getByText('已保存到 UAT').waitFor();
+  await page.getByTestId('configurator-tab-publish').click();
+  await page.getByTestId('publish-changes').getByText('新增节点 复核医学审评', { exact: false }).waitFor();
+  await page.getByTestId('publish-password').fill(password);
+  await page.getByTestId('publish').click();
+  await page.getByTestId('publish-message').getByText('已发布版本', { exact: false }).waitFor();
+  const workflow = await api.call<{
+    nodes: Record<string, { label: { zh: string }; transitions: { submit?: string[] } }>;
+  }>('GET', `/workflow/case?projectId=${projectP}`);
+  const added = workflow.data.nodes.medicalReview!.transitions.submit![0]!;
+  assert.equal(workflow.data.nodes[added]!.label.zh, '复核医学审评');
+
+  // The medical reviewer submits the case: the new node is where it goes, and the case is there.
+  const medical = await (await browser.newContext()).newPage();
+  await login(medical, baseUrl, 'medical', demoPassword(serverOutput, 'medical'));
+  await skipTour(medical);
+  await client(medical, baseUrl).call('PUT', '/auth/signature', {
+    image: PNG,
+    crop: { x: 0, y: 0, width: 1, height: 1 },
+  });
+  await medical.goto(`${baseUrl}/activecase?caseId=${caseId}`);
+  await medical.getByTestId('case-detail').waitFor();
+  assert.equal(await medical.getByTestId('case-node').textContent(), '医学审评');
+  await medical.getByTestId('case-action-submit').click();
+  await medical.getByTestId('action-dialog').waitFor();
+  await medical.getByTestId('action-node').click();
+  await medical.getByRole('option', { name: new RegExp(`^(复核医学审评|${added})$`) }).click();
+  if (await medical.getByTestId('action-user').count()) {
+    await medical.getByTestId('action-user').click();
+    await medical.getByRole('option', { name: /\(medical\)/ }).click();
+  } else {
+    // Users who may not list the tenant's users type the account id (read by the administrator).
+    const users = await api.call<{ items: { userId: string; account: string }[] }>('GET', '/users?size=100');
+    const me = users.data.items.find((user) => user.account === 'medical');
+    assert.ok(me, 'demo user medical');
+    await medical.getByTestId('action-user-id').fill(me.userId);
+  }
+  await medical.getByTestId('action-password').fill(demoPassword(serverOutput, 'medical'));
+  await medical.getByTestId('action-dialog-ok').click();
+  await Promise.race([
+    medical.getByTestId('action-dialog').waitFor({ state: 'detached', timeout: 15_000 }),
+    medical
+      .getByTestId('action-problem')
+      .waitFor({ timeout: 15_000 })
+      .then(async () =>
+        assert.fail((await medical.getByTestId('action-problem').textContent()) ?? 'refused'),
+      ),
+  ]);
+  await medical.getByTestId('case-node').getByText('复核医学审评').waitFor();
+  const moved = await api.call<{ document: { state: { workflowNode: string } } }>('GET', `/cases/${caseId}`);
+  assert.equal(moved.data.document.state.workflowNode, added);
+  await screenshot('second-review-published');
+  assert.deepEqual(await missingKeys(medical), []);
 });
