@@ -124,6 +124,8 @@ class Mutex {
 class EmbeddedState {
   readonly tables = new Map<string, TableInfo>();
   readonly mutex = new Mutex();
+  /** Documents written since the planner statistics were last refreshed (see refreshStatistics). */
+  written = 0;
   private readonly flagStmt;
   private readonly saveFlagsStmt;
 
@@ -168,6 +170,23 @@ class EmbeddedState {
       this.tables.set(def.name, info);
     }
     return info;
+  }
+}
+
+/** Inserts between two chances for SQLite to refresh its planner statistics. */
+const STATISTICS_EVERY = 1000;
+
+/**
+ * Lets SQLite refresh the statistics of tables that grew (PRAGMA optimize: ANALYZE where a table
+ * has none or changed size tenfold). Without them the planner cannot tell a rare value from a
+ * common one: a page of the rare 'invalid' tab sorted by date walked the whole date index.
+ * Statistics are an optimisation: a busy file only means they are refreshed next time.
+ */
+function refreshStatistics(db: Database.Database): void {
+  try {
+    db.pragma('optimize = 0x10002');
+  } catch (error) {
+    if (!(error as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw error;
   }
 }
 
@@ -250,6 +269,7 @@ export class EmbeddedDriver implements Driver {
     db.pragma('foreign_keys = OFF');
     const state = new EmbeddedState(db);
     upgradeSideTables(db);
+    refreshStatistics(db);
     return new EmbeddedDriver(state, false);
   }
 
@@ -276,6 +296,10 @@ export class EmbeddedDriver implements Driver {
       try {
         const result = await fn(new EmbeddedDriver(this.state, true));
         this.db.exec('COMMIT');
+        if (this.state.written >= STATISTICS_EVERY) {
+          this.state.written = 0;
+          refreshStatistics(this.db);
+        }
         return result;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -430,6 +454,7 @@ export class EmbeddedDriver implements Driver {
       const stmt = this.state.stmt(
         `INSERT INTO "${info.table}" (_id, tenantId, rev, doc) VALUES (?, ?, ?, ?)`,
       );
+      this.state.written += docs.length;
       const flags = this.refreshFlags(
         info,
         docs.map((d) => ({ doc: '', parsed: d })),
