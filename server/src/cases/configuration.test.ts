@@ -1,10 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigurationService } from '../configuration/index';
 import { ConfiguratorService } from '../configurator/index';
-import { demoCaseContent } from './demo/factory';
 import { C } from './collections';
 import type { Project } from './projects';
-import { caseRig, demoProject, PASSWORD } from './testing';
+import { caseRig, demoProject, filledCaseOf, PASSWORD } from './testing';
 
 let now = new Date('2026-11-21T08:00:00Z');
 const clock = { now: () => now };
@@ -19,16 +18,7 @@ for (const userId of ['entry', 'qc'])
 const entry = rig.as('entry');
 const qc = rig.as('qc');
 
-async function filledCase(projectId: string, n: number) {
-  const created = await entry.call('POST', '/cases', { projectId, reportType: '2', happenCountry: 'CN' });
-  expect(created.body.code, JSON.stringify(created.body)).toBe(200);
-  const { id, document } = created.body.data.case;
-  const content = demoCaseContent({ n, project: demoProject(projectId), today: now });
-  const doc = { ...content, report: { ...document.report, ...(content.report as object) } };
-  const saved = await entry.call('PUT', `/cases/${id}`, { rev: 1, document: doc, confirmMissing: true });
-  expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
-  return { id: id as string, rev: saved.body.data.case.rev as number, doc };
-}
+const filledCase = (projectId: string, n: number) => filledCaseOf(rig, 'entry', projectId, n, now);
 
 const siteCodeField = {
   op: 'addField' as const,

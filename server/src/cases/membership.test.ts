@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../http/testing';
-import { demoCaseContent } from './demo/factory';
 import { C } from './collections';
 import type { Project } from './projects';
-import { caseRig, demoProject, PASSWORD } from './testing';
+import { caseRig, demoProject, filledCaseOf, PASSWORD } from './testing';
 
 const rig = await caseRig({
   users: [
@@ -26,20 +25,7 @@ await rig.store
   .collection('tenants')
   .insertOne({ _id: 't1', code: 't1', name: '测试租户', systemAdminId: 'admin' });
 
-async function filledCase(who: string, projectId: string, n: number) {
-  const created = await rig
-    .as(who)
-    .call('POST', '/cases', { projectId, reportType: '2', happenCountry: 'CN' });
-  expect(created.body.code, JSON.stringify(created.body)).toBe(200);
-  const { id, document } = created.body.data.case;
-  const content = demoCaseContent({ n, project: demoProject(projectId), today: new Date() });
-  const doc = { ...content, report: { ...document.report, ...(content.report as object) } };
-  const saved = await rig
-    .as(who)
-    .call('PUT', `/cases/${id}`, { rev: 1, document: doc, confirmMissing: true });
-  expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
-  return { id: id as string, rev: saved.body.data.case.rev as number };
-}
+const filledCase = (who: string, projectId: string, n: number) => filledCaseOf(rig, who, projectId, n);
 
 const ids = (answer: { body: { data: { items: { id: string }[] } } }) =>
   answer.body.data.items.map((item) => item.id).sort();

@@ -19,6 +19,7 @@ import type { Signer } from '../workflow/signature';
 import { createCasesModule, workbenchModule } from './index';
 import type { Project } from './projects';
 import { C } from './collections';
+import { demoCaseContent } from './demo/factory';
 
 /** An answer with its envelope data read loosely: tests assert on its shape. */
 export interface RigAnswer {
@@ -192,4 +193,28 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
       }) as Promise<RigAnswer>,
   });
   return { store, platform, signer, as, seed, close: () => store.close() };
+}
+
+/** A case created by `who` in a project and saved with the complete demo content n (missing values confirmed). */
+export async function filledCaseOf(
+  rig: {
+    as: (userId: string) => { call: (method: string, path: string, body?: unknown) => Promise<RigAnswer> };
+  },
+  who: string,
+  projectId: string,
+  n: number,
+  today = new Date(),
+): Promise<{ id: string; rev: number; doc: Record<string, unknown> & { report: Record<string, unknown> } }> {
+  const created = await rig
+    .as(who)
+    .call('POST', '/cases', { projectId, reportType: '2', happenCountry: 'CN' });
+  if (created.body.code !== 200) throw new Error(`create: ${JSON.stringify(created.body)}`);
+  const { id, document } = created.body.data.case;
+  const content = demoCaseContent({ n, project: demoProject(projectId), today });
+  const doc = { ...content, report: { ...document.report, ...(content.report as object) } };
+  const saved = await rig
+    .as(who)
+    .call('PUT', `/cases/${id}`, { rev: 1, document: doc, confirmMissing: true });
+  if (saved.body.code !== 200) throw new Error(`save: ${JSON.stringify(saved.body)}`);
+  return { id, rev: saved.body.data.case.rev, doc };
 }
