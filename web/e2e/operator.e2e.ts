@@ -102,6 +102,39 @@ test('operator roles and user roles are listed; the login and operation log show
     .getByTestId('list-holoxcontrol.roleConfig')
     .getByText('平台运营管理员', { exact: true })
     .waitFor();
+  // The defaults of new tenants (a tab of the tenants page), saved with the revision read.
+  await page.goto(`${baseUrl}/holoxcontrol/lessee`);
+  await page.getByTestId('page-tab-holoxcontrol.lessee.defaults').click();
+  const config = page.getByTestId('record-holoxcontrol.lessee.defaults');
+  const defaults = await call<{ limits: { users: number } }>(
+    page,
+    'GET',
+    '/tenancy/operator/tenant-defaults',
+  );
+  await config
+    .getByTestId('field-limits.users')
+    .getByText(String(defaults.data.limits.users), { exact: true })
+    .waitFor();
+  await config.getByTestId('record-edit').click();
+  const form = page.getByTestId('form-dialog');
+  await form.getByTestId('form-note').waitFor();
+  await form.locator('#root_limits_users').fill('0');
+  await form.getByText('不能小于 1').waitFor();
+  await form.locator('#root_limits_users').fill('150');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await config.getByTestId('field-limits.users').getByText('150', { exact: true }).waitFor();
+  const saved = await call<{ limits: { users: number }; rev: number }>(
+    page,
+    'GET',
+    '/tenancy/operator/tenant-defaults',
+  );
+  assert.equal(saved.data.limits.users, 150);
+  await config.getByTestId('record-edit').click();
+  await form.locator('#root_limits_users').fill(String(defaults.data.limits.users));
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+
   await page.goto(`${baseUrl}/holoxcontrol/userRole`);
   await page.getByTestId('list-holoxcontrol.userRole').getByText('operator', { exact: true }).waitFor();
   await page.getByTestId('personal-menu').click();

@@ -14,6 +14,8 @@ export const C = {
   links: 'accountLinks',
   platformLoginLog: 'platformLoginLog',
   operatorRoles: 'operatorRoles',
+  /** The operator's system configuration (defaults of new tenants). */
+  platformSettings: 'platformSettings',
   // tenant scope
   users: 'users',
   organisations: 'organisations',
@@ -53,6 +55,7 @@ export const authCollections: CollectionDefinition[] = [
 
 export const tenancyCollections: CollectionDefinition[] = [
   { name: C.tenants, scope: 'platform', audited: true, indexes: [{ fields: { code: 1 }, unique: true }] },
+  { name: C.platformSettings, scope: 'platform', audited: true },
   { name: C.organisations, scope: 'tenant', audited: true, indexes: [{ fields: { parentId: 1 } }] },
   { name: C.company, scope: 'tenant', audited: true },
 ];

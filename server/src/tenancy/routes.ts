@@ -13,6 +13,8 @@ import { hashPassword } from '../auth/crypto';
 import { issueLink } from '../auth/links';
 import type { SecuritySettings, Tenant, TenantLimits, User } from '../auth/model';
 import { DEFAULT_SECURITY } from '../auth/model';
+import type { TenantDefaults } from './tenant-defaults';
+import { saveTenantDefaults, tenantDefaults } from './tenant-defaults';
 import type { IdentityOptions } from '../auth/options';
 import {
   ACCOUNT_PATTERN,
@@ -41,7 +43,6 @@ const detailSchema = {
   additionalProperties: false,
   properties: { address: str(300), description: str(2000), creditCode: str(64) },
 };
-export const DEFAULT_LIMITS: TenantLimits = { projects: 20, sponsors: 10, users: 200 };
 
 export function tenantView(t: StoredDoc<Tenant>) {
   return {
@@ -130,7 +131,7 @@ export async function createTenant(
     limits: input.limits,
     contact: input.contact,
     detail: {},
-    security: { ...DEFAULT_SECURITY },
+    security: (await tenantDefaults(deps)).security,
     enterpriseAdminId: adminId,
     systemAdminId: adminId,
     registeredAt: now,
@@ -221,7 +222,9 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
       ) {
         throw errors.badRequest('auth.captchaWrong');
       }
-      assertNewPassword(body.password, body.confirmPassword, DEFAULT_SECURITY);
+      // The new tenant's administrator meets the policy the tenant will start with.
+      const defaults = await tenantDefaults(deps);
+      assertNewPassword(body.password, body.confirmPassword, defaults.security);
       const tenant = await createTenant(
         deps,
         options,
@@ -231,7 +234,7 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
           code: body.code,
           status: 'pending',
           expiresAt: null,
-          limits: DEFAULT_LIMITS,
+          limits: defaults.limits,
           contact: {
             name: body.contactName,
             email: body.email,
@@ -533,6 +536,42 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
 }
 
 function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: IdentityOptions): void {
+  router.route(
+    {
+      method: 'get',
+      path: '/operator/tenant-defaults',
+      summary: 'The limits and the password and session policy new tenants start with',
+      permission: 'holoxcontrol:lessee',
+    },
+    () => tenantDefaults(deps),
+  );
+  router.route<TenantDefaults & { rev?: number | null }>(
+    {
+      method: 'put',
+      path: '/operator/tenant-defaults',
+      summary:
+        'Set the limits and the password and session policy of new tenants (every field required; existing tenants keep theirs)',
+      permission: 'holoxcontrol:lessee:edit',
+      body: {
+        type: 'object',
+        required: ['limits', 'security'],
+        additionalProperties: false,
+        properties: {
+          limits: limitsSchema,
+          security: securitySchema,
+          rev: { type: ['integer', 'null'] },
+        },
+      },
+    },
+    async (c, { body }) => {
+      const { rev, ...defaults } = body;
+      const current = await tenantDefaults(deps);
+      // The first save has nothing to compare with; later ones must name the revision they read.
+      if (current.rev !== null && rev !== current.rev) throw errors.conflict('tenancy.tenantDefaultsChanged');
+      return saveTenantDefaults(deps, requirePrincipal(c).userId, defaults, current.rev);
+    },
+  );
+
   const tenants = (actor: string) => deps.store.platform({ userId: actor }).collection<Tenant>(C.tenants);
   const tenantParams = { type: 'object', properties: { tenantId: str(64) } };
 

@@ -338,3 +338,95 @@ describe('entity schemas', () => {
     }
   });
 });
+
+describe('defaults of new tenants', () => {
+  it('sets the limits and policy new tenants start with; existing tenants keep theirs', async () => {
+    const operator = await f.login('operator');
+    const path = '/api/tenancy/operator/tenant-defaults';
+    const initial = (await call(app(), 'GET', path, { token: operator })).body.data as {
+      limits: Record<string, number>;
+      security: { requireUpper: boolean } & Record<string, unknown>;
+      rev: number | null;
+    };
+    expect(initial.limits).toEqual({ projects: 20, sponsors: 10, users: 200 });
+    const admin = await f.login('demoadmin');
+    expect((await call(app(), 'GET', path, { token: admin })).body.code).toBe(403);
+    const demoPolicy = (await call(app(), 'GET', '/api/tenancy/security', { token: admin })).body.data;
+
+    const security = { ...initial.security, minLength: 12, sessionMinutes: 20 };
+    const limits = { projects: 1, sponsors: 1, users: 3 };
+    const badSession = await call(app(), 'PUT', path, {
+      token: operator,
+      body: { limits, security, rev: initial.rev },
+    });
+    expect(badSession.body.code).toBe(400);
+    const { requireUpper: _u, ...incomplete } = { ...security, sessionMinutes: 60 };
+    expect(
+      (
+        await call(app(), 'PUT', path, {
+          token: operator,
+          body: { limits, security: incomplete, rev: initial.rev },
+        })
+      ).body.code,
+    ).toBe(400);
+    expect((await call(app(), 'GET', path, { token: operator })).body.data).toMatchObject({
+      rev: initial.rev,
+    });
+
+    const saved = await call(app(), 'PUT', path, {
+      token: operator,
+      body: { limits, security: { ...security, sessionMinutes: 60 }, rev: initial.rev },
+    });
+    expect(saved.body.data).toMatchObject({ limits, security: { minLength: 12, sessionMinutes: 60 } });
+    const stale = await call(app(), 'PUT', path, {
+      token: operator,
+      body: { limits, security: { ...security, sessionMinutes: 60 }, rev: initial.rev },
+    });
+    expect(stale.body.code).toBe(409);
+
+    const registration = {
+      tenantName: '新默认药业',
+      code: 'new-defaults',
+      contactName: '钱七',
+      account: 'qianqi',
+      email: 'qian@nd.cn',
+      password: 'Short#2026',
+      confirmPassword: 'Short#2026',
+      captchaCode: 'ACE7',
+    };
+    const short = await call(app(), 'POST', '/api/tenancy/registrations', {
+      body: { ...registration, captchaId: await captchaId() },
+    });
+    expect(short.body.code).toBe(400);
+    const registered = await call(app(), 'POST', '/api/tenancy/registrations', {
+      body: {
+        ...registration,
+        password: 'Longer#Pass2026',
+        confirmPassword: 'Longer#Pass2026',
+        captchaId: await captchaId(),
+      },
+    });
+    const id = (registered.body.data as { tenantId: string }).tenantId;
+    await call(app(), 'POST', `/api/tenancy/operator/tenants/${id}/decision`, {
+      token: operator,
+      body: { approve: true },
+    });
+    const owner = await f.login('qianqi', 'Longer#Pass2026');
+    expect((await call(app(), 'GET', '/api/tenancy/security', { token: owner })).body.data).toMatchObject({
+      minLength: 12,
+      sessionMinutes: 60,
+    });
+    expect((await call(app(), 'GET', '/api/tenancy/tenant', { token: owner })).body.data).toMatchObject({
+      limits,
+    });
+    expect((await call(app(), 'GET', '/api/tenancy/security', { token: admin })).body.data).toEqual(
+      demoPolicy,
+    );
+
+    const current = (saved.body.data as { rev: number }).rev;
+    await call(app(), 'PUT', path, {
+      token: operator,
+      body: { limits: initial.limits, security: initial.security, rev: current },
+    });
+  });
+});

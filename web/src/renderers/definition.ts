@@ -134,7 +134,7 @@ export interface PageDefinition {
   title: LocalisedText;
   /** One list, or several as tabs (e.g. users and roles). */
   lists: ListDefinition[];
-  /** Single records, shown as tabs before the lists. */
+  /** Single records, shown as tabs after the lists. */
   records?: RecordDefinition[];
 }
 

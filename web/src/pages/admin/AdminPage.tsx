@@ -44,12 +44,12 @@ export default function AdminPage() {
     const held = new Set(info?.permissions ?? []);
     const allowed = (permission?: string) => !permission || held.has(permission);
     return [
-      ...(definition.records ?? [])
-        .filter((r) => allowed(r.permission))
-        .map((r) => ({ kind: 'record' as const, definition: r })),
       ...definition.lists
         .filter((l) => allowed(l.permission))
         .map((l) => ({ kind: 'list' as const, definition: l })),
+      ...(definition.records ?? [])
+        .filter((r) => allowed(r.permission))
+        .map((r) => ({ kind: 'record' as const, definition: r })),
     ];
   }, [definition, info]);
 

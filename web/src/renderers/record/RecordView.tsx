@@ -43,14 +43,18 @@ export function RecordView({
   const { info } = useSession();
   const held = useMemo(() => new Set(info?.permissions ?? []), [info]);
   const [record, setRecord] = useState<Row | null | undefined>(undefined);
+  const [failed, setFailed] = useState(false);
   const [editing, setEditing] = useState(false);
 
   const load = useCallback(async () => {
     setRecord(undefined);
+    setFailed(false);
     try {
       setRecord(await api.request<Row | null>(definition.source.path));
     } catch {
+      // The request layer has said why; nothing is offered for editing.
       setRecord(null);
+      setFailed(true);
     }
   }, [definition.source.path]);
   useEffect(() => void load(), [load]);
@@ -59,6 +63,12 @@ export function RecordView({
   const canSave = Boolean(call && (!call.permission || held.has(call.permission)));
 
   if (record === undefined) return <Spinner size="small" />;
+  if (failed)
+    return (
+      <Text role="alert" data-testid="record-failed">
+        {t('record.loadFailed')}
+      </Text>
+    );
   return (
     <div className={styles.root} data-testid={`record-${definition.id}`}>
       <div className={styles.grid}>
