@@ -116,6 +116,9 @@ describe('project membership (SPEC 6)', () => {
     expect([...(await seen('stranger'))]).toEqual([]);
     const counts = (await rig.as('stranger').call('GET', '/workbench/counts')).body.data;
     expect(counts).toMatchObject({ todo: 0, overdue: 0 });
+    expect((await rig.as('stranger').call('GET', '/workbench/predue?days=8')).body.msg).toBe(
+      'Reminder days must be one of 7/15/30',
+    );
     const adminPredue = (await rig.as('admin').call('GET', '/workbench/predue?days=30')).body.data.total;
     const entryPredue = (await rig.as('entry').call('GET', '/workbench/predue?days=30')).body.data.total;
     const otherPredue = (await rig.as('other').call('GET', '/workbench/predue?days=30')).body.data.total;

@@ -72,15 +72,13 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         properties: { ...pageQuery, days: { type: 'integer', default: 30 } },
       },
     },
-    async (c, { query }) =>
-      (await scoped(c, query)) ??
-      feed(
-        tenantHandle(c),
-        predueFilter(today(), query.days, scopeIds(await listScope(c))),
-        { 'deadline.dueDate': 1 },
-        query,
-        today(),
-      ),
+    async (c, { query }) => {
+      // A reminder window that does not exist is refused even for a caller without projects.
+      const filter = predueFilter(today(), query.days, scopeIds(await listScope(c)));
+      return (
+        (await scoped(c, query)) ?? feed(tenantHandle(c), filter, { 'deadline.dueDate': 1 }, query, today())
+      );
+    },
   );
 
   router.route(
