@@ -421,7 +421,11 @@ export class EmbeddedDriver implements Driver {
     const docs = fields
       ? rows.map((r) => partialDoc(fields, r))
       : rows.map((r) => JSON.parse(r.doc!) as StoredDoc);
-    let cursor = new Query(filter, mingoOptions()).find<StoredDoc>(docs, options.projection);
+    // Exact SQL returned exactly the matches: mingo only projects (and sorts when SQL could not).
+    let cursor = new Query(where.exact ? {} : filter, mingoOptions()).find<StoredDoc>(
+      docs,
+      options.projection,
+    );
     if (!order) {
       cursor = cursor.sort(sort);
       if (options.skip) cursor = cursor.skip(options.skip);
