@@ -17,10 +17,13 @@ import { endSessions } from '../auth/sessions';
 import { assertTenantLimit } from '../tenancy/limits';
 import { getTenant } from '../tenancy/tenants';
 import { assertAssignableRoles } from '../access/service';
+import { requirePermission } from '../access/permissions';
 import type { OperationLogEntry } from './oplog';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const userParams = { type: 'object', properties: { userId: str(64) } };
+/** Giving or taking roles is its own button permission, beyond editing the profile. */
+const ASSIGN_ROLES = 'authoritymanagement:userAccountManagement:assignRoles';
 
 export function userView(u: StoredDoc<User>, lockedUntil: string | null = null) {
   return {
@@ -214,6 +217,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         await users.count({ deleted: { $ne: true } }),
       );
       await assertOrganisations(principal.tenantId, principal.userId, body.organisationIds);
+      if (body.roleIds?.length) await requirePermission(c, ASSIGN_ROLES);
       await assertAssignableRoles(c, body.roleIds ?? []);
       const existing = await findAccountByName(deps, body.account);
       if (existing && (existing.operator || existing.tenantIds.includes(principal.tenantId)))
@@ -286,7 +290,11 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       const users = usersOf(deps, principal.tenantId, principal.userId);
       const current = await users.findOne({ accountId: params.userId });
       if (!current) throw errors.notFound();
-      if (body.roleIds) await assertAssignableRoles(c, body.roleIds, current.roleIds);
+      if (body.roleIds) {
+        const before = [...current.roleIds].sort().join();
+        if ([...body.roleIds].sort().join() !== before) await requirePermission(c, ASSIGN_ROLES);
+        await assertAssignableRoles(c, body.roleIds, current.roleIds);
+      }
       const { rev, ...fields } = body;
       const currentOrganisationId = body.organisationIds.includes(current.currentOrganisationId ?? '')
         ? current.currentOrganisationId

@@ -260,6 +260,23 @@ export async function createPlatformOperator(
   );
 }
 
+/**
+ * The permissions with their parent menus (`casemanagement` for `casemanagement:caseview`): a
+ * page is reachable only through its menu branch, so a duty granted a page needs its parents.
+ */
+function withParents(permissions: string[], declared: string[]): string[] {
+  const known = new Set(declared);
+  const all = new Set(permissions);
+  for (const permission of permissions) {
+    const parts = permission.split(':');
+    for (let n = 1; n < parts.length; n++) {
+      const parent = parts.slice(0, n).join(':');
+      if (known.has(parent)) all.add(parent);
+    }
+  }
+  return declared.filter((p) => all.has(p));
+}
+
 export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Promise<void> {
   const actor = 'system:seed';
   const platform = deps.store.platform({ userId: actor });
@@ -322,8 +339,11 @@ export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Prom
       type: 'business',
       description: `${demo.en} (demo)`,
       identifier: demo.duty,
-      permissions: tenantPermissions.filter((p) =>
-        demo.prefixes.some((prefix) => p === prefix || p.startsWith(`${prefix}:`)),
+      permissions: withParents(
+        tenantPermissions.filter((p) =>
+          demo.prefixes.some((prefix) => p === prefix || p.startsWith(`${prefix}:`)),
+        ),
+        tenantPermissions,
       ),
       builtIn: false,
     });

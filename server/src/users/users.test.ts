@@ -167,6 +167,67 @@ describe('deleting a user', () => {
   });
 });
 
+describe('assigning roles', () => {
+  it('needs the assign-roles permission beyond editing the profile', async () => {
+    const admin = await f.login('demoadmin');
+    const role = await call(app(), 'POST', '/api/access/roles', {
+      token: admin,
+      body: {
+        name: '用户资料维护',
+        type: 'sub-admin',
+        identifier: 'profileEditor',
+        permissions: [
+          'authoritymanagement',
+          'authoritymanagement:userAccountManagement',
+          'authoritymanagement:userAccountManagement:edit',
+        ],
+      },
+    });
+    const roleId = (role.body.data as { roleId: string }).roleId;
+    type Full = UserRow & {
+      name: string;
+      email: string;
+      organisationIds: string[];
+      roleIds: string[];
+      rev: number;
+    };
+    const full = async (account: string) =>
+      (
+        await call(app(), 'GET', `/api/users/${(await userByAccount(admin, account)).userId}`, {
+          token: admin,
+        })
+      ).body.data as Full;
+    const editor = await full('dsurapprover');
+    const given = await call(app(), 'PUT', `/api/users/${editor.userId}`, {
+      token: admin,
+      body: {
+        name: editor.name,
+        email: editor.email,
+        organisationIds: editor.organisationIds,
+        roleIds: [roleId],
+        rev: editor.rev,
+      },
+    });
+    expect(given.body.code).toBe(200);
+    const token = await f.login('dsurapprover');
+
+    const target = await full('dsurlead');
+    const profile = { email: target.email, organisationIds: target.organisationIds };
+    const renamed = await call(app(), 'PUT', `/api/users/${target.userId}`, {
+      token,
+      body: { ...profile, name: '主写人', roleIds: target.roleIds, rev: target.rev },
+    });
+    expect(renamed.body.code).toBe(200);
+    const after = await full('dsurlead');
+    const regranted = await call(app(), 'PUT', `/api/users/${target.userId}`, {
+      token,
+      body: { ...profile, name: '主写人', roleIds: [...after.roleIds, roleId], rev: after.rev },
+    });
+    expect(regranted.body.code).toBe(403);
+    expect((await full('dsurlead')).roleIds).toEqual(after.roleIds);
+  });
+});
+
 describe('demo seed', () => {
   it('creates one account per workflow duty once, and prints credentials only the first time', async () => {
     expect(f.announced).toHaveLength(1);

@@ -85,6 +85,8 @@ export interface FormDefinition {
   createOnly?: string[];
   /** Fields only the edit form has. */
   updateOnly?: string[];
+  /** Fields that need a button permission to change (shown read-only without it), e.g. roleIds. */
+  fieldPermissions?: Record<string, string>;
   /** A sentence shown above the fields (what saving will do). */
   note?: LocalisedText;
   /** Values sent with every save, not shown (e.g. `approve: true`). */

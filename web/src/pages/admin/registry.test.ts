@@ -39,6 +39,12 @@ function checkForm(form: FormDefinition, where: string): void {
     }
   };
   walk(form.schema, '');
+  for (const [field, permission] of Object.entries(form.fieldPermissions ?? {})) {
+    expect(form.schema.properties && field in (form.schema.properties as object), `${where} ${field}`).toBe(
+      true,
+    );
+    expect(permissions.has(permission), `${where} ${permission}`).toBe(true);
+  }
   for (const call of [form.create, form.update])
     if (call?.permission) expect(permissions.has(call.permission), `${where} ${call.permission}`).toBe(true);
 }

@@ -14,6 +14,7 @@ import { api } from '../../app/api';
 import { notify } from '../../app/notify';
 import { RequestError } from '../../api/request';
 import { useLanguage } from '../../i18n/LanguageContext';
+import { useSession } from '../../app/SessionContext';
 import { AppDialog } from '../../shell/AppDialog';
 import type { FormDefinition } from '../definition';
 import { fillPath } from '../definition';
@@ -41,6 +42,18 @@ export default function FormDialog(props: {
 }) {
   const { definition, mode, row } = props;
   const { t, pick } = useLanguage();
+  const { info } = useSession();
+  // Fields guarded by a permission the user lacks are shown read-only (the server refuses changes).
+  const uiSchema = useMemo(() => {
+    const held = new Set(info?.permissions ?? []);
+    const ui: Record<string, unknown> = {
+      ...(definition.uiSchema ?? {}),
+      'ui:submitButtonOptions': { norender: true },
+    };
+    for (const [field, permission] of Object.entries(definition.fieldPermissions ?? {}))
+      if (!held.has(permission)) ui[field] = { ...(ui[field] as object | undefined), 'ui:readonly': true };
+    return ui;
+  }, [definition, info]);
   const initial = useMemo(() => (row ? pickDeclared(definition.schema, row) : {}), [definition.schema, row]);
   const [data, setData] = useState<Data>(initial);
   const [error, setError] = useState<string | null>(null);
@@ -160,7 +173,7 @@ export default function FormDialog(props: {
         <Form
           ref={formRef as never}
           schema={schema}
-          uiSchema={{ ...(definition.uiSchema ?? {}), 'ui:submitButtonOptions': { norender: true } }}
+          uiSchema={uiSchema}
           formData={data}
           validator={validator}
           fields={fields}
