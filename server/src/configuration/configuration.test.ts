@@ -16,6 +16,9 @@ const authenticator: Authenticator = {
     const [tenantId, userId] = token.split('-');
     return tenantId && userId ? { tenantId, userId } : null;
   },
+  // mallory works in the tenant but may not configure it.
+  authorize: async (principal, permission) =>
+    principal.userId !== 'mallory' || permission !== 'authoritymanagement:projectInfo:config',
 };
 // Stands in for case management's collection: the impact of a publish reads open cases from it.
 const casesStandIn = defineModule({
@@ -239,6 +242,23 @@ describe('configuration service', () => {
       'x-custom': true,
       'x-label': { zh: '中心编号', en: 'Site code' },
     });
+  });
+
+  it('lets only configurators edit UAT drafts', async () => {
+    const refused = await call(app, 'PUT', '/api/configuration/uat/projects/P-mallory', {
+      token: 't1-mallory',
+      body: { edits: [siteCodeField] },
+    });
+    expect(refused.body.code).not.toBe(200);
+    expect((await call(app, 'GET', '/api/configuration/uat', { token: 't1-mallory' })).body.code).not.toBe(
+      200,
+    );
+    const uat = await call(app, 'GET', '/api/configuration/uat', { token: 't1-alice' });
+    expect((uat.body.data as { projects: Record<string, unknown[]> }).projects['P-mallory']).toBeUndefined();
+    // Reading what a project runs with needs no configuration right (the case page reads its form).
+    expect(
+      (await call(app, 'GET', '/api/configuration/form?projectId=P1', { token: 't1-mallory' })).body.code,
+    ).toBe(200);
   });
 
   it('needs a session', async () => {

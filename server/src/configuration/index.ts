@@ -50,10 +50,17 @@ const editsBody = {
   },
 };
 const environmentSchema = { enum: ['UAT', 'PRO'] };
+/** Who may edit configuration drafts (the configurator's permission). */
+const CONFIG_PERMISSION = 'authoritymanagement:projectInfo:config';
 
 function routes(router: ModuleRouter): void {
   router.route(
-    { method: 'get', path: '/uat', summary: 'The UAT edits of the tenant and of every project' },
+    {
+      method: 'get',
+      path: '/uat',
+      summary: 'The UAT edits of the tenant and of every project',
+      permission: CONFIG_PERMISSION,
+    },
     async (c) => service(c).uat(),
   );
 
@@ -62,6 +69,7 @@ function routes(router: ModuleRouter): void {
       method: 'put',
       path: '/uat/tenant',
       summary: 'Replaces the tenant UAT edits (each edit checked; a refused edit changes nothing)',
+      permission: CONFIG_PERMISSION,
       body: editsBody,
     },
     async (c, { body }) => ({ edits: await service(c).saveDraft(null, body.edits) }),
@@ -72,6 +80,7 @@ function routes(router: ModuleRouter): void {
       method: 'put',
       path: '/uat/projects/:projectId',
       summary: "Replaces a project's UAT edits",
+      permission: CONFIG_PERMISSION,
       body: editsBody,
       params: {
         type: 'object',
