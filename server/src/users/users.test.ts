@@ -251,4 +251,19 @@ describe('demo seed', () => {
     const logged = JSON.stringify(f.platform.logs);
     for (const password of Object.values(f.passwords)) expect(logged).not.toContain(password);
   });
+
+  it('grants each duty the menu branches of its pages (entry reaches case registration through case management)', async () => {
+    // A fixture of its own: the tests above reassign the demo users' roles.
+    const fresh = await identityFixture();
+    const token = await fresh.login('entry');
+    const menus = (await call(fresh.platform.app, 'GET', '/api/access/menus', { token })).body.data as {
+      path: string | null;
+      granted: boolean;
+    }[];
+    const granted = (path: string) => menus.find((m) => m.path === path)?.granted;
+    expect(granted('/casemanagement/casebookin')).toBe(true);
+    expect(granted('/casemanagement')).toBe(true);
+    expect(granted('/authoritymanagement')).toBe(false);
+    await fresh.close();
+  });
 });
