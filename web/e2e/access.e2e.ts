@@ -116,10 +116,26 @@ test('tenant configuration: session expiry outside 30-360 minutes is refused, a 
   // The tenant detail tab shows the tenant the session belongs to.
   await page.getByTestId('page-tab-authoritymanagement.sysTenantConfig.tenant').click();
   const tenant = await apiGet<{ name: string }>(page, '/tenancy/tenant');
-  await page
-    .getByTestId('record-authoritymanagement.sysTenantConfig.tenant')
-    .getByText(tenant.name, { exact: true })
-    .waitFor();
+  const detail = page.getByTestId('record-authoritymanagement.sysTenantConfig.tenant');
+  await detail.getByText(tenant.name, { exact: true }).waitFor();
+
+  // Edit the contact: a malformed phone is refused in the form, a landline as area code-number is kept.
+  await detail.getByTestId('record-edit').click();
+  await form.waitFor();
+  await form.locator('#root_contact_phone').fill('12345');
+  await form.getByText('格式有误，包含不允许的字符').waitFor();
+  await form.locator('#root_contact_phone').fill('021-87654321');
+  await form.locator('#root_detail_address').fill('上海市浦东新区张江路1号');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  await detail.getByTestId('field-contact.phone').getByText('021-87654321', { exact: true }).waitFor();
+  const saved = await apiGet<{ name: string; contact: { phone: string }; detail: { address: string } }>(
+    page,
+    '/tenancy/tenant',
+  );
+  assert.equal(saved.name, tenant.name);
+  assert.equal(saved.contact.phone, '021-87654321');
+  assert.equal(saved.detail.address, '上海市浦东新区张江路1号');
 });
 
 test('users: delete keeps the user under Deleted, restore brings them back disabled', async ({
