@@ -10,6 +10,7 @@ import type { JsonSchema } from '../http/validation';
 import { fileResponse } from '../uploads';
 import type { TenantFiles } from '../files';
 import { resolveCaseSelection } from '../cases/index';
+import { emptyScope, listScope, requireCasesAccess, scopeIds } from '../cases/membership';
 import type { CaseListQuery } from '../cases/index';
 import { FILTER_IDS, SORTABLE_COLUMNS, TAB_IDS } from '../cases/list';
 import { FORMATS, receiverRoutes } from './receivers';
@@ -67,6 +68,8 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     caseIdList: string[],
     body: { receiverId: string; format?: ExportFormat },
   ): Promise<Response> => {
+    // Only cases of the caller's projects (403 otherwise), as every case route.
+    await requireCasesAccess(c, caseIdList);
     const { record, xml } = await exportToReceiver(
       tenantHandle(c),
       filesOf(c, deps),
@@ -121,13 +124,17 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       bodyLimit: 256 * 1024,
       download: true,
     },
-    async (c, { body, ctx }) => {
+    async (c, { body }) => {
       const selection = body.caseIds?.length
         ? { caseIds: body.caseIds }
         : body.query
           ? { query: body.query }
           : {};
-      const ids = await resolveCaseSelection(tenantHandle(c), selection, ctx.studyProjectIds);
+      // The caller's projects, narrowed by the studyProjectIds header (a user of no project selects nothing).
+      const scope = await listScope(c);
+      const ids = emptyScope(scope)
+        ? []
+        : await resolveCaseSelection(tenantHandle(c), selection, scopeIds(scope));
       if (ids.length > 500)
         throw errors.badRequest('exports.tooManyCases', { count: ids.length, limit: 500 });
       return exportAnswer(c, ids, body);

@@ -15,6 +15,7 @@ import { loadCase } from '../cases/persistence';
 import { findProject } from '../cases/projects';
 import type { NarrativeLang } from './render';
 import { defaultTemplate, renderNarrative } from './render';
+import { requireCaseAccess } from '../cases/membership';
 
 export { renderNarrative, compileTemplate } from './render';
 
@@ -87,6 +88,7 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { params, body, ctx }) => {
+      await requireCaseAccess(c, params.caseId);
       const handle = tenantHandle(c);
       const doc = caseContent(await loadCase(handle, params.caseId));
       const lang: NarrativeLang = body?.lang ?? ctx.lang;
