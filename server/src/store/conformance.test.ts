@@ -440,6 +440,24 @@ for (const backend of backends) {
             { [path]: { $gt: 0 } },
           );
         filters.push({ s: true }, { s: { $in: [false, 'a.b'] } });
+        // Branches over several side-table paths are merged into one SQL condition.
+        for (const needle of ['amox', '阿莫西林', 'éclair', '.'])
+          filters.push(
+            {
+              $or: [
+                { tags: { $regex: escape(needle), $options: 'i' } },
+                { 'items.name': { $regex: escape(needle), $options: 'i' } },
+              ],
+            },
+            {
+              $or: [
+                { tags: { $regex: escape(needle) } },
+                { 'items.name': { $regex: escape(needle) } },
+                { s: { $regex: escape(needle) } },
+              ],
+            },
+            { $or: [{ tags: true }, { 'items.name': true }, { any: { $regex: `^${escape(needle)}` } }] },
+          );
         const byId = (x: { _id: string }, y: { _id: string }) => (x._id < y._id ? -1 : 1);
         for (const filter of filters) {
           const label = `${JSON.stringify(filter)} ${String(Object.values(filter)[0])}`;

@@ -73,6 +73,20 @@ describe('booleans', () => {
       exact: true,
       params: ['flag', Buffer.from([0]), 'x'],
     });
-    expect(translateFilter({ code: false }, columns)).toMatchObject({ sql: '(0)', exact: true });
+    expect(translateFilter({ code: false }, columns)).toMatchObject({ sql: '0', exact: true });
+  });
+});
+
+describe('$or over side-table paths', () => {
+  it('becomes one EXISTS with the paths listed when the branches differ only in path', () => {
+    const contains = { $regex: 'xy\\.1', $options: 'i' };
+    const where = translateFilter(
+      { $or: [{ 'drugs.name': contains }, { 'drugs.whodrugName': contains }, { code: contains }] },
+      (path) => (path === 'code' ? { kind: 'column', sql: 't.code' } : { kind: 'multi', table: 'm_x', path }),
+    );
+    expect(where.exact).toBe(true);
+    expect(where.sql.match(/EXISTS/g)).toHaveLength(1);
+    expect(where.sql).toContain('m.path IN (?, ?)');
+    expect(where.params).toEqual(['drugs.name', 'drugs.whodrugName', '%xy.1%', '%xy.1%']);
   });
 });

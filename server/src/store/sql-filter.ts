@@ -20,6 +20,16 @@ export interface SqlWhere {
   sql: string;
   params: unknown[];
   exact: boolean;
+  /** Set when the SQL is one EXISTS on a side table, so `$or` branches differing only in path merge. */
+  sideTable?: SideTableCondition;
+}
+
+interface SideTableCondition {
+  table: string;
+  paths: string[];
+  /** The condition on `m.value` and its parameters. */
+  condition: string;
+  params: unknown[];
 }
 
 const ANYTHING: SqlWhere = { sql: '1', params: [], exact: false };
@@ -46,6 +56,7 @@ function conjunction(parts: SqlWhere[]): SqlWhere {
   const useful = parts.filter((p) => p.sql !== '1');
   const exact = parts.every((p) => p.exact);
   if (useful.length === 0) return { sql: '1', params: [], exact };
+  if (useful.length === 1) return { ...useful[0]!, exact };
   return {
     sql: useful.map((p) => `(${p.sql})`).join(' AND '),
     params: useful.flatMap((p) => p.params),
@@ -58,10 +69,48 @@ function translateOr(value: unknown, resolve: PathResolver): SqlWhere {
   const branches = value.map((sub) => translateFilter(sub as Filter, resolve));
   // One branch that cannot be narrowed makes the whole disjunction unnarrowable.
   if (branches.some((b) => b.sql === '1')) return ANYTHING;
+  const exact = branches.every((b) => b.exact);
+  // One EXISTS over several paths (a filter over drug name and WHODrug name) instead of one per
+  // path: SQLite runs an OR of EXISTS as scalar subqueries, several times slower.
+  const merged: SqlWhere[] = [];
+  for (const branch of branches) {
+    const mine = branch.sideTable;
+    const index = merged.findIndex(
+      (m) =>
+        mine !== undefined &&
+        m.sideTable?.table === mine.table &&
+        m.sideTable.condition === mine.condition &&
+        sameParams(m.sideTable.params, mine.params),
+    );
+    if (index === -1) merged.push(branch);
+    else {
+      const other = merged[index]!.sideTable!;
+      merged[index] = existsIn({ ...other, paths: [...other.paths, ...mine!.paths] });
+    }
+  }
+  if (merged.length === 1) return { ...merged[0]!, exact };
   return {
-    sql: branches.map((b) => `(${b.sql})`).join(' OR '),
-    params: branches.flatMap((b) => b.params),
-    exact: branches.every((b) => b.exact),
+    sql: merged.map((b) => `(${b.sql})`).join(' OR '),
+    params: merged.flatMap((b) => b.params),
+    exact,
+  };
+}
+
+function sameParams(a: unknown[], b: unknown[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((x, i) => x === b[i] || (Buffer.isBuffer(x) && Buffer.isBuffer(b[i]) && x.equals(b[i])))
+  );
+}
+
+function existsIn(side: SideTableCondition): SqlWhere {
+  const paths =
+    side.paths.length === 1 ? 'm.path = ?' : `m.path IN (${side.paths.map(() => '?').join(', ')})`;
+  return {
+    sql: `EXISTS (SELECT 1 FROM "${side.table}" m WHERE m._id = t._id AND ${paths} AND ${side.condition})`,
+    params: [...side.paths, ...side.params],
+    exact: true,
+    sideTable: side,
   };
 }
 
@@ -124,11 +173,7 @@ function translateField(path: string, value: unknown, resolve: PathResolver): Sq
 /** Wraps a scalar condition on `v` for the access kind. */
 function on(access: PathAccess, condition: (v: string) => string, params: unknown[]): SqlWhere {
   if (access.kind === 'column') return { sql: condition(access.sql), params, exact: true };
-  return {
-    sql: `EXISTS (SELECT 1 FROM "${access.table}" m WHERE m._id = t._id AND m.path = ? AND ${condition('m.value')})`,
-    params: [access.path, ...params],
-    exact: true,
-  };
+  return existsIn({ table: access.table, paths: [access.path], condition: condition('m.value'), params });
 }
 
 function isSqlScalar(value: unknown): value is string | number {
