@@ -80,4 +80,42 @@ describe('operator accounts', () => {
     expect(tenantUser.body.code).toBe(404);
     expect((await call(app(), 'GET', '/api/auth/me', { token: tenantAdmin })).body.code).toBe(200);
   });
+
+  it('sets the tenants an operator looks after, refusing unknown tenants and tenant users', async () => {
+    const operator = await f.login('operator');
+    const op2 = (
+      (await call(app(), 'GET', '/api/access/operator/users', { token: operator })).body.data as {
+        userId: string;
+        account: string;
+      }[]
+    ).find((u) => u.account === 'op2')!;
+    const tenants = (await call(app(), 'GET', '/api/tenancy/operator/tenants', { token: operator })).body
+      .data as {
+      tenantId: string;
+    }[];
+    const path = `/api/access/operator/users/${op2.userId}/jurisdiction`;
+    const unknown = await call(app(), 'PUT', path, {
+      token: operator,
+      body: { jurisdiction: ['no-such-tenant'] },
+    });
+    expect(unknown.body.code).toBe(400);
+    const tenantAdmin = await f.login('demoadmin');
+    const foreign = await call(app(), 'PUT', path, {
+      token: tenantAdmin,
+      body: { jurisdiction: [tenants[0]!.tenantId] },
+    });
+    expect(foreign.body.code).toBe(403);
+    const set = await call(app(), 'PUT', path, {
+      token: operator,
+      body: { jurisdiction: [tenants[0]!.tenantId] },
+    });
+    expect(set.body.data).toMatchObject({ jurisdiction: [tenants[0]!.tenantId] });
+    // The operator now sees only that tenant.
+    const seen = await f.login('op2', 'Second#2026');
+    const visible = (await call(app(), 'GET', '/api/tenancy/operator/tenants', { token: seen })).body
+      .data as {
+      tenantId: string;
+    }[];
+    expect(visible.map((t) => t.tenantId)).toEqual([tenants[0]!.tenantId]);
+  });
 });

@@ -522,4 +522,34 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       return { resetPath: link.path, expiresAt: link.expiresAt };
     },
   );
+
+  router.route<{ jurisdiction: string[] }, unknown, { userId: string }>(
+    {
+      method: 'put',
+      path: '/operator/users/:userId/jurisdiction',
+      summary: 'Set the tenants an operator looks after (user jurisdiction; empty: all)',
+      permission: 'holoxcontrol:userJurisdiction:assign',
+      params: idParams('userId'),
+      body: {
+        type: 'object',
+        required: ['jurisdiction'],
+        additionalProperties: false,
+        properties: { jurisdiction: { type: 'array', items: str(64, 1), uniqueItems: true, maxItems: 1000 } },
+      },
+    },
+    async (c, { body: input, params }) => {
+      const actor = requirePrincipal(c).userId;
+      const known = await deps.store
+        .platform({ userId: actor })
+        .collection<Tenant>(C.tenants)
+        .count({ _id: { $in: input.jurisdiction } });
+      if (known !== input.jurisdiction.length) throw errors.badRequest('tenancy.tenantUnknown');
+      const updated = await accountsOf(deps, actor).updateOne(
+        { _id: params.userId, operator: true },
+        { $set: { jurisdiction: input.jurisdiction } },
+      );
+      if (!updated) throw errors.notFound();
+      return operatorView(updated);
+    },
+  );
 }
