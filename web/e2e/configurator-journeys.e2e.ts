@@ -170,6 +170,14 @@ test('configurator journeys: a required custom field and a conditional rule are 
   );
   await screenshot('form-designer-preview');
 
+  // Options of a code-list field: an unknown code is refused and changes nothing; a subset is kept.
+  await page.getByTestId('options-report.reportType').fill('1, ZZ');
+  await page.getByTestId('set-options-report.reportType').click();
+  await page.getByTestId('form-error').getByText('代码ZZ不在report.reportType的代码表中').waitFor();
+  await page.getByTestId('options-report.reportType').fill('1, 2');
+  await page.getByTestId('set-options-report.reportType').click();
+  await page.getByText('changeOptions report.reportType').waitFor();
+
   // A conditional rule: when the report type is 1, the site code must be S01 or S02.
   await page.getByTestId('rule-id').fill('custom.siteCode.known');
   await choose(page, 'rule-when', 'report.reportType');

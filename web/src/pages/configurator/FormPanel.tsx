@@ -128,6 +128,8 @@ export function FormPanel({ projectId }: { projectId: string }) {
   const [section, setSection] = useState('report');
   const [error, setError] = useState<string | null>(null);
   const [labels, setLabels] = useState<Record<string, { zh: string; en: string }>>({});
+  // Codes a field with a code list keeps (comma separated), by path, until sent.
+  const [options, setOptions] = useState<Record<string, string>>({});
   const [field, setField] = useState({
     parent: 'report',
     name: '',
@@ -375,6 +377,31 @@ export function FormPanel({ projectId }: { projectId: string }) {
                     >
                       {ct('uiRelabel')}
                     </Button>
+                  )}
+                  {typeof item.schema['x-codelist'] === 'string' && (
+                    <>
+                      <Input
+                        size="small"
+                        placeholder={ct('uiOptionsCodes')}
+                        value={options[item.path] ?? ''}
+                        onChange={(_, data) => setOptions({ ...options, [item.path]: data.value })}
+                        data-testid={`options-${item.path}`}
+                      />
+                      <Button
+                        size="small"
+                        disabled={!list(options[item.path] ?? '').length}
+                        onClick={() =>
+                          void add({
+                            op: 'changeOptions',
+                            path: item.path,
+                            subset: list(options[item.path]!),
+                          })
+                        }
+                        data-testid={`set-options-${item.path}`}
+                      >
+                        {ct('uiSetOptions')}
+                      </Button>
+                    </>
                   )}
                 </TableCell>
               </TableRow>
