@@ -28,6 +28,7 @@ import { useLanguage } from '../../i18n/LanguageContext';
 import { CaseStore, CaseTabView, ConfirmDialog, getAt, setAt, useCaseFormText } from '../../case-form';
 import { CodingReviewPanel } from '../coding/CodingReviewPanel';
 import { useConfiguredCaseTabs } from '../configurator/configured-tabs';
+import { ExportButton } from '../exports/ExportDialog';
 import { ActionDialog } from './ActionDialog';
 import type { AvailableAction, CaseAnswer, CheckReport, ConflictAnswer, HistoryEntry } from './case-api';
 import { CODE_CONFIRM, CODE_CONFLICT, caseApi } from './case-api';
@@ -282,6 +283,14 @@ function CaseDetail({ caseId }: { caseId: string }) {
             {tx('workflowHistory')}
           </Button>
         ) : null}
+        <ExportButton
+          permission="activecase:export"
+          selection={{
+            caseId,
+            ...(document.report?.reportCode ? { reportCode: document.report.reportCode } : {}),
+          }}
+          disabled={dirty}
+        />
         {ACTION_ROUTES.filter(
           ([action, , permission]) =>
             can(permission) && answer.actions.some((a) => a.action === action && a.allowed),
