@@ -6,7 +6,7 @@
  * Query and blinding entry points appear only when their modules exist (not yet: absent).
  */
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { useBlocker, useSearchParams } from 'react-router-dom';
+import { useBlocker, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   Badge,
   Button,
@@ -30,6 +30,8 @@ import { CodingReviewPanel } from '../coding/CodingReviewPanel';
 import { useConfiguredCaseTabs } from '../configurator/configured-tabs';
 import { ExportButton } from '../exports/ExportDialog';
 import { ActionDialog } from './ActionDialog';
+import { previewPath } from './CasePreviewPage';
+import { VersionsDialog } from './VersionsDialog';
 import type { AvailableAction, CaseAnswer, CheckReport, ConflictAnswer, HistoryEntry } from './case-api';
 import { CODE_CONFIRM, CODE_CONFLICT, caseApi } from './case-api';
 import { CheckReportPanel } from './CheckReportPanel';
@@ -86,6 +88,7 @@ export default function CaseDetailPage() {
 
 function CaseDetail({ caseId }: { caseId: string }) {
   const styles = useStyles();
+  const navigate = useNavigate();
   const { pick, language } = useLanguage();
   const { tx } = useCaseFormText();
   const { info } = useSession();
@@ -97,6 +100,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
   const [confirmMissing, setConfirmMissing] = useState<number | null>(null);
   const [conflict, setConflict] = useState<ConflictAnswer | null>(null);
   const [history, setHistory] = useState<HistoryEntry[] | null>(null);
+  const [versionsOpen, setVersionsOpen] = useState(false);
   const [acting, setActing] = useState<AvailableAction | null>(null);
   const [busy, setBusy] = useState(false);
   // The project's published form: its custom fields, labels and field order.
@@ -283,6 +287,17 @@ function CaseDetail({ caseId }: { caseId: string }) {
             {tx('workflowHistory')}
           </Button>
         ) : null}
+        {can('activecase:historyVersions') ? (
+          <Button data-testid="case-history-versions" onClick={() => setVersionsOpen(true)}>
+            {tx('historyVersions')}
+          </Button>
+        ) : null}
+        <Button
+          data-testid="case-view-report"
+          onClick={() => navigate(previewPath(caseId, { report: true }))}
+        >
+          {tx('viewReport')}
+        </Button>
         <ExportButton
           permission="activecase:export"
           selection={{
@@ -344,6 +359,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
         onAnswer={resolveConflict}
       />
       <HistoryDialog items={history} onClose={() => setHistory(null)} />
+      <VersionsDialog caseId={versionsOpen ? caseId : null} onClose={() => setVersionsOpen(false)} />
       <ActionDialog
         action={acting}
         onDone={(body) => (body && acting ? void runAction(acting, body) : setActing(null))}
