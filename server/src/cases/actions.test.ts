@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseRig, demoProject, PASSWORD } from './testing';
 import { demoCaseContent } from './demo/factory';
+import { ConfiguratorService } from '../configurator/service';
 
 const rig = await caseRig();
 afterAll(() => rig.close());
@@ -222,12 +223,7 @@ describe('back, challenge, plans and completion', () => {
 
 describe('project workflow overrides', () => {
   it('follows a project that skips data QC, and refuses an override with an unreachable node', async () => {
-    const project = (await rig.store
-      .tenant('t1', { userId: 'x' })
-      .collection('projects')
-      .findOne({ _id: 'p1' }))!;
     const refused = await entry.call('PUT', '/workflow/case/projects/p1', {
-      rev: project.rev,
       override: {
         order: [
           ...[
@@ -250,10 +246,14 @@ describe('project workflow overrides', () => {
       params: { node: 'island' },
     });
     const saved = await entry.call('PUT', '/workflow/case/projects/p1', {
-      rev: project.rev,
       override: { nodes: { dataEntry: { transitions: { submit: ['medicalReview'] } } } },
     });
     expect(saved.body.code).toBe(200);
+    // The override lands in UAT; cases follow it once it is published (signed) to PRO.
+    await new ConfiguratorService(rig.store.tenant('t1', { userId: 'x' }), { now: () => new Date() }).publish(
+      async () => ({ _id: 's' }),
+      'pw',
+    );
     const c = await filledCase(11);
     expect(
       (await submit('entry', c.id, c.rev, 'medicalReview', 'medical')).body.data.case.document.state
