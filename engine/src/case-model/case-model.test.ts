@@ -189,6 +189,16 @@ describe('case schema annotations', () => {
     }
   });
 
+  it('lets every code of a field’s code list fit the field’s maximum length', () => {
+    for (const { pointer, schema } of properties) {
+      const name = schema['x-codelist'] as string | undefined;
+      const maxLength = schema['maxLength'] as number | undefined;
+      if (!name || maxLength === undefined || !codelists[name]) continue;
+      for (const { code } of codelists[name].values)
+        expect(String(code).length, `${pointer}: ${name} code ${code}`).toBeLessThanOrEqual(maxLength);
+    }
+  });
+
   it('compiles as JSON Schema 2020-12 with every relative $ref resolving', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     for (const schema of caseSchemas) ajv.addSchema(schema);
