@@ -255,6 +255,12 @@ describe('project workflow overrides', () => {
       'pw',
     );
     const c = await filledCase(11);
+    // The case answer names the project's nodes for the action dialog.
+    const opened = await entry.call('GET', `/cases/${c.id}`);
+    expect(opened.body.data.nodeLabels.medicalReview).toMatchObject({
+      zh: expect.any(String),
+      en: expect.any(String),
+    });
     expect(
       (await submit('entry', c.id, c.rev, 'medicalReview', 'medical')).body.data.case.document.state
         .workflowNode,

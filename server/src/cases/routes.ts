@@ -281,6 +281,10 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         ),
         editRefusal: refusal ? c.get('t')(refusal.messageKey, refusal.params) : null,
         node: { id: doc.state.workflowNode, label: workflow.nodes[doc.state.workflowNode]?.label ?? null },
+        // The project's nodes by id, so the action dialog names nodes a project added.
+        nodeLabels: Object.fromEntries(
+          Object.entries(workflow.nodes).map(([id, node]) => [id, node.label ?? null]),
+        ),
       };
     },
   );

@@ -8,6 +8,7 @@ import type { ChangeEvent } from 'react';
 import { Dropdown, Field, Input, Option, Textarea } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import type { LocalisedText } from '../../i18n';
 import { api } from '../../app/api';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
@@ -23,9 +24,12 @@ interface UserRow {
 
 export function ActionDialog({
   action,
+  nodeLabels,
   onDone,
 }: {
   action: AvailableAction | null;
+  /** The project's node labels (GET /cases/:id); the base workflow's otherwise. */
+  nodeLabels?: Record<string, LocalisedText | null>;
   onDone: (body: Record<string, unknown> | null) => void;
 }) {
   const { pick } = useLanguage();
@@ -62,8 +66,9 @@ export function ActionDialog({
   if (!action) return null;
   const isFollowUp = action.action === 'followUp';
   const nodeLabel = (id: string) => {
-    const node = caseWorkflow.nodes[id] as { label?: { zh: string; en: string } } | undefined;
-    return node?.label ? pick(node.label) : id;
+    const label =
+      nodeLabels?.[id] ?? (caseWorkflow.nodes[id] as { label?: LocalisedText } | undefined)?.label;
+    return label ? pick(label) : id;
   };
   const actionLabel = (
     caseWorkflow.actions[action.action] as { label?: { zh: string; en: string } } | undefined

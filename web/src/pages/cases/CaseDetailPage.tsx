@@ -362,6 +362,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
       <VersionsDialog caseId={versionsOpen ? caseId : null} onClose={() => setVersionsOpen(false)} />
       <ActionDialog
         action={acting}
+        {...(answer.nodeLabels ? { nodeLabels: answer.nodeLabels } : {})}
         onDone={(body) => (body && acting ? void runAction(acting, body) : setActing(null))}
       />
       <ConfirmDialog

@@ -21,6 +21,8 @@ export interface CaseAnswer {
   document: Record<string, unknown>;
   actions: AvailableAction[];
   node: { id: string; label: LocalisedText | null };
+  /** Labels of the project's workflow nodes by id (a project may add nodes). */
+  nodeLabels?: Record<string, LocalisedText | null>;
   /** Why the project's switches refuse this user's edits (save is then not allowed), translated. */
   editRefusal?: string | null;
 }
