@@ -178,15 +178,16 @@ const STATISTICS_EVERY = 1000;
 
 /**
  * Lets SQLite refresh the statistics of tables that grew (PRAGMA optimize: ANALYZE where a table
- * has none or changed size tenfold). Without them the planner cannot tell a rare value from a
+ * has none or changed size 25-fold). Without them the planner cannot tell a rare value from a
  * common one: a page of the rare 'invalid' tab sorted by date walked the whole date index.
- * Statistics are an optimisation: a busy file only means they are refreshed next time.
+ * Statistics are only an optimisation, and this runs after a commit has succeeded: a failure
+ * (a busy file, a full disk) must not turn that write into an error, so it is left for next time.
  */
 function refreshStatistics(db: Database.Database): void {
   try {
     db.pragma('optimize = 0x10002');
-  } catch (error) {
-    if (!(error as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw error;
+  } catch {
+    // Next time.
   }
 }
 
