@@ -119,21 +119,30 @@ export function createJobQueue(
         origin: declaration.origin ?? 'module',
         nextRunAt: next ? next.toISOString() : null,
       };
-      const existing = await schedules().findOne({ _id: declaration.name });
-      if (existing) {
-        const updated = await schedules().updateOne(
-          { _id: declaration.name },
-          { $set: fields },
-          { expectedRev: existing.rev },
-        );
-        return updated as unknown as ScheduleRecord;
+      // Two processes starting on one store both declare their module schedules: the loser of
+      // the insert race (or of the update race) reads again and updates what the winner wrote.
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const existing = await schedules().findOne({ _id: declaration.name });
+          if (existing) {
+            const updated = await schedules().updateOne(
+              { _id: declaration.name },
+              { $set: fields },
+              { expectedRev: existing.rev },
+            );
+            return updated as unknown as ScheduleRecord;
+          }
+          return (await schedules().insertOne({
+            _id: declaration.name,
+            ...fields,
+            lastRunAt: null,
+            lastJobId: null,
+          })) as unknown as ScheduleRecord;
+        } catch (error) {
+          const raced = error instanceof DuplicateKeyError || error instanceof RevisionConflictError;
+          if (!raced || attempt >= 4) throw error;
+        }
       }
-      return (await schedules().insertOne({
-        _id: declaration.name,
-        ...fields,
-        lastRunAt: null,
-        lastJobId: null,
-      })) as unknown as ScheduleRecord;
     },
 
     async unschedule(name) {
