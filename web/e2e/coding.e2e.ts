@@ -72,7 +72,7 @@ test('a reaction coded with the picker down to SOC, and the coding review sugges
   await page.getByTestId('f-reactions-0-meddraCode-not-configured').waitFor();
   assert.equal(
     await page.getByTestId('f-reactions-0-meddraCode-not-configured').textContent(),
-    '未配置 MedDRA 版本',
+    'MedDRA 版本未配置',
   );
 
   // Configured: the picker searches the project's version in the language typed.
@@ -197,11 +197,18 @@ test('a drug name coded with WHODrug, and the case recoded to another MedDRA ver
     drugs: Record<string, string>[];
   };
   // The project still runs 27.0: the picker and the coding review say so, with the LLT code.
-  const mismatch = `LLT ${picked!.code} 的 MedDRA 版本 27.1 与配置的版本 ${meddra.version} 不一致`;
+  const mismatch = `MedDRA 版本与组 LLT 编码不一致：LLT ${picked!.code} 编码于 MedDRA 27.1，配置的版本为 ${meddra.version}`;
   await review.getByTestId('coding-row-/reactions/0#reaction').getByText(mismatch).waitFor();
   await page.getByTestId('case-tab-reaction').click();
   await page.getByTestId('section-reactions-row-0').click();
   assert.equal(await page.getByTestId('f-reactions-0-meddraCode-mismatch').textContent(), mismatch);
+  // The case check reports it at the code field (E.i.2.1b), and the report jumps there.
+  await page.getByTestId('case-tab-overview').click();
+  await page.getByTestId('case-check').click();
+  const finding = page.getByTestId('check-report').locator('[data-pointer="/reactions/0/meddraCode"]');
+  assert.equal(await finding.textContent(), mismatch);
+  await finding.click();
+  await page.getByTestId('f-reactions-0-meddraCode-mismatch').waitFor();
   assert.equal(saved.reactions[0]!.meddraVersion, '27.1');
   assert.equal(saved.reactions[0]!.meddraCode, picked!.code);
   assert.equal(saved.reactions[0]!.meddraSocCode, primarySoc(picked!.code).code);

@@ -11,6 +11,7 @@ import { baseConfiguration } from '../../../engine/src/configuration/base';
 import { resolveConfiguration } from '../../../engine/src/schema-registry/resolve';
 import type { ResolvedConfiguration } from '../../../engine/src/schema-registry/resolve';
 import { validateCase } from '../../../engine/src/validation/validate-case';
+import { summarise } from '../../../engine/src/validation/finding';
 import type { Finding, ValidationResult } from '../../../engine/src/validation/finding';
 import { caseTabs } from '../../../engine/src/case-model/index';
 import { ConfigurationService } from '../configuration/index';
@@ -86,6 +87,24 @@ export function isMissing(finding: Finding, doc: unknown): boolean {
   return value === undefined || value === null || value === '' || Array.isArray(value);
 }
 
+/**
+ * Findings another module adds to every case check (the dictionaries module: SPEC 5's MedDRA
+ * coding rules, which need its releases). The module provides them when it is mounted, so the case
+ * module neither imports it nor runs without it.
+ */
+export type CaseCheckSource = (
+  handle: TenantHandle,
+  doc: unknown,
+  projectId: string | null,
+) => Promise<Finding[]>;
+
+const checkSources = new Map<string, CaseCheckSource>();
+
+/** Adds (or replaces, by module name) a source of case check findings. */
+export function provideCaseCheckFindings(module: string, source: CaseCheckSource): void {
+  checkSources.set(module, source);
+}
+
 export async function checkCase(
   handle: TenantHandle,
   doc: unknown,
@@ -93,7 +112,9 @@ export async function checkCase(
   now: Date,
 ): Promise<CaseCheck> {
   const { configuration, version } = await configurationFor(handle, projectId);
-  const result = validateCase(configuration, doc, { now });
+  const own = validateCase(configuration, doc, { now });
+  const added = await Promise.all([...checkSources.values()].map((source) => source(handle, doc, projectId)));
+  const result = added.length ? summarise([...own.findings, ...added.flat()]) : own;
   let missingCount = 0;
   for (const finding of result.findings)
     if (finding.severity === 'error' && isMissing(finding, doc)) missingCount++;

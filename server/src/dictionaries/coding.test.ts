@@ -198,15 +198,85 @@ describe('coding findings for the case check', () => {
       ['/tests/0/meddraCode', 'F.r.2.2b', 'dictionaries.lltNotInVersion', 'warning'],
     ]);
     expect(findings[0]!.message.en).toBe(
-      `MedDRA version 26.0 of LLT ${renamed.code} differs from the configured version 27.0`,
+      `MedDRA version differs from group LLT codes: LLT ${renamed.code} is coded in MedDRA 26.0, the configured version is 27.0`,
     );
-    expect(findings[0]!.message.zh).toContain('不一致');
+    expect(findings[0]!.message.zh).toBe(
+      `MedDRA 版本与组 LLT 编码不一致：LLT ${renamed.code} 编码于 MedDRA 26.0，配置的版本为 27.0`,
+    );
+  });
+
+  it('names a coded LLT whose stored SOC is not on a path of its PT (the coding does not reach SOC)', async () => {
+    const elsewhere = v1.socs.find((soc) => soc.code !== coded(kept.code).meddraSocCode)!;
+    const findings = await meddraCodingFindings(
+      handle,
+      service,
+      translator,
+      { reactions: [{ reactionNative: 'a', ...coded(kept.code), meddraSocCode: elsewhere.code }] },
+      'p1',
+    );
+    expect(findings.map((f) => [f.path, f.messageKey, f.message.en])).toEqual([
+      [
+        '/reactions/0/meddraCode',
+        'dictionaries.selectionNotReachingSoc',
+        `The selection must reach SOC level (term ${kept.code})`,
+      ],
+    ]);
   });
 
   it('says the version is not configured, and nothing for a case without coded terms', async () => {
     const findings = await meddraCodingFindings(handle, service, translator, doc, 'nope');
     expect(findings.map((f) => f.message.en)).toEqual(['MedDRA version not configured']);
     expect(await meddraCodingFindings(handle, service, translator, { reactions: [{}] }, 'p1')).toEqual([]);
+  });
+});
+
+describe('the case check with the MedDRA coding rules', () => {
+  type CheckFinding = { path: string; e2b: string; severity: string; messageKey: string; message: Data };
+  const checkOf = async (id: string, lang: 'cn' | 'en' = 'en') => {
+    const answer = await entry.call('POST', `/cases/${id}/check`, {}, lang);
+    expect(answer.body.code, answer.body.msg).toBe(200);
+    return answer.body.data as { warningCount: number; groups: { tab: string; findings: CheckFinding[] }[] };
+  };
+  const meddraFindings = (check: Awaited<ReturnType<typeof checkOf>>) =>
+    check.groups
+      .flatMap((g) => g.findings.map((f) => ({ tab: g.tab, ...f })))
+      .filter((f) => f.messageKey.startsWith('dictionaries.'));
+
+  it('reports a code of another version at its field, saves anyway (a warning), and says when no version is configured', async () => {
+    const { id, rev, document } = await codedCase();
+    const reactions = (document.reactions as Data[]).map((r, i) =>
+      i === 0 ? { ...r, meddraVersion: '26.0' } : r,
+    );
+    const saved = await entry.call('PUT', `/cases/${id}`, {
+      rev,
+      document: { ...document, reactions },
+      confirmMissing: true,
+    });
+    expect(saved.body.code, JSON.stringify(saved.body.msg)).toBe(200);
+
+    const found = meddraFindings(await checkOf(id));
+    expect(found.find((f) => f.path === '/reactions/0/meddraCode')).toMatchObject({
+      tab: 'reaction',
+      e2b: 'E.i.2.1b',
+      severity: 'warning',
+      messageKey: 'dictionaries.meddraVersionMismatch',
+      message: {
+        en: `MedDRA version differs from group LLT codes: LLT ${renamed.code} is coded in MedDRA 26.0, the configured version is 27.0`,
+        zh: `MedDRA 版本与组 LLT 编码不一致：LLT ${renamed.code} 编码于 MedDRA 26.0，配置的版本为 27.0`,
+      },
+    });
+    // The other reactions are codes of 27.0: nothing to say about them.
+    expect(found.filter((f) => /^\/reactions\/[12]\//.test(f.path))).toEqual([]);
+
+    await service.saveSettings(handle, 'p1', { meddraVersion: null, whodrugVersion: null });
+    try {
+      const unconfigured = meddraFindings(await checkOf(id));
+      expect(unconfigured.map((f) => [f.path, f.message.zh, f.message.en])).toEqual([
+        ['/reactions/0/meddraCode', 'MedDRA 版本未配置', 'MedDRA version not configured'],
+      ]);
+    } finally {
+      await service.saveSettings(handle, 'p1', { meddraVersion: '27.0', whodrugVersion: null });
+    }
   });
 });
 

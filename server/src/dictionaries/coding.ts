@@ -300,9 +300,11 @@ export async function medicalReviewTasks(
 }
 
 /**
- * SPEC 5 "MedDRA version must be configured and must match the group LLT codes", as check
- * findings of a case (the engine's Finding shape, warnings): for the case check to add to its
- * report. Nothing when the case has no coded MedDRA term.
+ * SPEC 5 "MedDRA version must be configured and must match the group LLT codes" and "selection
+ * must reach SOC level", as check findings of a case (the engine's Finding shape, at the code
+ * field): the module provides them to every case check. Warnings, not errors: a project whose
+ * version is not configured yet, or a case coded before a version change, must still save (the
+ * recode fixes the codes). Nothing when the case has no coded MedDRA term.
  */
 export async function meddraCodingFindings(
   handle: TenantHandle,
@@ -351,7 +353,14 @@ export async function meddraCodingFindings(
       );
   }
   const byRef = new Map(coded.map((term) => [term.ref, term]));
-  return checkCodingVersions(coded, dictionary).map((issue) =>
-    finding(byRef.get(issue.ref)!, issue.messageKey, issue.params),
-  );
+  const issues = checkCodingVersions(coded, dictionary);
+  const flagged = new Set(issues.map((issue) => issue.ref));
+  const findings = issues.map((issue) => finding(byRef.get(issue.ref)!, issue.messageKey, issue.params));
+  // An LLT of the version must reach SOC: on the SOC the item stores, else on the primary path.
+  for (const term of coded) {
+    if (flagged.has(term.ref)) continue;
+    const resolved = dictionary.resolve({ code: term.meddraCode!.trim(), socCode: term.meddraSocCode });
+    if ('messageKey' in resolved) findings.push(finding(term, resolved.messageKey, resolved.params));
+  }
+  return findings;
 }

@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import { DictionaryFormatError } from '../../../engine/src/dictionaries/index';
+import { provideCaseCheckFindings } from '../cases/index';
 import { AppError } from '../http/errors';
 import { defineModule } from '../http/module';
 import { defineJob } from '../jobs/types';
@@ -13,6 +14,7 @@ import { dictionaryCollections } from './collections';
 import type { ImportJobPayload } from './routes';
 import { IMPORT_JOB, dictionaryRoutes } from './routes';
 import { codingRoutes } from './coding-routes';
+import { meddraCodingFindings } from './coding';
 import { DictionaryService, refusalIssues } from './service';
 
 export { DictionaryService, formatRefusal } from './service';
@@ -87,7 +89,12 @@ export const dictionariesModule = defineModule({
   collections: dictionaryCollections,
   jobs: [importJob],
   routes(router, deps) {
-    dictionaryRoutes(router, deps, dictionaryService(deps.store));
-    codingRoutes(router, dictionaryService(deps.store));
+    const service = dictionaryService(deps.store);
+    dictionaryRoutes(router, deps, service);
+    codingRoutes(router, service);
+    // SPEC 5's MedDRA coding rules join every case check (save, check, submit) once this module is mounted.
+    provideCaseCheckFindings('dictionaries', (handle, doc, projectId) =>
+      meddraCodingFindings(handle, service, deps.translator, doc, projectId),
+    );
   },
 });
