@@ -373,3 +373,47 @@ describe('drug and hospital catalogues', () => {
     expect((await admin.call('GET', '/hospitals?keyword=胸科')).body.data.total).toBe(1);
   });
 });
+
+describe('projects: the tenant sponsor limit', () => {
+  it('counts distinct sponsors of the projects in use, on create, edit and restore', async () => {
+    await tenants.insertOne({
+      _id: 't3',
+      name: 't3',
+      code: 't3',
+      status: 'active',
+      expiresAt: null,
+      limits: { projects: 10, sponsors: 2, users: 50 },
+      enterpriseAdminId: 'entry',
+    });
+    const t3 = rig.as('entry', 't3');
+    const create = (code: string, sponsor: string) =>
+      t3.call('POST', '/projects', newProject({ code, sponsor }));
+    expect((await create('S-1', '甲制药')).body.code).toBe(200);
+    // The same sponsor, spelt with other spaces and case, is not a new one.
+    expect((await create('S-2', ' 甲制药 ')).body.code).toBe(200);
+    const second = await create('S-3', 'Beta  Pharma');
+    expect(second.body.code).toBe(200);
+    expect((await create('S-4', 'beta pharma')).body.code).toBe(200);
+    const over = await create('S-5', '丙制药');
+    expect(over.body).toMatchObject({ code: 400, msg: 'The tenant has reached its limit of 2 sponsors' });
+    expect((await t3.call('GET', '/projects')).body.data.total).toBe(4);
+
+    // Editing a project to a third sponsor is refused too and changes nothing.
+    const { projectId: id, rev } = second.body.data;
+    const edited = await t3.call('PUT', `/projects/${id}`, {
+      ...newProject({ code: 'S-3', sponsor: '丙制药' }),
+      rev,
+    });
+    expect(edited.body.code).toBe(400);
+    expect((await t3.call('GET', `/projects/${id}`)).body.data.sponsor).toBe('Beta  Pharma');
+
+    // Once no project in use names Beta Pharma, a third sponsor fits; the deleted project cannot come back.
+    const fourth = (await t3.call('GET', '/projects?keyword=S-4')).body.data.items[0];
+    expect(fourth.code).toBe('S-4');
+    expect((await t3.call('DELETE', `/projects/${id}`)).body.code).toBe(200);
+    expect((await t3.call('DELETE', `/projects/${fourth.projectId}`)).body.code).toBe(200);
+    expect((await create('S-5', '丙制药')).body.code).toBe(200);
+    const restored = await t3.call('POST', `/projects/${id}/restore`);
+    expect(restored.body).toMatchObject({ code: 400, msg: 'The tenant has reached its limit of 2 sponsors' });
+  });
+});

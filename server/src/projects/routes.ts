@@ -117,7 +117,9 @@ export function projectRoutes(router: ModuleRouter): void {
       body: bodySchema(projectEntity, { rev: true }),
     },
     async (c, { body, params }) =>
-      projectView(await updateProject(tenantHandle(c), params.projectId, fieldsOf(body), body.rev)),
+      projectView(
+        await updateProject(c.get('deps').store, tenantHandle(c), params.projectId, fieldsOf(body), body.rev),
+      ),
   );
 
   router.route<unknown, unknown, { projectId: string }>(

@@ -9,7 +9,7 @@ import { caseCollectionNames } from '../cases';
 import { errors } from '../http/errors';
 import type { Handle, StoredDoc, TenantHandle } from '../store/port';
 import { RevisionConflictError } from '../store/port';
-import { assertTenantLimit } from '../tenancy';
+import { assertSponsorLimit, assertTenantLimit } from '../tenancy';
 import { C } from '../auth/collections';
 import type { Store } from '../store/port';
 import { assertCountry } from './entities';
@@ -89,6 +89,17 @@ async function assertCodeFree(handle: Handle, code: string, except?: string): Pr
   if (same.some((p) => p._id !== except)) throw errors.conflict('projects.codeTaken', { code });
 }
 
+/** The sponsors named on the tenant's projects in use (not deleted), but for `exceptId`. */
+async function otherSponsors(handle: Handle, exceptId?: string): Promise<(string | undefined)[]> {
+  const projects = await handle.collection<Project>(PROJECTS).find(
+    { deleted: { $ne: true }, ...(exceptId ? { _id: { $ne: exceptId } } : {}) },
+    {
+      projection: { sponsor: 1 },
+    },
+  );
+  return projects.map((p) => p.sponsor);
+}
+
 export async function createProject(
   store: Store,
   handle: TenantHandle,
@@ -103,6 +114,7 @@ export async function createProject(
     'projects',
     await projects.count({ deleted: { $ne: true } }),
   );
+  await assertSponsorLimit(store, handle.tenantId, await otherSponsors(handle), input.sponsor);
   return projects.insertOne({
     _id: randomUUID(),
     ...input,
@@ -114,7 +126,8 @@ export async function createProject(
 }
 
 export async function updateProject(
-  handle: Handle,
+  store: Store,
+  handle: TenantHandle,
   projectId: string,
   input: ProjectInput,
   rev: number,
@@ -123,6 +136,7 @@ export async function updateProject(
   assertUnlocked(project);
   assertProjectInput(input);
   if (input.code !== project.code) await assertCodeFree(handle, input.code, projectId);
+  await assertSponsorLimit(store, handle.tenantId, await otherSponsors(handle, projectId), input.sponsor);
   // Optional fields left out of the form are cleared, not kept: the form sends the whole project.
   const cleared = Object.fromEntries(
     OPTIONAL_FIELDS.filter((field) => !(field in input)).map((field) => [field, '']),
@@ -180,6 +194,7 @@ export async function restoreProject(
     'projects',
     await projects.count({ deleted: { $ne: true } }),
   );
+  await assertSponsorLimit(store, handle.tenantId, await otherSponsors(handle, projectId), project.sponsor);
   const restored = await projects.updateOne(
     { _id: projectId },
     { $set: { deleted: false }, $unset: { deletedAt: '' } },

@@ -14,5 +14,5 @@ export function createTenancyModule(options: IdentityOptions = identityOptionsFr
 }
 
 export const tenancyModule = createTenancyModule();
-export { assertTenantLimit } from './limits';
+export { assertSponsorLimit, assertTenantLimit } from './limits';
 export { getTenant, assertTenantUsable } from './tenants';
