@@ -20,6 +20,7 @@ import { masterdataModule } from './masterdata';
 import { importsModule } from './imports';
 import { projectsModule } from './projects';
 import { exportsModule } from './exports';
+import { saeTemplatesModule } from './sae-templates';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -39,4 +40,5 @@ export const modules: ServerModule[] = [
   projectsModule,
   exportsModule,
   importsModule,
+  saeTemplatesModule,
 ];
