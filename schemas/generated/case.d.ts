@@ -83,6 +83,10 @@ export interface CaseState {
    */
   isLocked: boolean;
   /**
+   * Frozen / 是否冻结
+   */
+  isFrozen?: boolean;
+  /**
    * Version / 版本号
    */
   version: number;

@@ -391,6 +391,7 @@ describe('case tabs and case list', () => {
       'followUp',
       'invalid',
       'deleted',
+      'frozen',
     ]);
     for (const tab of tabs) {
       for (const path of Object.keys(tab.filter))

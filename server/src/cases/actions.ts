@@ -7,12 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { planAction } from '../../../engine/src/workflow/index';
-import type { Facts, PlannedAction, WorkflowDefinition } from '../../../engine/src/workflow/index';
+import type {
+  Facts,
+  PlannedAction,
+  RefusedAction,
+  WorkflowDefinition,
+} from '../../../engine/src/workflow/index';
 import type { AppEnv, Principal } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
-import type { Handle, StoredDoc } from '../store/port';
+import type { Handle, StoredDoc, TenantHandle } from '../store/port';
 import type { WorkflowHistoryEntry } from '../workflow/history';
 import { projectWorkflow } from '../workflow/definitions';
 import type { Signer } from '../workflow/signature';
@@ -20,6 +25,7 @@ import { C } from './collections';
 import type { CaseDocument } from './document';
 import { caseContent } from './document';
 import { findHandler } from './directory';
+import { frozenRefusal } from './freeze';
 import type { Handler } from './directory';
 import type { StoredCase } from './persistence';
 import { caseView, loadCase, replaceCase } from './persistence';
@@ -27,6 +33,7 @@ import { requireCaseAccess, requireHandlerMember } from './membership';
 import { findProject } from './projects';
 import type { Project } from './projects';
 import { checkCase, groupByTab } from './validation';
+import { notifyCaseHandedOver } from '../messages/notify';
 import type { CaseCheck } from './validation';
 
 export interface ActionRequest {
@@ -80,6 +87,17 @@ export interface ActionEffect {
 }
 
 export type ActionEffectFn = (ctx: ActionContext, tx: Handle) => Promise<ActionEffect> | ActionEffect;
+
+/**
+ * Plans an action the declared workflow does not hold (freeze, unfreeze): what the case, its
+ * project's switches and the request allow. The workflow's own actions are planned by the machine.
+ */
+export type ActionPlanner = (input: {
+  handle: TenantHandle;
+  doc: CaseDocument;
+  facts: Facts;
+  request: ActionRequest;
+}) => Promise<PlannedAction | RefusedAction>;
 
 export function caseFacts(doc: CaseDocument, project: Project | null): Facts {
   const state = doc.state;
@@ -137,6 +155,7 @@ export async function runCaseAction(
   actionId: string,
   request: ActionRequest,
   effect: ActionEffectFn,
+  planner?: ActionPlanner,
 ): Promise<ActionOutcome> {
   const principal = requirePrincipal(c);
   const handle = tenantHandle(c);
@@ -144,10 +163,13 @@ export async function runCaseAction(
   const now = deps.clock.now();
   await requireCaseAccess(c, caseId);
   const stored = await loadCase(handle, caseId);
+  const doc = caseContent(stored);
+  // A frozen case refuses before anything else: refreshing would not help.
+  const frozen = frozenRefusal(doc, actionId);
+  if (frozen) throw errors.badRequest(frozen);
   if (request.rev !== undefined && request.rev !== stored.rev) {
     throw errors.conflict('cases.staleAction', { rev: stored.rev }, { currentRev: stored.rev });
   }
-  const doc = caseContent(stored);
   const project = await projectOf(handle, doc);
   const workflow = projectWorkflow(project?.workflowOverride);
   const facts = caseFacts(doc, project);
@@ -156,12 +178,14 @@ export async function runCaseAction(
     check = await checkCase(handle, doc, project?._id ?? null, now);
     facts.errorCount = check.errorCount;
   }
-  const plan = planAction(workflow, actionId, facts, request);
+  const plan = planner
+    ? await planner({ handle, doc, facts, request })
+    : planAction(workflow, actionId, facts, request);
   if (!plan.ok) throw refused(plan.messageKey, plan.params, check);
   await authorizeAll(c, principal, plan.permissions);
 
   let next: Handler | null = null;
-  if (workflow.actions[actionId]!.needsUser) {
+  if (workflow.actions[actionId]?.needsUser) {
     next = await findHandler(handle, request.userId!);
     if (!next) throw errors.badRequest('workflow.userUnknown', { id: request.userId! });
     await requireHandlerMember(c, next, project?._id ?? null);
@@ -191,7 +215,7 @@ export async function runCaseAction(
     name,
   };
 
-  return handle.transaction(async (tx) => {
+  const outcome = await handle.transaction(async (tx) => {
     const result = await effect(ctx, tx);
     let written: StoredCase = stored;
     if (result.doc) {
@@ -247,6 +271,9 @@ export async function runCaseAction(
     }
     return { case: caseView(written), history, snapshotId };
   });
+  // The next handler's in-app message, once the action has committed (never undoes it).
+  if (outcome.history) await notifyCaseHandedOver(c, outcome.history, workflow);
+  return outcome;
 }
 
 /** Effect of the moving actions: the case goes to the planned node and to the chosen handler. */

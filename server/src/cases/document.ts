@@ -20,6 +20,7 @@ export const SERVER_STATE_FIELDS = [
   'isCompleted',
   'validity',
   'isLocked',
+  'isFrozen',
   'version',
   'versionType',
   'followUpNumber',

@@ -9,7 +9,7 @@ import type { JsonSchema } from '../http/validation';
 import type { ModuleRouter } from '../http/route';
 import { projectWorkflow } from '../workflow/definitions';
 import type { Signer } from '../workflow/signature';
-import type { ActionEffectFn, ActionRequest } from './actions';
+import type { ActionEffectFn, ActionPlanner, ActionRequest } from './actions';
 import { caseFacts, moveEffect, projectOf, runCaseAction } from './actions';
 import { caseContent } from './document';
 import { C } from './collections';
@@ -34,12 +34,22 @@ import {
   createCase,
   deleteEffect,
   editRefusalOf,
+  featuresOf,
   followUpEffect,
   markCompletedEffect,
   markInvalidEffect,
   restoreEffect,
   saveCase,
 } from './service';
+import {
+  FREEZE_PERMISSION,
+  freezeEffect,
+  freezePlanner,
+  frozenRefusal,
+  isFrozen,
+  withFreezeActions,
+} from './freeze';
+import type { FreezeAction } from './freeze';
 import { changeLog, compareVersions, getVersion, listVersions, workflowHistory } from './versions';
 
 const caseIdParams: JsonSchema = {
@@ -121,6 +131,14 @@ async function visibleCandidates(
   );
   return candidates.filter((candidate) => visible.has(candidate.caseId));
 }
+
+const BULK_SUMMARIES = {
+  delete:
+    'Soft-deletes the selected reports (not at regulatory submission, not locked, not marked completed, not frozen)',
+  restore: 'Restores the selected deleted reports to the validity they had',
+  freeze: 'Freezes the selected reports (project switch "freeze" on), each with the same optional reason',
+  unfreeze: 'Unfreezes the selected frozen reports with a reason',
+};
 
 export function caseRoutes(router: ModuleRouter, signer: Signer): void {
   router.route<CreateCaseInput>(
@@ -215,15 +233,18 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     },
   );
 
-  const bulk = (action: 'delete' | 'restore', permission: string, effect: ActionEffectFn, empty: string) =>
+  const bulk = (
+    action: keyof typeof BULK_SUMMARIES,
+    permission: string,
+    effect: ActionEffectFn,
+    empty: string,
+    planner?: ActionPlanner,
+  ) =>
     router.route<{ caseIds?: string[]; reason?: string }>(
       {
         method: 'post',
         path: `/${action}`,
-        summary:
-          action === 'delete'
-            ? 'Soft-deletes the selected reports (not at regulatory submission, not locked, not marked completed)'
-            : 'Restores the selected deleted reports to the validity they had',
+        summary: BULK_SUMMARIES[action],
         permission,
         body: { type: 'object', additionalProperties: false, properties: { caseIds, reason: text(2000) } },
       },
@@ -239,6 +260,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
               action,
               body.reason ? { opinion: body.reason } : {},
               effect,
+              planner,
             );
             results.push({ caseId, ok: true, msg: null });
           } catch (error) {
@@ -254,6 +276,8 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     );
   bulk('delete', 'activecase:delete', deleteEffect, 'cases.noDataSelectedDelete');
   bulk('restore', 'activecase:restore', restoreEffect, 'cases.selectAtLeastOne');
+  for (const action of ['freeze', 'unfreeze'] as const)
+    bulk(action, FREEZE_PERMISSION, freezeEffect(action), 'cases.selectAtLeastOne', freezePlanner(action));
 
   router.route(
     {
@@ -270,15 +294,21 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       const doc = caseContent(stored);
       const project = await projectOf(handle, doc);
       const workflow = projectWorkflow(project?.workflowOverride);
-      // The project's switches may refuse this user's edits: the header then shows the case read-only.
-      const refusal = await editRefusalOf(handle, doc, requirePrincipal(c).userId, c.get('deps').clock.now());
+      // A frozen case, or the project's switches, may refuse this user's edits: the page is then read-only.
+      const frozen = frozenRefusal(doc, 'save');
+      const refusal = frozen
+        ? { messageKey: frozen, params: {} }
+        : await editRefusalOf(handle, doc, requirePrincipal(c).userId, c.get('deps').clock.now());
+      const freezeSwitch = project ? (await featuresOf(handle, project._id)).freeze : false;
+      const actions = availableActions(workflow, caseFacts(doc, project)).map((action) =>
+        action.action === 'save' && action.allowed && refusal
+          ? { ...action, allowed: false, messageKey: refusal.messageKey }
+          : action,
+      );
       return {
         ...caseView(stored),
-        actions: availableActions(workflow, caseFacts(doc, project)).map((action) =>
-          action.action === 'save' && action.allowed && refusal
-            ? { ...action, allowed: false, messageKey: refusal.messageKey }
-            : action,
-        ),
+        actions: withFreezeActions(actions, doc, freezeSwitch),
+        frozen: isFrozen(doc),
         editRefusal: refusal ? c.get('t')(refusal.messageKey, refusal.params) : null,
         node: { id: doc.state.workflowNode, label: workflow.nodes[doc.state.workflowNode]?.label ?? null },
         // The project's nodes by id, so the action dialog names nodes a project added.
@@ -418,6 +448,39 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         const request = route.choice ? route.choice(body ?? {}) : ((body ?? {}) as ActionRequest);
         return runCaseAction(c, signer, params.caseId, route.action, request, route.effect(body ?? {}));
       },
+    );
+  }
+
+  for (const action of ['freeze', 'unfreeze'] as const satisfies FreezeAction[]) {
+    router.route<{ rev?: number; reason?: string }>(
+      {
+        method: 'post',
+        path: `/:caseId/${action}`,
+        summary:
+          action === 'freeze'
+            ? 'Freezes the case (project switch "freeze" on): nobody may edit, submit, send back, delete or complete it until it is unfrozen; reading, preview and export stay'
+            : 'Unfreezes a frozen case, with a reason (also after the project switch was turned off)',
+        permission: FREEZE_PERMISSION,
+        params: caseIdParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { rev: { type: 'integer', minimum: 1 }, reason: text(2000) },
+        },
+      },
+      (c, { params, body }) =>
+        runCaseAction(
+          c,
+          signer,
+          params.caseId,
+          action,
+          {
+            ...(body?.rev !== undefined ? { rev: body.rev } : {}),
+            ...(body?.reason ? { opinion: body.reason } : {}),
+          },
+          freezeEffect(action),
+          freezePlanner(action),
+        ),
     );
   }
 

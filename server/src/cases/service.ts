@@ -21,6 +21,7 @@ import { conflictAnswer, conflictError } from './conflict';
 import type { CaseDocument, CaseState } from './document';
 import { caseContent, e2bNow, SERVER_STATE_FIELDS } from './document';
 import { findDuplicates } from './duplicates';
+import { frozenRefusal } from './freeze';
 import type { DuplicateCandidate } from './duplicates';
 import type { CaseView } from './persistence';
 import { caseView, insertCase, loadCase, replaceCase } from './persistence';
@@ -210,8 +211,11 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
   const handle = tenantHandle(c);
   const now = c.get('deps').clock.now();
   const stored = await loadCase(handle, caseId);
-  if (stored.rev !== input.rev) throw conflictError(await conflictAnswer(handle, stored, input.rev));
   const current = caseContent(stored);
+  // Frozen first: the conflict dialog would only lead to the same refusal.
+  const frozen = frozenRefusal(current, 'save');
+  if (frozen) throw errors.badRequest(frozen);
+  if (stored.rev !== input.rev) throw conflictError(await conflictAnswer(handle, stored, input.rev));
   const project = await projectOf(handle, current);
   const workflow = projectWorkflow(project?.workflowOverride);
   const plan = planAction(workflow, 'save', caseFacts(current, project));
