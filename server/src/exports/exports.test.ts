@@ -3,12 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFileStore } from '../files';
 import { validateR3Xml } from '../interchange/index';
-import { demoCaseContent } from '../cases/demo/factory';
-import { caseRig, demoProject } from '../cases/testing';
+import { caseRig } from '../cases/testing';
 import { createCasesModule, workbenchModule } from '../cases/index';
 import { workflowModule } from '../workflow';
 import { reportCodesModule } from '../report-codes';
 import { exportsModule } from './index';
+import { demoCaseBy } from './testing';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
 
@@ -34,20 +34,7 @@ async function raw(path: string, body: unknown, userId = 'entry') {
   });
 }
 
-async function newCase(n = 1): Promise<{ id: string; reportCode: string }> {
-  const created = await entry.call('POST', '/cases', {
-    projectId: 'p1',
-    reportType: '2',
-    happenCountry: 'CN',
-    hospitalId: 'p1-s1',
-  });
-  const { id, rev, document: current } = created.body.data.case as Data;
-  const content = demoCaseContent({ n, project: demoProject('p1'), today: new Date() });
-  const document = { ...content, report: { ...current.report, ...(content.report as object) } };
-  const saved = await entry.call('PUT', `/cases/${id}`, { rev, document, confirmMissing: true });
-  expect(saved.body.code).toBe(200);
-  return { id, reportCode: saved.body.data.case.document.report.reportCode };
-}
+const newCase = (n = 1) => demoCaseBy(entry, n);
 
 async function addReceiver(body: Data): Promise<Data> {
   const res = await entry.call('POST', '/exports/receivers', {

@@ -2,21 +2,30 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
+import { tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import { fileResponse } from '../uploads';
-import type { TenantFiles } from '../files';
 import { resolveCaseSelection } from '../cases/index';
 import { emptyScope, listScope, requireCasesAccess, scopeIds } from '../cases/membership';
 import type { CaseListQuery } from '../cases/index';
 import { FILTER_IDS, SORTABLE_COLUMNS, TAB_IDS } from '../cases/list';
 import { FORMATS, receiverRoutes } from './receivers';
 import type { ExportFormat } from './receivers';
-import type { Caller, ExportRecord, ExportStatus } from './service';
-import { ACK_MAX_BYTES, EXPORTS, exportToReceiver, exportView, receiveAcknowledgement } from './service';
+import type { ExportStatus } from './service';
+import {
+  ACK_MAX_BYTES,
+  EXPORT_STATUSES,
+  exportToReceiver,
+  exportView,
+  receiveAcknowledgement,
+} from './service';
+import { callerOf, filesOf, listExports, memberExport } from './access';
+import { TRANSMISSION_ACTIONS } from './states';
+import { transmissionView } from './transmission';
+import { exportIdParams, transmissionRoutes } from './transmission-routes';
 
 const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 const caseIds: JsonSchema = { type: 'array', items: id(), maxItems: 500 };
@@ -41,24 +50,6 @@ const listQuery: JsonSchema = {
     size: { type: 'integer', minimum: 1, maximum: 200 },
   },
 };
-const exportIdParams: JsonSchema = { type: 'object', required: ['exportId'], properties: { exportId: id() } };
-const STATUSES: ExportStatus[] = ['exported', 'acknowledged', 'partial', 'failed'];
-
-function filesOf(c: Context<AppEnv>, deps: ModuleDeps): TenantFiles {
-  if (!deps.files) throw new Error('the file store is not configured');
-  return deps.files.forTenant(tenantHandle(c));
-}
-
-function callerOf(c: Context<AppEnv>): Caller {
-  const principal = requirePrincipal(c);
-  const translator = c.get('translator');
-  return {
-    userId: principal.userId,
-    name: typeof principal.name === 'string' ? principal.name : null,
-    t: (key, params) => c.get('t')(key, params),
-    has: (key) => translator.has(key),
-  };
-}
 
 export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   receiverRoutes(router);
@@ -155,7 +146,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         properties: {
           caseId: id(),
           receiverId: id(),
-          status: { enum: STATUSES },
+          status: { enum: [...EXPORT_STATUSES] },
           page: { type: 'integer', minimum: 1, default: 1 },
           size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
         },
@@ -166,16 +157,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (query.caseId) filter.caseIds = query.caseId;
       if (query.receiverId) filter.receiverId = query.receiverId;
       if (query.status) filter.status = query.status;
-      const exports = tenantHandle(c).collection<ExportRecord>(EXPORTS);
-      const [total, items] = await Promise.all([
-        exports.count(filter),
-        exports.find(filter, {
-          sort: { exportedAt: -1 },
-          skip: (query.page - 1) * query.size,
-          limit: query.size,
-        }),
-      ]);
-      return { total, page: query.page, size: query.size, items: items.map(exportView) };
+      return listExports(c, filter, query, exportView);
     },
   );
 
@@ -187,29 +169,44 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: 'activecase:export',
       params: exportIdParams,
     },
-    async (c, { params }) => {
-      const found = await tenantHandle(c).collection<ExportRecord>(EXPORTS).findOne({ _id: params.exportId });
-      if (!found) throw errors.notFound('exports.exportNotFound', { id: params.exportId });
-      return exportView(found);
-    },
+    async (c, { params }) => exportView(await memberExport(c, params.exportId)),
   );
 
+  recordFileRoutes(router, deps, '/records', {
+    file: 'activecase:export',
+    ack: 'activecase:export',
+    upload: 'activecase:export',
+  });
+  transmissionRoutes(router, deps);
+  // The transmission page's own routes to the same files, under its menu's permissions.
+  recordFileRoutes(router, deps, '/transmissions', {
+    file: 'submittransfer:E2Btransmission',
+    ack: 'submittransfer:E2Btransmission:downloadAck',
+    upload: TRANSMISSION_ACTIONS.ack.permission,
+  });
+}
+
+/** The file of an export, its ACK file, and the ACK upload, under `base` with the given permissions. */
+function recordFileRoutes(
+  router: ModuleRouter,
+  deps: ModuleDeps,
+  base: '/records' | '/transmissions',
+  permissions: { file: string; ack: string; upload: string },
+): void {
+  const view = base === '/records' ? exportView : transmissionView;
   const download = (which: 'file' | 'ack') =>
     router.route<unknown, unknown, { exportId: string }>(
       {
         method: 'get',
-        path: `/records/:exportId/${which === 'file' ? 'file' : 'ack-file'}`,
+        path: `${base}/:exportId/${which === 'file' ? 'file' : 'ack-file'}`,
         summary:
           which === 'file' ? 'Downloads the exported E2B file again' : 'Downloads the received ACK file',
-        permission: 'activecase:export',
+        permission: permissions[which],
         params: exportIdParams,
         download: true,
       },
       async (c, { params }) => {
-        const found = await tenantHandle(c)
-          .collection<ExportRecord>(EXPORTS)
-          .findOne({ _id: params.exportId });
-        if (!found) throw errors.notFound('exports.exportNotFound', { id: params.exportId });
+        const found = await memberExport(c, params.exportId);
         const fileId = which === 'file' ? found.fileId : found.ack?.fileId;
         if (!fileId) throw errors.notFound('exports.noAck');
         const { info, stream } = await filesOf(c, deps).getStream(fileId);
@@ -223,12 +220,13 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   router.route<{ fileName: string; content: string; rev?: number }, unknown, { exportId: string }>(
     {
       method: 'post',
-      path: '/records/:exportId/ack',
+      path: `${base}/:exportId/ack`,
       summary: 'Reads an R3 (MCCI_IN200101UV01) or R2 (ichicsrack) acknowledgement for an export',
       description:
         'content is the ACK file in base64 (any XML encoding). A positive ACK marks the record acknowledged, ' +
-        'a negative one failed with its error text; partly rejected batches are partial.',
-      permission: 'activecase:export',
+        'a negative one failed with its error text; partly rejected batches are partial. Refused once the ' +
+        'failure was handled or resubmitted.',
+      permission: permissions.upload,
       params: exportIdParams,
       body: {
         type: 'object',
@@ -247,6 +245,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         throw errors.badRequest('exports.ackNotXml', { name: body.fileName });
       const bytes = new Uint8Array(Buffer.from(body.content, 'base64'));
       if (bytes.length === 0) throw errors.badRequest('exports.ackEmpty');
+      await memberExport(c, params.exportId);
       const updated = await receiveAcknowledgement(
         tenantHandle(c),
         filesOf(c, deps),
@@ -255,7 +254,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         { fileName: body.fileName, bytes, ...(body.rev === undefined ? {} : { rev: body.rev }) },
         deps.clock.now(),
       );
-      return exportView(updated);
+      return view(updated);
     },
   );
 }

@@ -25,12 +25,39 @@ import { caseContent } from '../cases/document';
 import { C as caseCollections } from '../cases/collections';
 import type { ExportFormat, ReceiverProfile } from './receivers';
 import { loadReceiver } from './receivers';
+import { requireTransition } from './states';
 
 export const EXPORTS = 'e2bExports';
 /** An ACK is a small file; anything larger is not one. */
 export const ACK_MAX_BYTES = 2 * 1024 * 1024;
 
-export type ExportStatus = 'exported' | 'acknowledged' | 'partial' | 'failed';
+/**
+ * SPEC 4 transmission states of an export: exported (validated, ready to send), sent (the
+ * transmission recorded, the file in the receiver's outbox), then what its ACK says (acknowledged,
+ * partial, failed), and after a failure handled (opinion recorded) or resubmitted (a new export
+ * of the current case version replaces it). The allowed moves are declared in ./transmission.
+ */
+export const EXPORT_STATUSES = [
+  'exported',
+  'sent',
+  'acknowledged',
+  'partial',
+  'failed',
+  'handled',
+  'resubmitted',
+] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** One line of a transmission's communication record. */
+export interface TransmissionEvent {
+  at: string;
+  by: string;
+  byName: string | null;
+  action: 'export' | 'send' | 'ack' | 'handleFailure' | 'resubmit';
+  status: ExportStatus;
+  /** The ACK code, the handling opinion, the batch of the resubmission ... */
+  note: string | null;
+}
 
 export interface ExportedCase {
   caseId: string;
@@ -85,6 +112,18 @@ export interface ExportRecord {
   /** The error text of a negative ACK (batch or reports), for the list. */
   failureText: string | null;
   ack: AckRecord | null;
+  /** The projects of the exported cases (C.1 study project): who may see the transmission. */
+  projectIds?: string[];
+  /** When the transmission to the receiver was recorded, and by whom. */
+  sentAt?: string | null;
+  sentBy?: string | null;
+  sentByName?: string | null;
+  /** The failure handling (opinion) once recorded. */
+  handling?: { opinion: string; at: string; by: string; byName: string | null } | null;
+  /** Resubmission links: the failed export this one replaces, and the export that replaced this one. */
+  resubmitOf?: string | null;
+  resubmittedAs?: string | null;
+  events?: TransmissionEvent[];
 }
 
 export interface ExportRequest {
@@ -94,6 +133,8 @@ export interface ExportRequest {
   receiverId: string;
   /** Overrides the receiver's format. */
   format?: ExportFormat;
+  /** A resubmission: the failed export it replaces; it is recorded as sent at once. */
+  resubmitOf?: string;
 }
 
 export interface Caller {
@@ -116,7 +157,7 @@ async function loadCases(
   handle: Handle,
   caseIds: string[],
   projectIds: string[],
-): Promise<{ id: string; rev: number; document: CaseDocument }[]> {
+): Promise<{ id: string; rev: number; document: CaseDocument; projectId: string | null }[]> {
   const found = await handle.collection(caseCollections.cases).find({ _id: { $in: caseIds } });
   const byId = new Map(found.map((doc) => [doc._id, doc]));
   return caseIds.map((id) => {
@@ -129,7 +170,7 @@ async function loadCases(
       throw errors.notFound('cases.notFound', { id });
     const code = report?.reportCode ?? id;
     if (state?.validity === 'deleted') throw errors.badRequest('exports.caseDeleted', { code });
-    return { id, rev: stored.rev, document };
+    return { id, rev: stored.rev, document, projectId: report?.studyProjectId ?? null };
   });
 }
 
@@ -197,6 +238,13 @@ export async function exportToReceiver(
     const version = (document.state as { version?: number } | undefined)?.version ?? null;
     return { caseId: id, reportCode, messageId, caseRev: rev, version };
   });
+  const at = now.toISOString();
+  const by = { by: caller.userId, byName: caller.name };
+  const resubmitOf = request.resubmitOf ?? null;
+  const events: TransmissionEvent[] = [
+    { at, ...by, action: 'export', status: 'exported', note: batchId },
+    ...(resubmitOf ? [{ at, ...by, action: 'send' as const, status: 'sent' as const, note: null }] : []),
+  ];
   const record = await handle.collection<ExportRecord>(EXPORTS).insertOne({
     format,
     profile: receiver.profile,
@@ -211,12 +259,20 @@ export async function exportToReceiver(
     fileId: info.fileId,
     fileName,
     size: info.size,
-    exportedAt: now.toISOString(),
+    exportedAt: at,
     exportedBy: caller.userId,
     exportedByName: caller.name,
-    status: 'exported',
+    status: resubmitOf ? 'sent' : 'exported',
     failureText: null,
     ack: null,
+    projectIds: [...new Set(cases.map((c) => c.projectId).filter((p): p is string => p !== null))],
+    sentAt: resubmitOf ? at : null,
+    sentBy: resubmitOf ? caller.userId : null,
+    sentByName: resubmitOf ? caller.name : null,
+    handling: null,
+    resubmitOf,
+    resubmittedAs: null,
+    events,
   });
   return { record, xml: outcome.xml };
 }
@@ -225,7 +281,7 @@ export async function exportToReceiver(
 function applyAck(
   record: ExportRecord,
   ack: Acknowledgement,
-): Pick<ExportRecord, 'status' | 'failureText' | 'cases'> {
+): { status: ExportStatus; failureText: string | null; cases: ExportedCase[] } {
   const byMessage = new Map<string, Acknowledgement['reports'][number]>();
   for (const report of ack.reports) {
     for (const id of [report.messageId, report.safetyReportId, report.companyNumber])
@@ -261,6 +317,7 @@ export async function receiveAcknowledgement(
   const exports = handle.collection<ExportRecord>(EXPORTS);
   const record = await exports.findOne({ _id: exportId });
   if (!record) throw errors.notFound('exports.exportNotFound', { id: exportId });
+  requireTransition(caller, record, 'ack');
   let ack: Acknowledgement;
   try {
     const root = parseXml(file.bytes, { maxBytes: ACK_MAX_BYTES });
@@ -294,9 +351,18 @@ export async function receiveAcknowledgement(
     ackDate: ack.ackDate ?? null,
     reports: ack.reports,
   };
+  const applied = applyAck(record, ack);
+  const event: TransmissionEvent = {
+    at: stored.receivedAt,
+    by: caller.userId,
+    byName: caller.name,
+    action: 'ack',
+    status: applied.status,
+    note: [ack.code, ack.text].filter(Boolean).join(' '),
+  };
   const updated = await exports.updateOne(
     { _id: exportId },
-    { $set: { ...applyAck(record, ack), ack: stored } },
+    { $set: { ...applied, ack: stored, events: [...(record.events ?? []), event] } },
     file.rev === undefined ? {} : { expectedRev: file.rev },
   );
   if (!updated) throw errors.notFound('exports.exportNotFound', { id: exportId });

@@ -1,0 +1,69 @@
+/**
+ * Who may reach an export: the caller's tenant (store scope) and, as for every case route, only the
+ * exports of cases in the projects the caller works in (cases module's membership).
+ */
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import type { ModuleDeps } from '../http/module';
+import type { TenantFiles } from '../files';
+import type { StoredDoc } from '../store/port';
+import { emptyScope, listScope, requireCasesAccess } from '../cases/membership';
+import type { Caller, ExportRecord } from './service';
+import { EXPORTS } from './service';
+import { loadExport } from './transmission';
+
+export function filesOf(c: Context<AppEnv>, deps: ModuleDeps): TenantFiles {
+  if (!deps.files) throw new Error('the file store is not configured');
+  return deps.files.forTenant(tenantHandle(c));
+}
+
+export function callerOf(c: Context<AppEnv>): Caller {
+  const principal = requirePrincipal(c);
+  const translator = c.get('translator');
+  return {
+    userId: principal.userId,
+    name: typeof principal.name === 'string' ? principal.name : null,
+    t: (key, params) => c.get('t')(key, params),
+    has: (key) => translator.has(key),
+  };
+}
+
+/** An export whose cases are all in the caller's projects (403 otherwise, 404 when unknown). */
+export async function memberExport(c: Context<AppEnv>, exportId: string): Promise<StoredDoc<ExportRecord>> {
+  const record = await loadExport(tenantHandle(c), exportId);
+  await requireCasesAccess(c, record.caseIds);
+  return record;
+}
+
+/**
+ * One page of exports matching the filter among the caller's projects (narrowed by the
+ * studyProjectIds header), newest first.
+ */
+export async function listExports<V>(
+  c: Context<AppEnv>,
+  filter: Record<string, unknown>,
+  page: { page: number; size: number },
+  view: (record: StoredDoc<ExportRecord>) => V,
+): Promise<{ total: number; page: number; size: number; items: V[] }> {
+  const scope = await exportScopeFilter(c);
+  if (!scope) return { total: 0, page: page.page, size: page.size, items: [] };
+  const exports = tenantHandle(c).collection<ExportRecord>(EXPORTS);
+  const where = { ...filter, ...scope };
+  const [total, items] = await Promise.all([
+    exports.count(where),
+    exports.find(where, { sort: { exportedAt: -1 }, skip: (page.page - 1) * page.size, limit: page.size }),
+  ]);
+  return { total, page: page.page, size: page.size, items: items.map(view) };
+}
+
+/**
+ * The list filter limiting exports to the caller's projects (narrowed by the studyProjectIds
+ * header): {} for no limit, null when the caller may see none.
+ */
+async function exportScopeFilter(c: Context<AppEnv>): Promise<Record<string, unknown> | null> {
+  const scope = await listScope(c);
+  if (scope === null) return {};
+  if (emptyScope(scope)) return null;
+  return { projectIds: { $in: scope } };
+}

@@ -1,0 +1,165 @@
+/**
+ * Routes of E2B transmission tracking (`/api/exports/transmissions`, page
+ * /submittransfer/E2Btransmission): the list, send, failure handling and resubmission. The files
+ * and the ACK upload under the same prefix are declared with the export records' (routes.ts).
+ */
+import { tenantHandle } from '../http/context';
+import type { ModuleDeps } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import type { JsonSchema } from '../http/validation';
+import { FORMATS } from './receivers';
+import type { ExportFormat } from './receivers';
+import type { ExportStatus } from './service';
+import { EXPORT_STATUSES } from './service';
+import { TRANSMISSION_ACTIONS } from './states';
+import { handleFailure, resubmitTransmission, sendTransmission, transmissionView } from './transmission';
+import { callerOf, filesOf, listExports, memberExport } from './access';
+
+const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
+export const exportIdParams: JsonSchema = {
+  type: 'object',
+  required: ['exportId'],
+  properties: { exportId: id() },
+};
+const rev: JsonSchema = { type: 'integer', minimum: 1 };
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+interface ListQuery {
+  reportCode?: string;
+  batchId?: string;
+  receiverId?: string;
+  status?: ExportStatus;
+  format?: ExportFormat;
+  page: number;
+  size: number;
+}
+
+export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void {
+  router.route<unknown, ListQuery>(
+    {
+      method: 'get',
+      path: '/transmissions',
+      summary:
+        'E2B transmissions (every export to a receiver), newest first, with the actions each state allows',
+      description:
+        'Filters: reportCode and batchId (contains), receiverId, status, format. Only exports of cases in ' +
+        "the caller's projects. The sent transmissions of a receiver are its outbox for the gateway.",
+      permission: 'submittransfer:E2Btransmission',
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          reportCode: id(100),
+          batchId: id(100),
+          receiverId: id(),
+          status: { enum: [...EXPORT_STATUSES] },
+          format: { enum: [...FORMATS] },
+          page: { type: 'integer', minimum: 1, default: 1 },
+          size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
+        },
+      },
+    },
+    async (c, { query }) => {
+      const filter: Record<string, unknown> = {};
+      const contains = (value: string) => ({ $regex: escapeRegex(value.trim()), $options: 'i' });
+      if (query.reportCode?.trim()) filter['cases.reportCode'] = contains(query.reportCode);
+      if (query.batchId?.trim()) filter.batchId = contains(query.batchId);
+      if (query.receiverId) filter.receiverId = query.receiverId;
+      if (query.status) filter.status = query.status;
+      if (query.format) filter.format = query.format;
+      return listExports(c, filter, query, transmissionView);
+    },
+  );
+
+  router.route<unknown, unknown, { exportId: string }>(
+    {
+      method: 'get',
+      path: '/transmissions/:exportId',
+      summary: 'One transmission with its ACK, handling and communication record (events)',
+      permission: 'submittransfer:E2Btransmission',
+      params: exportIdParams,
+    },
+    async (c, { params }) => transmissionView(await memberExport(c, params.exportId)),
+  );
+
+  router.route<{ rev: number }, unknown, { exportId: string }>(
+    {
+      method: 'post',
+      path: '/transmissions/:exportId/send',
+      summary: 'Records the transmission of a validated export to its receiver (exported -> sent)',
+      description:
+        'No gateway is connected: the file is left in the receiver outbox (GET /transmissions?status=sent&' +
+        'receiverId=) for the gateway; the receiver having it is known only from its ACK. Refused when the ' +
+        'receiver is disabled, a case was deleted or has a newer version than the file.',
+      permission: TRANSMISSION_ACTIONS.send.permission,
+      params: exportIdParams,
+      body: { type: 'object', additionalProperties: false, required: ['rev'], properties: { rev } },
+    },
+    async (c, { body, params }) => {
+      await memberExport(c, params.exportId);
+      const sent = await sendTransmission(
+        tenantHandle(c),
+        callerOf(c),
+        params.exportId,
+        body.rev,
+        deps.clock.now(),
+      );
+      return transmissionView(sent);
+    },
+  );
+
+  router.route<{ opinion: string; rev: number }, unknown, { exportId: string }>(
+    {
+      method: 'post',
+      path: '/transmissions/:exportId/handle-failure',
+      summary: 'Records the handling opinion of a failed or partly rejected transmission (-> handled)',
+      permission: TRANSMISSION_ACTIONS.handleFailure.permission,
+      params: exportIdParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['opinion', 'rev'],
+        properties: { opinion: { type: 'string', maxLength: 2000 }, rev },
+      },
+    },
+    async (c, { body, params }) => {
+      await memberExport(c, params.exportId);
+      const handled = await handleFailure(
+        tenantHandle(c),
+        callerOf(c),
+        params.exportId,
+        body,
+        deps.clock.now(),
+      );
+      return transmissionView(handled);
+    },
+  );
+
+  router.route<{ rev: number }, unknown, { exportId: string }>(
+    {
+      method: 'post',
+      path: '/transmissions/:exportId/resubmit',
+      summary:
+        'Resubmits a failed transmission: a new validated export of the current case versions, recorded as sent',
+      description:
+        'The reports the ACK rejected (CR), or all when the batch was rejected, are exported again to the same ' +
+        'receiver and format (XSD errors answer 400 with data.xsdErrors and change nothing). Answers ' +
+        '{failed, resubmitted}: the failed one is resubmitted and names the new one (resubmittedAs).',
+      permission: TRANSMISSION_ACTIONS.resubmit.permission,
+      params: exportIdParams,
+      body: { type: 'object', additionalProperties: false, required: ['rev'], properties: { rev } },
+    },
+    async (c, { body, params }) => {
+      await memberExport(c, params.exportId);
+      const { failed, resubmitted } = await resubmitTransmission(
+        tenantHandle(c),
+        filesOf(c, deps),
+        callerOf(c),
+        params.exportId,
+        { rev: body.rev, projectIds: c.get('ctx').studyProjectIds },
+        deps.clock.now(),
+      );
+      return { failed: transmissionView(failed), resubmitted: transmissionView(resubmitted) };
+    },
+  );
+}

@@ -1,0 +1,186 @@
+/**
+ * E2B transmission tracking (/submittransfer/E2Btransmission): what happens to an export after it is
+ * written - sent to its receiver, acknowledged, handled after a failure, or resubmitted as a new
+ * export of the current case versions. No gateway (FDA ESG, EV Gateway, CDE) is connected to this
+ * installation: "send" records the transmission and leaves the file in the receiver's outbox (the
+ * sent transmissions of that receiver) for its gateway; only an uploaded ACK says the receiver got it.
+ */
+import { C as caseCollections } from '../cases/collections';
+import { caseContent } from '../cases/document';
+import { errors } from '../http/errors';
+import type { TenantFiles } from '../files';
+import type { StoredDoc, TenantHandle } from '../store/port';
+import { loadReceiver } from './receivers';
+import type { Caller, ExportRecord, ExportStatus, TransmissionEvent } from './service';
+import { EXPORTS, exportToReceiver, exportView } from './service';
+import { allowedActions, requireTransition } from './states';
+import type { TransmissionAction } from './states';
+
+const exportsOf = (handle: TenantHandle) => handle.collection<ExportRecord>(EXPORTS);
+
+export async function loadExport(handle: TenantHandle, exportId: string): Promise<StoredDoc<ExportRecord>> {
+  const found = await exportsOf(handle).findOne({ _id: exportId });
+  if (!found) throw errors.notFound('exports.exportNotFound', { id: exportId });
+  return found;
+}
+
+const event = (
+  caller: Caller,
+  now: Date,
+  action: TransmissionEvent['action'],
+  status: ExportStatus,
+  note: string | null = null,
+): TransmissionEvent => ({
+  at: now.toISOString(),
+  by: caller.userId,
+  byName: caller.name,
+  action,
+  status,
+  note,
+});
+
+/** Writes a move with the revision the caller read (409 when someone moved it meanwhile). */
+async function move(
+  handle: TenantHandle,
+  record: StoredDoc<ExportRecord>,
+  rev: number,
+  set: Partial<ExportRecord>,
+  line: TransmissionEvent,
+): Promise<StoredDoc<ExportRecord>> {
+  const updated = await exportsOf(handle).updateOne(
+    { _id: record._id },
+    { $set: { ...set, events: [...(record.events ?? []), line] } },
+    { expectedRev: rev },
+  );
+  if (!updated) throw errors.notFound('exports.exportNotFound', { id: record._id });
+  return updated;
+}
+
+/**
+ * The file may only leave for a receiver that is still active, with cases that still exist and have
+ * no newer version than the one written (a follow-up since the export needs a new export).
+ */
+async function requireSendable(handle: TenantHandle, record: ExportRecord): Promise<void> {
+  const receiver = await loadReceiver(handle, record.receiverId);
+  if (!receiver.active) throw errors.badRequest('exports.receiverInactive', { name: receiver.name });
+  const found = await handle.collection(caseCollections.cases).find({ _id: { $in: record.caseIds } });
+  const byId = new Map(found.map((doc) => [doc._id, caseContent(doc)]));
+  for (const exported of record.cases) {
+    const code = exported.reportCode ?? exported.caseId;
+    const current = byId.get(exported.caseId);
+    const state = current?.state as { validity?: string; version?: number } | undefined;
+    if (!current || state?.validity === 'deleted') throw errors.badRequest('exports.caseDeleted', { code });
+    if (exported.version !== null && state?.version !== undefined && state.version !== exported.version)
+      throw errors.badRequest('exports.newerVersion', {
+        code,
+        exported: exported.version,
+        current: state.version,
+      });
+  }
+}
+
+/** Records that the validated file was transmitted to its receiver (state exported -> sent). */
+export async function sendTransmission(
+  handle: TenantHandle,
+  caller: Caller,
+  exportId: string,
+  rev: number,
+  now: Date,
+): Promise<StoredDoc<ExportRecord>> {
+  const record = await loadExport(handle, exportId);
+  requireTransition(caller, record, 'send');
+  await requireSendable(handle, record);
+  return move(
+    handle,
+    record,
+    rev,
+    { status: 'sent', sentAt: now.toISOString(), sentBy: caller.userId, sentByName: caller.name },
+    event(caller, now, 'send', 'sent', record.receiverIdentifier),
+  );
+}
+
+/** Records the handling opinion of a failed (or partly rejected) transmission (state -> handled). */
+export async function handleFailure(
+  handle: TenantHandle,
+  caller: Caller,
+  exportId: string,
+  body: { opinion: string; rev: number },
+  now: Date,
+): Promise<StoredDoc<ExportRecord>> {
+  const record = await loadExport(handle, exportId);
+  requireTransition(caller, record, 'handleFailure');
+  const opinion = body.opinion.trim();
+  if (!opinion) throw errors.badRequest('exports.opinionRequired');
+  return move(
+    handle,
+    record,
+    body.rev,
+    {
+      status: 'handled',
+      handling: { opinion, at: now.toISOString(), by: caller.userId, byName: caller.name },
+    },
+    event(caller, now, 'handleFailure', 'handled', opinion),
+  );
+}
+
+/**
+ * Resubmits a failed transmission: the reports the receiver rejected (CR; all of them when the
+ * batch itself was rejected) are exported again from their current version to the same receiver
+ * and format, validated as any export, and recorded as sent; the failed one becomes resubmitted
+ * and names the new one. The failed record is claimed first, so two clicks make one resubmission;
+ * a refused export (XSD errors, a deleted case, a disabled receiver) gives the claim back.
+ */
+export async function resubmitTransmission(
+  handle: TenantHandle,
+  files: TenantFiles,
+  caller: Caller,
+  exportId: string,
+  body: { rev: number; projectIds: string[] },
+  now: Date,
+): Promise<{ failed: StoredDoc<ExportRecord>; resubmitted: StoredDoc<ExportRecord> }> {
+  const record = await loadExport(handle, exportId);
+  requireTransition(caller, record, 'resubmit');
+  const rejected = record.cases.filter((c) => c.ackCode === 'CR').map((c) => c.caseId);
+  const caseIds = rejected.length ? rejected : record.caseIds;
+  const claimed = await exportsOf(handle).updateOne(
+    { _id: record._id },
+    { $set: { status: 'resubmitted' } },
+    { expectedRev: body.rev },
+  );
+  if (!claimed) throw errors.notFound('exports.exportNotFound', { id: exportId });
+  let created: StoredDoc<ExportRecord>;
+  try {
+    created = (
+      await exportToReceiver(
+        handle,
+        files,
+        caller,
+        {
+          caseIds,
+          projectIds: body.projectIds,
+          receiverId: record.receiverId,
+          format: record.format,
+          resubmitOf: record._id,
+        },
+        now,
+      )
+    ).record;
+  } catch (error) {
+    await exportsOf(handle).updateOne({ _id: record._id }, { $set: { status: record.status } });
+    throw error;
+  }
+  const failed = await move(
+    handle,
+    claimed,
+    claimed.rev,
+    { resubmittedAs: created._id },
+    event(caller, now, 'resubmit', 'resubmitted', created.batchId),
+  );
+  return { failed, resubmitted: created };
+}
+
+/** A transmission as the list shows it: the export record and the actions its state allows. */
+export function transmissionView(record: StoredDoc<ExportRecord>) {
+  return { ...exportView(record), actions: allowedActions(record.status) satisfies TransmissionAction[] };
+}
+export type TransmissionView = ReturnType<typeof transmissionView>;
