@@ -20,6 +20,7 @@ import { masterdataModule } from './masterdata';
 import { importsModule } from './imports';
 import { projectsModule } from './projects';
 import { exportsModule } from './exports';
+import { messagesModule } from './messages';
 import { saeTemplatesModule } from './sae-templates';
 
 export const modules: ServerModule[] = [
@@ -41,4 +42,5 @@ export const modules: ServerModule[] = [
   exportsModule,
   importsModule,
   saeTemplatesModule,
+  messagesModule,
 ];

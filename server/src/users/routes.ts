@@ -8,6 +8,7 @@ import type { StoredDoc } from '../store/port';
 import { accountsOf, findAccount, findAccountByName, newAccount, userDocId, usersOf } from '../auth/accounts';
 import { C } from '../auth/collections';
 import { issueLink } from '../auth/links';
+import { notifyAccountLink } from '../messages/notify';
 import { unlockAccount } from '../auth/login';
 import type { User, UserState } from '../auth/model';
 import type { PageQuery } from '../auth/paging';
@@ -260,6 +261,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
             { accountId, tenantId: principal.tenantId, purpose: 'activate' },
             principal.userId,
           );
+      if (link) await notifyAccountLink(c, 'account.activation', user, link);
       return {
         user: userView(user),
         activationPath: link?.path ?? null,
@@ -429,6 +431,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         { accountId: user.accountId, tenantId: principal.tenantId, purpose: 'reset' },
         principal.userId,
       );
+      await notifyAccountLink(c, 'account.passwordReset', user, link);
       return { resetPath: link.path, expiresAt: link.expiresAt };
     },
   );

@@ -1,0 +1,78 @@
+/**
+ * The events other modules emit, one call each from where the event happens (after its write):
+ * a case handed to a user at a workflow node (cases), and an activation or password-reset link
+ * issued by a tenant administrator (users).
+ */
+import type { Context } from 'hono';
+import type { WorkflowDefinition } from '../../../engine/src/workflow/index';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal } from '../http/context';
+import type { WorkflowHistoryEntry } from '../workflow/history';
+import { messageTime } from './events';
+import { deliverQuietly } from './delivery';
+
+/** The address the caller reached the platform at: links in messages are absolute. */
+function origin(c: Context<AppEnv>): string {
+  return new URL(c.req.url).origin;
+}
+
+/**
+ * A case was handed to a user (submitted, sent back, challenged, plan created or reviewed): the
+ * next handler of the workflow-history line gets a message, unless they handed it to themselves.
+ */
+export async function notifyCaseHandedOver(
+  c: Context<AppEnv>,
+  entry: WorkflowHistoryEntry,
+  workflow: WorkflowDefinition,
+): Promise<string | null> {
+  const recipientId = entry.nextProcesserId;
+  if (!recipientId || recipientId === entry.processerId) return null;
+  const principal = requirePrincipal(c);
+  const path = `/activecase?caseId=${encodeURIComponent(entry.caseId)}`;
+  const label = (text: { zh: string; en: string } | undefined, fallback: string, lang: 'zh' | 'en') =>
+    text?.[lang] ?? fallback;
+  return deliverQuietly(c.get('deps'), {
+    tenantId: principal.tenantId,
+    event: 'case.assigned',
+    recipientId,
+    actor: principal.userId,
+    link: path,
+    variables: (lang) => ({
+      recipientName: entry.nextProcesserName ?? recipientId,
+      senderName: entry.processerName,
+      reportCode: entry.reportCode,
+      actionLabel: label(workflow.actions[entry.action]?.label, entry.action, lang),
+      fromNodeLabel: label(workflow.nodes[entry.node]?.label, entry.node, lang),
+      nodeLabel: label(workflow.nodes[entry.nextNode]?.label, entry.nextNode, lang),
+      opinion: entry.opinion ?? '',
+      at: messageTime(entry.at),
+      link: `${origin(c)}${path}`,
+    }),
+  });
+}
+
+/**
+ * An activation or reset link was issued for a user. The user cannot sign in before using it, so
+ * the administrator who issued it receives the message to pass on (there is no mail server).
+ */
+export async function notifyAccountLink(
+  c: Context<AppEnv>,
+  event: 'account.activation' | 'account.passwordReset',
+  user: { name: string; account: string },
+  link: { path: string; expiresAt: string },
+): Promise<string | null> {
+  const principal = requirePrincipal(c);
+  return deliverQuietly(c.get('deps'), {
+    tenantId: principal.tenantId,
+    event,
+    recipientId: principal.userId,
+    actor: principal.userId,
+    variables: () => ({
+      userName: user.name,
+      account: user.account,
+      issuerName: typeof principal.name === 'string' && principal.name ? principal.name : principal.userId,
+      link: `${origin(c)}${link.path}`,
+      expiresAt: messageTime(link.expiresAt),
+    }),
+  });
+}
