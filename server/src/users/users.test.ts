@@ -114,6 +114,77 @@ describe('user states', () => {
   });
 });
 
+describe('switching organisation', () => {
+  it('moves the session to another organisation of the user; a foreign one is refused', async () => {
+    const admin = await f.login('demoadmin');
+    const root = (
+      (await call(app(), 'GET', '/api/tenancy/organisations', { token: admin })).body.data as {
+        organisationId: string;
+      }[]
+    )[0]!;
+    const created = await call(app(), 'POST', '/api/tenancy/organisations', {
+      token: admin,
+      body: { name: '上海分公司', kind: 'organisation', parentId: root.organisationId },
+    });
+    const branchId = (created.body.data as { organisationId: string }).organisationId;
+    const foreign = await call(app(), 'POST', '/api/tenancy/organisations', {
+      token: admin,
+      body: { name: '广州分公司', kind: 'organisation', parentId: root.organisationId },
+    });
+    const foreignId = (foreign.body.data as { organisationId: string }).organisationId;
+    const { userId } = await userByAccount(admin, 'pi');
+    const pi = (await call(app(), 'GET', `/api/users/${userId}`, { token: admin })).body.data as {
+      name: string;
+      email: string;
+      organisationIds: string[];
+      roleIds: string[];
+      rev: number;
+    };
+    const home = pi.organisationIds[0]!;
+    const joined = await call(app(), 'PUT', `/api/users/${userId}`, {
+      token: admin,
+      body: {
+        name: pi.name,
+        email: pi.email,
+        organisationIds: [home, branchId],
+        roleIds: pi.roleIds,
+        rev: pi.rev,
+      },
+    });
+    expect(joined.body.code).toBe(200);
+
+    type Me = { user: { organisationId: string }; organisations: { organisationId: string }[] };
+    const token = await f.login('pi');
+    const me = (await call(app(), 'GET', '/api/auth/me', { token })).body.data as Me;
+    expect(me.user.organisationId).toBe(home);
+    expect(me.organisations.map((o) => o.organisationId).sort()).toEqual([home, branchId].sort());
+
+    const refused = await call(app(), 'POST', '/api/auth/switch', {
+      token,
+      body: { organisationId: foreignId },
+    });
+    expect(refused.body.code).toBe(403);
+    expect(((await call(app(), 'GET', '/api/auth/me', { token })).body.data as Me).user.organisationId).toBe(
+      home,
+    );
+
+    const switched = await call(app(), 'POST', '/api/auth/switch', {
+      token,
+      body: { organisationId: branchId },
+    });
+    expect(switched.body.data).toMatchObject({ user: { organisationId: branchId } });
+    const newToken = (switched.body.data as { token: string }).token;
+    expect((await call(app(), 'GET', '/api/auth/me', { token })).body.code).toBe(400001);
+    const after = (await call(app(), 'GET', '/api/auth/me', { token: newToken })).body.data as Me;
+    expect(after.user.organisationId).toBe(branchId);
+    // The next login starts in the organisation chosen last.
+    const again = await f.login('pi');
+    expect(
+      ((await call(app(), 'GET', '/api/auth/me', { token: again })).body.data as Me).user.organisationId,
+    ).toBe(branchId);
+  });
+});
+
 describe('deleting a user', () => {
   it('keeps the user disabled with who and when, ends the session, hides them from the list, and restores them', async () => {
     const admin = await f.login('demoadmin');

@@ -9,7 +9,8 @@ import { Layout } from '../shell/Layout';
 import { RouteError } from '../shell/RouteError';
 import { NotFound } from '../shell/NotFound';
 import { RequirePermission } from '../shell/RequirePermission';
-import { builtPages } from './pages';
+import { builtPages, builtPaths } from './pages';
+import { redirectsFor } from './redirects';
 import { lazyPage } from './lazy';
 import { setNavigator } from './api';
 import { useSession } from './SessionContext';
@@ -40,7 +41,7 @@ function Home() {
 }
 
 const routes: RouteObject[] = [
-  { path: '/', element: <Navigate to="/login" replace /> },
+  ...redirectsFor(builtPaths).map(({ from, to }) => ({ path: from, element: <Navigate to={to} replace /> })),
   { path: '/login', lazy: lazyPage(() => import('../pages/LoginPage')) },
   { path: '/invalid', lazy: lazyPage(() => import('../pages/InvalidLinkPage')) },
   { path: '/userActive', lazy: lazyPage(() => import('../pages/UserActivePage')) },

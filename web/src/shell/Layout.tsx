@@ -19,6 +19,7 @@ import { EnvironmentSwitch } from './EnvironmentSwitch';
 import { PersonalMenu } from './PersonalMenu';
 import { CHANGE_PASSWORD_ROUTE } from '../app/landing';
 import { TourHost } from '../tour/TourHost';
+import { REPORT_ENTRY_ROUTE } from '../tour/Tour';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', height: '100vh' },
@@ -66,6 +67,7 @@ export function Layout() {
   }
 
   const top = topMenuOf(menus, location.pathname) ?? null;
+  const reportEntry = topMenuOf(menus, REPORT_ENTRY_ROUTE)?.path;
   const open = (path: string) => {
     const node = menus.find((m) => m.path === path);
     const target = node && !builtPaths.has(node.path) ? firstRoute(node.children, builtPaths) : path;
@@ -83,7 +85,12 @@ export function Layout() {
             data-testid="top-menu"
           >
             {menus.map((node) => (
-              <Tab key={node.path} value={node.path} data-testid={`menu-${node.path}`}>
+              <Tab
+                key={node.path}
+                value={node.path}
+                data-testid={`menu-${node.path}`}
+                data-tour={node.path === reportEntry ? 'report-entry' : undefined}
+              >
                 {pick(node.label)}
               </Tab>
             ))}

@@ -1,8 +1,9 @@
 /**
  * The guided tour (SPEC 2): it points in turn at the version area, the top menu, the second-level
- * menu, the organisation switch, the personal menu, the language switch and the report entry
- * (each only when it is on screen), then types a welcome message at 100 ms per character and
- * offers to enter the system. It starts by itself once per user and again from Help.
+ * menu, the organisation switch, the personal menu, the language switch, the report entry and, on
+ * the case page, the attachment information and the edit (save) button (each only when it is on
+ * screen), then types a welcome message at 100 ms per character and offers to enter the system.
+ * It starts by itself once per user and again from Help.
  */
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
@@ -19,7 +20,11 @@ export const TOUR_STEPS = [
   'personal',
   'language',
   'report-entry',
+  'attachments',
+  'edit',
 ] as const;
+/** The report entry the tour points at: the top menu holding case registration. */
+export const REPORT_ENTRY_ROUTE = '/casemanagement/casebookin';
 
 const useStyles = makeStyles({
   shade: { position: 'fixed', inset: 0, zIndex: 900000, backgroundColor: 'rgba(0,0,0,0.45)' },
