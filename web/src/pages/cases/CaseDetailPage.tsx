@@ -265,7 +265,13 @@ function CaseDetail({ caseId }: { caseId: string }) {
         ) : null}
         <span className={styles.spacer} />
         {!readOnly ? (
-          <Button appearance="primary" data-testid="case-save" disabled={busy} onClick={() => void save()}>
+          <Button
+            appearance="primary"
+            data-testid="case-save"
+            data-tour="edit"
+            disabled={busy}
+            onClick={() => void save()}
+          >
             {tx('save')}
           </Button>
         ) : null}
@@ -327,7 +333,12 @@ function CaseDetail({ caseId }: { caseId: string }) {
         onTabSelect={(_: unknown, data: SelectTabData) => setTab(String(data.value))}
       >
         {tabs.tabs.map((t) => (
-          <Tab key={t.id} value={t.id} data-testid={`case-tab-${t.id}`}>
+          <Tab
+            key={t.id}
+            value={t.id}
+            data-testid={`case-tab-${t.id}`}
+            data-tour={t.id === 'attachmentsLiterature' ? 'attachments' : undefined}
+          >
             {pick(t.label)}
           </Tab>
         ))}
