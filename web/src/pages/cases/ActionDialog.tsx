@@ -25,9 +25,14 @@ interface UserRow {
 export function ActionDialog({
   action,
   nodeLabels,
+  title,
+  opinionLabel,
   onDone,
 }: {
   action: AvailableAction | null;
+  /** For actions the workflow does not declare (freeze, unfreeze): the dialog title and opinion label. */
+  title?: string;
+  opinionLabel?: string;
   /** The project's node labels (GET /cases/:id); the base workflow's otherwise. */
   nodeLabels?: Record<string, LocalisedText | null>;
   onDone: (body: Record<string, unknown> | null) => void;
@@ -96,7 +101,7 @@ export function ActionDialog({
   return (
     <ConfirmDialog
       open
-      title={actionLabel ? pick(actionLabel) : action.action}
+      title={title ?? (actionLabel ? pick(actionLabel) : action.action)}
       testId="action-dialog"
       buttons={[
         { value: 'ok', label: tx('confirm'), primary: true },
@@ -171,7 +176,7 @@ export function ActionDialog({
           </Field>
         ) : null}
         <Field
-          label={tx(isFollowUp ? 'followUpReason' : 'opinion')}
+          label={opinionLabel ?? tx(isFollowUp ? 'followUpReason' : 'opinion')}
           required={action.needsOpinion || isFollowUp}
         >
           <Textarea

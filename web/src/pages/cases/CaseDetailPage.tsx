@@ -10,6 +10,8 @@ import { useBlocker, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   Badge,
   Button,
+  MessageBar,
+  MessageBarBody,
   Spinner,
   Tab,
   TabList,
@@ -37,6 +39,7 @@ import { CODE_CONFIRM, CODE_CONFLICT, caseApi } from './case-api';
 import { CheckReportPanel } from './CheckReportPanel';
 import { ConflictDialog } from './ConflictPanel';
 import { HistoryDialog } from './HistoryDialog';
+import { useCasesText } from './cases-text';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -65,7 +68,13 @@ const ACTION_ROUTES: [action: string, path: string, permission: string][] = [
   ['markCompleted', 'mark-completed', 'activecase:markCompleted'],
   ['followUp', 'follow-up', 'activecase:followUp'],
   ['markInvalid', 'mark-invalid', 'activecase:markInvalid'],
+  // Offered by the server only while the project's freeze switch is on (unfreeze: when frozen).
+  ['freeze', 'freeze', 'activecase:freeze'],
+  ['unfreeze', 'unfreeze', 'activecase:freeze'],
 ];
+
+/** Freeze and unfreeze are the case module's, not the workflow's: their labels live with it. */
+const FREEZE_LABELS = { freeze: 'uiFreeze', unfreeze: 'uiUnfreeze' } as const;
 
 /** Finds the field of `pointer` once its tab and section have rendered, and brings it into view. */
 function revealField(pointer: string, tries = 30): void {
@@ -91,6 +100,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
   const navigate = useNavigate();
   const { pick, language } = useLanguage();
   const { tx } = useCaseFormText();
+  const { ct } = useCasesText();
   const { info } = useSession();
   const [answer, setAnswer] = useState<CaseAnswer | null>(null);
   const [failed, setFailed] = useState(false);
@@ -207,7 +217,11 @@ function CaseDetail({ caseId }: { caseId: string }) {
     if (!path || !answer) return;
     setBusy(true);
     try {
-      await caseApi.act(caseId, path, { rev: answer.rev, ...body });
+      // Freeze and unfreeze take the opinion as their reason.
+      const { opinion, ...rest } = body;
+      const sent =
+        action.action in FREEZE_LABELS ? { ...rest, ...(opinion ? { reason: opinion } : {}) } : body;
+      await caseApi.act(caseId, path, { rev: answer.rev, ...sent });
       notify.toast('success', tx('actionDone'));
       setActing(null);
       await load();
@@ -245,6 +259,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
   const current = tabs.tabs.find((t) => t.id === tab) ?? tabs.tabs[0]!;
   const nodeLabel = answer.node.label ? pick(answer.node.label) : answer.node.id;
   const actionLabel = (id: string) => {
+    if (id in FREEZE_LABELS) return ct(FREEZE_LABELS[id as keyof typeof FREEZE_LABELS]);
     const label = (caseWorkflow.actions[id] as { label?: { zh: string; en: string } } | undefined)?.label;
     return label ? pick(label) : id;
   };
@@ -258,6 +273,11 @@ function CaseDetail({ caseId }: { caseId: string }) {
         </Badge>
         <Badge appearance="outline">{`V${document.state?.version ?? 1}`}</Badge>
         {document.state?.isCompleted ? <Badge color="success">{tx('completed')}</Badge> : null}
+        {answer.frozen ? (
+          <Badge color="danger" data-testid="case-frozen">
+            {ct('uiFrozen')}
+          </Badge>
+        ) : null}
         {dirty ? (
           <Badge color="warning" data-testid="case-dirty">
             {tx('unsaved')}
@@ -327,6 +347,11 @@ function CaseDetail({ caseId }: { caseId: string }) {
           </Button>
         ))}
       </div>
+      {answer.editRefusal ? (
+        <MessageBar intent={answer.frozen ? 'warning' : 'info'} data-testid="case-edit-refusal">
+          <MessageBarBody>{answer.frozen ? ct('uiFrozenBanner') : answer.editRefusal}</MessageBarBody>
+        </MessageBar>
+      ) : null}
       {report ? <CheckReportPanel report={report} onJump={jump} onClose={() => setReport(null)} /> : null}
       <TabList
         selectedValue={tab}
@@ -369,10 +394,13 @@ function CaseDetail({ caseId }: { caseId: string }) {
         touched={store.touched}
         onAnswer={resolveConflict}
       />
-      <HistoryDialog items={history} onClose={() => setHistory(null)} />
+      <HistoryDialog items={history} actionLabel={actionLabel} onClose={() => setHistory(null)} />
       <VersionsDialog caseId={versionsOpen ? caseId : null} onClose={() => setVersionsOpen(false)} />
       <ActionDialog
         action={acting}
+        {...(acting && acting.action in FREEZE_LABELS
+          ? { title: actionLabel(acting.action), opinionLabel: ct('uiFreezeReason') }
+          : {})}
         {...(answer.nodeLabels ? { nodeLabels: answer.nodeLabels } : {})}
         onDone={(body) => (body && acting ? void runAction(acting, body) : setActing(null))}
       />

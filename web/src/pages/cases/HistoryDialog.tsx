@@ -12,7 +12,16 @@ import { useLanguage } from '../../i18n/LanguageContext';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { HistoryEntry } from './case-api';
 
-export function HistoryDialog({ items, onClose }: { items: HistoryEntry[] | null; onClose: () => void }) {
+export function HistoryDialog({
+  items,
+  actionLabel,
+  onClose,
+}: {
+  items: HistoryEntry[] | null;
+  /** The page's action labels (it knows the actions the workflow does not declare, e.g. freeze). */
+  actionLabel?: (action: string) => string;
+  onClose: () => void;
+}) {
   const { pick } = useLanguage();
   const { tx } = useCaseFormText();
   const label = (table: Record<string, unknown>, id: string) => {
@@ -50,7 +59,7 @@ export function HistoryDialog({ items, onClose }: { items: HistoryEntry[] | null
           {(items ?? []).map((item, i) => (
             <TableRow key={i} data-testid="history-row">
               <TableCell>{label(caseWorkflow.nodes, item.node)}</TableCell>
-              <TableCell>{`${label(caseWorkflow.actions, item.action)}${item.option ? ` (${item.option})` : ''}`}</TableCell>
+              <TableCell>{`${actionLabel ? actionLabel(item.action) : label(caseWorkflow.actions, item.action)}${item.option ? ` (${item.option})` : ''}`}</TableCell>
               <TableCell>{item.opinion ?? ''}</TableCell>
               <TableCell>{item.processerName}</TableCell>
               <TableCell>{label(caseWorkflow.nodes, item.nextNode)}</TableCell>

@@ -23,8 +23,10 @@ export interface CaseAnswer {
   node: { id: string; label: LocalisedText | null };
   /** Labels of the project's workflow nodes by id (a project may add nodes). */
   nodeLabels?: Record<string, LocalisedText | null>;
-  /** Why the project's switches refuse this user's edits (save is then not allowed), translated. */
+  /** Why the case is read-only for this user (frozen, or the project's switches), translated. */
   editRefusal?: string | null;
+  /** The case is frozen (SPEC 6 switch "freeze"): nobody changes it until it is unfrozen. */
+  frozen?: boolean;
 }
 
 export interface CheckFinding {
