@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { test } from './kit';
-import { demoPassword, login, skipTour } from './helpers';
+import { apiCall, demoPassword, login, skipTour } from './helpers';
 
 test('dialogs do not close on a backdrop click and are dragged by their title bar', async ({
   page,
@@ -156,4 +156,67 @@ test('online users: an administrator forces a user out; a session already ended 
   await page.getByTestId('prompt-ok').click();
   await page.getByTestId('toast-error').getByText('强制下线失败').waitFor();
   await other.close();
+});
+
+test('organisation switch: the same page reloads and later calls carry the new sysOrgId', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  // The administrator puts the DM reviewer in a second organisation.
+  const tree = await apiCall<{ organisationId: string }[]>(page, 'GET', '/tenancy/organisations');
+  const created = await apiCall<{ organisationId: string }>(page, 'POST', '/tenancy/organisations', {
+    name: '华东分部',
+    kind: 'organisation',
+    parentId: tree.data[0]!.organisationId,
+  });
+  assert.equal(created.code, 200, created.msg);
+  const branchId = created.data.organisationId;
+  const users = await apiCall<{ items: { userId: string; account: string }[] }>(
+    page,
+    'GET',
+    '/users?name=dm',
+  );
+  const userId = users.data.items.find((u) => u.account === 'dm')!.userId;
+  const dm = await apiCall<{
+    name: string;
+    email: string;
+    organisationIds: string[];
+    roleIds: string[];
+    rev: number;
+  }>(page, 'GET', `/users/${userId}`);
+  const home = dm.data.organisationIds[0]!;
+  const joined = await apiCall(page, 'PUT', `/users/${userId}`, {
+    name: dm.data.name,
+    email: dm.data.email,
+    organisationIds: [home, branchId],
+    roleIds: dm.data.roleIds,
+    rev: dm.data.rev,
+  });
+  assert.equal(joined.code, 200, joined.msg);
+  await page.getByTestId('personal-menu').click();
+  await page.getByTestId('personal-logout').click();
+  await page.waitForURL((url) => url.pathname === '/login');
+
+  await login(page, baseUrl, 'dm', demoPassword(serverOutput, 'dm'));
+  await skipTour(page);
+  const where = new URL(page.url()).pathname;
+  assert.equal(await page.evaluate(() => localStorage.getItem('pv.sysOrgId')), home);
+  const switcher = page.getByTestId('organisation-switch');
+  await switcher.click();
+  const withNewOrg = page.waitForRequest(
+    (r) =>
+      r.url().includes('/api/') && !r.url().includes('/auth/switch') && r.headers().sysorgid === branchId,
+  );
+  const switched = page.waitForResponse((r) => r.url().endsWith('/api/auth/switch'));
+  await page.getByRole('menuitemradio', { name: '华东分部' }).click();
+  assert.equal(((await (await switched).json()) as { code: number }).code, 200);
+  await withNewOrg;
+  await page.waitForURL((url) => url.pathname === where);
+  assert.equal(await page.evaluate(() => localStorage.getItem('pv.sysOrgId')), branchId);
+  assert.equal((await switcher.textContent())?.trim(), '华东分部');
+  await screenshot('organisation-switched');
 });

@@ -101,6 +101,15 @@ describe('request layer', () => {
     }
   });
 
+  it('takes a successful JSON answer without a code as code 200', async () => {
+    const { requester, events } = setup(() => json({ items: [1, 2] }));
+    await expect(requester.request('/plain')).resolves.toEqual({ items: [1, 2] });
+    expect(events).toEqual(['answered']);
+    const failed = setup(() => json({ error: 'x' }, 500));
+    await expect(failed.requester.request('/plain')).rejects.toMatchObject({ kind: 'http', code: 500 });
+    expect(failed.events).toEqual(['error:request.httpFailure:{"status":500}']);
+  });
+
   it('reports network failures and HTTP failures without an envelope', async () => {
     const network = setup(() => Promise.reject(new TypeError('Failed to fetch')));
     await expect(network.requester.request('/x')).rejects.toMatchObject({ kind: 'network' });

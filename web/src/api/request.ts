@@ -212,6 +212,8 @@ export function createRequester(
     if (/json/i.test(response.headers.get('content-type') ?? ''))
       body = await response.json().catch(() => null);
     if (isEnvelope(body)) return handle(body as Envelope<T>, options);
+    // SPEC 8: the code is read from the body and defaults to 200 (a successful answer without one).
+    if (response.ok && body !== null) return handle({ code: 200, msg: '', data: body as T }, options);
     const message = hooks.t('request.httpFailure', { status: response.status });
     if (!options.silent) hooks.toast('error', message);
     throw new RequestError(message, 'http', response.status);
