@@ -61,6 +61,26 @@ describe('verification code', () => {
   });
 });
 
+describe('verification code refresh', () => {
+  it('"change another one" retires the code on screen: only the new one is accepted', async () => {
+    f.setCode('PRTU');
+    const shown = await captcha();
+    f.setCode('TUVW');
+    const refreshed = await call(app(), 'GET', `/api/auth/captcha?replaces=${shown}`);
+    const next = (refreshed.body.data as { captchaId: string }).captchaId;
+    expect(next).not.toBe(shown);
+    const old = await call(app(), 'POST', '/api/auth/login', {
+      body: { account: 'entry', password: f.passwords.entry, captchaId: shown, captchaCode: 'PRTU' },
+    });
+    expect(old.body.code).toBe(400);
+    const fresh = await call(app(), 'POST', '/api/auth/login', {
+      body: { account: 'entry', password: f.passwords.entry, captchaId: next, captchaCode: 'TUVW' },
+    });
+    expect(fresh.body.code).toBe(200);
+    f.setCode('ACE7');
+  });
+});
+
 describe('constant-time comparisons', () => {
   it('compares digests and secrets with timingSafeEqual semantics', () => {
     expect(digestsEqual(sha256Hex('a'), sha256Hex('a'))).toBe(true);
