@@ -50,10 +50,10 @@ describe('case workflow on the whole server', () => {
     const detail = (await call(platform.app, 'GET', `/api/cases/${caseId}`, { token: entry })).body.data as {
       rev: number;
     };
-    const submit = (password: string) =>
+    const submit = (password: string, lang: 'en' | 'cn' = 'en') =>
       call(platform.app, 'POST', `/api/cases/${caseId}/submit`, {
         token: entry,
-        lang: 'en',
+        lang,
         body: { rev: detail.rev, toNode: 'dataQc', userId: qcUser!.accountId, password },
       });
     expect((await submit('Demo-Passw0rd!')).body.code).toBe(400); // no signature picture yet: sign first
@@ -64,6 +64,7 @@ describe('case workflow on the whole server', () => {
     expect(signature.body.code, JSON.stringify(signature.body)).toBe(200);
     const wrong = await submit('not-my-password');
     expect(wrong.body.msg).toBe('Password verification failed.');
+    expect((await submit('not-my-password', 'cn')).body.msg).toBe('密码校验失败。');
     const ok = await submit('Demo-Passw0rd!');
     expect(ok.body.code, JSON.stringify(ok.body)).toBe(200);
     expect((ok.body.data as { history: { signatureId: string | null } }).history.signatureId).toBeTruthy();

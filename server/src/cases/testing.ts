@@ -4,6 +4,7 @@
  * generator. Used by the case, workflow, report-code and narrative tests.
  */
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import { permissionsOfArea } from '../access/menus';
 import type { Authenticator } from '../http/context';
 import type { Clock, ServerModule } from '../http/module';
@@ -218,3 +219,39 @@ export async function filledCaseOf(
   if (saved.body.code !== 200) throw new Error(`save: ${JSON.stringify(saved.body)}`);
   return { id, rev: saved.body.data.case.rev, doc };
 }
+
+/** The en and zh texts of a message, as the user reads them. */
+export interface Texts {
+  en: string;
+  zh: string;
+}
+
+/**
+ * Asserts that `who` is refused (400) with the message in en and in zh, and - when a case is
+ * named - that the case is unchanged (read as `reader`).
+ */
+export async function expectRefused(
+  rig: { as: (userId: string) => { call: (...args: Parameters<RigCall>) => Promise<RigAnswer> } },
+  who: string,
+  request: { method: string; path: string; body?: unknown; caseId?: string; reader?: string },
+  texts: Texts,
+  code = 400,
+): Promise<void> {
+  const read = async () =>
+    request.caseId
+      ? (await rig.as(request.reader ?? who).call('GET', `/cases/${request.caseId}`)).body.data
+      : null;
+  const before = await read();
+  const en = await rig.as(who).call(request.method, request.path, request.body, 'en');
+  expect(en.body.code, JSON.stringify(en.body)).toBe(code);
+  expect(en.body.msg).toBe(texts.en);
+  const zh = await rig.as(who).call(request.method, request.path, request.body, 'cn');
+  expect(zh.body.msg).toBe(texts.zh);
+  if (before) {
+    const after = await read();
+    expect(after.rev).toBe(before.rev);
+    expect(after.document).toEqual(before.document);
+  }
+}
+
+type RigCall = (method: string, path: string, body?: unknown, lang?: 'cn' | 'en') => Promise<RigAnswer>;
