@@ -3,6 +3,7 @@
  * the project's version configured, a reaction is coded through the picker (search in Chinese,
  * pick, resolved to its primary SOC, stored with LLT code and version); the coding review tab
  * suggests an LLT for an uncoded verbatim and accepting it codes the reaction; both survive a save.
+ * The case check reports a code of another version at its field; the project recode runs as a task.
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -180,6 +181,12 @@ test('a drug name coded with WHODrug, and the case recoded to another MedDRA ver
   const report = review.getByTestId('recode-report');
   await report.getByText(`${reactionVersionLabel}: ${meddra.version} → 27.1`, { exact: false }).waitFor();
   await screenshot('coding-recode-report');
+  // The project's cases, in a background task: progress, then the report (a preview writes nothing).
+  await review.getByTestId('recode-project-preview').click();
+  await review
+    .getByTestId(`recode-project-case-${caseId}`)
+    .getByText('将会更改', { exact: false })
+    .waitFor({ timeout: 30_000 });
   await review.getByTestId('recode-apply').click();
   // The drug coding section of the tab shows the WHODrug code with its name.
   assert.equal(await page.locator('#f-drugs-0-whodrugCode').inputValue(), `${trade.drugCode} ${trade.name}`);

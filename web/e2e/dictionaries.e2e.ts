@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { strToU8, zipSync } from 'fflate';
 import {
   generateMeddra,
   generateWhodrug,
@@ -7,7 +8,7 @@ import {
   whodrugFiles,
 } from '../../scripts/generate-dictionaries';
 import { test } from './kit';
-import { importRelease } from './dictionary-helpers';
+import { importRelease, tokenOf } from './dictionary-helpers';
 import { demoPassword, login, missingKeys, skipTour } from './helpers';
 
 const meddra = generateMeddra(SMALL_MEDDRA);
@@ -60,5 +61,74 @@ test('WHODrug list and MedDRA code search on imported releases', async ({
   const tree = page.getByTestId('meddra-hierarchy');
   await tree.getByText(meddra.zh.socs[0]!.name, { exact: false }).waitFor();
   await screenshot('meddra-search');
+  assert.deepEqual(await missingKeys(page), []);
+});
+
+test('a release imported from the versions tab (refused with file and line, then imported), a project given its version, deletion refused while in use', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  const release = generateMeddra(SMALL_MEDDRA, { version: '26.1' }).en;
+  const files = meddraFiles(release);
+  const zipOf = (entries: Map<string, string>) => ({
+    name: 'meddra-26.1.zip',
+    mimeType: 'application/zip',
+    buffer: Buffer.from(
+      zipSync(Object.fromEntries([...entries].map(([n, c]) => [`MedAscii/${n}`, strToU8(c)]))),
+    ),
+  });
+  const broken = new Map(files);
+  const ptLines = files.get('pt.asc')!.split('\r\n');
+  ptLines[3] = ptLines[3]!.replace(/^\d+/, 'x!');
+  broken.set('pt.asc', ptLines.join('\r\n'));
+
+  await page.goto(`${baseUrl}/reportmanagment/whodrug`);
+  await page.getByTestId('tab-versions').click();
+  const panel = page.getByTestId('dictionary-versions');
+  const form = panel.getByTestId('version-import');
+  await form.getByTestId('import-file').setInputFiles(zipOf(broken));
+  await form.getByTestId('import-start').click();
+  await form.getByTestId('import-refused').getByText('pt.asc，第 4 行：编码“x!”无效').waitFor();
+  assert.equal(await panel.getByTestId('version-meddra-26.1-en').count(), 0);
+
+  await form.getByTestId('import-file').setInputFiles(zipOf(files));
+  await form.getByTestId('import-start').click();
+  await form.getByTestId('import-done').getByText('已导入 MedDRA 26.1（英文）').waitFor();
+  await panel
+    .getByTestId('version-meddra-26.1-en')
+    .getByText(`LLT ${release.llts.length}`, { exact: false })
+    .waitFor();
+  await screenshot('dictionary-versions');
+
+  // The first project of the list codes with 26.1 from now on.
+  const headers = { authorization: `Bearer ${await tokenOf(page)}` };
+  const get = async (path: string) =>
+    ((await (await page.request.get(`${baseUrl}/api${path}`, { headers })).json()) as { data: unknown }).data;
+  const [project] = (await get('/configurator/projects')) as { id: string }[];
+  const settingsPath = `/dictionaries/projects/${encodeURIComponent(project!.id)}/settings`;
+  const before = (await get(settingsPath)) as { meddraVersion: string | null; whodrugVersion: string | null };
+  const versions = panel.getByTestId('project-versions');
+  await versions.getByTestId('project-meddra-version').click();
+  await page.getByRole('option', { name: '26.1' }).click();
+  await versions.getByTestId('project-versions-save').click();
+  await page.getByText('项目的词典版本已保存').waitFor();
+  assert.equal(((await get(settingsPath)) as { meddraVersion: string }).meddraVersion, '26.1');
+
+  // In use: deletion refused, the release stays.
+  const row = panel.getByTestId('version-meddra-26.1-en');
+  await row.getByTestId('version-delete').click();
+  await row.getByTestId('version-delete-confirm').click();
+  await page.getByText('版本 26.1 已配置给项目', { exact: false }).first().waitFor();
+  await row.waitFor();
+
+  const restored = await page.request.put(`${baseUrl}/api${settingsPath}`, { headers, data: before });
+  assert.equal(((await restored.json()) as { code: number }).code, 200);
+  await row.getByTestId('version-delete').click();
+  await row.getByTestId('version-delete-confirm').click();
+  await row.waitFor({ state: 'detached' });
   assert.deepEqual(await missingKeys(page), []);
 });

@@ -1,22 +1,28 @@
 /**
  * Coding routes across cases, under /api/dictionaries/coding: the bulk recode of a project's cases
- * to a MedDRA version (preview, then apply) and the medical review task list.
+ * to a MedDRA version (preview, then apply; a background task) and the medical review task list.
  */
+import { requireProjectMember } from '../cases/index';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
-import { medicalReviewTasks, recodeProject } from './coding';
+import { viewJob } from '../jobs/routes';
+import { medicalReviewTasks } from './coding';
+import { RECODE_JOB, callerOf } from './coding-job';
+import type { RecodeJobPayload } from './coding-job';
 import { MANAGE_PERMISSION } from './routes';
 import type { DictionaryService } from './service';
 
 export const REVIEW_TASKS_PERMISSION = 'casemanagement:medicalReviewTasks';
 
-export function codingRoutes(r: ModuleRouter, service: DictionaryService): void {
+export function codingRoutes(r: ModuleRouter, deps: ModuleDeps, service: DictionaryService): void {
   r.route<{ version: string; apply?: boolean }, unknown, { projectId: string }>(
     {
       method: 'post',
       path: '/coding/projects/:projectId/recode',
       summary:
-        "Recodes the coded MedDRA terms of a project's cases to a version: a report of what changes per case; with apply, each changed case is saved (refusals reported per case)",
+        "Recodes the coded MedDRA terms of a project's cases to a version, as a background task (GET /api/jobs/:jobId: progress, then the report of what changes per case); with apply, each changed case is saved (refusals reported per case)",
       permission: MANAGE_PERMISSION,
       params: {
         type: 'object',
@@ -33,8 +39,25 @@ export function codingRoutes(r: ModuleRouter, service: DictionaryService): void 
         },
       } as JsonSchema,
     },
-    (c, { params, body }) =>
-      recodeProject(c, service, params.projectId, { version: body.version, apply: body.apply === true }),
+    async (c, { params, body }) => {
+      const principal = requirePrincipal(c);
+      // Refused at once, not in the task: a project the caller does not work in, a version not imported.
+      await requireProjectMember(c, params.projectId);
+      await service.resolve(tenantHandle(c), 'meddra', { version: body.version }, c.get('ctx').lang);
+      const payload: RecodeJobPayload = {
+        projectId: params.projectId,
+        version: body.version,
+        apply: body.apply === true,
+        caller: callerOf(c, principal),
+      };
+      return viewJob(
+        await deps.jobs.enqueue(RECODE_JOB, payload, {
+          tenantId: principal.tenantId,
+          requestedBy: principal.userId,
+          maxAttempts: 1,
+        }),
+      );
+    },
   );
 
   r.route<unknown, { mine?: boolean; page: number; size: number }>(

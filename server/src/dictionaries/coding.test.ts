@@ -2,10 +2,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { codedTermFromCoding, MeddraDictionary, meddraTermsOf } from '../../../engine/src/dictionaries/index';
 import type { MeddraRelease } from '../../../engine/src/dictionaries/index';
 import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../scripts/generate-dictionaries';
-import { createCasesModule, workbenchModule } from '../cases/index';
+import { caseCollectionNames, createCasesModule, workbenchModule } from '../cases/index';
 import { demoCaseContent } from '../cases/demo/factory';
 import { caseRig, demoProject, PASSWORD, recordingSigner } from '../cases/testing';
 import { createTranslator } from '../i18n';
+import { JobRunner } from '../jobs/runner';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
 import { dictionariesModule, dictionaryService, meddraCodingFindings } from './index';
@@ -75,15 +76,31 @@ async function codedCase(): Promise<{ id: string; rev: number; document: Data }>
 }
 
 describe('recoding a project to another MedDRA version', () => {
-  it('previews what changes without writing, then saves each changed case', async () => {
+  const runner = new JobRunner(rig.platform.deps, rig.platform.jobDefinitions, { owner: 'test' });
+  /** Starts the recode task, runs it, and answers the finished task (or the refusal of the start). */
+  const recode = async (body: Data, who = entry) => {
+    const started = await who.call('POST', '/dictionaries/coding/projects/p1/recode', body);
+    if (started.body.code !== 200) return started;
+    expect(started.body.data).toMatchObject({ type: 'dictionaries.recodeProject', status: 'queued' });
+    await runner.tick();
+    await runner.idle();
+    return who.call('GET', `/jobs/${started.body.data.jobId as string}`);
+  };
+
+  it('runs as a task: previews what changes without writing, then saves each changed case', async () => {
     const { id, rev } = await codedCase();
-    const preview = await entry.call('POST', '/dictionaries/coding/projects/p1/recode', { version: '27.1' });
-    expect(preview.body.code).toBe(200);
-    const row = (preview.body.data.cases as Data[]).find((c) => c.caseId === id)!;
+    const preview = await recode({ version: '27.1' });
+    expect(preview.body.data).toMatchObject({ status: 'succeeded', progress: { percent: 100 } });
+    const report = preview.body.data.result as Data;
+    expect(report).toMatchObject({ version: '27.1', applied: false, stopped: false });
+    expect(report.caseCount).toBe((report.cases as Data[]).length);
+    const row = (report.cases as Data[]).find((c) => c.caseId === id)!;
     expect(row.outcome).toBe('preview');
-    // The demo case's other MedDRA fields carry codes of no synthetic release: not found.
+    expect(row.summary).toMatchObject({ updated: 1 });
+    // The demo case's other MedDRA fields carry codes of no synthetic release: not found. Terms that
+    // stay as they were are counted, not listed.
     const reactionTerms = (row.terms as Data[]).filter((t) => t.e2b === 'E.i.2.1');
-    expect(reactionTerms.map((t) => t.status)).toEqual(['updated', 'notFound', 'unchanged']);
+    expect(reactionTerms.map((t) => t.status)).toEqual(['updated', 'notFound']);
     const change = (row.terms as Data[])[0]!;
     expect(change).toMatchObject({ e2b: 'E.i.2.1', verbatim: renamed.name, status: 'updated' });
     expect(change.changes).toContainEqual({
@@ -93,11 +110,8 @@ describe('recoding a project to another MedDRA version', () => {
     });
     expect((await entry.call('GET', `/cases/${id}`)).body.data.rev).toBe(rev);
 
-    const applied = await entry.call('POST', '/dictionaries/coding/projects/p1/recode', {
-      version: '27.1',
-      apply: true,
-    });
-    expect((applied.body.data.cases as Data[]).find((c) => c.caseId === id)!.outcome).toBe('saved');
+    const applied = await recode({ version: '27.1', apply: true });
+    expect((applied.body.data.result.cases as Data[]).find((c) => c.caseId === id)!.outcome).toBe('saved');
     const after = (await entry.call('GET', `/cases/${id}`)).body.data as Data;
     expect(after.rev).toBeGreaterThan(rev);
     const reactions = after.document.reactions as Data[];
@@ -110,19 +124,32 @@ describe('recoding a project to another MedDRA version', () => {
     expect(reactions[1]).toMatchObject({ meddraVersion: '27.0', meddraCode: removed.code });
     expect(reactions[2]).toMatchObject({ meddraVersion: '27.1', meddraCode: kept.code });
 
-    const again = await entry.call('POST', '/dictionaries/coding/projects/p1/recode', {
-      version: '27.1',
-      apply: true,
-    });
-    expect((again.body.data.cases as Data[]).find((c) => c.caseId === id)!.outcome).toBe('unchanged');
+    const again = await recode({ version: '27.1', apply: true });
+    expect((again.body.data.result.cases as Data[]).find((c) => c.caseId === id)!.outcome).toBe('unchanged');
   });
 
-  it('refuses a version that is not imported, and callers without the configuration permission', async () => {
-    const missing = await entry.call('POST', '/dictionaries/coding/projects/p1/recode', { version: '9.9' });
+  it('reports a case it may not save, in both languages, and goes on with the others', async () => {
+    const { id } = await codedCase();
+    const other = await codedCase();
+    await handle
+      .collection(caseCollectionNames.cases)
+      .updateOne({ _id: id }, { $set: { 'state.isFrozen': true } });
+    const applied = await recode({ version: '27.1', apply: true });
+    const rows = applied.body.data.result.cases as Data[];
+    const refused = rows.find((c) => c.caseId === id)!;
+    expect(refused.outcome).toBe('refused');
+    expect(refused.message.zh).not.toBe(refused.message.en);
+    expect(refused.message.en).not.toMatch(/^cases\./);
+    expect(rows.find((c) => c.caseId === other.id)!.outcome).toBe('saved');
+    expect((await entry.call('GET', `/cases/${id}`)).body.data.document.reactions[0].meddraVersion).toBe(
+      '27.0',
+    );
+  });
+
+  it('refuses at once a version that is not imported, and callers without the configuration permission', async () => {
+    const missing = await recode({ version: '9.9' });
     expect(missing.body).toMatchObject({ code: 400, msg: 'MedDRA version 9.9 en has not been imported' });
-    const viewer = await rig
-      .as('viewer')
-      .call('POST', '/dictionaries/coding/projects/p1/recode', { version: '27.1' });
+    const viewer = await recode({ version: '27.1' }, rig.as('viewer'));
     expect(viewer.body.code).not.toBe(200);
   });
 });

@@ -91,7 +91,8 @@ export interface ProjectRecodeCase {
   summary: Record<RecodeStatus, number>;
   /** saved: written; unchanged: nothing to write; preview: not asked to write; refused: see message. */
   outcome: 'saved' | 'unchanged' | 'preview' | 'refused';
-  message?: string;
+  /** Why a case was not saved (refused), in both languages. */
+  message?: { zh: string; en: string };
   terms: (RecodedTerm & { e2b: string; verbatim: string })[];
 }
 
@@ -103,66 +104,134 @@ const emptySummary = (): Record<RecodeStatus, number> => ({
   uncoded: 0,
 });
 
+/** Cases read per batch: a large project is never held in memory whole. */
+const RECODE_BATCH = 200;
+
+export interface RecodeProjectOptions {
+  version: string;
+  apply: boolean;
+  /** The job's progress (0-100) and message. */
+  progress?: (percent: number, message: string) => Promise<void>;
+  /** Stops between cases (the job was canceled or lost its lease): the cases done stay done. */
+  signal?: AbortSignal;
+}
+
+export interface ProjectRecodeReport {
+  version: string;
+  applied: boolean;
+  summary: Record<RecodeStatus, number>;
+  /** Cases read; the report lists every case, each with its terms that did not stay as they were. */
+  caseCount: number;
+  /** True when the job was stopped before the last case. */
+  stopped: boolean;
+  cases: ProjectRecodeCase[];
+}
+
 /**
  * Recodes every coded MedDRA term of a project's (not deleted) cases to `version`. Without
  * `apply` it reports what would change; with it, each case with changes is saved from the
  * revision read (a case changed meanwhile, locked or failing its rules is refused and reported,
- * never half-written).
+ * never half-written). Runs as a job (coding-job.ts) with the caller's request context.
  */
 export async function recodeProject(
   c: Context<AppEnv>,
   service: DictionaryService,
   projectId: string,
-  options: { version: string; apply: boolean },
-): Promise<{ version: string; summary: Record<RecodeStatus, number>; cases: ProjectRecodeCase[] }> {
+  options: RecodeProjectOptions,
+): Promise<ProjectRecodeReport> {
   // Refuses an unknown version before any case is read ("version X has not been imported").
   await service.resolve(tenantHandle(c), 'meddra', { version: options.version }, c.get('ctx').lang);
   const dictionaryFor = dictionariesOf(c, service, options.version);
   const t = c.get('t');
   const cases = tenantHandle(c).collection<Doc>(caseCollectionNames.cases);
-  const stored = await cases.find(
-    { 'report.studyProjectId': projectId, 'state.validity': { $ne: 'deleted' } },
-    { sort: { _id: 1 } },
-  );
+  const filter: Filter = { 'report.studyProjectId': projectId, 'state.validity': { $ne: 'deleted' } };
+  const total = await cases.count(filter);
   const summary = emptySummary();
   const out: ProjectRecodeCase[] = [];
-  for (const doc of stored) {
-    const terms = meddraTermsOf(doc).filter((term) => term.meddraCode);
-    const recoded = await recodeTerms(terms, dictionaryFor);
-    const caseSummary = emptySummary();
-    for (const term of recoded) {
-      caseSummary[term.status] += 1;
-      summary[term.status] += 1;
-    }
-    const changed = recoded.filter((term) => term.changes.length > 0);
-    const row: ProjectRecodeCase = {
-      caseId: doc._id as string,
-      reportCode: ((doc.report as Doc | undefined)?.reportCode as string | undefined) ?? null,
-      summary: caseSummary,
-      outcome: changed.length === 0 ? 'unchanged' : options.apply ? 'saved' : 'preview',
-      terms: recoded.map((term, i) => ({ ...term, e2b: terms[i]!.e2b, verbatim: terms[i]!.verbatim })),
-    };
-    if (options.apply && changed.length > 0) {
-      const { doc: next } = applyMeddraTerms(
-        sectionsOf(doc),
-        changed.map((term) => term.after),
-      );
-      try {
-        await saveCase(c, row.caseId, {
-          rev: doc.rev as number,
-          document: next,
-          confirmMissing: true,
-          reason: t('dictionaries.recodeProjectReason', { version: options.version }),
-        });
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        row.outcome = 'refused';
-        row.message = error.message;
+  let last: string | null = null;
+  let stopped = false;
+  let reported = -1;
+  for (;;) {
+    const batch = await cases.find(last === null ? filter : { ...filter, _id: { $gt: last } }, {
+      sort: { _id: 1 },
+      limit: RECODE_BATCH,
+    });
+    if (batch.length === 0) break;
+    for (const doc of batch) {
+      if (options.signal?.aborted) {
+        stopped = true;
+        break;
+      }
+      out.push(await recodeCase(c, doc, dictionaryFor, summary, options, t));
+      const percent = Math.floor((out.length * 100) / Math.max(total, 1));
+      if (percent !== reported && options.progress) {
+        reported = percent;
+        await options.progress(Math.min(percent, 99), `${out.length}/${total}`);
       }
     }
-    out.push(row);
+    if (stopped) break;
+    last = batch[batch.length - 1]!._id as string;
   }
-  return { version: options.version, summary, cases: out };
+  return {
+    version: options.version,
+    applied: options.apply,
+    summary,
+    caseCount: out.length,
+    stopped,
+    cases: out,
+  };
+}
+
+async function recodeCase(
+  c: Context<AppEnv>,
+  doc: Doc,
+  dictionaryFor: (term: CaseMeddraTerm) => Promise<MeddraDictionary | null>,
+  summary: Record<RecodeStatus, number>,
+  options: RecodeProjectOptions,
+  t: (key: string, params?: Record<string, string>) => string,
+): Promise<ProjectRecodeCase> {
+  const terms = meddraTermsOf(doc).filter((term) => term.meddraCode);
+  const recoded = await recodeTerms(terms, dictionaryFor);
+  const caseSummary = emptySummary();
+  for (const term of recoded) {
+    caseSummary[term.status] += 1;
+    summary[term.status] += 1;
+  }
+  const changed = recoded.filter((term) => term.changes.length > 0);
+  const row: ProjectRecodeCase = {
+    caseId: doc._id as string,
+    reportCode: ((doc.report as Doc | undefined)?.reportCode as string | undefined) ?? null,
+    summary: caseSummary,
+    outcome: changed.length === 0 ? 'unchanged' : options.apply ? 'saved' : 'preview',
+    // Terms that stay as they were are counted, not listed: the report of a large project stays small.
+    terms: recoded.flatMap((term, i) =>
+      term.status === 'unchanged' ? [] : [{ ...term, e2b: terms[i]!.e2b, verbatim: terms[i]!.verbatim }],
+    ),
+  };
+  if (options.apply && changed.length > 0) {
+    const { doc: next } = applyMeddraTerms(
+      sectionsOf(doc),
+      changed.map((term) => term.after),
+    );
+    try {
+      await saveCase(c, row.caseId, {
+        rev: doc.rev as number,
+        document: next,
+        confirmMissing: true,
+        reason: t('dictionaries.recodeProjectReason', { version: options.version }),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      row.outcome = 'refused';
+      // Read later, in either language: both texts of the refusal.
+      const translator = c.get('translator');
+      row.message = {
+        zh: translator.t('zh', error.messageKey, error.params),
+        en: translator.t('en', error.messageKey, error.params),
+      };
+    }
+  }
+  return row;
 }
 
 /** Node ids of medical review, across the project workflows (a project may add a second one). */

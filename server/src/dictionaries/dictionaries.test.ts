@@ -347,7 +347,7 @@ describe('MedDRA search over HTTP', () => {
       body: { terms: [term] },
     });
     expect((check.body.data as { issues: { message: string }[] }).issues[0]!.message).toBe(
-      `MedDRA version 26.1 of LLT ${llt.code} differs from the configured version 27.0`,
+      `MedDRA version differs from group LLT codes: LLT ${llt.code} is coded in MedDRA 26.1, the configured version is 27.0`,
     );
     const recode = await call(app, 'POST', '/api/dictionaries/meddra/recode', {
       token: 'imp-coder',

@@ -14,11 +14,14 @@ import { dictionaryCollections } from './collections';
 import type { ImportJobPayload } from './routes';
 import { IMPORT_JOB, dictionaryRoutes } from './routes';
 import { codingRoutes } from './coding-routes';
+import { recodeJob } from './coding-job';
 import { meddraCodingFindings } from './coding';
 import { DictionaryService, refusalIssues } from './service';
 
 export { DictionaryService, formatRefusal } from './service';
 export { meddraCodingFindings } from './coding';
+export type { ProjectRecodeReport } from './coding';
+export { RECODE_JOB } from './coding-job';
 export type { ImportResult, VersionView } from './service';
 export { filesFromDirectory, filesFromZip } from './archive';
 export { dictionaryCollections } from './collections';
@@ -87,11 +90,11 @@ const importJob = defineJob<ImportJobPayload, unknown>({
 export const dictionariesModule = defineModule({
   name: 'dictionaries',
   collections: dictionaryCollections,
-  jobs: [importJob],
+  jobs: [importJob, recodeJob((deps) => dictionaryService(deps.store))],
   routes(router, deps) {
     const service = dictionaryService(deps.store);
     dictionaryRoutes(router, deps, service);
-    codingRoutes(router, service);
+    codingRoutes(router, deps, service);
     // SPEC 5's MedDRA coding rules join every case check (save, check, submit) once this module is mounted.
     provideCaseCheckFindings('dictionaries', (handle, doc, projectId) =>
       meddraCodingFindings(handle, service, deps.translator, doc, projectId),

@@ -6,13 +6,14 @@
  * user saves as usual); and the recode to another MedDRA version, of this case (a report, then
  * applied to the case) or of the whole project (preview, then each changed case saved).
  */
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import {
   Badge,
   Button,
   Combobox,
   Field,
   Option,
+  ProgressBar,
   Table,
   TableBody,
   TableCell,
@@ -39,8 +40,8 @@ import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import type { CaseStore } from '../../case-form';
 import { useLanguage } from '../../i18n/LanguageContext';
-import { dictionaries, errorMessage } from '../dictionaries/api';
-import type { DictionaryVersion } from '../dictionaries/api';
+import { dictionaries, errorMessage, followJob } from '../dictionaries/api';
+import type { DictionaryVersion, JobView } from '../dictionaries/api';
 import { useDictionaryText } from '../dictionaries/text';
 import type { DictionaryKey } from '../dictionaries/text';
 import type { CodingIssue, ReviewRow, Suggestion } from './review';
@@ -87,15 +88,19 @@ const coded = (term: CaseMeddraTerm): CodedMeddraTerm => {
   return out;
 };
 
+/** The report of the project recode task (server/src/dictionaries/coding.ts ProjectRecodeReport). */
 interface ProjectRecodeAnswer {
   version: string;
+  applied: boolean;
   summary: Record<RecodeStatus, number>;
+  caseCount: number;
+  stopped: boolean;
   cases: {
     caseId: string;
     reportCode: string | null;
     summary: Record<RecodeStatus, number>;
     outcome: 'saved' | 'unchanged' | 'preview' | 'refused';
-    message?: string;
+    message?: { zh: string; en: string };
   }[];
 }
 
@@ -129,7 +134,11 @@ export function CodingReviewPanel({
   const [target, setTarget] = useState('');
   const [recode, setRecode] = useState<RecodedTerm[] | null>(null);
   const [projectRecode, setProjectRecode] = useState<ProjectRecodeAnswer | null>(null);
+  const [projectJob, setProjectJob] = useState<JobView<ProjectRecodeAnswer> | null>(null);
   const [busy, setBusy] = useState(false);
+  // The task keeps running on the server when the tab is left; only following it stops.
+  const following = useRef<AbortController | null>(null);
+  useEffect(() => () => following.current?.abort(), []);
 
   useEffect(() => {
     let live = true;
@@ -278,20 +287,27 @@ export function CodingReviewPanel({
     notify.toast('success', dt('uiRecodeApplied', { count }));
   };
 
+  /** Starts the project recode task and follows it: progress while it runs, the report when done. */
   const runProject = async (apply: boolean) => {
     if (!target || !projectId) return;
     setBusy(true);
+    setProjectRecode(null);
+    following.current?.abort();
+    const controller = new AbortController();
+    following.current = controller;
     try {
-      setProjectRecode(
-        await api.request<ProjectRecodeAnswer>(
-          `/dictionaries/coding/projects/${encodeURIComponent(projectId)}/recode`,
-          { body: { version: target, apply } },
-        ),
+      const started = await api.request<JobView<ProjectRecodeAnswer>>(
+        `/dictionaries/coding/projects/${encodeURIComponent(projectId)}/recode`,
+        { body: { version: target, apply } },
       );
-    } catch {
-      // The request layer showed the server's message.
+      setProjectJob(started);
+      const done = await followJob<ProjectRecodeAnswer>(started.jobId, setProjectJob, controller.signal);
+      if (done?.status === 'succeeded' && done.result) setProjectRecode(done.result);
+    } catch (error) {
+      // A refused start was shown by the request layer; a lost poll is said in place.
+      if (!controller.signal.aborted) setProblem(errorMessage(error));
     } finally {
-      setBusy(false);
+      if (!controller.signal.aborted) setBusy(false);
     }
   };
 
@@ -487,6 +503,21 @@ export function CodingReviewPanel({
             }}
           />
         ) : null}
+        {projectJob && (projectJob.status === 'queued' || projectJob.status === 'running') ? (
+          <div data-testid="recode-project-progress">
+            <ProgressBar value={(projectJob.progress?.percent ?? 0) / 100} />
+            <Text>
+              {dt('uiRecodeProjectRunning', {
+                percent: projectJob.progress?.percent ?? 0,
+                progress: projectJob.progress?.message ?? '',
+              })}
+            </Text>
+          </div>
+        ) : projectJob && projectJob.status !== 'succeeded' ? (
+          <Text role="alert" className={styles.alert} data-testid="recode-project-failed">
+            {dt('uiJobFailed', { error: projectJob.error ?? projectJob.status })}
+          </Text>
+        ) : null}
         {projectRecode ? (
           <div data-testid="recode-project-report">
             <Text>{summaryText(projectRecode.summary, projectRecode.version)}</Text>
@@ -498,6 +529,11 @@ export function CodingReviewPanel({
                   .length,
               })}
             </Text>
+            {projectRecode.stopped ? (
+              <Text block role="alert" className={styles.alert}>
+                {dt('uiRecodeStopped', { count: projectRecode.caseCount })}
+              </Text>
+            ) : null}
             <Table size="small">
               <TableHeader>
                 <TableRow>
@@ -508,10 +544,13 @@ export function CodingReviewPanel({
               </TableHeader>
               <TableBody>
                 {projectRecode.cases.map((c) => (
-                  <TableRow key={c.caseId}>
+                  <TableRow key={c.caseId} data-testid={`recode-project-case-${c.caseId}`}>
                     <TableCell>{c.reportCode ?? c.caseId}</TableCell>
                     <TableCell>{summaryText(c.summary, projectRecode.version)}</TableCell>
-                    <TableCell>{c.message ?? c.outcome}</TableCell>
+                    <TableCell>
+                      {dt(`uiRecodeOutcome_${c.outcome}`)}
+                      {c.message ? `: ${pick(c.message)}` : ''}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -5,6 +5,8 @@
  */
 import { RequestError } from '../../api/request';
 import { api } from '../../app/api';
+import { session } from '../../app/session';
+import { langType, translate } from '../../i18n';
 
 export type TermLanguage = 'zh' | 'en';
 export type MeddraLevel = 'llt' | 'pt' | 'hlt' | 'hlgt' | 'soc';
@@ -22,6 +24,8 @@ export interface DictionaryVersion {
   language: TermLanguage;
   counts: Record<string, number>;
   importedAt: string;
+  importedBy?: string;
+  sourceFiles?: string[];
 }
 
 export interface Ref {
@@ -137,8 +141,18 @@ export const dictionaries = {
       method: 'GET',
       silent: true,
     }),
-  versions: (kind: 'meddra' | 'whodrug') =>
-    api.request<DictionaryVersion[]>('/dictionaries/versions', { method: 'GET', params: { kind } }),
+  versions: (kind?: 'meddra' | 'whodrug') =>
+    api.request<DictionaryVersion[]>('/dictionaries/versions', {
+      method: 'GET',
+      params: kind ? { kind } : {},
+    }),
+  removeVersion: (versionId: string) =>
+    api.request<null>(`/dictionaries/versions/${encodeURIComponent(versionId)}`, { method: 'DELETE' }),
+  saveProjectSettings: (projectId: string, settings: Omit<ProjectSettings, 'projectId'>) =>
+    api.request<ProjectSettings>(`/dictionaries/projects/${encodeURIComponent(projectId)}/settings`, {
+      method: 'PUT',
+      body: settings,
+    }),
   meddraSearch: (body: MeddraSearch) =>
     api.request<Page<MeddraHit>>('/dictionaries/meddra/search', { body: compact(body) }),
   meddraChildren: (ref: VersionRef, parent?: { level: MeddraLevel; code: string }) =>
@@ -158,3 +172,80 @@ export const dictionaries = {
   whodrugDetail: (ref: VersionRef, drugCode: string) =>
     api.request<WhodrugDetail>('/dictionaries/whodrug/detail', { body: compact({ ...ref, drugCode }) }),
 };
+
+/** A background task as GET /api/jobs/:jobId answers it. */
+export interface JobView<R = unknown> {
+  jobId: string;
+  type: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+  progress: { percent: number; message?: string } | null;
+  result: R | null;
+  error: string | null;
+}
+
+const ended = (job: JobView) => job.status !== 'queued' && job.status !== 'running';
+
+/**
+ * Follows a background task until it ends, handing each state to `onUpdate` (progress, then the
+ * result). Stops quietly when `signal` aborts (the screen was left).
+ */
+export async function followJob<R>(
+  jobId: string,
+  onUpdate: (job: JobView<R>) => void,
+  signal?: AbortSignal,
+  intervalMs = 700,
+): Promise<JobView<R> | null> {
+  for (;;) {
+    if (signal?.aborted) return null;
+    const job = await api.request<JobView<R>>(`/jobs/${encodeURIComponent(jobId)}`, {
+      method: 'GET',
+      silent: true,
+      signal,
+    });
+    if (signal?.aborted) return null;
+    onUpdate(job);
+    if (ended(job)) return job;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** What an import task answers: the release imported (or already there), or why it was refused. */
+export interface ImportOutcome {
+  outcome: 'imported' | 'unchanged' | 'refused';
+  version?: DictionaryVersion;
+  issues?: { file: string; line: number; message: { zh: string; en: string } }[];
+}
+
+/**
+ * Sends a release's zip as the request body (POST /dictionaries/imports) and answers its import
+ * task. The JSON client cannot send a file, so this call carries the session headers itself.
+ */
+export async function uploadRelease(
+  file: File,
+  choice: { kind: 'meddra' | 'whodrug'; language?: TermLanguage; version?: string },
+): Promise<JobView<ImportOutcome>> {
+  const query = new URLSearchParams({ kind: choice.kind, fileName: file.name });
+  if (choice.language) query.set('language', choice.language);
+  if (choice.version) query.set('version', choice.version);
+  const token = session.token();
+  const response = await fetch(`/api/dictionaries/imports?${query}`, {
+    method: 'POST',
+    body: file,
+    headers: {
+      'Content-Type': 'application/zip',
+      'Lang-Type': langType(session.language()),
+      sysOrgId: session.sysOrgId() ?? '',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+  }).catch(() => null);
+  session.touch();
+  const body = (await response?.json().catch(() => null)) as {
+    code?: number;
+    msg?: string;
+    data?: JobView<ImportOutcome>;
+  } | null;
+  if (body?.code === 200 && body.data) return body.data;
+  if (!response) throw new RequestError(translate(session.language(), 'request.network'), 'network', null);
+  const message = body?.msg || translate(session.language(), 'request.unknown');
+  throw new RequestError(message, body?.code ? 'business' : 'http', body?.code ?? response.status);
+}
