@@ -127,7 +127,7 @@ export const saeTemplatesModule = defineModule({
       async (c, { params, body }) => {
         const platform = c.get('deps').store.platform({ userId: requirePrincipal(c).userId });
         const template = await enabledTemplate(platform, params.id);
-        return applyTemplate(tenantHandle(c), c.get('deps').clock, template, body.projectId);
+        return applyTemplate(tenantHandle(c), c.get('deps').clock, template, body.projectId, c.get('t'));
       },
     );
   },

@@ -99,12 +99,22 @@ export function overlayProblems(overlay: SaeOverlay, tenantEdits: ConfigEdit[] =
   return problems;
 }
 
-/** Refuses with the first problem's translated message; every problem is in `data.problems`. */
-export function assertOverlay(overlay: SaeOverlay, tenantEdits: ConfigEdit[] = []): void {
+/**
+ * Refuses with the first problem's translated message; every problem is in `data.problems`, each
+ * with its own message when the caller hands in the request's translator.
+ */
+export function assertOverlay(
+  overlay: SaeOverlay,
+  tenantEdits: ConfigEdit[] = [],
+  translate?: (key: string, params: MessageParams) => string,
+): void {
   const problems = overlayProblems(overlay, tenantEdits);
   if (problems.length === 0) return;
   const first = problems[0]!;
-  throw new AppError(Code.badRequest, first.messageKey, first.params, 400, { data: { problems } });
+  const data = translate
+    ? problems.map((problem) => ({ ...problem, message: translate(problem.messageKey, problem.params) }))
+    : problems;
+  throw new AppError(Code.badRequest, first.messageKey, first.params, 400, { data: { problems: data } });
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

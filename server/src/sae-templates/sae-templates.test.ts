@@ -289,6 +289,8 @@ describe('project SAE templates', () => {
     const refused = await api('POST', `/sae-templates/${onco.id}/apply`, admin, { projectId: 'P2' }, 'cn');
     expect(refused.code).toBe(400);
     expect(refused.msg).toMatch(/ctcaeLevel/);
+    // Every problem comes with its message in the caller's language.
+    expect((refused.data as { problems: { message: string }[] }).problems[0]!.message).toBe(refused.msg);
     expect((await api('GET', '/configuration/uat', admin)).data).toEqual({
       ...(before as object),
       tenant: [tenantEdit],

@@ -7,6 +7,7 @@ import { ConfigurationService } from '../configuration/index';
 import { ConfiguratorService } from '../configurator/index';
 import type { TemplateDefinition } from '../configurator/index';
 import { errors } from '../http/errors';
+import type { MessageParams } from '../i18n';
 import type { Clock } from '../http/module';
 import type { PlatformHandle, TenantHandle } from '../store/port';
 import { InvalidStoreRequestError } from '../store/port';
@@ -72,6 +73,7 @@ export async function applyTemplate(
   clock: Clock,
   template: SaeTemplate & { _id: string },
   projectId: string,
+  translate?: (key: string, params: MessageParams) => string,
 ): Promise<ApplyResult> {
   await assertProject(handle, projectId);
   const configuration = new ConfigurationService(handle, clock);
@@ -91,6 +93,7 @@ export async function applyTemplate(
       ...(overlay.templates ? { templates: overlay.templates } : {}),
     },
     uat.tenant,
+    translate,
   );
 
   await configuration.saveDraft(projectId, edits);

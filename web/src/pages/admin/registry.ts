@@ -20,6 +20,7 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/holoxcontrol/systemConfig': 'menus',
   '/holoxcontrol/dict': 'dictionaries',
   '/holoxcontrol/announcementManagement': 'announcements',
+  '/holoxcontrol/projectSaeTemplate': 'sae-templates',
   '/holoxcontrol/regulatorDatum': 'regulators',
   '/holoxcontrol/linelistingField': 'line-listing-fields',
 };

@@ -24,6 +24,7 @@ import type { ProjectConfiguration } from '../configurator/api';
 import type { ConfiguratorKey } from '../configurator/text';
 import { useConfiguratorText } from '../configurator/text';
 import { useProjectsText } from './text';
+import { ApplySaeTemplate } from '../sae-templates/ApplySaeTemplate';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, maxWidth: '900px' },
@@ -37,13 +38,15 @@ export function ConfigPanel({ projectId }: { projectId: string }) {
   const navigate = useNavigate();
   const [loaded, setLoaded] = useState<{ pro: ProjectConfiguration; uat: ProjectConfiguration } | null>(null);
   const [failed, setFailed] = useState(false);
+  // Bumped when an SAE template is applied: the UAT column shows what the draft now holds.
+  const [applied, setApplied] = useState(0);
 
   useEffect(() => {
     Promise.all([configurator.load(projectId, 'PRO'), configurator.load(projectId, 'UAT')]).then(
       ([pro, uat]) => setLoaded({ pro, uat }),
       () => setFailed(true),
     );
-  }, [projectId]);
+  }, [projectId, applied]);
 
   const value = (features: FeatureSwitches, name: keyof FeatureSwitches): string => {
     const v = features[name];
@@ -67,7 +70,8 @@ export function ConfigPanel({ projectId }: { projectId: string }) {
           data-testid="project-open-configurator"
         >
           {pt('uiOpenConfigurator')}
-        </Button>
+        </Button>{' '}
+        <ApplySaeTemplate projectId={projectId} onApplied={() => setApplied((n) => n + 1)} />
       </div>
       {loaded ? (
         <Table size="small" aria-label={pt('uiFeatures')}>

@@ -23,10 +23,11 @@ import { errorKey, localiseSchema, pickDeclared } from './localise';
 import type { LoadedOptions } from './options';
 import { loadOptions, optionSources, withOptions } from './options';
 import { PermissionTreeField } from './PermissionTreeField';
+import { SaeOverlayField } from '../../pages/sae-templates/OverlayField';
 
 const validator = customizeValidator({ AjvClass: Ajv2020 as never });
 /** Special fields a definition's uiSchema can name with `ui:field`. */
-const fields = { permissionTree: PermissionTreeField };
+const fields = { permissionTree: PermissionTreeField, saeOverlay: SaeOverlayField };
 
 type Data = Record<string, unknown>;
 
