@@ -23,6 +23,10 @@ function setup(respond: (url: string, init: RequestInit) => Promise<Response> | 
     sessionInvalid: (message) => events.push(`400001:${message}`),
     loggedInElsewhere: (message) => events.push(`400002:${message}`),
     answered: () => events.push('answered'),
+    startLoading: () => {
+      events.push('loading');
+      return () => events.push('loaded');
+    },
   };
   const calls: { url: string; init: RequestInit }[] = [];
   const fetchImpl = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
@@ -177,6 +181,22 @@ describe('request layer', () => {
     const failing = setup(() => json({ code: 404, msg: 'gone', data: null }, 404));
     await expect(failing.requester.download('/files/2')).rejects.toMatchObject({ code: 404 });
     expect(failing.events).toContain('error:gone');
+  });
+
+  it('shows the loading overlay for a download until the file has arrived, and on request', async () => {
+    const file = setup(
+      () => new Response(new Uint8Array([1]), { headers: { 'content-type': 'application/octet-stream' } }),
+    );
+    await file.requester.download('/files/1');
+    expect(file.events).toEqual(['loading', 'answered', 'loaded']);
+    const failing = setup(() => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(failing.requester.download('/files/2')).rejects.toMatchObject({ kind: 'network' });
+    expect(failing.events).toEqual(['loading', 'error:request.network', 'loaded']);
+    const call = setup(() => json({ code: 200, msg: '', data: 1 }));
+    await call.requester.request('/slow', { loading: true });
+    await call.requester.request('/quick');
+    await call.requester.download('/files/3', { loading: false }).catch(() => undefined);
+    expect(call.events.filter((e) => e === 'loading' || e === 'loaded')).toEqual(['loading', 'loaded']);
   });
 
   it('reads plain and extended content-disposition names', () => {

@@ -25,6 +25,8 @@ export interface RequestOptions {
   silent?: boolean;
   /** False while signing in: a 400001 or 400002 is the sign-in's own failure, not a lost session. */
   sessionPrompts?: boolean;
+  /** Shows the loading overlay while the call runs (downloads do by default). */
+  loading?: boolean;
   signal?: AbortSignal;
 }
 
@@ -66,6 +68,8 @@ export interface RequestHooks {
   loggedInElsewhere(message: string): void;
   /** Any answered request: the session slides on the server, the client mirrors the expiry. */
   answered(): void;
+  /** Shows the loading overlay; the returned function hides it (the overlay also closes by itself after 5 s). */
+  startLoading?(): () => void;
 }
 
 export const API_BASE = '/api';
@@ -172,6 +176,7 @@ export function createRequester(
     const abort = () => controller.abort();
     options.signal?.addEventListener('abort', abort);
     if (guarded) pending.add(key);
+    const stopLoading = options.loading ? hooks.startLoading?.() : undefined;
     try {
       return await fetchImpl(target, {
         method,
@@ -186,6 +191,7 @@ export function createRequester(
       throw new RequestError(message, 'network', null);
     } finally {
       clearTimeout(timer);
+      stopLoading?.();
       options.signal?.removeEventListener('abort', abort);
       if (guarded) pending.delete(key);
     }
@@ -227,18 +233,24 @@ export function createRequester(
       return readEnvelope<T>(await send(url, options), options);
     },
     async download(url: string, options: RequestOptions = {}) {
-      const response = await send(url, options);
-      // An error comes back as an envelope, not as a file.
-      if (!response.ok || /application\/json/i.test(response.headers.get('content-type') ?? '')) {
-        await readEnvelope(response, options);
-        throw new RequestError(hooks.t('request.unknown'), 'http', response.status);
+      // The overlay stays until the whole file has arrived, not just its headers.
+      const stopLoading = options.loading === false ? undefined : hooks.startLoading?.();
+      try {
+        const response = await send(url, { ...options, loading: false });
+        // An error comes back as an envelope, not as a file.
+        if (!response.ok || /application\/json/i.test(response.headers.get('content-type') ?? '')) {
+          await readEnvelope(response, options);
+          throw new RequestError(hooks.t('request.unknown'), 'http', response.status);
+        }
+        hooks.answered();
+        const fileName =
+          fileNameFromDisposition(response.headers.get('content-disposition')) ??
+          url.split('/').pop() ??
+          'download';
+        return { blob: await response.blob(), fileName };
+      } finally {
+        stopLoading?.();
       }
-      hooks.answered();
-      const fileName =
-        fileNameFromDisposition(response.headers.get('content-disposition')) ??
-        url.split('/').pop() ??
-        'download';
-      return { blob: await response.blob(), fileName };
     },
   };
 }

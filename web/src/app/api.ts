@@ -64,4 +64,5 @@ export const api: Requester = createRequester({
       });
   },
   answered: () => session.touch(),
+  startLoading: () => notify.startLoading(),
 });
