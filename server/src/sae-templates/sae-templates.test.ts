@@ -253,8 +253,19 @@ describe('project SAE templates', () => {
         (finding) => finding.path === '/report/investigatorAwareDate' && finding.ruleId === 'schema.required',
       );
     };
+    // A fatal event without a date of death: the template's rule, likewise only in UAT until published.
+    const fatalRule = async () => {
+      const doc = caseOf('P1') as { reactions: Record<string, unknown>[]; patient: Record<string, unknown> };
+      doc.reactions[0]!.isResultInDeath = true;
+      delete doc.patient.death;
+      const checked = (await api('POST', '/configuration/check', admin, { case: doc })).data as {
+        findings: { ruleId: string }[];
+      };
+      return checked.findings.some((finding) => finding.ruleId === 'custom.sae.deathDate');
+    };
     expect(await missingAwareness('P1')).toBe(false);
     expect(await missingAwareness('P1', 'UAT')).toBe(true);
+    expect(await fatalRule()).toBe(false);
 
     const published = await api('POST', '/configurator/publish', admin, {
       password: 'right',
@@ -263,6 +274,7 @@ describe('project SAE templates', () => {
     expect(published.code).toBe(200);
     expect(signatures).toHaveLength(1);
     expect(await missingAwareness('P1')).toBe(true);
+    expect(await fatalRule()).toBe(true);
     // Another project of the tenant is untouched.
     expect(await missingAwareness('P2')).toBe(false);
     const withDate = caseOf('P1');
