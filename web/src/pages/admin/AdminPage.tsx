@@ -2,7 +2,7 @@
  * An administration page: a configuration (schemas/ui/admin/<name>.json) of the generic record
  * view, list and form. Records and lists show as tabs, each only when the user holds its permission.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Spinner, Tab, TabList, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import type { SelectTabData } from '@fluentui/react-components';
@@ -11,7 +11,7 @@ import { ListView } from '../../renderers/list/ListView';
 import { RecordView } from '../../renderers/record/RecordView';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
-import { ADMIN_PAGES } from './registry';
+import { ADMIN_PAGES, ADMIN_PAGE_PANELS } from './registry';
 
 const definitions = import.meta.glob<PageDefinition>('../../../../schemas/ui/admin/*.json', {
   import: 'default',
@@ -20,6 +20,10 @@ const definitions = import.meta.glob<PageDefinition>('../../../../schemas/ui/adm
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
 });
+
+const panels = Object.fromEntries(
+  Object.entries(ADMIN_PAGE_PANELS).map(([path, load]) => [path, lazy(load)]),
+);
 
 type Section =
   { kind: 'record'; definition: RecordDefinition } | { kind: 'list'; definition: ListDefinition };
@@ -53,6 +57,7 @@ export default function AdminPage() {
     ];
   }, [definition, info]);
 
+  const Panel = panels[pathname];
   if (!definition) return <Spinner />;
   const section = sections[tab] ?? sections[0];
   return (
@@ -71,6 +76,11 @@ export default function AdminPage() {
         <RecordView key={section.definition.id} definition={section.definition} />
       ) : section ? (
         <ListView key={section.definition.id} definition={section.definition} />
+      ) : null}
+      {Panel ? (
+        <Suspense fallback={<Spinner />}>
+          <Panel />
+        </Suspense>
       ) : null}
     </section>
   );

@@ -1,3 +1,5 @@
+import type { ComponentType } from 'react';
+
 /**
  * The administration pages that are configurations of the generic renderers: route path -> the
  * definition file in schemas/ui/admin/<name>.json. Only pages whose server CRUD exists are here.
@@ -20,7 +22,13 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/holoxcontrol/systemConfig': 'menus',
   '/holoxcontrol/dict': 'dictionaries',
   '/holoxcontrol/announcementManagement': 'announcements',
+  '/holoxcontrol/messageTemplate': 'message-templates',
   '/holoxcontrol/projectSaeTemplate': 'sae-templates',
   '/holoxcontrol/regulatorDatum': 'regulators',
   '/holoxcontrol/linelistingField': 'line-listing-fields',
+};
+
+/** A page's own panel shown below its lists (e.g. the message templates' preview), loaded on demand. */
+export const ADMIN_PAGE_PANELS: Record<string, () => Promise<{ default: ComponentType }>> = {
+  '/holoxcontrol/messageTemplate': () => import('./MessageTemplatePreview'),
 };
