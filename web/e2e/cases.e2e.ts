@@ -145,3 +145,48 @@ test('two users save the same case: the second gets the conflict dialog and keep
     'Comment by the administrator',
   );
 });
+
+test('unsaved data: leaving asks (save and exit, exit directly, cancel); cancelling says so; exit directly saves nothing', async ({
+  page,
+  baseUrl,
+  serverOutput,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  const caseId = await newCase(page, baseUrl);
+  await page.goto(`${baseUrl}/activecase?caseId=${caseId}`);
+  await page.getByTestId('case-detail').waitFor();
+  await page.getByTestId('case-tab-drug').click();
+  await page.getByTestId('section-drugs-add').click();
+  await page.locator('#f-drugs-0-drugName').fill('未保存的药品');
+  await page.getByTestId('case-dirty').waitFor();
+
+  // Saving with mandatory values missing asks first; cancelling keeps the edit and says so.
+  await page.getByTestId('case-save').click();
+  await page.getByTestId('missing-dialog-cancel').click();
+  await page.getByTestId('toast-info').getByText('操作已取消').first().waitFor();
+  await page.getByTestId('case-dirty').waitFor();
+
+  // Leaving inside the app asks; cancel stays with the edit.
+  await page.getByTestId('case-view-report').click();
+  const prompt = page.getByTestId('leave-dialog');
+  await prompt.getByText('当前页面有未保存的数据。').waitFor();
+  assert.equal(await page.getByTestId('leave-dialog-save').textContent(), '保存并退出');
+  assert.equal(await page.getByTestId('leave-dialog-leave').textContent(), '直接退出');
+  await page.getByTestId('leave-dialog-stay').click();
+  await prompt.waitFor({ state: 'detached' });
+  assert.match(page.url(), /\/activecase\?/);
+  assert.equal(await page.locator('#f-drugs-0-drugName').inputValue(), '未保存的药品');
+
+  // Exit directly: the report view opens and the case holds no drug.
+  await page.getByTestId('case-view-report').click();
+  await page.getByTestId('leave-dialog-leave').click();
+  await page.waitForURL(/previewHistoryVersion/);
+  const stored = await page.evaluate(async (id) => {
+    const answer = await fetch(`/api/cases/${id}`, {
+      headers: { Authorization: `Bearer ${localStorage.getItem('pv.token') ?? ''}` },
+    });
+    return ((await answer.json()) as { data: { document: { drugs?: unknown[] } } }).data.document.drugs;
+  }, caseId);
+  assert.deepEqual(stored ?? [], []);
+});

@@ -384,6 +384,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
         onAnswer={(value) => {
           setConfirmMissing(null);
           if (value === 'save') void save(true);
+          else notify.toast('info', ct('uiOperationCanceled'));
         }}
       >
         {tx('missingConfirm', { count: confirmMissing ?? 0 })}
@@ -415,7 +416,10 @@ function CaseDetail({ caseId }: { caseId: string }) {
         ]}
         onAnswer={(value) => {
           if (blocker.state !== 'blocked') return;
-          if (value === 'stay') return blocker.reset();
+          if (value === 'stay') {
+            notify.toast('info', ct('uiOperationCanceled'));
+            return blocker.reset();
+          }
           if (value === 'leave') return blocker.proceed();
           void save().then((ok) => (ok ? blocker.proceed() : blocker.reset()));
         }}
