@@ -41,9 +41,9 @@ for (const language of ['zh', 'en'] as const) {
       assert.deepEqual(await missingKeys(page), [], `${language} ${what}`);
       if (language === 'en') {
         const han = (await page.evaluate(() => document.body.innerText)).match(/[\u4e00-\u9fff]+/g) ?? [];
-        // Chinese in English mode may only come from data (the demo tenant's and users' names).
+        // Chinese in English mode may only come from data (the demo tenant's, users' and roles' names).
         const fromData =
-          /演示|企业管理员|录入员|编码员|质控|医学|申办方|递交|质疑|揭盲|盲底|报告处理|研究者|审核|主笔|撰写|审阅|批准|中文/;
+          /演示|企业管理员|录入员|编码员|质控|医学|申办方|递交|质疑|揭盲|盲底|报告处理|研究者|审核|主笔|撰写|审阅|批准|中文|平台运营/;
         assert.deepEqual(
           han.filter((w) => !fromData.test(w)),
           [],
@@ -70,6 +70,12 @@ for (const language of ['zh', 'en'] as const) {
       ['/personal/signature', 'signature-none,signature-current'],
       ['/versionUpdate', 'health-version'],
       ['/no/such/page', 'not-found'],
+      ['/home/personalhome', 'workbench'],
+      ['/home/casetodo', 'feed-page-todo'],
+      ['/home/preduealerts', 'feed-page-predue'],
+      ['/authoritymanagement/companyInfo', 'record-authoritymanagement.companyInfo'],
+      ['/authoritymanagement/sysTenantConfig', 'record-authoritymanagement.sysTenantConfig.security'],
+      ['/checklog/loginOperationLog', 'list-row'],
     ] as const) {
       await page.goto(`${baseUrl}${path}`);
       const readySelector = ready
@@ -88,5 +94,32 @@ for (const language of ['zh', 'en'] as const) {
     await page.getByTestId('form-dialog').locator('#root_name').waitFor();
     await page.getByTestId('form-save').click();
     await check('form with errors');
+    await page.goto(`${baseUrl}/authoritymanagement/userAccountManagement`);
+    await page.getByTestId('page-tab-authoritymanagement.roles').click();
+    await page.getByTestId('list-create').click();
+    await page.getByTestId('permission-tree').getByTestId('perm-home').waitFor();
+    await check('role form with the permission tree');
+    await page.getByTestId('form-close').click();
+    await page.getByTestId('form-dialog').waitFor({ state: 'detached' });
+
+    await page.getByTestId('personal-menu').click();
+    await page.getByTestId('personal-logout').click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await login(page, baseUrl, 'operator', demoPassword(serverOutput, 'operator'));
+    await skipTour(page);
+    for (const [path, ready] of [
+      ['/holoxcontrol/lessee', 'list-row'],
+      ['/holoxcontrol/roleConfig', 'list-row'],
+      ['/holoxcontrol/userRole', 'list-row'],
+      ['/holoxcontrol/userJurisdiction', 'list-row'],
+    ] as const) {
+      await page.goto(`${baseUrl}${path}`);
+      await page.getByTestId(ready).first().waitFor();
+      await check(path);
+    }
+    await page.goto(`${baseUrl}/holoxcontrol/lessee`);
+    await page.getByTestId('page-tab-holoxcontrol.lessee.defaults').click();
+    await page.getByTestId('record-holoxcontrol.lessee.defaults').waitFor();
+    await check('defaults of new tenants');
   });
 }

@@ -7,7 +7,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, MessageBar, MessageBarBody } from '@fluentui/react-components';
 import Form from '@rjsf/fluentui-rc';
 import type { IChangeEvent } from '@rjsf/core';
-import type { RJSFValidationError } from '@rjsf/utils';
+import type { RJSFSchema, RJSFValidationError, ValidatorType } from '@rjsf/utils';
+import { getDefaultFormState } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import Ajv2020 from 'ajv/dist/2020';
 import { api } from '../../app/api';
@@ -23,6 +24,7 @@ import { errorKey, localiseSchema, pickDeclared } from './localise';
 import type { LoadedOptions } from './options';
 import { loadOptions, optionSources, withOptions } from './options';
 import { PermissionTreeField } from './PermissionTreeField';
+import { withoutEmpty } from './empty';
 import { SaeOverlayField } from '../../pages/sae-templates/OverlayField';
 
 const validator = customizeValidator({ AjvClass: Ajv2020 as never });
@@ -81,7 +83,22 @@ export default function FormDialog(props: {
     return withOptions(localiseSchema(base, definition.labels, pick), options ?? {}, pick);
   }, [definition, mode, pick, options]);
 
-  const dirty = JSON.stringify(data) !== JSON.stringify(initial);
+  // Unsaved means changed from what the form showed when it opened, schema defaults included.
+  const opened = useMemo(
+    () =>
+      JSON.stringify(
+        withoutEmpty(
+          getDefaultFormState<Data>(
+            validator as ValidatorType<Data>,
+            schema as RJSFSchema,
+            initial,
+            schema as RJSFSchema,
+          ),
+        ),
+      ),
+    [schema, initial],
+  );
+  const dirty = JSON.stringify(withoutEmpty(data)) !== opened;
 
   const save = async (formData: Data): Promise<boolean> => {
     const call = mode === 'create' ? definition.create : definition.update;
