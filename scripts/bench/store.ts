@@ -176,8 +176,10 @@ try {
 
   // The insert floor: the same documents as JSON into a bare table (primary key and tenant index
   // only) of another file with the store's durability and cache settings, one transaction per
-  // batch. Store and floor take turns batch by batch, so both see the same machine load.
+  // batch (same page size too). Store and floor take turns batch by batch, so both see the same
+  // machine load.
   const floorDb = new Database(join(dir, 'floor.sqlite'));
+  floorDb.pragma('page_size = 16384');
   floorDb.pragma('journal_mode = WAL');
   floorDb.pragma('synchronous = FULL');
   floorDb.pragma('cache_size = -131072');

@@ -255,6 +255,9 @@ export class EmbeddedDriver implements Driver {
   static open(dataDir: string): EmbeddedDriver {
     mkdirSync(dataDir, { recursive: true });
     const db = new Database(join(dataDir, 'store.sqlite'), { timeout: 10000 });
+    // 16 KB pages for a new file (ignored for an existing one): a 5 KB case fits in a page with
+    // others instead of spilling into an overflow page of its own (fewer pages written per insert).
+    db.pragma('page_size = 16384');
     enableWriteAheadLog(db);
     // FULL: each commit is fsynced before it is acknowledged (survives kill -9 and power loss).
     db.pragma('synchronous = FULL');
