@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from './kit';
-import { apiCall, demoPassword, login, skipTour } from './helpers';
+import { apiCall, demoPassword, login, missingKeys, rawKeysOnScreen, skipTour } from './helpers';
 
 test('operator: SAE templates listed with the seeded default; a malformed or invalid overlay is refused in zh, a valid one saved', async ({
   page,
@@ -61,6 +61,17 @@ test('operator: SAE templates listed with the seeded default; a malformed or inv
     stored.data.items.map((item) => item.overlay),
     [{ edits: [{ op: 'require', path: 'reactions[*].ctcaeLevel' }], features: { dmReview: true } }],
   );
+
+  // In English the page and the overlay editor speak English, from the catalogues only.
+  await page.evaluate(() => localStorage.setItem('pv.language', 'en'));
+  await page.reload();
+  await list.getByRole('columnheader', { name: 'Template code' }).waitFor();
+  await list.getByTestId('list-row').filter({ hasText: code }).getByTestId('row-edit').click();
+  await form.getByTestId('sae-overlay-edits').getByText('Require reactions[*].ctcaeLevel').waitFor();
+  await form.getByTestId('sae-overlay-features').getByText('DM review: on').waitFor();
+  assert.deepEqual(await rawKeysOnScreen(page), []);
+  assert.deepEqual(await missingKeys(page), []);
+  await screenshot('overlay-editor-en');
 });
 
 test('tenant: the clinical trial SAE template is applied to a project, landing in its UAT draft only', async ({
