@@ -115,7 +115,7 @@ test('a release imported from the versions tab (refused with file and line, then
   await versions.getByTestId('project-meddra-version').click();
   await page.getByRole('option', { name: '26.1' }).click();
   await versions.getByTestId('project-versions-save').click();
-  await page.getByText('项目的词典版本已保存').waitFor();
+  await page.getByText('项目的词典版本已保存').first().waitFor();
   assert.equal(((await get(settingsPath)) as { meddraVersion: string }).meddraVersion, '26.1');
 
   // In use: deletion refused, the release stays.
@@ -125,8 +125,11 @@ test('a release imported from the versions tab (refused with file and line, then
   await page.getByText('版本 26.1 已配置给项目', { exact: false }).first().waitFor();
   await row.waitFor();
 
-  const restored = await page.request.put(`${baseUrl}/api${settingsPath}`, { headers, data: before });
-  assert.equal(((await restored.json()) as { code: number }).code, 200);
+  const restored = await page.request.put(`${baseUrl}/api${settingsPath}`, {
+    headers,
+    data: { meddraVersion: before.meddraVersion, whodrugVersion: before.whodrugVersion },
+  });
+  assert.equal(((await restored.json()) as { code: number; msg: string }).code, 200);
   await row.getByTestId('version-delete').click();
   await row.getByTestId('version-delete-confirm').click();
   await row.waitFor({ state: 'detached' });

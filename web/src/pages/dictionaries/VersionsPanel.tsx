@@ -21,7 +21,6 @@ import {
   TableHeaderCell,
   TableRow,
   Text,
-  Title3,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
@@ -74,9 +73,18 @@ export function VersionsPanel() {
   useEffect(reload, [reload]);
 
   const languageLabel = (language: TermLanguage) => dt(language === 'zh' ? 'uiLanguageZh' : 'uiLanguageEn');
+  // MedDRA levels and ATC are named alike in both languages; WHODrug's records are not.
   const counts = (version: DictionaryVersion) =>
     Object.entries(version.counts)
-      .map(([name, count]) => `${name.toUpperCase()} ${count}`)
+      .map(([name, count]) => {
+        const label =
+          name === 'drugs'
+            ? dt('uiCountDrugs')
+            : name === 'companies'
+              ? dt('uiCountCompanies')
+              : name.toUpperCase();
+        return `${label} ${count}`;
+      })
       .join(' · ');
 
   const remove = async (version: DictionaryVersion) => {
@@ -100,7 +108,6 @@ export function VersionsPanel() {
 
   return (
     <div className={styles.box} data-testid="dictionary-versions">
-      <Title3>{dt('uiVersionsTitle')}</Title3>
       {problem ? (
         <Text role="alert" className={styles.error}>
           {problem}
@@ -131,10 +138,7 @@ export function VersionsPanel() {
                 <TableCell>{version.version}</TableCell>
                 <TableCell>{languageLabel(version.language)}</TableCell>
                 <TableCell>{counts(version)}</TableCell>
-                <TableCell>
-                  {new Date(version.importedAt).toLocaleString()}
-                  {version.importedBy ? ` · ${version.importedBy}` : ''}
-                </TableCell>
+                <TableCell>{new Date(version.importedAt).toLocaleString()}</TableCell>
                 {canManage ? (
                   <TableCell>
                     {deleting === version.versionId ? (
