@@ -95,7 +95,15 @@ function routes(router: ModuleRouter, deps: ModuleDeps): void {
     keywordFields: ['subjectZh', 'subjectEn', 'bodyZh', 'bodyEn'],
     notFound: 'messages.templateNotFound',
     unique: { fields: ['event'], message: 'messages.templateTaken' },
-    check: (input) => assertTemplate(input.event, input),
+    async check(input, handle, id) {
+      // A template belongs to its event: moving it would leave that event without one.
+      if (id) {
+        const stored = await handle.collection<MessageTemplate>(MESSAGES.templates).findOne({ _id: id });
+        if (stored && stored.event !== input.event)
+          throw errors.badRequest('messages.eventFixed', { event: stored.event });
+      }
+      assertTemplate(input.event, input);
+    },
   });
 
   router.route(

@@ -93,6 +93,14 @@ describe('message templates (operator) and account-link messages', () => {
     expect(after.rev).toBe(before.rev);
     expect(fields(after)).toEqual(fields(before));
 
+    const moved = await api('PUT', `/operator/message-templates/${before.id}`, operator, {
+      ...fields(before),
+      rev: before.rev,
+      event: 'account.activation',
+    });
+    expect(moved.body.msg).toBe(
+      'The event of a message template cannot change (it is case.assigned); add a template for the other event',
+    );
     const duplicate = await api('POST', '/operator/message-templates', operator, fields(before));
     expect(duplicate.body.msg).toBe('The event case.assigned already has a message template; edit that one');
   });

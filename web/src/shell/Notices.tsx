@@ -92,6 +92,7 @@ const messages = (() => {
         set({ items: [], unread: 0 });
       }
     },
+    clear: () => set({ items: [], unread: 0 }),
     async read(id: string) {
       await api.request(`/messages/${encodeURIComponent(id)}/read`, { method: 'POST', body: {} });
       await this.load();
@@ -117,6 +118,8 @@ export function useNotices(): Notice[] {
   useEffect(() => {
     void messages.load();
   }, [language]);
+  // Signing out unmounts the layout: the next user starts from an empty list, not this one's.
+  useEffect(() => () => messages.clear(), []);
   useEffect(() => {
     api.request<{ items: Notice[] }>('/notices', { silent: true }).then(
       (answer) => setNotices(answer.items),
