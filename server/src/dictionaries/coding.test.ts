@@ -9,6 +9,8 @@ import { createTranslator } from '../i18n';
 import { JobRunner } from '../jobs/runner';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
+import { recodeProject } from './coding';
+import { callerContext } from './coding-job';
 import { dictionariesModule, dictionaryService, meddraCodingFindings } from './index';
 
 const rig = await caseRig({
@@ -144,6 +146,31 @@ describe('recoding a project to another MedDRA version', () => {
     expect((await entry.call('GET', `/cases/${id}`)).body.data.document.reactions[0].meddraVersion).toBe(
       '27.0',
     );
+  });
+
+  it('says its progress case by case, and stops between cases when the task is canceled', async () => {
+    const caller = { principal: { tenantId: 't1', userId: 'entry' }, lang: 'en' as const, sysOrgId: null };
+    const c = callerContext(rig.platform.deps, caller, 'test-job');
+    const steps: [number, string][] = [];
+    const report = await recodeProject(c, service, 'p1', {
+      version: '27.1',
+      apply: false,
+      progress: async (percent, message) => void steps.push([percent, message]),
+    });
+    expect(report.caseCount).toBeGreaterThan(1);
+    expect(steps.at(-1)).toEqual([99, `${report.caseCount}/${report.caseCount}`]);
+    expect(steps.map(([percent]) => percent)).toEqual(
+      [...steps.map(([percent]) => percent)].sort((a, b) => a - b),
+    );
+
+    const canceled = new AbortController();
+    canceled.abort();
+    const stopped = await recodeProject(c, service, 'p1', {
+      version: '27.1',
+      apply: true,
+      signal: canceled.signal,
+    });
+    expect(stopped).toMatchObject({ stopped: true, caseCount: 0, cases: [] });
   });
 
   it('refuses at once a version that is not imported, and callers without the configuration permission', async () => {
