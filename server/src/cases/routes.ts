@@ -295,11 +295,13 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       const project = await projectOf(handle, doc);
       const workflow = projectWorkflow(project?.workflowOverride);
       // A frozen case, or the project's switches, may refuse this user's edits: the page is then read-only.
+      const projectId = (doc.report as { studyProjectId?: string } | undefined)?.studyProjectId;
+      const features = projectId ? await featuresOf(handle, projectId) : undefined;
       const frozen = frozenRefusal(doc, 'save');
       const refusal = frozen
         ? { messageKey: frozen, params: {} }
-        : await editRefusalOf(handle, doc, requirePrincipal(c).userId, c.get('deps').clock.now());
-      const freezeSwitch = project ? (await featuresOf(handle, project._id)).freeze : false;
+        : await editRefusalOf(handle, doc, requirePrincipal(c).userId, c.get('deps').clock.now(), features);
+      const freezeSwitch = features?.freeze === true;
       const actions = availableActions(workflow, caseFacts(doc, project)).map((action) =>
         action.action === 'save' && action.allowed && refusal
           ? { ...action, allowed: false, messageKey: refusal.messageKey }

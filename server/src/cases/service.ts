@@ -162,10 +162,12 @@ export async function editRefusalOf(
   doc: CaseDocument,
   userId: string,
   now: Date,
+  /** The project's switches when the caller has read them already. */
+  features?: FeatureSwitches,
 ): Promise<ConfiguratorProblem | null> {
   const projectId = (doc.report as { studyProjectId?: string } | undefined)?.studyProjectId;
   if (!projectId) return null;
-  return caseEditRefusal(await featuresOf(handle, projectId), {
+  return caseEditRefusal(features ?? (await featuresOf(handle, projectId)), {
     userId,
     enteredBy: doc.state.createdBy,
     enteredAt: doc.state.createdAt,
