@@ -4,6 +4,8 @@
  * online user out (and is told "Forced withdrawal failed" when that session has already ended).
  */
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { test } from './kit';
 import { apiCall, demoPassword, login, skipTour } from './helpers';
@@ -219,4 +221,42 @@ test('organisation switch: the same page reloads and later calls carry the new s
   assert.equal(await page.evaluate(() => localStorage.getItem('pv.sysOrgId')), branchId);
   assert.equal((await switcher.textContent())?.trim(), '华东分部');
   await screenshot('organisation-switched');
+});
+
+test('list export: the XLSX holds every row the list selects, not only the page on screen', async ({
+  page,
+  baseUrl,
+  serverOutput,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  // More users than one page of 20 shows.
+  const tree = await apiCall<{ organisationId: string }[]>(page, 'GET', '/tenancy/organisations');
+  for (const n of [1, 2, 3]) {
+    const created = await apiCall(page, 'POST', '/users', {
+      account: `export${n}`,
+      name: `Export user ${n}`,
+      email: `export${n}@demo.cn`,
+      organisationIds: [tree.data[0]!.organisationId],
+    });
+    assert.equal(created.code, 200, created.msg);
+  }
+  await page.goto(`${baseUrl}/authoritymanagement/userAccountManagement`);
+  const list = page.getByTestId('list-authoritymanagement.userAccountManagement');
+  await list.getByTestId('list-row').first().waitFor();
+  const onScreen = await list.getByTestId('list-row').count();
+  const users = await apiCall<{ total: number }>(page, 'GET', '/users?page=1&size=1');
+  assert.ok(users.data.total > onScreen, `${users.data.total} users, ${onScreen} on screen`);
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    list.getByTestId('list-export').click(),
+  ]);
+  assert.match(download.suggestedFilename(), /\.xlsx$/);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(new Uint8Array(await readFile((await download.path())!)).buffer);
+  const sheet = workbook.worksheets[0]!;
+  assert.equal(sheet.rowCount, users.data.total + 1);
+  assert.equal(sheet.getRow(1).getCell(1).text, '序号');
+  assert.equal(sheet.getRow(users.data.total + 1).getCell(1).text, String(users.data.total));
 });

@@ -36,6 +36,7 @@ import type { TableColumnLayout } from '../columns/layout';
 import { loadLayouts, resetLayout, saveLayout } from '../columns/store';
 import { ColumnSettingsDialog } from '../columns/ColumnSettingsDialog';
 import { cellText, compareBy } from './cells';
+import { rowsToExport } from './export-rows';
 import { reportResult } from '../result';
 
 const FormDialog = lazy(() => import('../form/FormDialog'));
@@ -112,12 +113,17 @@ export function ListView({ definition }: { definition: ListDefinition }) {
     );
   }, [definition.id]);
 
-  const load = useCallback(async () => {
+  /** The filters and tab the list is read with (paging apart). */
+  const selection = useCallback((): Record<string, unknown> => {
     const tabParams = definition.tabs?.find((x) => x.key === tab)?.params ?? {};
-    const params: Record<string, unknown> = {
+    return {
       ...Object.fromEntries(Object.entries(applied).filter(([, v]) => v !== '')),
       ...tabParams,
     };
+  }, [definition, applied, tab]);
+
+  const load = useCallback(async () => {
+    const params = selection();
     if (definition.source.paging === 'server') Object.assign(params, { page, size });
     setRows(null);
     try {
@@ -132,7 +138,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
       setRows([]);
       setTotal(0);
     }
-  }, [definition, applied, tab, page, size]);
+  }, [definition, selection, page, size]);
   useEffect(() => void load(), [load]);
 
   const actions = (definition.rowActions ?? []).filter((a) => can(a.permission));
@@ -216,12 +222,27 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const exportRows = async () => {
     const { exportXlsx } = await import('./exportXlsx');
     const columns = shownColumns.filter((c) => c.key !== ACTIONS_KEY);
+    const serverPaged = definition.source.paging === 'server';
+    const all = await rowsToExport({ rows: sortedRows ?? [], total, serverPaged }, async (p, s) => {
+      const answer = await api.request<{ total: number; items: Row[] }>(definition.source.path, {
+        params: { ...selection(), page: p, size: s },
+        loading: true,
+      });
+      return { ...answer, items: definition.source.tree ? flattenTree(answer.items) : answer.items };
+    });
+    const column = sort && definition.columns.find((c) => c.key === sort.key);
+    const exported =
+      serverPaged && all !== sortedRows && column
+        ? [...all].sort((a, b) => compareBy(column, locale)(a, b) * sort.direction)
+        : all;
+    // Serial numbers as on screen: a page's rows alone start at the page; a whole export at 1.
+    const first = exported === sortedRows ? (page - 1) * size : 0;
     await exportXlsx(
       `${pick(definition.title)}-${new Date().toISOString().slice(0, 10)}`,
       pick(definition.title),
       [t('list.serial'), ...columns.map(label)],
-      (sortedRows ?? []).map((row, i) => [
-        String((page - 1) * size + i + 1),
+      exported.map((row, i) => [
+        String(first + i + 1),
         ...columns.map((c) => cellText(c, row, pick, t, locale)),
       ]),
     );
