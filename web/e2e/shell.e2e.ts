@@ -260,3 +260,22 @@ test('list export: the XLSX holds every row the list selects, not only the page 
   assert.equal(sheet.getRow(1).getCell(1).text, '序号');
   assert.equal(sheet.getRow(users.data.total + 1).getCell(1).text, String(users.data.total));
 });
+
+test('a page chunk that fails to load offers a reload, which brings the page', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  const chunk = /\/assets\/VersionUpdatePage-[\w-]+\.js$/;
+  await page.route(chunk, (route) => route.abort('connectionfailed'));
+  await page.getByTestId('version-area').click();
+  await page.getByTestId('chunk-error').waitFor();
+  await screenshot('chunk-error');
+  await page.unroute(chunk);
+  await Promise.all([page.waitForEvent('load'), page.getByTestId('chunk-reload').click()]);
+  await page.getByTestId('health-version').waitFor();
+  assert.equal(new URL(page.url()).pathname, '/versionUpdate');
+});
