@@ -155,4 +155,35 @@ test('a case of a project with the freeze switch on is frozen, read-only, listed
   await page.getByTestId('case-save').waitFor();
   assert.equal(await page.getByTestId('case-frozen').count(), 0);
   await page.getByTestId('case-action-freeze').waitFor();
+
+  // The list freezes a selection (reason optional) and unfreezes it (reason required).
+  await page.goto(`${baseUrl}/casemanagement/caseview`);
+  const listRow = page.locator(`[data-testid="case-row"][data-case-id="${frozen.id}"]`);
+  await listRow.getByRole('checkbox').check();
+  await page.getByTestId('case-freeze').click();
+  await page.getByTestId('action-dialog-ok').click();
+  await page.getByTestId('case-list-tab-frozen').click();
+  await page.locator(`[data-testid="case-row"][data-case-id="${frozen.id}"]`).waitFor();
+  const again = page.locator(`[data-testid="case-row"][data-case-id="${frozen.id}"]`);
+  await again.getByRole('checkbox').check();
+  await page.getByTestId('case-unfreeze').click();
+  await page.getByTestId('action-dialog-ok').click();
+  await page.getByTestId('action-problem').getByText('请填写意见').waitFor();
+  await page.getByTestId('action-opinion').fill('锁库撤销');
+  await page.getByTestId('action-dialog-ok').click();
+  await page.locator(`[data-testid="case-row"][data-case-id="${frozen.id}"]`).waitFor({ state: 'detached' });
+  const history = await call<{ items: { action: string; opinion: string | null }[] }>(
+    page,
+    'GET',
+    `/cases/${frozen.id}/workflow-history`,
+  );
+  assert.deepEqual(
+    history.items.map((h) => [h.action, h.opinion]),
+    [
+      ['freeze', '数据库锁定前冻结'],
+      ['unfreeze', '医学审评需补充信息'],
+      ['freeze', null],
+      ['unfreeze', '锁库撤销'],
+    ],
+  );
 });

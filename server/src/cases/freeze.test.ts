@@ -62,6 +62,7 @@ describe('the freeze switch off (SPEC 6)', () => {
     expect(answer.frozen).toBe(false);
     expect(actionOf(answer, 'freeze')).toBeUndefined();
     expect(actionOf(answer, 'unfreeze')).toBeUndefined();
+    expect((await lead.call('GET', '/cases/freeze/projects')).body.data.projectIds).toEqual([]);
     await expectRefused('lead', 'POST', `/cases/${c.id}/freeze`, {}, c.id, {
       en: "Freezing is not enabled for this case's project",
       zh: '该病例所属项目未启用冻结功能',
@@ -302,6 +303,9 @@ describe('freezing a case of a project with the switch on', () => {
   });
 
   it('freezes a selection from the list; other projects and the frozen ones are reported', async () => {
+    // The list offers freezing where the switch is on: p1, not p2 (lead works in both).
+    expect((await lead.call('GET', '/cases/freeze/projects')).body.data.projectIds).toEqual(['p1']);
+    expect((await rig.as('clerk').call('GET', '/cases/freeze/projects')).status).toBe(403);
     const a = await filledCase('p1', 8);
     const b = await filledCase('p2', 9);
     const batch = await lead.call('POST', '/cases/freeze', { caseIds: [a.id, b.id], reason: '锁库' });

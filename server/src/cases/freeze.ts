@@ -7,7 +7,9 @@
  * frozen for good. Both are workflow-history lines and audited case writes.
  */
 import type { AvailableAction, PlannedAction, RefusedAction } from '../../../engine/src/workflow/index';
+import type { TenantHandle } from '../store/port';
 import type { ActionEffectFn, ActionPlanner } from './actions';
+import { C } from './collections';
 import type { CaseDocument, CaseState } from './document';
 import { featuresOf } from './service';
 
@@ -118,4 +120,17 @@ export function withFreezeActions(
     out.push(isFrozen(doc) ? entry('freeze', false, 'cases.alreadyFrozen') : entry('freeze', true));
   if (isFrozen(doc)) out.push(entry('unfreeze', true));
   return out;
+}
+
+/**
+ * The projects, of those given (null: every project of the tenant), whose switch lets cases be
+ * frozen now: where the case list offers freezing a selection.
+ */
+export async function freezeProjects(handle: TenantHandle, scope: string[] | null): Promise<string[]> {
+  const ids =
+    scope ??
+    (await handle.collection(C.projects).find({}, { projection: { _id: 1 }, limit: 1000 })).map((p) => p._id);
+  const on: string[] = [];
+  for (const id of ids) if ((await featuresOf(handle, id)).freeze) on.push(id);
+  return on;
 }

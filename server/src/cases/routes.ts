@@ -44,6 +44,7 @@ import {
 import {
   FREEZE_PERMISSION,
   freezeEffect,
+  freezeProjects,
   freezePlanner,
   frozenRefusal,
   isFrozen,
@@ -278,6 +279,20 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
   bulk('restore', 'activecase:restore', restoreEffect, 'cases.selectAtLeastOne');
   for (const action of ['freeze', 'unfreeze'] as const)
     bulk(action, FREEZE_PERMISSION, freezeEffect(action), 'cases.selectAtLeastOne', freezePlanner(action));
+
+  router.route(
+    {
+      method: 'get',
+      path: '/freeze/projects',
+      summary:
+        "The caller's projects whose switch lets cases be frozen now (the list offers freezing a selection there)",
+      permission: FREEZE_PERMISSION,
+    },
+    async (c) => {
+      const scope = await listScope(c);
+      return { projectIds: emptyScope(scope) ? [] : await freezeProjects(tenantHandle(c), scope) };
+    },
+  );
 
   router.route(
     {

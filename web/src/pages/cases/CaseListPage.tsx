@@ -43,6 +43,7 @@ import { ExportButton } from '../exports/ExportDialog';
 import { ActionDialog } from './ActionDialog';
 import { previewPath } from './CasePreviewPage';
 import { VersionsDialog } from './VersionsDialog';
+import { useCasesText } from './cases-text';
 import type { AvailableAction } from './case-api';
 
 export const CASE_LIST_TABLE = 'caseList';
@@ -78,6 +79,17 @@ interface Row {
 
 type FilterValue = string | { from?: string; to?: string };
 
+/** Freezing a selection: the reason is optional; unfreezing needs one (the server says so too). */
+const freezeAction = (action: 'freeze' | 'unfreeze'): AvailableAction => ({
+  action,
+  allowed: true,
+  targets: [],
+  needsUser: false,
+  needsOpinion: action === 'unfreeze',
+  signature: false,
+  option: null,
+});
+
 const FOLLOW_UP: AvailableAction = {
   action: 'followUp',
   allowed: true,
@@ -109,6 +121,18 @@ export default function CaseListPage() {
   const [settings, setSettings] = useState(false);
   const [followUp, setFollowUp] = useState(false);
   const [versionsOf, setVersionsOf] = useState<string | null>(null);
+  const { ct } = useCasesText();
+  const [freezing, setFreezing] = useState<'freeze' | 'unfreeze' | null>(null);
+  // The caller's projects where cases can be frozen now: no freeze offered without one.
+  const [freezeProjects, setFreezeProjects] = useState<string[]>([]);
+  const mayFreeze = permissions.has('activecase:freeze');
+  useEffect(() => {
+    if (!mayFreeze) return;
+    api.request<{ projectIds: string[] }>('/cases/freeze/projects', { silent: true }).then(
+      (answer) => setFreezeProjects(answer.projectIds),
+      () => setFreezeProjects([]),
+    );
+  }, [mayFreeze]);
 
   useEffect(
     () =>
@@ -163,6 +187,18 @@ export default function CaseListPage() {
     try {
       await api.request(`/cases/${path}`, { body: { caseIds: [...selected] } });
       notify.toast('success', tx('actionDone'));
+    } finally {
+      void load();
+    }
+  };
+  const freezeSelection = async (action: 'freeze' | 'unfreeze', reason: string) => {
+    try {
+      await api.request(`/cases/${action}`, {
+        body: { caseIds: [...selected], ...(reason ? { reason } : {}) },
+      });
+      notify.toast('success', tx('actionDone'));
+    } catch {
+      // The request layer showed the server's message.
     } finally {
       void load();
     }
@@ -341,6 +377,26 @@ export default function CaseListPage() {
             {tx('historyVersions')}
           </Button>
         ) : null}
+        {mayFreeze && freezeProjects.length > 0 ? (
+          <Button
+            data-testid="case-freeze"
+            onClick={() =>
+              selected.size ? setFreezing('freeze') : notify.toast('warning', tx('selectRows'))
+            }
+          >
+            {ct('uiFreeze')}
+          </Button>
+        ) : null}
+        {mayFreeze && (freezeProjects.length > 0 || tab === 'frozen') ? (
+          <Button
+            data-testid="case-unfreeze"
+            onClick={() =>
+              selected.size ? setFreezing('unfreeze') : notify.toast('warning', tx('selectRows'))
+            }
+          >
+            {ct('uiUnfreeze')}
+          </Button>
+        ) : null}
         <ExportButton
           permission="casemanagement:caseview:export"
           selection={
@@ -471,6 +527,20 @@ export default function CaseListPage() {
         />
       ) : null}
       <VersionsDialog caseId={versionsOf} onClose={() => setVersionsOf(null)} />
+      <ActionDialog
+        action={freezing ? freezeAction(freezing) : null}
+        {...(freezing
+          ? {
+              title: ct(freezing === 'freeze' ? 'uiFreeze' : 'uiUnfreeze'),
+              opinionLabel: ct('uiFreezeReason'),
+            }
+          : {})}
+        onDone={(body) => {
+          const action = freezing;
+          setFreezing(null);
+          if (body && action) void freezeSelection(action, String(body.opinion ?? ''));
+        }}
+      />
       <ActionDialog
         action={followUp ? FOLLOW_UP : null}
         onDone={(body) => {
