@@ -25,6 +25,7 @@ import { JobRunner } from '../jobs/runner';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
 import { importsModule } from './index';
+import { parseRecord } from './parse-job';
 
 const e2b = fileURLToPath(new URL('../../../schemas/e2b/', import.meta.url));
 const sample = (path: string) => new Uint8Array(readFileSync(`${e2b}${path}`));
@@ -244,6 +245,32 @@ describe('upload', () => {
     expect(record.exception.message.en).toMatch(
       /^File broken.xml failed E2B\(R3\) XSD validation \(\d+ errors\)/,
     );
+    // ok.xml's report was written before broken.xml was read: the refusal removed it.
+    expect(await handle.collection('importReports').count({ recordId: record.id })).toBe(0);
+  });
+
+  it('a retried parse removes what an interrupted attempt wrote, and reports appear only once completed', async () => {
+    const uploaded = await entry.upload('retry.xml', sample(FAERS1));
+    const recordId = uploaded.body.data.id as string;
+    // An attempt that died after writing a report (and a stray one at a later position).
+    await handle
+      .collection('importRecords')
+      .updateOne({ _id: recordId }, { $set: { parseStatus: 'parsing' } });
+    for (const index of [0, 7])
+      await handle
+        .collection('importReports')
+        .insertOne({ recordId, index, entry: 'retry.xml', status: 'pending' });
+    const during = (await entry.call('GET', `/imports/${recordId}`)).body.data;
+    expect(during).toMatchObject({ parseStatus: 'parsing', reports: [] });
+    expect((await entry.call('GET', `/imports/${recordId}/reports/0`)).body.code).toBe(400);
+    expect(await parseRecord(platform.deps, handle, recordId)).toEqual({ outcome: 'completed', reports: 1 });
+    const record = (await entry.call('GET', `/imports/${recordId}`)).body.data;
+    expect(record.reports.map((r: { index: number; entry: string }) => [r.index, r.entry])).toEqual([
+      [0, 'retry.xml'],
+    ]);
+    expect(record.reports[0].senderReportId).toBeTruthy();
+    await runner.tick();
+    await runner.idle();
   });
 
   it('refuses a file that is not an E2B message', async () => {

@@ -1,12 +1,14 @@
 /**
  * Parsing an uploaded file runs as a job, so a zip of 1,000 messages does not hold the request.
- * The file is read whole and checked (hardened XML and zip limits, R3 entries against the XSD)
- * before anything is kept; the reports and the record's "completed" state are then written in one
- * transaction. A refusal is a translated exception on the record and leaves no report behind.
+ * The file is read one message at a time (hardened XML and zip limits, R3 messages checked against
+ * the XSD in runs of 50): each message's reports are written as soon as it is read, so memory holds
+ * one message (and one run of XSD sources) whatever the size of the zip, and no long transaction
+ * blocks other writers. The reports stay invisible until the record says "completed" (written
+ * last); a refusal removes the ones written and leaves a translated exception on the record, so
+ * nothing is half-imported. A retried job first removes what an interrupted attempt wrote.
  */
 import type { Readable } from 'node:stream';
-import { zipXmlEntries } from '../../../engine/src/interchange/index';
-import { readImportFile, validateR3Batches } from '../interchange';
+import { ImportRefusedError, readImportMessages, validateR3Batches } from '../interchange';
 import type { ImportedMessage, Refusal } from '../interchange';
 import type { ModuleDeps } from '../http/module';
 import { defineJob } from '../jobs/types';
@@ -22,6 +24,8 @@ export interface ParseJobPayload {
 
 /** XSD errors quoted on the record (the first few; the count says how many there were). */
 const XSD_ERRORS_SHOWN = 3;
+/** Messages validated per libxml2 run: the schema is compiled once per run, memory stays bounded. */
+const XSD_BATCH = 50;
 
 async function readAll(stream: Readable): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
@@ -29,50 +33,32 @@ async function readAll(stream: Readable): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b;
-
-/** The XML of every R3 message of the file (already read safely once by readImportFile). */
-function* r3Sources(fileName: string, bytes: Uint8Array, messages: ImportedMessage[]) {
-  const r3 = new Set(messages.filter((m) => m.format === 'r3').map((m) => m.entry));
-  if (!isZip(bytes)) {
-    if (r3.has(fileName)) yield { entry: fileName, bytes };
-    return;
-  }
-  for (const file of zipXmlEntries(bytes))
-    if (r3.has(file.name)) yield { entry: file.name, bytes: file.bytes };
+/** Checks a run of R3 messages against the ICH XSD; the first invalid one refuses the file. */
+async function xsdRefusal(run: { entry: string; xml: string }[]): Promise<Refusal | null> {
+  if (run.length === 0) return null;
+  const results = await validateR3Batches(run.map((source) => source.xml));
+  const failed = results.findIndex((result) => !result.valid);
+  if (failed < 0) return null;
+  const errors = results[failed]!.errors;
+  const shown = errors
+    .slice(0, XSD_ERRORS_SHOWN)
+    .map((e) => (e.line ? `${e.line}: ${e.message}` : e.message))
+    .join('; ');
+  return {
+    entry: run[failed]!.entry,
+    key: 'imports.parse.xsdInvalid',
+    params: { count: errors.length, errors: shown },
+  };
 }
 
-/** Messages validated per libxml2 run: the schema is compiled once per run, memory stays bounded. */
-const XSD_BATCH = 50;
-
-/** Checks each R3 message against the ICH XSD; the first invalid one refuses the file. */
-async function xsdRefusal(
-  fileName: string,
-  bytes: Uint8Array,
-  messages: ImportedMessage[],
-  progress: (percent: number) => Promise<void>,
-): Promise<Refusal | null> {
-  const sources = [...r3Sources(fileName, bytes, messages)];
-  const decoder = new TextDecoder();
-  for (let start = 0; start < sources.length; start += XSD_BATCH) {
-    const batch = sources.slice(start, start + XSD_BATCH);
-    const results = await validateR3Batches(batch.map((source) => decoder.decode(source.bytes)));
-    const failed = results.findIndex((result) => !result.valid);
-    if (failed >= 0) {
-      const errors = results[failed]!.errors;
-      const shown = errors
-        .slice(0, XSD_ERRORS_SHOWN)
-        .map((e) => (e.line ? `${e.line}: ${e.message}` : e.message))
-        .join('; ');
-      return {
-        entry: batch[failed]!.entry,
-        key: 'imports.parse.xsdInvalid',
-        params: { count: errors.length, errors: shown },
-      };
-    }
-    await progress(50 + Math.round((30 * (start + batch.length)) / sources.length));
+/** Removes the reports of a record (a refused file's, or an interrupted attempt's). */
+async function discardReports(handle: TenantHandle, recordId: string): Promise<void> {
+  const reports = handle.collection<ImportReport>(IMPORT_REPORTS);
+  for (;;) {
+    const batch = await reports.find({ recordId }, { projection: { _id: 1 }, limit: 500 });
+    if (batch.length === 0) return;
+    for (const report of batch) await reports.deleteOne({ _id: report._id });
   }
-  return null;
 }
 
 export function exceptionOf(deps: Pick<ModuleDeps, 'translator'>, refusal: Refusal): ImportException {
@@ -81,33 +67,30 @@ export function exceptionOf(deps: Pick<ModuleDeps, 'translator'>, refusal: Refus
   return { entry: refusal.entry, messageKey: refusal.key, params, message: { zh: say('zh'), en: say('en') } };
 }
 
-function reportsOf(recordId: string, messages: ImportedMessage[]): ImportReport[] {
-  const out: ImportReport[] = [];
-  for (const message of messages) {
-    for (const imported of message.cases) {
-      const report = (imported.document.report ?? {}) as Record<string, unknown>;
-      const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
-      const carry = ((imported.document.e2bCarry as { values?: Record<string, unknown> } | undefined)
-        ?.values ?? {}) as Record<string, unknown>;
-      out.push({
-        recordId,
-        index: out.length,
-        entry: message.entry,
-        senderReportId: text(report.reportCode),
-        worldwideId: text(report.reportAllCode),
-        messageId: text(carry['N.2.r.1']),
-        messageDate: text(carry['N.2.r.4']),
-        document: imported.document,
-        unbound: imported.unbound,
-        choices: {},
-        savedAt: null,
-        status: 'pending',
-        caseId: null,
-        outcome: null,
-      });
-    }
-  }
-  return out;
+/** The reports of one message, numbered on from `first` (their position in the file). */
+function reportsOf(recordId: string, message: ImportedMessage, first: number): ImportReport[] {
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  return message.cases.map((imported, i): ImportReport => {
+    const report = (imported.document.report ?? {}) as Record<string, unknown>;
+    const carry = ((imported.document.e2bCarry as { values?: Record<string, unknown> } | undefined)?.values ??
+      {}) as Record<string, unknown>;
+    return {
+      recordId,
+      index: first + i,
+      entry: message.entry,
+      senderReportId: text(report.reportCode),
+      worldwideId: text(report.reportAllCode),
+      messageId: text(carry['N.2.r.1']),
+      messageDate: text(carry['N.2.r.4']),
+      document: imported.document,
+      unbound: imported.unbound,
+      choices: {},
+      savedAt: null,
+      status: 'pending',
+      caseId: null,
+      outcome: null,
+    };
+  });
 }
 
 /** Parses the record's file; answers what became of it (the job's result). */
@@ -120,7 +103,7 @@ export async function parseRecord(
   const records = handle.collection<ImportRecord>(IMPORT_RECORDS);
   const record = await records.findOne({ _id: recordId });
   if (!record) return { outcome: 'gone' };
-  // A retried job finds the work done (the reports and the state were written together).
+  // A retried job finds the work done (the state is written once every report is).
   if (record.parseStatus === 'completed' || record.parseStatus === 'exception')
     return { outcome: record.parseStatus, reports: record.reportCount };
   await records.updateOne({ _id: recordId }, { $set: { parseStatus: 'parsing' } });
@@ -140,55 +123,74 @@ export async function parseRecord(
   };
 
   if (!deps.files) throw new Error('the file store is not configured');
+  await discardReports(handle, recordId);
   const { stream } = await deps.files.forTenant(handle).getStream(record.fileId);
   const bytes = await readAll(stream);
-  await progress(10, 'read');
-  let messages: ImportedMessage[];
+  await progress(5, 'read');
+
+  const reports = handle.collection<ImportReport>(IMPORT_REPORTS);
+  const batches: NonNullable<ImportRecord['batches']> = [];
+  let first: ImportedMessage | null = null;
+  let count = 0;
+  let run: { entry: string; xml: string }[] = [];
+  const decoder = new TextDecoder();
+  const fail = async (refusal: Refusal) => {
+    await discardReports(handle, recordId);
+    return refuse(refusal);
+  };
   try {
-    const outcome = readImportFile(record.fileName, bytes);
-    if (!outcome.ok) return refuse(outcome.refusal);
-    messages = outcome.messages;
-    await progress(50, 'parsed');
-    const invalid = await xsdRefusal(record.fileName, bytes, messages, (percent) => progress(percent, 'xsd'));
-    if (invalid) return refuse(invalid);
+    for (const { message, source } of readImportMessages(record.fileName, bytes)) {
+      first ??= message;
+      const written = reportsOf(recordId, message, count);
+      if (written.length) await reports.insertMany(written);
+      count += written.length;
+      // Copied through JSON: the parser's strings are slices of the message's text, and a header
+      // kept for the whole file would otherwise keep every message's text alive with it.
+      const header = Object.fromEntries(
+        Object.entries(message.header.values).filter(
+          (entry): entry is [string, string] => /^N\.1\./.test(entry[0]) && typeof entry[1] === 'string',
+        ),
+      );
+      batches.push({
+        entry: message.entry,
+        format: message.format,
+        header: JSON.parse(JSON.stringify(header)) as Record<string, string>,
+      });
+      if (message.format === 'r3') run.push({ entry: message.entry, xml: decoder.decode(source) });
+      if (run.length >= XSD_BATCH) {
+        const invalid = await xsdRefusal(run);
+        if (invalid) return fail(invalid);
+        run = [];
+        await progress(Math.min(95, 5 + batches.length / 20), `${batches.length} messages`);
+      }
+    }
+    const invalid = await xsdRefusal(run);
+    if (invalid) return fail(invalid);
   } catch (error) {
+    if (error instanceof ImportRefusedError) return fail(error.refusal);
     // Whatever the file did to the reader, the record says so rather than retrying forever.
-    return refuse({
+    return fail({
       entry: record.fileName,
       key: 'imports.parse.failed',
       params: { detail: error instanceof Error ? error.message : String(error) },
     });
   }
-  await progress(80, 'checked');
-  const reports = reportsOf(recordId, messages);
-  if (reports.length === 0)
-    return refuse({ entry: record.fileName, key: 'interchange.r3.noReports', params: {} });
-  const first = messages[0]!;
-  await handle.transaction(async (tx) => {
-    await tx.collection<ImportReport>(IMPORT_REPORTS).insertMany(reports);
-    await tx.collection<ImportRecord>(IMPORT_RECORDS).updateOne(
-      { _id: recordId },
-      {
-        $set: {
-          parseStatus: 'completed',
-          format: first.format,
-          profile: first.profile ?? null,
-          reportCount: reports.length,
-          batches: messages.map((message) => ({
-            entry: message.entry,
-            format: message.format,
-            header: Object.fromEntries(
-              Object.entries(message.header.values).filter(
-                (entry): entry is [string, string] =>
-                  /^N\.1\./.test(entry[0]) && typeof entry[1] === 'string',
-              ),
-            ),
-          })),
-        },
+  if (count === 0 || !first)
+    return fail({ entry: record.fileName, key: 'interchange.r3.noReports', params: {} });
+  // The reports become visible with this write.
+  await records.updateOne(
+    { _id: recordId },
+    {
+      $set: {
+        parseStatus: 'completed',
+        format: first.format,
+        profile: first.profile ?? null,
+        reportCount: count,
+        batches,
       },
-    );
-  });
-  return { outcome: 'completed', reports: reports.length };
+    },
+  );
+  return { outcome: 'completed', reports: count };
 }
 
 export const parseJob = defineJob<ParseJobPayload, unknown>({

@@ -107,6 +107,8 @@ export async function findExistingCase(
 export async function comparison(c: Context<AppEnv>, recordId: string, index: number) {
   const handle = tenantHandle(c);
   const record = await memberRecord(c, recordId);
+  if (record.parseStatus !== 'completed')
+    throw errors.badRequest('imports.notParsed', { fileName: record.fileName });
   const report = await loadReport(handle, recordId, index);
   const existing = await findExistingCase(handle, report, await callerProjects(c));
   return {
@@ -403,6 +405,8 @@ export function reportView(report: StoredDoc<ImportReport>) {
 export async function recordDetail(c: Context<AppEnv>, recordId: string) {
   const handle = tenantHandle(c);
   const record = await memberRecord(c, recordId);
+  // While the file is parsed its reports are being written: they exist once the parse completed.
+  if (record.parseStatus !== 'completed') return { ...recordView(record), reports: [] };
   const list = await reports(handle).find({ recordId }, { sort: { index: 1 }, projection: { document: 0 } });
   return { ...recordView(record), reports: list.map(reportView) };
 }

@@ -1,5 +1,5 @@
 /** E2B interchange on the server: reading uploads, exporting validated batches, the XSD check. */
-export { readImportFile, exportCases } from './service';
+export { readImportFile, readImportMessages, ImportRefusedError, exportCases } from './service';
 export type {
   ImportOutcome,
   ImportedMessage,

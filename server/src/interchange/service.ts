@@ -73,6 +73,42 @@ function readMessage(entry: string, bytes: Uint8Array, limits?: Partial<XmlLimit
   return message;
 }
 
+/** The refusal of an uploaded file by `readImportMessages` (the entry it is about, a message key). */
+export class ImportRefusedError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.key);
+    this.name = 'ImportRefusedError';
+  }
+}
+
+/**
+ * Reads an uploaded E2B file (R3 or R2 XML, or a zip of them) one message at a time, each with the
+ * XML it was read from: a zip entry is inflated, parsed and mapped only when asked for, so memory
+ * holds one message whatever the number of entries. The first hostile, oversized or unknown entry
+ * throws ImportRefusedError.
+ */
+export function* readImportMessages(
+  fileName: string,
+  bytes: Uint8Array,
+  limits: { xml?: Partial<XmlLimits>; zip?: Partial<ZipLimits> } = {},
+): Generator<{ message: ImportedMessage; source: Uint8Array }> {
+  let entry = fileName;
+  try {
+    if (isZip(bytes)) {
+      for (const file of zipXmlEntries(bytes, limits.zip)) {
+        entry = file.name;
+        yield { message: readMessage(file.name, file.bytes, limits.xml), source: file.bytes };
+      }
+    } else yield { message: readMessage(fileName, bytes, limits.xml), source: bytes };
+  } catch (e) {
+    if (isInterchangeError(e)) throw new ImportRefusedError({ entry, key: e.key, params: e.params });
+    const ackRoot = (e as { ackRoot?: string }).ackRoot;
+    if (ackRoot)
+      throw new ImportRefusedError({ entry, key: 'interchange.import.isAck', params: { root: ackRoot } });
+    throw e;
+  }
+}
+
 /**
  * Reads an uploaded E2B file (R3 or R2 XML, or a zip of them) into case documents. Every entry is
  * parsed and mapped before the outcome is returned; the first refusal (hostile XML, a zip bomb, an
@@ -83,21 +119,12 @@ export function readImportFile(
   bytes: Uint8Array,
   limits: { xml?: Partial<XmlLimits>; zip?: Partial<ZipLimits> } = {},
 ): ImportOutcome {
-  let entry = fileName;
   try {
     const messages: ImportedMessage[] = [];
-    if (isZip(bytes)) {
-      for (const file of zipXmlEntries(bytes, limits.zip)) {
-        entry = file.name;
-        messages.push(readMessage(file.name, file.bytes, limits.xml));
-      }
-    } else messages.push(readMessage(fileName, bytes, limits.xml));
+    for (const { message } of readImportMessages(fileName, bytes, limits)) messages.push(message);
     return { ok: true, messages };
   } catch (e) {
-    if (isInterchangeError(e)) return { ok: false, refusal: { entry, key: e.key, params: e.params } };
-    const ackRoot = (e as { ackRoot?: string }).ackRoot;
-    if (ackRoot)
-      return { ok: false, refusal: { entry, key: 'interchange.import.isAck', params: { root: ackRoot } } };
+    if (e instanceof ImportRefusedError) return { ok: false, refusal: e.refusal };
     throw e;
   }
 }
