@@ -108,8 +108,9 @@ describe('freezing a case of a project with the switch on', () => {
       nextNode: 'dataQc',
       opinion: '数据库锁定前冻结',
       processerId: 'lead',
-      nextProcesserId: 'qc',
+      nextProcesserId: null,
     });
+    expect(frozen.body.data.case.document.state.handlerId).toBe('qc');
 
     const answer = (await rig.as('qc').call('GET', `/cases/${c.id}`)).body.data;
     expect(answer.frozen).toBe(true);

@@ -84,11 +84,12 @@ export function freezeEffect(action: FreezeAction): ActionEffectFn {
     if (action === 'freeze') state.isFrozen = true;
     else delete state.isFrozen;
     next.state = state;
-    // The case stays with its handler: the history line names them as the next processer.
+    // The case stays with its handler: nobody is handed the case, so no next processer (and no
+    // "case handed to you" message).
     return {
       doc: next,
       details: request.opinion?.trim() ? { reason: request.opinion.trim() } : {},
-      next: state.handlerId ? { id: state.handlerId, name: state.handlerName ?? state.handlerId } : null,
+      next: null,
     };
   };
 }
