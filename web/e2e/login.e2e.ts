@@ -33,6 +33,8 @@ test('login: a wrong password is refused in the form, the right one opens the pe
     .locator('[data-testid^="menu-/"]')
     .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-testid')!.slice(5)));
   assert.ok(shown.includes(new URL(page.url()).pathname));
+  // Pages of one record (a case, a case version) open from lists, not from the menus.
+  assert.ok(!shown.includes('/activecase') && !shown.includes('/previewHistoryVersion'), shown.join());
   await page.getByTestId('menu-/authoritymanagement').click();
   await page.getByTestId('list-authoritymanagement.organization').waitFor();
   assert.ok(await page.getByTestId('menu-/authoritymanagement').isVisible());

@@ -8,7 +8,7 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Tab, TabList, makeStyles, tokens } from '@fluentui/react-components';
 import type { SelectTabData } from '@fluentui/react-components';
 import { useSession } from '../app/SessionContext';
-import { builtPaths } from '../app/pages';
+import { menuPagePaths } from '../app/navigation';
 import { firstRoute, topMenuOf, visibleMenus } from '../app/menus';
 import { session } from '../app/session';
 import { useLanguage } from '../i18n/LanguageContext';
@@ -58,7 +58,7 @@ export function Layout() {
   const { t, pick } = useLanguage();
   const location = useLocation();
   const navigate = useNavigate();
-  const menus = useMemo(() => (info ? visibleMenus(info.menus, builtPaths) : []), [info]);
+  const menus = useMemo(() => (info ? visibleMenus(info.menus, menuPagePaths) : []), [info]);
 
   if (!info || !session.token()) return <Navigate to="/login" replace />;
   // A password past its change cycle (or reset by an administrator) must be changed before anything else.
@@ -70,7 +70,7 @@ export function Layout() {
   const reportEntry = topMenuOf(menus, REPORT_ENTRY_ROUTE)?.path;
   const open = (path: string) => {
     const node = menus.find((m) => m.path === path);
-    const target = node && !builtPaths.has(node.path) ? firstRoute(node.children, builtPaths) : path;
+    const target = node && !menuPagePaths.has(node.path) ? firstRoute(node.children, menuPagePaths) : path;
     if (target) navigate(target);
   };
 
