@@ -23,6 +23,7 @@ export const builtPages: BuiltPage[] = [
   { path: '/holoxcontrol/scheduledTasks', load: () => import('../pages/scheduled-tasks/ScheduledTasksPage') },
   { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },
   { path: '/reportmanagment/importReport', load: () => import('../pages/imports/ImportPage') },
+  { path: '/submittransfer/E2Btransmission', load: () => import('../pages/transmission/TransmissionPage') },
   {
     path: '/casemanagement/medicalReviewTasks',
     load: () => import('../pages/coding/MedicalReviewTasksPage'),

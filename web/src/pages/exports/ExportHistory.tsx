@@ -31,12 +31,16 @@ const useStyles = makeStyles({
   code: { wordBreak: 'break-all' },
 });
 
-const STATUS_COLOR: Record<ExportStatus, 'informative' | 'success' | 'warning' | 'danger'> = {
-  exported: 'informative',
-  acknowledged: 'success',
-  partial: 'warning',
-  failed: 'danger',
-};
+export const STATUS_COLOR: Record<ExportStatus, 'informative' | 'success' | 'warning' | 'danger' | 'subtle'> =
+  {
+    exported: 'informative',
+    sent: 'informative',
+    acknowledged: 'success',
+    partial: 'warning',
+    failed: 'danger',
+    handled: 'subtle',
+    resubmitted: 'subtle',
+  };
 const SIZE = 10;
 
 export function ExportHistory({ caseId }: { caseId?: string | undefined }) {

@@ -3,7 +3,17 @@ import { api } from '../../app/api';
 import type { DownloadedFile } from '../../api/request';
 
 export type ExportFormat = 'r3' | 'r2';
-export type ExportStatus = 'exported' | 'acknowledged' | 'partial' | 'failed';
+/** SPEC 4 transmission states (server/src/exports/states.ts). */
+export const EXPORT_STATUSES = [
+  'exported',
+  'sent',
+  'acknowledged',
+  'partial',
+  'failed',
+  'handled',
+  'resubmitted',
+] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 
 export interface ReceiverOption {
   receiverId: string;

@@ -22,19 +22,15 @@ import {
 } from '@fluentui/react-components';
 import type { BadgeProps, OptionOnSelectData } from '@fluentui/react-components';
 import { useSession } from '../../app/SessionContext';
-import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
-import { applyLayout, orderedColumns } from '../../renderers/columns/layout';
-import type { TableColumnLayout } from '../../renderers/columns/layout';
-import { loadLayouts, resetLayout, saveLayout } from '../../renderers/columns/store';
 import { PARSE_STATUSES, PERMISSIONS, PROCESSING_STATUSES, importsApi } from './api';
 import type { ImportRecord, ParseStatus, ProcessingStatus } from './api';
 import { RejectDialog } from './RejectDialog';
 import { UploadDialog } from './UploadDialog';
 import { useImportText } from './text';
+import { ListPager, useColumnLayout } from '../exports/ListParts';
 import type { ImportKey } from './text';
 
 export const IMPORT_LIST_TABLE = 'importList';
-const PAGE_SIZES = [20, 50, 100];
 /** While a file is being parsed the list asks again this often. */
 const POLL_MS = 2000;
 
@@ -49,12 +45,6 @@ const useStyles = makeStyles({
   tableWrap: { overflowX: 'auto' },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   exception: { color: tokens.colorPaletteRedForeground1, maxWidth: '360px' },
-  pager: {
-    display: 'flex',
-    gap: tokens.spacingHorizontalS,
-    alignItems: 'center',
-    justifyContent: 'flex-end',
-  },
 });
 
 interface Column {
@@ -111,19 +101,8 @@ export function ImportList() {
   const [size, setSize] = useState(20);
   const [rows, setRows] = useState<ImportRecord[] | null>(null);
   const [total, setTotal] = useState(0);
-  const [layout, setLayout] = useState<TableColumnLayout | undefined>();
-  const [settings, setSettings] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [rejecting, setRejecting] = useState<ImportRecord | null>(null);
-
-  useEffect(
-    () =>
-      void loadLayouts().then(
-        (all) => setLayout(all[IMPORT_LIST_TABLE]),
-        () => undefined,
-      ),
-    [],
-  );
 
   const load = useCallback(async () => {
     const params: Record<string, unknown> = { page, size };
@@ -149,7 +128,8 @@ export function ImportList() {
   }, [busy, rows, load]);
 
   const columns = COLUMNS.map((column) => ({ ...column, text: it(column.label) }));
-  const shown = applyLayout(columns, layout);
+  const columnLayout = useColumnLayout(IMPORT_LIST_TABLE, columns);
+  const shown = columnLayout.shown;
 
   const save = async (file: { blob: Blob; fileName: string }) => {
     const url = URL.createObjectURL(file.blob);
@@ -314,7 +294,7 @@ export function ImportList() {
           </Button>
         ) : null}
         <Button onClick={() => void load()}>{it('uiRefresh')}</Button>
-        <Button onClick={() => setSettings(true)}>{it('uiColumns')}</Button>
+        <Button onClick={columnLayout.open}>{it('uiColumns')}</Button>
       </div>
       <div className={styles.tableWrap}>
         {rows === null ? (
@@ -348,48 +328,18 @@ export function ImportList() {
           </Table>
         )}
       </div>
-      <div className={styles.pager}>
-        <Text>{it('uiTotal', { total })}</Text>
-        <Dropdown
-          value={String(size)}
-          selectedOptions={[String(size)]}
-          onOptionSelect={(_: unknown, data: OptionOnSelectData) => {
-            setSize(Number(data.optionValue));
-            setPage(1);
-          }}
-          style={{ minWidth: 80 }}
-        >
-          {PAGE_SIZES.map((n) => (
-            <Option key={n} value={String(n)}>
-              {String(n)}
-            </Option>
-          ))}
-        </Dropdown>
-        <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-          {it('uiPrevious')}
-        </Button>
-        <Text>{page}</Text>
-        <Button disabled={page * size >= total} onClick={() => setPage((p) => p + 1)}>
-          {it('uiNext')}
-        </Button>
-      </div>
-      {settings ? (
-        <ColumnSettingsDialog
-          columns={orderedColumns(columns, layout).map((c) => ({ key: c.key, label: c.text }))}
-          shown={new Set(shown.map((c) => c.key))}
-          onSave={async (next) => {
-            await saveLayout(IMPORT_LIST_TABLE, next);
-            setLayout(next);
-            setSettings(false);
-          }}
-          onReset={async () => {
-            await resetLayout(IMPORT_LIST_TABLE);
-            setLayout(undefined);
-            setSettings(false);
-          }}
-          onClose={() => setSettings(false)}
-        />
-      ) : null}
+      <ListPager
+        page={page}
+        size={size}
+        total={total}
+        onPage={setPage}
+        onSize={(next) => {
+          setSize(next);
+          setPage(1);
+        }}
+        labels={{ total: it('uiTotal', { total }), previous: it('uiPrevious'), next: it('uiNext') }}
+      />
+      {columnLayout.dialog}
       {uploading ? (
         <UploadDialog
           onClose={() => setUploading(false)}

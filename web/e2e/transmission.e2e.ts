@@ -1,0 +1,145 @@
+/**
+ * E2B transmission in the browser (/submittransfer/E2Btransmission): a demo case exported to a
+ * receiver is listed ready to send; send records it (the page says no gateway is connected), a
+ * negative ACK fails it with its error text, an empty handling opinion is refused in Chinese, the
+ * failure is handled, then resubmitted as a new transmission; the ACK downloads, a column is hidden.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from './kit';
+import { apiCall, demoPassword, login, missingKeys, skipTour } from './helpers';
+
+const negativeAck = readFileSync(
+  new URL('../../schemas/e2b/samples/fda-faers_R3ack-negative.ack.xml', import.meta.url),
+  'utf8',
+);
+
+interface Transmission {
+  exportId: string;
+  batchId: string;
+  cases: { messageId: string | null; reportCode: string | null }[];
+}
+
+test('a transmission is sent, fails on its ACK, is handled and resubmitted', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+
+  // A receiver and an export of a demo case, through the API the export dialog uses.
+  const receiver = await apiCall<{ receiverId: string }>(page, 'POST', '/exports/receivers', {
+    name: '国家药监局（传输测试）',
+    receiverIdentifier: 'CDE',
+    senderIdentifier: 'DEMOPHARMA',
+    profile: 'nmpa',
+    format: 'r3',
+  });
+  assert.equal(receiver.code, 200, receiver.msg);
+  const cases = await apiCall<{ items: { id: string }[] }>(page, 'POST', '/cases/search', {
+    tab: 'all',
+    page: 1,
+    size: 1,
+  });
+  const caseId = cases.data.items[0]!.id;
+  const token = (await page.evaluate(() => localStorage.getItem('pv.token'))) ?? '';
+  const exported = await page.request.post(`${baseUrl}/api/exports/cases/${encodeURIComponent(caseId)}`, {
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    data: { receiverId: receiver.data.receiverId },
+  });
+  assert.equal(exported.status(), 200);
+  const exportId = exported.headers()['x-export-id']!;
+  const record = (await apiCall<Transmission>(page, 'GET', `/exports/transmissions/${exportId}`)).data;
+  const messageId = record.cases[0]!.messageId ?? record.cases[0]!.reportCode ?? '';
+
+  await page.goto(`${baseUrl}/submittransfer/E2Btransmission`);
+  await page.getByTestId('transmission-page').waitFor();
+  assert.match((await page.getByTestId('transmission-help').textContent()) ?? '', /未连接任何网关/);
+  const row = page.locator(`[data-testid="transmission-row"][data-batch="${record.batchId}"]`);
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-status'), 'exported');
+  assert.equal(await row.getByTestId('transmission-handle').count(), 0, 'no failure to handle yet');
+
+  // Send: confirmed, then recorded.
+  await row.getByTestId('transmission-send').click();
+  const send = page.getByTestId('transmission-send-dialog');
+  await send.getByText(record.batchId, { exact: false }).waitFor();
+  await send.getByTestId('transmission-send-dialog-ok').click();
+  await page
+    .locator(`[data-testid="transmission-row"][data-batch="${record.batchId}"][data-status="sent"]`)
+    .waitFor();
+  assert.equal(await row.getByTestId('transmission-send').count(), 0, 'sent once');
+
+  // The receiver's negative ACK fails it, with the error text on the row.
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    row.getByTestId('transmission-ack-upload').click(),
+  ]);
+  await chooser.setFiles({
+    name: 'negative-ack.xml',
+    mimeType: 'application/xml',
+    buffer: Buffer.from(
+      negativeAck
+        .replace('FAERS2022Scenario2-4069-a2dd-08002b30309d', record.batchId)
+        .replace('US-APHARMA-7644554', messageId),
+    ),
+  });
+  await page
+    .locator(`[data-testid="transmission-row"][data-batch="${record.batchId}"][data-status="failed"]`)
+    .waitFor();
+  await row.getByText('some ICSR message(s) need further action', { exact: false }).waitFor();
+  assert.match((await row.textContent()) ?? '', new RegExp(`${messageId}: CR`));
+
+  // Failure handling needs an opinion (refused in the user's language, the dialog stays open).
+  await row.getByTestId('transmission-handle').click();
+  const handle = page.getByTestId('transmission-handle-dialog');
+  await handle.getByTestId('transmission-handle-dialog-save').click();
+  await page.getByText('请填写处理意见').first().waitFor();
+  await handle.getByTestId('transmission-opinion').fill('补充 FDA 区域字段后重新递交');
+  await handle.getByTestId('transmission-handle-dialog-save').click();
+  await handle.waitFor({ state: 'detached' });
+  await page
+    .locator(`[data-testid="transmission-row"][data-batch="${record.batchId}"][data-status="handled"]`)
+    .waitFor();
+
+  // The ACK downloads; the details show the communication record.
+  const [ackFile] = await Promise.all([
+    page.waitForEvent('download'),
+    row.getByTestId('transmission-ack-download').click(),
+  ]);
+  assert.equal(ackFile.suggestedFilename(), 'negative-ack.xml');
+  await row.getByTestId('transmission-details').click();
+  const details = page.getByTestId('transmission-details-dialog');
+  await details.getByText('处理意见: 补充 FDA 区域字段后重新递交').waitFor();
+  assert.equal(await details.getByTestId('transmission-event').count(), 4);
+  await screenshot('transmission-details');
+  await details.getByTestId('transmission-details-dialog-close').click();
+
+  // Resubmit: a new transmission, already sent; the failed one says resubmitted.
+  await row.getByTestId('transmission-resubmit').click();
+  await page.getByTestId('transmission-resubmit-dialog-ok').click();
+  await page
+    .locator(`[data-testid="transmission-row"][data-batch="${record.batchId}"][data-status="resubmitted"]`)
+    .waitFor();
+  const resubmitted = (
+    await apiCall<Transmission & { resubmittedAs: string }>(page, 'GET', `/exports/transmissions/${exportId}`)
+  ).data.resubmittedAs;
+  const fresh = (await apiCall<Transmission>(page, 'GET', `/exports/transmissions/${resubmitted}`)).data;
+  await page
+    .locator(`[data-testid="transmission-row"][data-batch="${fresh.batchId}"][data-status="sent"]`)
+    .waitFor();
+
+  // Filters and columns: the failed status finds nothing now; the file column can be hidden.
+  await page.getByTestId('transmission-filter-reportCode').fill(record.cases[0]!.reportCode ?? '');
+  await page.getByTestId('transmission-search').click();
+  await page.getByTestId('transmission-column-fileName').waitFor();
+  await page.getByTestId('transmission-columns').click();
+  const settings = page.getByTestId('column-settings');
+  await settings.getByTestId('column-choice-fileName').getByRole('checkbox').uncheck();
+  await settings.getByTestId('columns-save').click();
+  await page.getByTestId('transmission-column-fileName').waitFor({ state: 'detached' });
+  await screenshot('transmission-list');
+  assert.deepEqual(await missingKeys(page), []);
+});
