@@ -1,8 +1,9 @@
 /**
  * E2B import in the browser: a FAERS sample is uploaded with the template and dictionary releases
  * chosen, parsed by the job, opened in the pre-processing comparison; the data check lists the
- * wrong values and blocks until the pre-processing clears them; the new report generated from it
- * then appears in the case list.
+ * wrong values and blocks until the pre-processing clears them; a reaction is removed and a
+ * reporter added there; the new report generated from it (one reaction, the added reporter) then
+ * appears in the case list.
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ import {
   whodrugFiles,
 } from '../../scripts/generate-dictionaries';
 import { test } from './kit';
-import { demoPassword, login, missingKeys, skipTour } from './helpers';
+import { apiCall, demoPassword, login, missingKeys, skipTour } from './helpers';
 
 const FAERS = fileURLToPath(
   new URL('../../schemas/e2b/samples/fda-faers_FAERS2022Scenario1.xml', import.meta.url),
@@ -96,6 +97,21 @@ test('a FAERS file is imported, pre-processed and generated as a new report', as
   assert.match((await worldwide.textContent()) ?? '', /C\.1\.8\.1.*US-APHARMA-8744554B/);
   await page.getByTestId('imports-existing').getByText('没有 C.1.1 或 C.1.8.1 相同的已有病例').waitFor();
 
+  // Repeated items: the second reaction is removed, a reporter added and given a value.
+  const items = page.getByTestId('imports-items');
+  await items.getByTestId('imports-item-remove-reactions-1').click();
+  await items.getByTestId('imports-item-restore-reactions-1').waitFor();
+  const reporters = await items.locator('[data-testid^="imports-item-remove-reporters-"]').count();
+  await items.getByTestId('imports-item-add-reporters').click();
+  const addedFields = compare.locator(`[data-testid="imports-field"][data-path^="/reporters/${reporters}/"]`);
+  await addedFields.first().waitFor();
+  const givenName = addedFields.and(compare.locator('[data-path$="/reporterGivenName"]'));
+  const addedField = (await givenName.count()) ? givenName : addedFields.first();
+  await addedField.waitFor();
+  const addedPath = (await addedField.getAttribute('data-path')) ?? '';
+  await addedField.getByRole('textbox').fill('新增报告者');
+  await screenshot('import-items');
+
   // The data check lists the wrong values; generating is refused while they stand.
   await page.getByTestId('imports-check').click();
   const problems = page.getByTestId('imports-problems');
@@ -123,11 +139,21 @@ test('a FAERS file is imported, pre-processed and generated as a new report', as
   const answer = (await (await generated).json()) as {
     code: number;
     msg: string;
-    data: { reportCode: string };
+    data: { reportCode: string; caseId: string };
   };
   assert.equal(answer.code, 200, answer.msg);
   const code = answer.data.reportCode;
   await page.getByTestId('imports-report-status').getByText('已生成').waitFor();
+  const stored = (
+    await apiCall<{ document: Record<string, Record<string, unknown>[]> }>(
+      page,
+      'GET',
+      `/cases/${encodeURIComponent(answer.data.caseId)}`,
+    )
+  ).data.document;
+  assert.equal(stored.reactions!.length, 1, 'the removed reaction is not in the report');
+  assert.equal(stored.reporters!.length, reporters + 1);
+  assert.equal(stored.reporters!.at(-1)![addedPath.split('/')[3]!], '新增报告者');
   await page.getByTestId('imports-generated-case').waitFor();
   await screenshot('import-generated');
   assert.deepEqual(await missingKeys(page), []);

@@ -146,5 +146,24 @@ export function resolveDocument(
     const kept = HIDDEN_SECTIONS.has(key) ? value : prune(value);
     if (kept !== undefined) pruned[key] = kept;
   }
-  return pruned;
+  return dropDanglingAssessments(pruned);
+}
+
+/**
+ * A reaction the pre-processing removed takes its drug-reaction assessments (G.k.9.i, which name
+ * the reaction by its id) with it: an assessment of a reaction the report no longer has is void.
+ */
+function dropDanglingAssessments(doc: Doc): Doc {
+  if (!Array.isArray(doc.drugs)) return doc;
+  const reactions = Array.isArray(doc.reactions) ? (doc.reactions as Doc[]) : [];
+  const ids = new Set(reactions.map((reaction) => reaction.id).filter((id) => typeof id === 'string'));
+  const drugs = (doc.drugs as Doc[]).map((drug) => {
+    if (!Array.isArray(drug.reactionAssessments)) return drug;
+    const kept = (drug.reactionAssessments as Doc[]).filter(
+      (assessment) => typeof assessment.reactionId !== 'string' || ids.has(assessment.reactionId),
+    );
+    const { reactionAssessments: _dropped, ...rest } = drug;
+    return kept.length ? { ...rest, reactionAssessments: kept } : rest;
+  });
+  return { ...doc, drugs };
 }

@@ -460,4 +460,52 @@ describe('pre-processing, data check and generation', () => {
     const times = all.items.map((r: { importedAt: string }) => r.importedAt);
     expect([...times].sort().reverse()).toEqual(times);
   });
+
+  it('generates the report with a reaction removed and a reporter added in the pre-processing', async () => {
+    const record = await parsed('faers-items.xml', sample('samples/fda-faers_FAERS2022Scenario4.xml'));
+    const compare = (await entry.call('GET', `/imports/${record.id}/reports/0`)).body.data;
+    const paths: string[] = compare.rows.map((r: { path: string }) => r.path);
+    const removedId = compare.rows.find((r: { path: string }) => r.path === '/reactions/1/id').imported;
+    // A drug's causality assessment (G.k.9.i) names the reaction to be removed.
+    expect(
+      compare.rows.some(
+        (r: { path: string; imported?: unknown }) =>
+          r.path.endsWith('/reactionId') && r.imported === removedId,
+      ),
+    ).toBe(true);
+    const reporters = new Set(paths.filter((p) => p.startsWith('/reporters/')).map((p) => p.split('/')[2]));
+    const removing = Object.fromEntries(
+      paths.filter((p) => p.startsWith('/reactions/1/')).map((p) => [p, { source: 'edited' }]),
+    );
+    const adding = {
+      [`/reporters/${reporters.size}/reporterGivenName`]: { source: 'edited', value: '新增报告者' },
+    };
+    const check = (
+      await entry.call('POST', `/imports/${record.id}/reports/0/check`, {
+        choices: { ...removing, ...adding },
+      })
+    ).body.data;
+    const choices = { ...clearing(check), ...removing, ...adding };
+    const saved = await entry.call('PUT', `/imports/${record.id}/reports/0`, { choices });
+    expect(saved.body.code).toBe(200);
+    const added = saved.body.data.rows.find(
+      (r: { path: string }) => r.path === `/reporters/${reporters.size}/reporterGivenName`,
+    );
+    expect(added).toMatchObject({ chosen: '新增报告者', source: 'edited' });
+    const generated = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, { mode: 'new' });
+    expect(generated.body.code).toBe(200);
+    const stored = await handle
+      .collection(caseCollectionNames.cases)
+      .findOne({ _id: generated.body.data.caseId });
+    const reactions = stored!.reactions as { id: string }[];
+    expect(reactions).toHaveLength(1);
+    expect(reactions.map((r) => r.id)).not.toContain(removedId);
+    const assessed = (stored!.drugs as { reactionAssessments?: { reactionId: string }[] }[]).flatMap(
+      (d) => d.reactionAssessments ?? [],
+    );
+    expect(assessed.map((a) => a.reactionId)).not.toContain(removedId);
+    const storedReporters = stored!.reporters as { reporterGivenName?: string }[];
+    expect(storedReporters).toHaveLength(reporters.size + 1);
+    expect(storedReporters.at(-1)!.reporterGivenName).toBe('新增报告者');
+  });
 });

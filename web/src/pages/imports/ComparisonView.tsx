@@ -80,6 +80,43 @@ function typed(text: string, like: unknown): unknown {
   return text;
 }
 
+/** The repeated sections whose items the pre-processing may remove or add (E.i, G.k, C.2.r). */
+const REPEATED = ['reactions', 'drugs', 'reporters'] as const;
+type Repeated = (typeof REPEATED)[number];
+const ITEM = /^\/(reactions|drugs|reporters)\/(\d+)\/(.+)$/;
+
+/** The section, position and rest of a pointer inside a repeated item. */
+function itemOf(path: string): { section: Repeated; index: number; rest: string } | null {
+  const match = ITEM.exec(path);
+  return match ? { section: match[1] as Repeated, index: Number(match[2]), rest: match[3]! } : null;
+}
+
+/**
+ * The rows shown: the server's, and a row for each choice of an item added here and not yet saved
+ * (its label and E2B id taken from the same field of another item of the section).
+ */
+function withAddedRows(rows: ComparisonRow[], choices: Record<string, FieldChoice>): ComparisonRow[] {
+  const known = new Set(rows.map((row) => row.path));
+  const added = Object.keys(choices)
+    .filter((path) => !known.has(path) && itemOf(path))
+    .map((path): ComparisonRow => {
+      const { section, rest } = itemOf(path)!;
+      const like = rows.find((row) => {
+        const item = itemOf(row.path);
+        return item?.section === section && item.rest === rest;
+      });
+      return {
+        path,
+        source: 'edited',
+        differs: false,
+        readOnly: false,
+        ...(like?.label ? { label: like.label } : {}),
+        ...(like?.e2b ? { e2b: like.e2b } : {}),
+      };
+    });
+  return [...rows, ...added];
+}
+
 const KIND_COLOR = {
   invalid: 'danger',
   missing: 'warning',
@@ -106,6 +143,8 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const [followUp, setFollowUp] = useState(false);
   const [reason, setReason] = useState('');
   const [rejecting, setRejecting] = useState(false);
+  /** Items added here (section/index), not yet saved: removing one forgets its values. */
+  const [added, setAdded] = useState<Set<string>>(new Set());
 
   const adopt = (answer: Comparison) => {
     setData(answer);
@@ -123,6 +162,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
       ),
     );
     setDirty(false);
+    setAdded(new Set());
   };
 
   const load = useCallback(async () => {
@@ -213,7 +253,81 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   };
 
   if (!data) return <Spinner />;
-  const rows = data.rows.filter((row) => !onlyDiffering || row.differs || problemPaths.has(row.path));
+  const allRows = withAddedRows(data.rows, choices);
+  const rows = allRows.filter((row) => !onlyDiffering || row.differs || problemPaths.has(row.path));
+  const itemRows = (section: Repeated, index: number) =>
+    allRows.filter((row) => {
+      const item = itemOf(row.path);
+      return item?.section === section && item.index === index;
+    });
+  const isRemoved = (section: Repeated, index: number) => {
+    const own = itemRows(section, index);
+    return (
+      !added.has(`${section}/${index}`) &&
+      own.length > 0 &&
+      own.every((row) => choices[row.path]?.source === 'edited' && choices[row.path]?.value === undefined)
+    );
+  };
+  const indexesOf = (section: Repeated) =>
+    [
+      ...new Set(
+        allRows
+          .map((row) => itemOf(row.path))
+          .filter((i) => i?.section === section)
+          .map((i) => i!.index),
+      ),
+    ].sort((a, b) => a - b);
+  /** For a field of an added item: the same field's value in another item (its type is kept). */
+  const sampleOf = (path: string): unknown => {
+    const item = itemOf(path);
+    const like = item
+      ? allRows.find((row) => {
+          const other = itemOf(row.path);
+          return other?.section === item.section && other.rest === item.rest && row.imported !== undefined;
+        })
+      : undefined;
+    return like?.imported;
+  };
+  const removeItem = (section: Repeated, index: number) => {
+    const paths = itemRows(section, index).map((row) => row.path);
+    setChoices((all) => {
+      const next = { ...all };
+      for (const path of paths)
+        if (added.has(`${section}/${index}`)) delete next[path];
+        else next[path] = { source: 'edited' };
+      return next;
+    });
+    setAdded((all) => {
+      const next = new Set(all);
+      next.delete(`${section}/${index}`);
+      return next;
+    });
+    setDirty(true);
+  };
+  const restoreItem = (section: Repeated, index: number) => {
+    const paths = itemRows(section, index).map((row) => row.path);
+    setChoices((all) => Object.fromEntries(Object.entries(all).filter(([path]) => !paths.includes(path))));
+    setDirty(true);
+  };
+  /** A new item at the next position, with the fields the section's first item has (a new id when it has one). */
+  const addItem = (section: Repeated) => {
+    const indexes = indexesOf(section);
+    const index = indexes.length ? indexes[indexes.length - 1]! + 1 : 0;
+    const template = indexes.length ? itemRows(section, indexes[0]!) : [];
+    const fields = [
+      ...new Set(template.map((row) => itemOf(row.path)!.rest).filter((rest) => !rest.includes('/'))),
+    ];
+    if (!fields.length) fields.push(section === 'reactions' ? 'reactionNative' : 'id');
+    setChoices((all) => {
+      const next = { ...all };
+      for (const field of fields)
+        next[`/${section}/${index}/${field}`] =
+          field === 'id' ? { source: 'edited', value: crypto.randomUUID() } : { source: 'edited' };
+      return next;
+    });
+    setAdded((all) => new Set(all).add(`${section}/${index}`));
+    setDirty(true);
+  };
   const statusKey = `uiReport_${data.report.status}` as ImportKey;
 
   return (
@@ -358,6 +472,47 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
           })}
         </div>
       ) : null}
+      {open && can(PERMISSIONS.import) ? (
+        <div className={styles.panel} data-testid="imports-items">
+          <Subtitle2>{it('uiItems')}</Subtitle2>
+          <Text>{it('uiItemsHelp')}</Text>
+          {REPEATED.map((section) => {
+            const name = it(`uiSection_${section}`);
+            return (
+              <div className={styles.problem} key={section}>
+                {indexesOf(section).map((index) => {
+                  const removed = isRemoved(section, index);
+                  const label = it('uiItemN', { section: name, n: index + 1 });
+                  return (
+                    <span key={index} className={styles.problem}>
+                      <Text strikethrough={removed}>
+                        {label}
+                        {added.has(`${section}/${index}`) ? ` (${it('uiItemAdded')})` : ''}
+                        {removed ? ` (${it('uiItemRemoved')})` : ''}
+                      </Text>
+                      <Button
+                        size="small"
+                        appearance="subtle"
+                        data-testid={`imports-item-${removed ? 'restore' : 'remove'}-${section}-${index}`}
+                        onClick={() => (removed ? restoreItem(section, index) : removeItem(section, index))}
+                      >
+                        {removed ? it('uiRestoreItem') : it('uiRemoveItem')}
+                      </Button>
+                    </span>
+                  );
+                })}
+                <Button
+                  size="small"
+                  data-testid={`imports-item-add-${section}`}
+                  onClick={() => addItem(section)}
+                >
+                  {it('uiAddItem', { section: name })}
+                </Button>
+              </div>
+            );
+          })}
+        </div>
+      ) : null}
       <div className={styles.tableWrap}>
         <Table size="small" aria-label={it('uiCompareTitle')}>
           <TableHeader>
@@ -430,7 +585,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
                         onChange={(_, d) =>
                           choose(row.path, {
                             source: 'edited',
-                            value: typed(d.value, row.imported ?? row.existing),
+                            value: typed(d.value, row.imported ?? row.existing ?? sampleOf(row.path)),
                           })
                         }
                       />
