@@ -53,6 +53,8 @@ import {
 import type { FreezeAction } from './freeze';
 import { changeLog, compareVersions, getVersion, listVersions, workflowHistory } from './versions';
 
+/** Who may try a project's UAT configuration drafts on a case (the configurator's permission). */
+const CONFIGURATOR_PERMISSION = 'authoritymanagement:projectInfo:config';
 const caseIdParams: JsonSchema = {
   type: 'object',
   required: ['caseId'],
@@ -359,16 +361,28 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     (c, { params, body }) => saveCase(c, params.caseId, body),
   );
 
-  router.route<{ document?: Record<string, unknown> }>(
+  router.route<{ document?: Record<string, unknown> }, { environment?: 'UAT' | 'PRO' }>(
     {
       method: 'post',
       path: '/:caseId/check',
-      summary: 'Full validation report of the stored case (or of the unsaved draft given), grouped by tab',
+      summary:
+        "Full validation report of the stored case (or of the unsaved draft given), grouped by tab. `environment=UAT` tries the project's UAT configuration drafts (configurators only; nothing is stored); saving and submitting always check with PRO",
       permission: 'activecase:check',
       params: caseIdParams,
+      query: { type: 'object', properties: { environment: { enum: ['UAT', 'PRO'] } } },
       body: { type: 'object', additionalProperties: false, properties: { document: { type: 'object' } } },
     },
-    (c, { params, body }) => checkStoredCase(c, params.caseId, body?.document),
+    async (c, { params, body, query }) => {
+      const environment = query.environment ?? 'PRO';
+      if (environment === 'UAT') {
+        const authenticator = c.get('authenticator');
+        const allowed = authenticator?.authorize
+          ? await authenticator.authorize(requirePrincipal(c), CONFIGURATOR_PERMISSION, c)
+          : false;
+        if (!allowed) throw errors.forbidden('cases.uatCheckForbidden');
+      }
+      return checkStoredCase(c, params.caseId, body?.document, environment);
+    },
   );
 
   const actions: ActionRoute[] = [

@@ -271,17 +271,26 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
   }
 }
 
-/** The full check of a case (stored, or the unsaved draft given), grouped by tab. */
-export async function checkStoredCase(c: Context<AppEnv>, caseId: string, draft?: Doc) {
+/**
+ * The full check of a case (stored, or the unsaved draft given), grouped by tab; with PRO, or with
+ * the project's UAT drafts when a configurator tries them (the route checks that permission).
+ */
+export async function checkStoredCase(
+  c: Context<AppEnv>,
+  caseId: string,
+  draft?: Doc,
+  environment: 'UAT' | 'PRO' = 'PRO',
+) {
   await requireCaseAccess(c, caseId);
   const handle = tenantHandle(c);
   const stored = await loadCase(handle, caseId);
   const current = caseContent(stored);
   const doc = draft ? ({ ...draft, state: current.state } as CaseDocument) : current;
   const project = await projectOf(handle, current);
-  const check = await checkCase(handle, doc, project?._id ?? null, c.get('deps').clock.now());
+  const check = await checkCase(handle, doc, project?._id ?? null, c.get('deps').clock.now(), environment);
   return {
     rev: stored.rev,
+    environment,
     errorCount: check.errorCount,
     warningCount: check.warningCount,
     missingCount: check.missingCount,

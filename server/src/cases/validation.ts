@@ -5,7 +5,8 @@
  * Cases are checked with their project's published PRO configuration (the configuration module's
  * numbered versions: tenant layer under the project's own), and record the version they were
  * checked with. Nothing published, or no configuration module mounted: the base configuration,
- * version 0.
+ * version 0. A configurator may try the project's UAT drafts on a case (`environment` 'UAT'): such
+ * a check only reports; nothing is stored with it, and saving and submitting stay on PRO.
  */
 import { baseConfiguration } from '../../../engine/src/configuration/base';
 import { resolveConfiguration } from '../../../engine/src/schema-registry/resolve';
@@ -15,6 +16,7 @@ import { summarise } from '../../../engine/src/validation/finding';
 import type { Finding, ValidationResult } from '../../../engine/src/validation/finding';
 import { caseTabs } from '../../../engine/src/case-model/index';
 import { ConfigurationService } from '../configuration/index';
+import type { Environment } from '../configuration/index';
 import type { TenantHandle } from '../store/port';
 import { InvalidStoreRequestError } from '../store/port';
 
@@ -32,14 +34,19 @@ export interface CaseConfiguration {
   version: number;
 }
 
-/** The configuration a project's cases are checked with now (PRO). */
+/**
+ * The configuration a project's cases are checked with now (PRO), or its UAT drafts when a
+ * configurator tries them (drafts change at any time: resolved afresh, never cached).
+ */
 export async function configurationFor(
   handle: TenantHandle,
   projectId: string | null,
+  environment: Environment = 'PRO',
 ): Promise<CaseConfiguration> {
   const service = new ConfigurationService(handle, { now: () => new Date() });
   let latest;
   try {
+    if (environment === 'UAT') return await service.resolve(projectId, 'UAT');
     latest = await service.latest();
   } catch (error) {
     // Without the configuration module there is nothing but the base.
@@ -64,7 +71,9 @@ export async function configurationFor(
 }
 
 export interface CaseCheck extends ValidationResult {
-  /** The PRO configuration version the case was checked with (0: base). */
+  /** The configuration the check used: PRO, or the UAT drafts being tried (never stored). */
+  environment: Environment;
+  /** The PRO configuration version the case was checked with (0: base); in UAT, the version the drafts build on. */
   configurationVersion: number;
   configurationHash: string;
   /** Error findings that are missing mandatory values. */
@@ -110,8 +119,9 @@ export async function checkCase(
   doc: unknown,
   projectId: string | null,
   now: Date,
+  environment: Environment = 'PRO',
 ): Promise<CaseCheck> {
-  const { configuration, version } = await configurationFor(handle, projectId);
+  const { configuration, version } = await configurationFor(handle, projectId, environment);
   const own = validateCase(configuration, doc, { now });
   const added = await Promise.all([...checkSources.values()].map((source) => source(handle, doc, projectId)));
   const result = added.length ? summarise([...own.findings, ...added.flat()]) : own;
@@ -120,6 +130,7 @@ export async function checkCase(
     if (finding.severity === 'error' && isMissing(finding, doc)) missingCount++;
   return {
     ...result,
+    environment,
     configurationVersion: version,
     configurationHash: configuration.hash,
     missingCount,
