@@ -131,7 +131,12 @@ test('a transmission is sent, fails on its ACK, is handled and resubmitted', asy
     .locator(`[data-testid="transmission-row"][data-batch="${fresh.batchId}"][data-status="sent"]`)
     .waitFor();
 
-  // Filters and columns: the failed status finds nothing now; the file column can be hidden.
+  // The failed one names its replacement by batch number.
+  await row.getByTestId('transmission-details').click();
+  await page.getByTestId('transmission-uiResubmittedAs').getByText(`已重新递交为 ${fresh.batchId}`).waitFor();
+  await page.getByTestId('transmission-details-dialog-close').click();
+
+  // Filters and columns: the report code finds both; the file column can be hidden.
   await page.getByTestId('transmission-filter-reportCode').fill(record.cases[0]!.reportCode ?? '');
   await page.getByTestId('transmission-search').click();
   await page.getByTestId('transmission-column-fileName').waitFor();

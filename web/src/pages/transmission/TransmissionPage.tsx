@@ -301,7 +301,12 @@ export default function TransmissionPage() {
     const receiver = `${row.receiverName} (${row.receiverIdentifier})`;
     if (kind === 'details') {
       const link = (key: 'uiResubmitOf' | 'uiResubmittedAs', id: string | null | undefined) =>
-        id ? <Text block>{et(key, { batch: id })}</Text> : null;
+        id ? (
+          <Text block data-testid={`transmission-${key}`}>
+            {/* The linked transmission by its batch number when it is on this page, else by its id. */}
+            {et(key, { batch: rows?.find((r) => r.exportId === id)?.batchId ?? id })}
+          </Text>
+        ) : null;
       return (
         <ConfirmDialog
           open
