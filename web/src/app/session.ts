@@ -25,6 +25,12 @@ const KEY = {
 export const SESSION_KEYS = KEY;
 export const ENVIRONMENTS = ['dev', 'uat', 'pro'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
+/**
+ * The configuration an environment shows: the project's UAT drafts in UAT, the published PRO
+ * configuration in dev and PRO (saving and every stored check use PRO in all three).
+ */
+export const configurationEnvironment = (environment: Environment): 'UAT' | 'PRO' =>
+  environment === 'uat' ? 'UAT' : 'PRO';
 /** Shortest session the tenant policy allows (SPEC 9); used until the server says otherwise. */
 const DEFAULT_SESSION_MINUTES = 30;
 

@@ -4,6 +4,7 @@
  * conflict dialog on a stale revision), check (report grouped by tab, each finding jumps to its
  * field), workflow history, and the workflow actions the server says are possible now.
  * Query and blinding entry points appear only when their modules exist (not yet: absent).
+ * In the UAT environment a configurator sees the project's UAT form and checks (EnvironmentBanner).
  */
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useBlocker, useNavigate, useSearchParams } from 'react-router-dom';
@@ -37,6 +38,7 @@ import { VersionsDialog } from './VersionsDialog';
 import type { AvailableAction, CaseAnswer, CheckReport, ConflictAnswer, HistoryEntry } from './case-api';
 import { CODE_CONFIRM, CODE_CONFLICT, caseApi } from './case-api';
 import { CheckReportPanel } from './CheckReportPanel';
+import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
 import { ConflictDialog } from './ConflictPanel';
 import { HistoryDialog } from './HistoryDialog';
 import { useCasesText } from './cases-text';
@@ -113,11 +115,12 @@ function CaseDetail({ caseId }: { caseId: string }) {
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [acting, setActing] = useState<AvailableAction | null>(null);
   const [busy, setBusy] = useState(false);
-  // The project's published form: its custom fields, labels and field order.
+  // The project's form (published, or its UAT drafts when tried): custom fields, labels, field order.
   const projectId =
     (answer?.document as { report?: { studyProjectId?: string } } | undefined)?.report?.studyProjectId ??
     null;
-  const tabs = useConfiguredCaseTabs(projectId);
+  const caseEnvironment = useCaseEnvironment();
+  const tabs = useConfiguredCaseTabs(projectId, caseEnvironment.environment);
 
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
   const can = (permission: string) =>
@@ -197,7 +200,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
     if (!store) return;
     setBusy(true);
     try {
-      setReport(await caseApi.check(caseId, store.doc));
+      setReport(await caseApi.check(caseId, store.doc, caseEnvironment.environment));
     } finally {
       setBusy(false);
     }
@@ -347,6 +350,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
           </Button>
         ))}
       </div>
+      <EnvironmentBanner {...caseEnvironment} />
       {answer.editRefusal ? (
         <MessageBar intent={answer.frozen ? 'warning' : 'info'} data-testid="case-edit-refusal">
           <MessageBarBody>{answer.frozen ? ct('uiFrozenBanner') : answer.editRefusal}</MessageBarBody>

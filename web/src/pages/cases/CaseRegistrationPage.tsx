@@ -2,15 +2,22 @@
  * Case registration (/casemanagement/casebookin): the selections a new report needs (project,
  * C.1.3 report type, event country, study site); the server assigns the report code (C.1.1) and
  * answers duplicate candidates, shown with a link each before the user goes on to the case.
+ * The selections follow the project's configuration (options, labels) of the header's environment:
+ * its UAT drafts when a configurator tries UAT, the published PRO configuration otherwise.
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Field, Input, Link, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { getCaseProperty } from '../../../../engine/src/index';
+import type { CaseJsonSchema } from '../../../../engine/src/index';
 import { session } from '../../app/session';
 import { CodelistWidget } from '../../case-form/widgets/CodelistWidget';
 import { useCaseFormText } from '../../case-form';
+import type { LocalisedText } from '../../i18n';
+import { useLanguage } from '../../i18n/LanguageContext';
+import { useConfiguredCaseTabs } from '../configurator/configured-tabs';
 import { caseApi } from './case-api';
+import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, maxWidth: '640px' },
@@ -30,6 +37,9 @@ export default function CaseRegistrationPage() {
   const [problem, setProblem] = useState('');
   const [duplicates, setDuplicates] = useState<{ caseId: string; reportCode?: string }[] | null>(null);
   const [created, setCreated] = useState<string | null>(null);
+  const { pick } = useLanguage();
+  const caseEnvironment = useCaseEnvironment();
+  const tabs = useConfiguredCaseTabs(projectId.trim() || null, caseEnvironment.environment);
 
   const create = async () => {
     if (!projectId.trim()) return setProblem(tx('chooseProject'));
@@ -52,14 +62,28 @@ export default function CaseRegistrationPage() {
     }
   };
 
-  const field = (pointer: string) => ({ pointer, schema: getCaseProperty(pointer) ?? {} });
+  /** A selection's schema as the project's configuration resolves it (the base schema until it arrives). */
+  const schemaOf = (pointer: string): CaseJsonSchema =>
+    tabs.tabs.flatMap((tab) => tab.groups).find((group) => group.properties?.[pointer])?.properties?.[
+      pointer
+    ] ??
+    getCaseProperty(pointer) ??
+    {};
+  const field = (pointer: string) => ({ pointer, schema: schemaOf(pointer) });
+  /** The configured label when the configuration relabelled the field, else the page's own. */
+  const labelOf = (pointer: string, own: string) => {
+    const configured = schemaOf(pointer)['x-label'] as LocalisedText | undefined;
+    const base = getCaseProperty(pointer)?.['x-label'];
+    return configured && JSON.stringify(configured) !== JSON.stringify(base) ? pick(configured) : own;
+  };
   return (
     <section className={styles.page} data-testid="case-registration">
       <Title2 as="h1">{tx('registrationTitle')}</Title2>
+      <EnvironmentBanner {...caseEnvironment} />
       <Field label={tx('project')} required>
         <Input data-testid="reg-project" value={projectId} onChange={(_, d) => setProjectId(d.value)} />
       </Field>
-      <Field label={`${tx('reportType')} (C.1.3)`} required>
+      <Field label={`${labelOf(REPORT_TYPE, tx('reportType'))} (C.1.3)`} required>
         <CodelistWidget
           id="reg-report-type"
           value={reportType}
@@ -70,7 +94,7 @@ export default function CaseRegistrationPage() {
           invalid={false}
         />
       </Field>
-      <Field label={tx('eventCountry')} required>
+      <Field label={labelOf(COUNTRY, tx('eventCountry'))} required>
         <CodelistWidget
           id="reg-country"
           value={country}

@@ -4,6 +4,7 @@ import { caseTabs } from '../../../../engine/src/index';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { useCaseFormText } from '../../case-form';
 import type { CheckReport } from './case-api';
+import { useCasesText } from './cases-text';
 
 const useStyles = makeStyles({
   panel: {
@@ -33,6 +34,7 @@ export function CheckReportPanel({
   const styles = useStyles();
   const { pick } = useLanguage();
   const { tx } = useCaseFormText();
+  const { ct } = useCasesText();
   const tabLabel = (id: string) => {
     const tab = caseTabs.tabs.find((t) => t.id === id);
     return tab ? pick(tab.label) : id;
@@ -41,6 +43,11 @@ export function CheckReportPanel({
     <section className={styles.panel} data-testid="check-report" aria-label={tx('checkTitle')}>
       <div className={styles.head}>
         <Subtitle2>{tx('checkTitle')}</Subtitle2>
+        {report.environment === 'UAT' ? (
+          <Badge color="important" data-testid="check-uat">
+            {ct('uiUatCheckTitle')}
+          </Badge>
+        ) : null}
         <Badge color="danger">{tx('errorCount', { count: report.errorCount })}</Badge>
         <Badge color="warning">{tx('warningCount', { count: report.warningCount })}</Badge>
         <span className={styles.spacer} />

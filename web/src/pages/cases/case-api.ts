@@ -39,6 +39,8 @@ export interface CheckFinding {
 }
 
 export interface CheckReport {
+  /** The configuration the check used: PRO, or the UAT drafts a configurator tries (nothing stored). */
+  environment?: 'UAT' | 'PRO';
   errorCount: number;
   warningCount: number;
   missingCount: number;
@@ -111,8 +113,11 @@ export const caseApi = {
         silent: true,
       },
     ),
-  check: (caseId: string, document: unknown) =>
-    api.request<CheckReport>(`/cases/${encodeURIComponent(caseId)}/check`, { body: { document } }),
+  check: (caseId: string, document: unknown, environment: 'UAT' | 'PRO' = 'PRO') =>
+    api.request<CheckReport>(`/cases/${encodeURIComponent(caseId)}/check`, {
+      body: { document },
+      ...(environment === 'UAT' ? { params: { environment } } : {}),
+    }),
   history: (caseId: string) =>
     api.request<{ items: HistoryEntry[] }>(`/cases/${encodeURIComponent(caseId)}/workflow-history`),
   versions: (caseId: string) =>

@@ -1,21 +1,27 @@
 /**
  * The case form of a project as its published configuration lays it out (GET
- * /api/configuration/form): custom fields, labels and field order of the project's PRO version.
- * Until it arrives (or when it cannot be read) the base layout is used.
+ * /api/configuration/form): custom fields, labels and field order of the project's PRO version, or
+ * of its UAT drafts when a configurator tries them. Until it arrives (or when it cannot be read)
+ * the base layout is used.
  */
 import { useEffect, useState } from 'react';
 import { caseTabs } from '../../../../engine/src/index';
 import type { CaseTabs } from '../../../../engine/src/index';
 import { api } from '../../app/api';
 
-export function useConfiguredCaseTabs(projectId: string | null): CaseTabs {
-  const [tabs, setTabs] = useState<{ projectId: string; tabs: CaseTabs } | null>(null);
+export function useConfiguredCaseTabs(
+  projectId: string | null,
+  environment: 'UAT' | 'PRO' = 'PRO',
+): CaseTabs {
+  const [tabs, setTabs] = useState<{ key: string; tabs: CaseTabs } | null>(null);
+  const key = `${environment}|${projectId ?? ''}`;
   useEffect(() => {
     if (!projectId) return;
     let current = true;
-    api.request<CaseTabs>('/configuration/form', { params: { projectId }, silent: true }).then(
+    const params = { projectId, environment };
+    api.request<CaseTabs>('/configuration/form', { params, silent: true }).then(
       (answer) => {
-        if (current) setTabs({ projectId, tabs: { tabs: answer.tabs, notInTabs: answer.notInTabs } });
+        if (current) setTabs({ key, tabs: { tabs: answer.tabs, notInTabs: answer.notInTabs } });
       },
       // The base layout stays: the server still checks the case with the project's configuration.
       () => undefined,
@@ -23,6 +29,6 @@ export function useConfiguredCaseTabs(projectId: string | null): CaseTabs {
     return () => {
       current = false;
     };
-  }, [projectId]);
-  return tabs && tabs.projectId === projectId ? tabs.tabs : caseTabs;
+  }, [projectId, environment, key]);
+  return tabs && tabs.key === key ? tabs.tabs : caseTabs;
 }
