@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from './kit';
-import { apiCall, demoPassword, login, missingKeys, skipTour } from './helpers';
+import { apiCall, demoPassword, login, missingKeys, rawKeysOnScreen, skipTour } from './helpers';
 
 const negativeAck = readFileSync(
   new URL('../../schemas/e2b/samples/fda-faers_R3ack-negative.ack.xml', import.meta.url),
@@ -146,5 +146,16 @@ test('a transmission is sent, fails on its ACK, is handled and resubmitted', asy
   await settings.getByTestId('columns-save').click();
   await page.getByTestId('transmission-column-fileName').waitFor({ state: 'detached' });
   await screenshot('transmission-list');
+  assert.deepEqual(await missingKeys(page), []);
+
+  // In English: the states, help and buttons are translated; no raw key shows.
+  await page.evaluate(() => localStorage.setItem('pv.language', 'en'));
+  await page.reload();
+  await page.getByTestId('transmission-help').getByText('No gateway', { exact: false }).waitFor();
+  await page
+    .locator(`[data-testid="transmission-row"][data-batch="${record.batchId}"]`)
+    .getByText('Resubmitted')
+    .waitFor();
+  assert.deepEqual(await rawKeysOnScreen(page), []);
   assert.deepEqual(await missingKeys(page), []);
 });
