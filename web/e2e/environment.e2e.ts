@@ -96,7 +96,10 @@ test('a UAT draft field and its finding show on an existing case in UAT only, wi
     assert.equal(pro.data.environment, 'PRO');
     assert.ok(!pro.data.groups.some((g) => g.findings.some((f) => f.path === POINTER)));
 
-    // The registration page in UAT says so too.
+    // The read-only preview follows the same form; the registration page in UAT says so too.
+    await page.goto(`${baseUrl}/previewHistoryVersion?caseId=${caseId}`);
+    await page.getByTestId('case-preview').waitFor();
+    await page.locator(FIELD).waitFor();
     await page.goto(`${baseUrl}/casemanagement/casebookin`);
     await page.getByTestId('case-registration').waitFor();
     await page.getByTestId('case-uat-banner').waitFor();

@@ -2,6 +2,8 @@
  * Read-only views of a case (/previewHistoryVersion): the current case (list action "preview"), a
  * history version (an immutable snapshot, `versionId`), or the report view (`view=report`: every
  * tab one after the other, for reading through and printing). Nothing here can change the case.
+ * The tabs follow the project's configured form (custom fields, labels, order) of the header's
+ * environment, like the case page.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -18,11 +20,13 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { SelectTabData } from '@fluentui/react-components';
-import { caseTabs } from '../../../../engine/src/index';
+import { caseTabs as baseTabs } from '../../../../engine/src/index';
 import { caseWorkflow } from '../../../../engine/src/workflow/index';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CaseStore, CaseTabView, useCaseFormText } from '../../case-form';
+import { useConfiguredCaseTabs } from '../configurator/configured-tabs';
 import { caseApi } from './case-api';
+import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -79,7 +83,7 @@ function CasePreview({
   const { tx } = useCaseFormText();
   const [shown, setShown] = useState<Shown | null>(null);
   const [failed, setFailed] = useState(false);
-  const [tab, setTab] = useState(caseTabs.tabs[0]!.id);
+  const [tab, setTab] = useState(baseTabs.tabs[0]!.id);
 
   useEffect(() => {
     const load = versionId
@@ -100,6 +104,10 @@ function CasePreview({
 
   // A store nobody writes to: the fields render disabled from it.
   const store = useMemo(() => (shown ? new CaseStore(shown.document) : null), [shown]);
+  const projectId =
+    (shown?.document.report as { studyProjectId?: string } | undefined)?.studyProjectId ?? null;
+  const caseEnvironment = useCaseEnvironment();
+  const caseTabs = useConfiguredCaseTabs(projectId, caseEnvironment.environment);
   if (failed) return <Text role="alert">{tx('previewUnavailable')}</Text>;
   if (!shown || !store) return <Spinner />;
 
@@ -139,6 +147,7 @@ function CasePreview({
           {tx('back')}
         </Button>
       </div>
+      <EnvironmentBanner {...caseEnvironment} />
       {report ? (
         caseTabs.tabs.map((t) => (
           <div key={t.id} className={styles.reportTab}>
