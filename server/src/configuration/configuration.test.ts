@@ -261,6 +261,23 @@ describe('configuration service', () => {
     ).toBe(200);
   });
 
+  it('shows UAT drafts only to configurators (form, resolved configuration and check)', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/api/configuration/form?projectId=P1&environment=UAT', undefined],
+      ['GET', '/api/configuration/resolved?projectId=P1&environment=UAT', undefined],
+      ['POST', '/api/configuration/check', { case: caseIn('P1'), environment: 'UAT' }],
+    ] as const) {
+      const refused = await call(app, method, path, { token: 't1-mallory', body, lang: 'en' });
+      expect(refused.body.code).toBe(403);
+      expect(refused.body.msg).toContain('UAT configuration drafts');
+      const zh = await call(app, method, path, { token: 't1-mallory', body });
+      expect(zh.body.msg).toContain('UAT 配置草稿');
+      expect((await call(app, method, path, { token: 't1-alice', body })).body.code).toBe(200);
+    }
+    // PRO stays open to every signed-in user.
+    expect((await check('t1-mallory', 'P1', 'PRO')).body.code).toBe(200);
+  });
+
   it('needs a session', async () => {
     expect((await call(app, 'GET', '/api/configuration/uat')).body.code).toBe(400001);
   });

@@ -6,7 +6,8 @@
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context';
-import { tenantHandle } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
 import { defineModule } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import type { ConfigEdit } from '../../../engine/src/schema-registry/edits';
@@ -52,6 +53,16 @@ const editsBody = {
 const environmentSchema = { enum: ['UAT', 'PRO'] };
 /** Who may edit configuration drafts (the configurator's permission). */
 const CONFIG_PERMISSION = 'authoritymanagement:projectInfo:config';
+
+/** UAT holds unpublished drafts: only configurators read them or check cases against them. */
+async function assertMayUse(c: Context<AppEnv>, environment: Environment | undefined): Promise<void> {
+  if (environment !== 'UAT') return;
+  const authenticator = c.get('authenticator');
+  const allowed = authenticator?.authorize
+    ? await authenticator.authorize(requirePrincipal(c), CONFIG_PERMISSION, c)
+    : false;
+  if (!allowed) throw errors.forbidden('configuration.uatForbidden');
+}
 
 function routes(router: ModuleRouter): void {
   router.route(
@@ -122,6 +133,7 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { query }) => {
+      await assertMayUse(c, query.environment);
       const { configuration, version } = await service(c).resolve(
         query.projectId ?? null,
         query.environment ?? 'PRO',
@@ -142,6 +154,7 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { query }) => {
+      await assertMayUse(c, query.environment);
       const { configuration, version } = await service(c).resolve(
         query.projectId ?? null,
         query.environment ?? 'PRO',
@@ -173,6 +186,7 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { body }) => {
+      await assertMayUse(c, body.environment);
       const projectId =
         body.projectId ??
         (typeof (body.case.report as { studyProjectId?: unknown } | undefined)?.studyProjectId === 'string'

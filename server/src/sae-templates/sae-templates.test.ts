@@ -255,7 +255,10 @@ describe('project SAE templates', () => {
     };
     // A fatal event without a date of death: the template's rule, likewise only in UAT until published.
     const fatalRule = async () => {
-      const doc = caseOf('P1') as { reactions: Record<string, unknown>[]; patient: Record<string, unknown> };
+      const doc = caseOf('P1') as unknown as {
+        reactions: Record<string, unknown>[];
+        patient: Record<string, unknown>;
+      };
       doc.reactions[0]!.isResultInDeath = true;
       delete doc.patient.death;
       const checked = (await api('POST', '/configuration/check', admin, { case: doc })).data as {
