@@ -17,6 +17,7 @@ import { codingRoutes } from './coding-routes';
 import { recodeJob } from './coding-job';
 import { meddraCodingFindings } from './coding';
 import { DictionaryService, refusalIssues } from './service';
+import { seedDemoDictionaries } from './seed';
 
 export { DictionaryService, formatRefusal } from './service';
 export { meddraCodingFindings } from './coding';
@@ -91,6 +92,8 @@ export const dictionariesModule = defineModule({
   name: 'dictionaries',
   collections: dictionaryCollections,
   jobs: [importJob, recodeJob((deps) => dictionaryService(deps.store))],
+  // The demo tenant codes with synthetic releases (MedDRA and WHODrug are licensed).
+  seed: (deps) => seedDemoDictionaries(deps, dictionaryService(deps.store)),
   routes(router, deps) {
     const service = dictionaryService(deps.store);
     dictionaryRoutes(router, deps, service);

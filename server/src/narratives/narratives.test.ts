@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseRig, demoProject } from '../cases/testing';
-import { demoCaseContent } from '../cases/demo/factory';
+import { demoCaseContent, REACTION_TERMS } from '../cases/demo/factory';
 import { ConfiguratorService } from '../configurator/service';
 
 const rig = await caseRig();
@@ -15,6 +15,8 @@ const content = demoCaseContent({
   today: new Date('2026-11-21T00:00:00Z'),
   reactionIndex: 5,
 });
+/** The demo's (synthetic MedDRA) reaction term 5: serious, hospitalisation. */
+const reaction = REACTION_TERMS[5]!;
 const saved = await entry.call('PUT', `/cases/${caseId}`, {
   rev: 1,
   document: {
@@ -29,11 +31,11 @@ describe('H.1 narrative drafts', () => {
     const zh = await entry.call('POST', `/narratives/cases/${caseId}/draft`, {}, 'cn');
     expect(zh.body.data.templateId).toBeNull();
     expect(zh.body.data.text).toContain('受试者 ZQ（受试者编号 01-0106），男，年龄 ');
-    expect(zh.body.data.text).toContain('受试者出现发热性中性粒细胞减少症（严重性标准：');
+    expect(zh.body.data.text).toContain(`受试者出现${reaction.zh}（严重性标准：`);
     expect(zh.body.data.text).toContain('转归为');
     const en = await entry.call('POST', `/narratives/cases/${caseId}/draft`, { lang: 'en' });
     expect(en.body.data.text).toContain('Subject ZQ (subject number 01-0106); sex: Male; age: ');
-    expect(en.body.data.text).toContain('experienced Febrile neutropenia (seriousness: ');
+    expect(en.body.data.text).toContain(`experienced ${reaction.en} (seriousness: `);
     expect(en.body.data.text).toMatch(/The subject received XY-101注射液 \(first dose \d{4}-\d{2}-\d{2}\)/);
     // Drafting leaves the case as it was.
     expect((await entry.call('GET', `/cases/${caseId}`)).body.data.rev).toBe(rev);
@@ -75,7 +77,7 @@ describe('H.1 narrative drafts', () => {
     const draft = await entry.call('POST', `/narratives/cases/${caseId}/draft`, { lang: 'en' });
     expect(draft.body.data.templateId).toBe('p1-en');
     expect(draft.body.data.text).toMatch(
-      /^CN-XYPHARMA-\d{10}: Male; Febrile neutropenia from \d{4}-\d{2}-\d{2}$/,
+      new RegExp(`^CN-XYPHARMA-\\d{10}: Male; ${reaction.en} from \\d{4}-\\d{2}-\\d{2}$`),
     );
     expect(
       (await entry.call('GET', '/narratives/templates?projectId=p1')).body.data.items.map(

@@ -4,26 +4,60 @@
  */
 import { SERIOUSNESS_CRITERIA } from '../../../../engine/src/workflow/index';
 import type { Project } from '../projects';
+import type { DemoMeddraTerm } from './dictionaries';
+import { DEMO_MEDDRA_VERSION, demoMeddraTerms, demoWhodrugGeneric } from './dictionaries';
 
 type Doc = Record<string, unknown>;
 
-/** MedDRA 27.0 preferred terms common in oncology and chronic-disease trials. */
-export const REACTION_TERMS: { code: string; zh: string; en: string; serious?: string }[] = [
-  { code: '10037844', zh: '皮疹', en: 'Rash' },
-  { code: '10019211', zh: '头痛', en: 'Headache' },
-  { code: '10028813', zh: '恶心', en: 'Nausea' },
-  { code: '10047700', zh: '呕吐', en: 'Vomiting' },
-  { code: '10012735', zh: '腹泻', en: 'Diarrhoea' },
-  { code: '10016288', zh: '发热性中性粒细胞减少症', en: 'Febrile neutropenia', serious: 'isCauseInHospital' },
-  { code: '10035664', zh: '肺炎', en: 'Pneumonia', serious: 'isCauseInHospital' },
-  { code: '10022611', zh: '间质性肺病', en: 'Interstitial lung disease', serious: 'isThreadToLife' },
-  { code: '10019670', zh: '肝功能异常', en: 'Hepatic function abnormal', serious: 'isOtherMedicalEvents' },
-  { code: '10002198', zh: '过敏性反应', en: 'Anaphylactic reaction', serious: 'isThreadToLife' },
-  { code: '10069339', zh: '急性肾损伤', en: 'Acute kidney injury', serious: 'isCauseInHospital' },
-  { code: '10043554', zh: '血小板减少症', en: 'Thrombocytopenia' },
-  { code: '10042772', zh: '晕厥', en: 'Syncope', serious: 'isCauseInHospital' },
-  { code: '10049418', zh: '心脏骤停', en: 'Cardiac arrest', serious: 'isResultInDeath' },
+/** Seriousness of the reaction terms by place (the tests and benchmarks pick terms by index). */
+const SERIOUS_AT: (string | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  'isCauseInHospital',
+  'isCauseInHospital',
+  'isThreadToLife',
+  'isOtherMedicalEvents',
+  'isThreadToLife',
+  'isCauseInHospital',
+  undefined,
+  'isCauseInHospital',
+  'isResultInDeath',
 ];
+
+/**
+ * Reaction terms: PT-level LLTs of the demo's synthetic MedDRA release (./dictionaries), index 0
+ * non-serious ... 13 fatal. No licensed MedDRA content: codes and names are made up.
+ */
+export const REACTION_TERMS: (DemoMeddraTerm & { serious?: string })[] = demoMeddraTerms(SERIOUS_AT.length, {
+  ptLevel: true,
+}).map((term, i) => (SERIOUS_AT[i] ? { ...term, serious: SERIOUS_AT[i] } : term));
+
+/** The study indication, the lab test, and the medical histories (each also its medicine's indication). */
+const [STUDY_INDICATION, TEST, ...HISTORIES] = demoMeddraTerms(6, { ptLevel: false }) as [
+  DemoMeddraTerm,
+  DemoMeddraTerm,
+  ...DemoMeddraTerm[],
+];
+
+/** The stored coding of an item that keeps LLT, PT and SOC (names in the case's language, zh). */
+const fullCoding = (term: DemoMeddraTerm) => ({
+  meddraVersion: DEMO_MEDDRA_VERSION,
+  meddraCode: term.code,
+  meddraLltName: term.zh,
+  meddraPtCode: term.pt.code,
+  meddraPtName: term.pt.zh,
+  meddraSocCode: term.soc.code,
+  meddraSocName: term.soc.zh,
+});
+/** The stored coding of an item that keeps the LLT only (indications, tests). */
+const lltCoding = (term: DemoMeddraTerm) => ({
+  meddraVersion: DEMO_MEDDRA_VERSION,
+  meddraCode: term.code,
+  meddraLltName: term.zh,
+});
 
 const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '赵', '黄', '周', '吴', '徐', '孙', '马', '朱', '胡'];
 const GIVEN = ['伟', '芳', '娜', '敏', '静', '丽', '强', '磊', '军', '洋', '勇', '艳', '杰', '娟', '涛'];
@@ -60,6 +94,7 @@ export function demoCaseContent(options: FactoryOptions): Doc {
   const serious = term.serious !== undefined;
   const reactionId = `00000000-0000-4000-8000-${String(n + 1).padStart(12, '0')}`;
   const female = n % 2 === 1;
+  const history = HISTORIES[n % HISTORIES.length]!;
   const drugs: Doc[] = [
     {
       isClinicalDrug: true,
@@ -85,7 +120,7 @@ export function demoCaseContent(options: FactoryOptions): Doc {
           routeTermId: '048',
         },
       ],
-      indications: [{ indicationText: '非小细胞肺癌', meddraVersion: '27.0', meddraCode: '10061873' }],
+      indications: [{ indicationText: STUDY_INDICATION.zh, ...lltCoding(STUDY_INDICATION) }],
       measure: '1',
       reactionAssessments: [
         {
@@ -108,6 +143,8 @@ export function demoCaseContent(options: FactoryOptions): Doc {
     },
   ];
   if (concomitant) {
+    // The concomitant medicine as reported, coded with the demo's (synthetic) WHODrug release.
+    const coded = demoWhodrugGeneric(n);
     drugs.push({
       isClinicalDrug: false,
       drugCharacterisation: '2',
@@ -116,7 +153,10 @@ export function demoCaseContent(options: FactoryOptions): Doc {
       isBlind: false,
       approvalNumber: concomitant.approvalNumber ?? '',
       cnIsSelf: false,
-      indications: [{ indicationText: '高血压', meddraVersion: '27.0', meddraCode: '10020772' }],
+      whodrugCode: coded.drugCode,
+      whodrugName: coded.name,
+      atcCode: coded.atcCodes[0],
+      indications: [{ indicationText: history.zh, ...lltCoding(history) }],
     });
   }
   return {
@@ -165,9 +205,8 @@ export function demoCaseContent(options: FactoryOptions): Doc {
       institution: site.name,
       medicalHistory: [
         {
-          historyName: '高血压',
-          meddraVersion: '27.0',
-          meddraCode: '10020772',
+          historyName: history.zh,
+          ...fullCoding(history),
           startDate: '2015',
           continuing: true,
         },
@@ -179,8 +218,7 @@ export function demoCaseContent(options: FactoryOptions): Doc {
         reactionNative: term.zh,
         reactionNativeLanguage: 'chi',
         reactionTranslation: term.en,
-        meddraVersion: '27.0',
-        meddraCode: term.code,
+        ...fullCoding(term),
         isSeverity: serious ? '3' : '2',
         ...seriousness,
         startDate: onset,
@@ -194,9 +232,8 @@ export function demoCaseContent(options: FactoryOptions): Doc {
     tests: [
       {
         testDate: onset,
-        testName: '血常规',
-        meddraVersion: '27.0',
-        meddraCode: '10005851',
+        testName: TEST.zh,
+        ...lltCoding(TEST),
         testResultValue: 5.5,
         testResultUnit: 'g',
       },

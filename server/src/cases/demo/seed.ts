@@ -18,10 +18,11 @@ import type { CaseDocument, CaseState } from '../document';
 import { e2bNow } from '../document';
 import { insertCase } from '../persistence';
 import type { Project } from '../projects';
+import { configureDemoProject } from '../../dictionaries/seed';
 import { demoCaseContent, REACTION_TERMS } from './factory';
+import { DEMO_PROJECT_CODE, DEMO_SEED_ACTOR, demoTenantId } from './tenant';
 
-export const DEMO_PROJECT_CODE = 'XY-101-301';
-const ACTOR = 'system:seed';
+const ACTOR = DEMO_SEED_ACTOR;
 
 /** Node -> how many demo cases wait there; the path each took; who handles the node. */
 const SPREAD: { node: string; count: number; completed?: number }[] = [
@@ -56,20 +57,6 @@ const ACTION_INTO: Record<string, { action: string; result: string; snapshot: bo
   approveSubmissionPlan: { action: 'createPlan', result: 'planCreated', snapshot: false },
   submissionTransmission: { action: 'approvePlan', result: 'planReviewed', snapshot: true },
 };
-
-async function demoTenantId(deps: ModuleDeps): Promise<string | null> {
-  try {
-    const tenant = await deps.store
-      .platform({ userId: ACTOR })
-      .collection('tenants')
-      .findOne({ code: 'demo' });
-    return tenant?._id ?? null;
-  } catch (error) {
-    // Without the identity modules there is no demo tenant to fill.
-    if (error instanceof InvalidStoreRequestError) return null;
-    throw error;
-  }
-}
 
 async function demoUsers(handle: Handle): Promise<Map<string, { id: string; name: string }>> {
   const users = await handle
@@ -114,6 +101,7 @@ export async function seedDemoCases(deps: ModuleDeps): Promise<void> {
   if (existing) {
     // Data directories seeded before membership existed get their members on the next start.
     await seedMembers(handle, existing._id, users);
+    await configureDemoProject(handle, existing._id);
     return;
   }
   const handlerAt = (node: string) =>
@@ -176,6 +164,8 @@ export async function seedDemoCases(deps: ModuleDeps): Promise<void> {
   };
   await projects.insertOne(project);
   await seedMembers(handle, projectId, users);
+  // Coded with the demo's synthetic releases, which the dictionaries module's seed imported.
+  await configureDemoProject(handle, projectId);
   const generator = await handle.collection<StoredGenerator>(RC.generators).insertOne({
     name: `${DEMO_PROJECT_CODE} 报告编号`,
     projectId,
