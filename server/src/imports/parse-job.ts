@@ -8,6 +8,7 @@
  * nothing is half-imported. A retried job first removes what an interrupted attempt wrote.
  */
 import type { Readable } from 'node:stream';
+import { listZipEntries } from '../../../engine/src/interchange/index';
 import { ImportRefusedError, readImportMessages, validateR3Batches } from '../interchange';
 import type { ImportedMessage, Refusal } from '../interchange';
 import type { ModuleDeps } from '../http/module';
@@ -49,6 +50,17 @@ async function xsdRefusal(run: { entry: string; xml: string }[]): Promise<Refusa
     key: 'imports.parse.xsdInvalid',
     params: { count: errors.length, errors: shown },
   };
+}
+
+/** How many messages the file holds (a zip's entries, from its directory): for the progress. */
+function messageCount(bytes: Uint8Array): number {
+  if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) return 1;
+  try {
+    return Math.max(1, listZipEntries(bytes).length);
+  } catch {
+    // A zip the reader refuses: readImportMessages says why, with the entry.
+    return 1;
+  }
 }
 
 /** Removes the reports of a record (a refused file's, or an interrupted attempt's). */
@@ -139,6 +151,7 @@ export async function parseRecord(
     return refuse(refusal);
   };
   try {
+    const total = messageCount(bytes);
     for (const { message, source } of readImportMessages(record.fileName, bytes)) {
       first ??= message;
       const written = reportsOf(recordId, message, count);
@@ -161,8 +174,9 @@ export async function parseRecord(
         const invalid = await xsdRefusal(run);
         if (invalid) return fail(invalid);
         run = [];
-        await progress(Math.min(95, 5 + batches.length / 20), `${batches.length} messages`);
       }
+      if (batches.length % XSD_BATCH === 0)
+        await progress(5 + Math.round((90 * batches.length) / total), `${batches.length}/${total}`);
     }
     const invalid = await xsdRefusal(run);
     if (invalid) return fail(invalid);
