@@ -3,7 +3,7 @@
  * platform collections (a login starts before the tenant is known); everything a tenant
  * administers lives in tenant collections.
  */
-import type { CollectionDefinition } from '../store/port';
+import type { CollectionDefinition, IndexDeclaration } from '../store/port';
 
 export const C = {
   // platform scope
@@ -46,9 +46,18 @@ export const authCollections: CollectionDefinition[] = [
   },
   { name: C.captchas, scope: 'platform', indexes: [{ fields: { expiresAt: 1 } }] },
   { name: C.links, scope: 'platform', indexes: [{ fields: { tokenHash: 1 }, unique: true }] },
-  { name: C.platformLoginLog, scope: 'platform', indexes: [{ fields: { at: -1 } }] },
-  { name: C.loginLog, scope: 'tenant', indexes: [{ fields: { at: -1 } }] },
-  { name: C.operationLog, scope: 'tenant', indexes: [{ fields: { at: -1 } }, { fields: { userId: 1 } }] },
+  // account: the log lists' sort by account (and their account filter).
+  {
+    name: C.platformLoginLog,
+    scope: 'platform',
+    indexes: [{ fields: { at: -1 } }, { fields: { account: 1 } }],
+  },
+  { name: C.loginLog, scope: 'tenant', indexes: [{ fields: { at: -1 } }, { fields: { account: 1 } }] },
+  {
+    name: C.operationLog,
+    scope: 'tenant',
+    indexes: [{ fields: { at: -1 } }, { fields: { userId: 1 } }, { fields: { account: 1 } }],
+  },
   { name: C.signatures, scope: 'tenant', audited: true },
   { name: C.signatureRecords, scope: 'tenant', audited: true, indexes: [{ fields: { userId: 1 } }] },
 ];
@@ -76,6 +85,9 @@ export const accessCollections: CollectionDefinition[] = [
   },
 ];
 
+/** Columns the user list sorts by (users/routes.ts). */
+export const USER_SORTABLE = ['account', 'name', 'createdAt', 'state'];
+
 export const usersCollections: CollectionDefinition[] = [
   {
     name: C.users,
@@ -84,6 +96,8 @@ export const usersCollections: CollectionDefinition[] = [
     indexes: [
       { fields: { accountKey: 1 }, unique: true },
       { fields: { accountId: 1 }, unique: true },
+      // The user list's sortable columns.
+      ...USER_SORTABLE.map((field): IndexDeclaration => ({ fields: { deleted: 1, [field]: 1 } })),
     ],
   },
 ];

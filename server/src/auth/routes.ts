@@ -21,6 +21,8 @@ import { DEFAULT_SECURITY, OPERATOR_TENANT } from './model';
 import type { IdentityOptions } from './options';
 import type { PageQuery } from './paging';
 import { pageOptions, pageQuery, timeRange } from './paging';
+import { listSort, sortQuery } from '../entities/sort';
+import type { SortQuery } from '../entities/sort';
 import { assertNewPassword } from './policy';
 import { endSessions, findSession, forgetSessions, onlineSessions, openSession } from './sessions';
 import type { Crop, SignatureRecord } from './signature';
@@ -99,11 +101,15 @@ const loginLogView = (doc: StoredDoc<LoginLogEntry>) => ({
   userAgent: doc.userAgent,
 });
 
+/** Login log columns a list sorts by (each indexed in auth/collections.ts). */
+const LOGIN_LOG_SORTABLE = ['at', 'account'];
+
 const loginLogQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
     ...pageQuery,
+    ...sortQuery,
     account: str(64),
     result: { enum: ['success', 'failure', 'logout', 'forced'] },
     from: str(40),
@@ -475,7 +481,10 @@ export function authRoutes(router: ModuleRouter, deps: ModuleDeps, options: Iden
     },
   );
 
-  router.route<unknown, PageQuery & { account?: string; result?: string; from?: string; to?: string }>(
+  router.route<
+    unknown,
+    PageQuery & SortQuery & { account?: string; result?: string; from?: string; to?: string }
+  >(
     {
       method: 'get',
       path: '/login-log',
@@ -491,14 +500,18 @@ export function authRoutes(router: ModuleRouter, deps: ModuleDeps, options: Iden
         ...(query.result ? { result: query.result } : {}),
       };
       const log = handle.collection<LoginLogEntry>(C.loginLog);
-      const items = await log.find(filter, { sort: { at: -1 }, ...pageOptions(query) });
+      const items = await log.find(filter, {
+        sort: listSort(query, LOGIN_LOG_SORTABLE, { at: -1 }),
+        ...pageOptions(query),
+      });
       return { total: await log.count(filter), items: items.map(loginLogView) };
     },
   );
 
   router.route<
     unknown,
-    PageQuery & { account?: string; result?: string; from?: string; to?: string; tenantId?: string }
+    PageQuery &
+      SortQuery & { account?: string; result?: string; from?: string; to?: string; tenantId?: string }
   >(
     {
       method: 'get',
@@ -523,7 +536,10 @@ export function authRoutes(router: ModuleRouter, deps: ModuleDeps, options: Iden
       const log = deps.store
         .platform({ userId: principal.userId })
         .collection<LoginLogEntry>(C.platformLoginLog);
-      const items = await log.find(filter, { sort: { at: -1 }, ...pageOptions(query) });
+      const items = await log.find(filter, {
+        sort: listSort(query, LOGIN_LOG_SORTABLE, { at: -1 }),
+        ...pageOptions(query),
+      });
       return { total: await log.count(filter), items: items.map(loginLogView) };
     },
   );

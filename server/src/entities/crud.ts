@@ -15,6 +15,8 @@ import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import type { Collection, Handle, StoredDoc } from '../store/port';
 import { bodySchema, fieldsOf, loadEntity } from './schema';
+import { listSort, sortQuery } from './sort';
+import type { SortQuery } from './sort';
 
 export interface SoftDeleted {
   deleted?: boolean;
@@ -33,7 +35,13 @@ export interface EntitySpec<T extends object> {
   permission: string;
   /** Permission of the list and read routes when it differs (e.g. any signed-in user). */
   readPermission?: string;
+  /** The list's order when the request names no `sort`. */
   sort: Record<string, 1 | -1>;
+  /**
+   * Fields the list may be sorted by (`sort`, `order`); declare an index for each in the
+   * collection (sortIndexes). The columns of the ui list that are not here are not sortable.
+   */
+  sortable?: readonly string[];
   /** Exact-match filters (query parameter = field). */
   exact: string[];
   /** Fields the `keyword` filter searches (case-insensitive substring). */
@@ -107,17 +115,20 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
   const label = entity['x-label']?.en ?? spec.entity;
   const readPermission = spec.readPermission ?? spec.permission;
 
-  router.route<unknown, PageQuery & Record<string, string | boolean | undefined>>(
+  const sortable = spec.sortable ?? [];
+
+  router.route<unknown, PageQuery & SortQuery & Record<string, string | boolean | undefined>>(
     {
       method: 'get',
       path: spec.path,
-      summary: `${label}: paged list (keyword${spec.exact.map((f) => `, ${f}`).join('')}; deleted=true lists the deleted)`,
+      summary: `${label}: paged list (keyword${spec.exact.map((f) => `, ${f}`).join('')}; deleted=true lists the deleted${sortable.length ? `; sort by ${sortable.join(', ')} with order=asc|desc` : ''})`,
       permission: readPermission,
       query: {
         type: 'object',
         additionalProperties: false,
         properties: {
           ...pageQuery,
+          ...sortQuery,
           keyword: { type: 'string', maxLength: 100 },
           deleted: { type: 'boolean' },
           ...Object.fromEntries(spec.exact.map((field) => [field, { type: 'string', maxLength: 100 }])),
@@ -125,6 +136,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
       },
     },
     async (c, { query }) => {
+      const sort = listSort(query, sortable, spec.sort);
       const filter: Record<string, unknown> = query.deleted ? { deleted: true } : { deleted: { $ne: true } };
       for (const field of spec.exact)
         if (query[field] !== undefined && query[field] !== '') filter[field] = query[field];
@@ -133,7 +145,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
         filter.$or = spec.keywordFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } }));
       }
       const docs = collection(c);
-      const items = await docs.find(filter, { sort: spec.sort, ...pageOptions(query) });
+      const items = await docs.find(filter, { sort, ...pageOptions(query) });
       return { total: await docs.count(filter), items: items.map(entityView) };
     },
   );

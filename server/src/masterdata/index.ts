@@ -72,10 +72,23 @@ const collection = (name: string, indexes: CollectionDefinition['indexes']): Col
 
 export const masterdataCollections: CollectionDefinition[] = [
   collection(MASTERDATA.dictTypes, [{ fields: { deleted: 1, code: 1 } }]),
-  collection(MASTERDATA.dictCodes, [{ fields: { deleted: 1, dictTypeCode: 1, sort: 1 } }]),
-  collection(MASTERDATA.announcements, [{ fields: { deleted: 1, status: 1, publishAt: -1 } }]),
-  collection(MASTERDATA.regulators, [{ fields: { deleted: 1, authorityCode: 1 } }]),
-  collection(MASTERDATA.lineListingFields, [{ fields: { deleted: 1, sort: 1 } }]),
+  collection(MASTERDATA.dictCodes, [
+    { fields: { deleted: 1, dictTypeCode: 1, sort: 1 } },
+    // The list's sort by display order across types.
+    { fields: { deleted: 1, sort: 1 } },
+  ]),
+  collection(MASTERDATA.announcements, [
+    { fields: { deleted: 1, status: 1, publishAt: -1 } },
+    { fields: { deleted: 1, publishAt: 1 } },
+  ]),
+  collection(MASTERDATA.regulators, [
+    { fields: { deleted: 1, authorityCode: 1 } },
+    { fields: { deleted: 1, country: 1 } },
+  ]),
+  collection(MASTERDATA.lineListingFields, [
+    { fields: { deleted: 1, sort: 1 } },
+    { fields: { deleted: 1, fieldKey: 1 } },
+  ]),
 ];
 
 const notDeleted = { deleted: { $ne: true } };
@@ -105,6 +118,7 @@ export const masterdataModule = defineModule({
       entity: 'dict-type',
       permission: 'holoxcontrol:dict',
       sort: { code: 1 },
+      sortable: ['code'],
       exact: ['status'],
       keywordFields: ['code', 'nameCn', 'nameEn'],
       notFound: 'masterdata.dictTypeNotFound',
@@ -125,6 +139,7 @@ export const masterdataModule = defineModule({
       entity: 'dict-code',
       permission: 'holoxcontrol:dict',
       sort: { dictTypeCode: 1, sort: 1, dictCode: 1 },
+      sortable: ['dictTypeCode', 'sort'],
       exact: ['dictTypeCode', 'status'],
       keywordFields: ['dictCode', 'dictCodeNameCn', 'dictCodeNameEn'],
       notFound: 'masterdata.dictCodeNotFound',
@@ -168,6 +183,7 @@ export const masterdataModule = defineModule({
       entity: 'announcement',
       permission: 'holoxcontrol:announcementManagement',
       sort: { publishAt: -1 },
+      sortable: ['publishAt'],
       exact: ['status', 'level'],
       keywordFields: ['title', 'titleEn', 'content', 'contentEn'],
       notFound: 'masterdata.announcementNotFound',
@@ -249,6 +265,7 @@ export const masterdataModule = defineModule({
       entity: 'regulator',
       permission: 'holoxcontrol:regulatorDatum',
       sort: { country: 1, authorityCode: 1 },
+      sortable: ['country', 'authorityCode'],
       exact: ['country', 'profile', 'status'],
       keywordFields: ['name', 'nameEn', 'authorityCode', 'receiverIdentifier'],
       notFound: 'masterdata.regulatorNotFound',
@@ -266,6 +283,7 @@ export const masterdataModule = defineModule({
       entity: 'line-listing-field',
       permission: 'holoxcontrol:linelistingField',
       sort: { sort: 1, fieldKey: 1 },
+      sortable: ['fieldKey', 'sort'],
       exact: ['status', 'valueType'],
       keywordFields: ['fieldKey', 'nameCn', 'nameEn', 'e2bId'],
       notFound: 'masterdata.lineListingFieldNotFound',

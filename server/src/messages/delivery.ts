@@ -23,7 +23,7 @@ export const messagesCollections: CollectionDefinition[] = [
     name: MESSAGES.templates,
     scope: 'platform',
     audited: true,
-    indexes: [{ fields: { deleted: 1, event: 1 } }],
+    indexes: [{ fields: { deleted: 1, event: 1 } }, { fields: { deleted: 1, updatedAt: 1 } }],
   },
   {
     name: MESSAGES.messages,

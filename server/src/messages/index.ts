@@ -91,6 +91,7 @@ function routes(router: ModuleRouter, deps: ModuleDeps): void {
     entity: 'message-template',
     permission: PERMISSION,
     sort: { event: 1 },
+    sortable: ['event', 'updatedAt'],
     exact: ['event', 'status'],
     keywordFields: ['subjectZh', 'subjectEn', 'bodyZh', 'bodyEn'],
     notFound: 'messages.templateNotFound',

@@ -63,7 +63,7 @@ export const catalogueCollections: CollectionDefinition[] = [
     name: CATALOGUE.drugs,
     scope: 'tenant',
     audited: true,
-    indexes: [{ fields: { kind: 1, deleted: 1, drugName: 1 } }],
+    indexes: [{ fields: { kind: 1, deleted: 1, drugName: 1 } }, { fields: { deleted: 1, drugName: 1 } }],
   },
 ];
 
@@ -76,6 +76,7 @@ export function catalogueRoutes(router: ModuleRouter): void {
     entity: 'hospital',
     permission: 'authoritymanagement:hospitalSiteManagement',
     sort: { name: 1 },
+    sortable: ['name'],
     exact: ['kind', 'country'],
     keywordFields: ['name', 'nameEn', 'code', 'city'],
     notFound: 'projects.hospitalNotFound',
@@ -98,6 +99,7 @@ export function catalogueRoutes(router: ModuleRouter): void {
     entity: 'drug',
     permission: 'authoritymanagement:drugInfo',
     sort: { drugName: 1 },
+    sortable: ['drugName'],
     exact: ['kind'],
     keywordFields: ['drugName', 'genericName', 'nameEn', 'approvalNumber', 'investigationalCode'],
     notFound: 'projects.catalogueDrugNotFound',

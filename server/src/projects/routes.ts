@@ -2,6 +2,8 @@
 import type { Context } from 'hono';
 import { pageOptions, pageQuery } from '../auth/paging';
 import type { PageQuery } from '../auth/paging';
+import { listSort, sortQuery } from '../entities/sort';
+import type { SortQuery } from '../entities/sort';
 import type { Project } from '../cases/projects';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
@@ -52,7 +54,7 @@ const nowIso = (c: Context<AppEnv>) => c.get('deps').clock.now().toISOString();
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function projectRoutes(router: ModuleRouter): void {
-  router.route<unknown, PageQuery & { keyword?: string; locked?: boolean; deleted?: boolean }>(
+  router.route<unknown, PageQuery & SortQuery & { keyword?: string; locked?: boolean; deleted?: boolean }>(
     {
       method: 'get',
       path: '/projects',
@@ -64,6 +66,7 @@ export function projectRoutes(router: ModuleRouter): void {
         additionalProperties: false,
         properties: {
           ...pageQuery,
+          ...sortQuery,
           keyword: { type: 'string', maxLength: 100 },
           locked: { type: 'boolean' },
           deleted: { type: 'boolean' },
@@ -80,7 +83,11 @@ export function projectRoutes(router: ModuleRouter): void {
         }));
       }
       const projects = tenantHandle(c).collection<Project>(PROJECTS);
-      const items = await projects.find(filter, { sort: { code: 1 }, ...pageOptions(query) });
+      // code: the unique index of the projects collection (cases/collections.ts).
+      const items = await projects.find(filter, {
+        sort: listSort(query, ['code'], { code: 1 }),
+        ...pageOptions(query),
+      });
       return { total: await projects.count(filter), items: items.map(projectView) };
     },
   );

@@ -6,7 +6,9 @@ import { requirePrincipal } from '../http/context';
 import { errors } from '../http/errors';
 import type { StoredDoc } from '../store/port';
 import { accountsOf, findAccount, findAccountByName, newAccount, userDocId, usersOf } from '../auth/accounts';
-import { C } from '../auth/collections';
+import { C, USER_SORTABLE } from '../auth/collections';
+import { listSort, sortQuery } from '../entities/sort';
+import type { SortQuery } from '../entities/sort';
 import { issueLink } from '../auth/links';
 import { notifyAccountLink } from '../messages/notify';
 import { unlockAccount } from '../auth/login';
@@ -77,7 +79,10 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   }
 
   // Declared before /:userId so that the literal path wins.
-  router.route<unknown, PageQuery & { userId?: string; from?: string; to?: string; method?: string }>(
+  router.route<
+    unknown,
+    PageQuery & SortQuery & { userId?: string; from?: string; to?: string; method?: string }
+  >(
     {
       method: 'get',
       path: '/operation-log',
@@ -88,6 +93,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         additionalProperties: false,
         properties: {
           ...pageQuery,
+          ...sortQuery,
           userId: str(64),
           from: str(40),
           to: str(40),
@@ -105,7 +111,10 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         ...(query.userId ? { userId: query.userId } : {}),
         ...(query.method ? { method: query.method } : {}),
       };
-      const items = await log.find(filter, { sort: { at: -1 }, ...pageOptions(query) });
+      const items = await log.find(filter, {
+        sort: listSort(query, ['at', 'account'], { at: -1 }),
+        ...pageOptions(query),
+      });
       return {
         total: await log.count(filter),
         items: items.map(({ _id, at, userId, account, method, path, status, code, ms }) => ({
@@ -125,13 +134,14 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
 
   router.route<
     unknown,
-    PageQuery & {
-      state?: UserState;
-      name?: string;
-      organisationId?: string;
-      roleId?: string;
-      deleted?: 'true' | 'false';
-    }
+    PageQuery &
+      SortQuery & {
+        state?: UserState;
+        name?: string;
+        organisationId?: string;
+        roleId?: string;
+        deleted?: 'true' | 'false';
+      }
   >(
     {
       method: 'get',
@@ -143,6 +153,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         additionalProperties: false,
         properties: {
           ...pageQuery,
+          ...sortQuery,
           state: { enum: ['inactive', 'enabled', 'disabled', 'locked'] },
           name: str(64),
           organisationId: str(64),
@@ -167,7 +178,10 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
           { account: { $regex: pattern, $options: 'i' } },
         ];
       }
-      const items = await users.find(filter, { sort: { account: 1 }, ...pageOptions(query) });
+      const items = await users.find(filter, {
+        sort: listSort(query, USER_SORTABLE, { account: 1 }),
+        ...pageOptions(query),
+      });
       return { total: await users.count(filter), items: items.map((u) => userView(u)) };
     },
   );
