@@ -37,6 +37,8 @@ import { loadLayouts, resetLayout, saveLayout } from '../columns/store';
 import { ColumnSettingsDialog } from '../columns/ColumnSettingsDialog';
 import { cellText, compareBy } from './cells';
 import { rowsToExport } from './export-rows';
+import { nextSort, sortParams } from './sort';
+import type { ListSort } from './sort';
 import { reportResult } from '../result';
 
 const FormDialog = lazy(() => import('../form/FormDialog'));
@@ -100,7 +102,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const [size, setSize] = useState(20);
   const [rows, setRows] = useState<Row[] | null>(null);
   const [total, setTotal] = useState(0);
-  const [sort, setSort] = useState<{ key: string; direction: 1 | -1 } | null>(null);
+  const [sort, setSort] = useState<ListSort | null>(null);
   const [layout, setLayout] = useState<TableColumnLayout | undefined>(undefined);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [form, setForm] = useState<FormMode | null>(null);
@@ -122,9 +124,16 @@ export function ListView({ definition }: { definition: ListDefinition }) {
     };
   }, [definition, applied, tab]);
 
+  const serverPaged = definition.source.paging === 'server';
+  /** A server-paged list's sort goes with every read, so each page is a slice of the sorted whole. */
+  const serverSort = useMemo(
+    () => (serverPaged ? sortParams(sort, definition.columns) : {}),
+    [serverPaged, sort, definition.columns],
+  );
+
   const load = useCallback(async () => {
     const params = selection();
-    if (definition.source.paging === 'server') Object.assign(params, { page, size });
+    if (serverPaged) Object.assign(params, serverSort, { page, size });
     setRows(null);
     try {
       const answer = await api.request<Row[] | { total: number; items: Row[] }>(definition.source.path, {
@@ -138,7 +147,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
       setRows([]);
       setTotal(0);
     }
-  }, [definition, selection, page, size]);
+  }, [definition, selection, serverPaged, serverSort, page, size]);
   useEffect(() => void load(), [load]);
 
   const actions = (definition.rowActions ?? []).filter((a) => can(a.permission));
@@ -155,13 +164,14 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const label = (column: ColumnDefinition) =>
     column.key === ACTIONS_KEY ? t('list.actions') : pick(column.label);
 
+  // Only a list loaded whole sorts on screen; the server sorted a paged one.
   const sortedRows = useMemo(() => {
-    if (!rows || !sort) return rows;
+    if (!rows || !sort || serverPaged) return rows;
     const column = definition.columns.find((c) => c.key === sort.key);
     if (!column) return rows;
     const compare = compareBy(column, locale);
     return [...rows].sort((a, b) => compare(a, b) * sort.direction);
-  }, [rows, sort, definition.columns, locale]);
+  }, [rows, sort, serverPaged, definition.columns, locale]);
 
   const runAction = async (action: RowActionDefinition, row: Row) => {
     if (action.navigate) {
@@ -222,29 +232,21 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const exportRows = async () => {
     const { exportXlsx } = await import('./exportXlsx');
     const columns = shownColumns.filter((c) => c.key !== ACTIONS_KEY);
-    const serverPaged = definition.source.paging === 'server';
     const all = await rowsToExport({ rows: sortedRows ?? [], total, serverPaged }, async (p, s) => {
       const answer = await api.request<{ total: number; items: Row[] }>(definition.source.path, {
-        params: { ...selection(), page: p, size: s },
+        params: { ...selection(), ...serverSort, page: p, size: s },
         loading: true,
       });
       return { ...answer, items: definition.source.tree ? flattenTree(answer.items) : answer.items };
     });
-    const column = sort && definition.columns.find((c) => c.key === sort.key);
-    const exported =
-      serverPaged && all !== sortedRows && column
-        ? [...all].sort((a, b) => compareBy(column, locale)(a, b) * sort.direction)
-        : all;
     // Serial numbers as on screen: a page's rows alone start at the page; a whole export at 1.
-    const first = exported === sortedRows ? (page - 1) * size : 0;
+    // The pages read again come in the server's order, which is the sort on screen.
+    const first = all === sortedRows ? (page - 1) * size : 0;
     await exportXlsx(
       `${pick(definition.title)}-${new Date().toISOString().slice(0, 10)}`,
       pick(definition.title),
       [t('list.serial'), ...columns.map(label)],
-      exported.map((row, i) => [
-        String(first + i + 1),
-        ...columns.map((c) => cellText(c, row, pick, t, locale)),
-      ]),
+      all.map((row, i) => [String(first + i + 1), ...columns.map((c) => cellText(c, row, pick, t, locale))]),
     );
   };
 
@@ -358,23 +360,20 @@ export function ListView({ definition }: { definition: ListDefinition }) {
                         ? { width: widths[column.key], minWidth: widths[column.key] }
                         : undefined
                     }
+                    sortable={sortable}
                     sortDirection={
                       direction === 1 ? 'ascending' : direction === -1 ? 'descending' : undefined
                     }
                     onClick={
                       sortable
-                        ? () =>
-                            setSort((s) =>
-                              s?.key === column.key
-                                ? s.direction === 1
-                                  ? { key: column.key, direction: -1 }
-                                  : null
-                                : { key: column.key, direction: 1 },
-                            )
+                        ? () => {
+                            setSort((s) => nextSort(s, column.key));
+                            setPage(1);
+                          }
                         : undefined
                     }
                     data-testid={`column-${column.key}`}
-
+                    data-sort={direction === 1 ? 'asc' : direction === -1 ? 'desc' : undefined}
                     aside={
                       <div
                         className={styles.resizer}
@@ -394,9 +393,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
           <TableBody>
             {(sortedRows ?? []).map((row, index) => (
               <TableRow key={String(row[definition.idField] ?? index)} data-testid="list-row">
-                <TableCell>
-                  {(definition.source.paging === 'server' ? (page - 1) * size : 0) + index + 1}
-                </TableCell>
+                <TableCell>{(serverPaged ? (page - 1) * size : 0) + index + 1}</TableCell>
                 {shownColumns.map((column) =>
                   column.key === ACTIONS_KEY ? (
                     <TableCell key={column.key}>
@@ -461,7 +458,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
           <div className={styles.empty}>{t('list.empty')}</div>
         ) : null}
       </div>
-      {definition.source.paging === 'server' ? (
+      {serverPaged ? (
         <div className={styles.pager} data-testid="list-pager">
           <Text>{t('list.total', { total })}</Text>
           <Dropdown
