@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from './kit';
-import { demoPassword, login, skipTour } from './helpers';
+import { apiCall, demoPassword, login, skipTour } from './helpers';
 
 test('operator master data: a dictionary type and entry are added, deleted and restored; an announcement reaches the users’ notices', async ({
   page,
@@ -90,6 +90,54 @@ test('operator master data: a dictionary type and entry are added, deleted and r
   const dialog = page.getByTestId('notices-dialog');
   await dialog.getByText('系统维护通知').waitFor();
   await screenshot('notices');
+});
+
+test('a server-paged list sorts the whole result by a header, not the page on screen', async ({
+  page,
+  baseUrl,
+  serverOutput,
+}) => {
+  await login(page, baseUrl, 'operator', demoPassword(serverOutput, 'operator'));
+  await skipTour(page);
+  // More types than a page holds (20), added out of order.
+  for (const n of [
+    7, 22, 3, 15, 11, 1, 19, 24, 5, 9, 13, 17, 21, 2, 8, 14, 20, 4, 10, 16, 23, 6, 12, 18, 25,
+  ]) {
+    const code = `zzSort${String(n).padStart(2, '0')}`;
+    const added = await apiCall(page, 'POST', '/operator/dict-types', {
+      code,
+      nameCn: `排序${n}`,
+      nameEn: `Sort ${n}`,
+      status: 'normal',
+    });
+    assert.equal(added.code, 200, added.msg);
+  }
+  await page.goto(`${baseUrl}/holoxcontrol/dict`);
+  const types = page.getByTestId('list-holoxcontrol.dict.types');
+  const rows = types.getByTestId('list-row');
+  await rows.first().waitFor();
+  assert.equal(
+    await rows.filter({ hasText: 'zzSort25' }).count(),
+    0,
+    'the last code is not on page 1 before the sort',
+  );
+  const pager = page.getByTestId('list-pager');
+  await pager.getByText('下一页').click();
+  await pager.getByText(/^第 2 \//).waitFor();
+
+  const header = types.getByTestId('column-code');
+  await header.click();
+  await header.click();
+  await types.locator('[data-testid="column-code"][data-sort="desc"]').waitFor();
+  assert.equal(await header.getAttribute('aria-sort'), 'descending');
+  // Back on page 1, which starts at the global last code (on page 2 before the sort).
+  await rows.first().filter({ hasText: 'zzSort25' }).waitFor();
+  assert.equal((await rows.first().locator('td').first().textContent())?.trim(), '1');
+  const firstCodes = await rows.locator('td:nth-child(2)').allTextContents();
+  assert.deepEqual(
+    firstCodes.slice(0, 3).map((x) => x.trim()),
+    ['zzSort25', 'zzSort24', 'zzSort23'],
+  );
 });
 
 test('scheduled tasks: the nightly purge is rescheduled with the cron builder, suspended, resumed and run once with its log', async ({

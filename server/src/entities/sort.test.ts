@@ -2,7 +2,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
 import { call } from '../http/testing';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { masterdataModule } from '../masterdata';
+import { messagesModule } from '../messages';
+import { projectsModule } from '../projects';
+import { saeTemplatesModule } from '../sae-templates';
+
+interface UiList {
+  id: string;
+  source: { path: string; paging: 'server' | 'none' };
+  columns: { key: string; field?: string; sortable?: boolean }[];
+}
+
+/** Every list of the administration pages that pages on the server, with its sortable columns. */
+function serverPagedLists(): UiList[] {
+  const dir = fileURLToPath(new URL('../../../schemas/ui/admin/', import.meta.url));
+  const lists: UiList[] = [];
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const list = node as Partial<UiList>;
+    if (list.source?.paging === 'server' && Array.isArray(list.columns)) lists.push(list as UiList);
+    for (const child of Object.values(node)) walk(child);
+  };
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')))
+    walk(JSON.parse(readFileSync(`${dir}${file}`, 'utf8')));
+  return lists;
+}
 
 type Page<T> = { total: number; items: T[] };
 
@@ -19,7 +45,7 @@ describe('sorting a paged list on the server', () => {
   };
 
   beforeAll(async () => {
-    fx = await identityFixture([masterdataModule]);
+    fx = await identityFixture([masterdataModule, projectsModule, messagesModule, saeTemplatesModule]);
     operator = await fx.login('operator');
     admin = await fx.login('demoadmin');
     // Inserted out of order, with names in another order than codes, so no insertion or name order passes.
@@ -113,5 +139,23 @@ describe('sorting a paged list on the server', () => {
     expect((await api('/auth/operator/login-log?sort=userAgent', operator)).status).toBe(400);
     expect((await api('/auth/login-log?sort=ip', admin)).status).toBe(400);
     expect((await api('/users/operation-log?sort=ms', admin)).status).toBe(400);
+  });
+
+  it('every column an administration list declares sortable is sorted by its server route, both ways', async () => {
+    const lists = serverPagedLists();
+    expect(lists.length).toBeGreaterThan(10);
+    for (const list of lists)
+      for (const column of list.columns.filter((c) => c.sortable))
+        for (const order of ['asc', 'desc']) {
+          const path = `${list.source.path}?size=5&sort=${column.field ?? column.key}&order=${order}`;
+          let res = await api(path, operator);
+          if (res.status === 403) res = await api(path, admin);
+          expect({ list: list.id, column: column.key, order, code: res.body.code }).toEqual({
+            list: list.id,
+            column: column.key,
+            order,
+            code: 200,
+          });
+        }
   });
 });
