@@ -80,24 +80,10 @@ export async function recodeTerms(
       });
       continue;
     }
-    out.push(storedChangesOnly(recodeMeddraTerms([term], dictionary).terms[0]!));
+    // The engine counts only the fields the term's item stores (an indication gains no PT or SOC).
+    out.push(recodeMeddraTerms([term], dictionary).terms[0]!);
   }
   return out;
-}
-
-/**
- * A recoded term's changes limited to the fields its item keeps: an item that stores the LLT only
- * (indications, tests) gains no PT or SOC, so their values are no change (else every recode of an
- * unchanged case would save it again).
- */
-function storedChangesOnly(term: RecodedTerm): RecodedTerm {
-  const location = meddraLocationOfRef(term.ref)?.location;
-  if (!location) return term;
-  const kept = new Set<string>(['meddraVersion', 'meddraCode']);
-  if (location.name) kept.add('meddraLltName');
-  if (location.pt) kept.add('meddraPtCode').add('meddraPtName');
-  if (location.soc) kept.add('meddraSocCode').add('meddraSocName');
-  return { ...term, changes: term.changes.filter((change) => kept.has(change.field)) };
 }
 
 export interface ProjectRecodeCase {

@@ -5,7 +5,7 @@
  * the bulk recode all read it, so a field cannot be coded in one place and forgotten in another.
  * The test beside this file fails when the case schema gains a MedDRA code this table does not name.
  */
-import type { CodedMeddraTerm } from '../meddra/recode';
+import type { CodedMeddraField, CodedMeddraTerm } from '../meddra/recode';
 import type { MeddraCoding } from '../meddra/types';
 
 /** One MedDRA field of the case: the repeated item that holds it and its sibling properties. */
@@ -176,6 +176,26 @@ export function codedTermFromCoding(coding: MeddraCoding): Omit<CodedMeddraTerm,
 }
 
 /**
+ * The term fields an item at `location` stores, each with its property, in write order. A past
+ * drug's term text is also its verbatim: it takes the LLT name only while empty (`storedName`
+ * is its current value), so a coding never overwrites what the reporter wrote.
+ */
+export function storedMeddraFields(
+  location: MeddraFieldLocation,
+  storedName?: unknown,
+): [field: CodedMeddraField, property: string][] {
+  const fields: [CodedMeddraField, string][] = [
+    ['meddraCode', location.code],
+    ['meddraVersion', location.version],
+  ];
+  if (location.name && (!location.verbatim.includes(location.name) || !text(storedName)))
+    fields.push(['meddraLltName', location.name]);
+  if (location.pt) fields.push(['meddraPtCode', location.pt.code], ['meddraPtName', location.pt.name]);
+  if (location.soc) fields.push(['meddraSocCode', location.soc.code], ['meddraSocName', location.soc.name]);
+  return fields;
+}
+
+/**
  * The writes that store a coded value in an item: `[property, value]` for each sibling the
  * location keeps (the case store and the server apply them the same way). Values absent from the
  * term clear the property, so no PT or SOC of an earlier coding stays behind.
@@ -185,17 +205,8 @@ export function meddraWrites(
   term: Omit<CodedMeddraTerm, 'ref'>,
   current: Record<string, unknown> = {},
 ): [property: string, value: string | undefined][] {
-  const writes: [string, string | undefined][] = [
-    [location.code, term.meddraCode],
-    [location.version, term.meddraVersion],
-  ];
-  // A past drug's term text is also its verbatim: a coding fills it only when it was empty.
-  if (location.name && (!location.verbatim.includes(location.name) || !text(current[location.name])))
-    writes.push([location.name, term.meddraLltName]);
-  if (location.pt) writes.push([location.pt.code, term.meddraPtCode], [location.pt.name, term.meddraPtName]);
-  if (location.soc)
-    writes.push([location.soc.code, term.meddraSocCode], [location.soc.name, term.meddraSocName]);
-  return writes;
+  const storedName = location.name ? current[location.name] : undefined;
+  return storedMeddraFields(location, storedName).map(([field, property]) => [property, term[field]]);
 }
 
 /** The location of a term ref (`/reactions/0#reaction`), or null. */

@@ -267,6 +267,47 @@ describe('recoding to another version', () => {
     expect(d!.changes).toEqual([{ field: 'meddraVersion', before: '27.0', after: '27.1' }]);
   });
 
+  it('counts only the fields the item stores (no PT or SOC change on an LLT-only item)', () => {
+    const lltOnly = (ref: string, code: string) => {
+      const { meddraVersion, meddraCode, meddraLltName } = coded(ref, code);
+      return { ref, meddraVersion, meddraCode, meddraLltName };
+    };
+    const report = recodeMeddraTerms(
+      [
+        lltOnly('/drugs/0/indications/0#indication', untouched.code),
+        lltOnly('/tests/1#test', renamed.code),
+        { ...lltOnly('/patient/pastDrugs/0#pastDrugIndication', renamed.code), meddraLltName: 'as reported' },
+        { ref: '/patient/pastDrugs/1#pastDrugReaction', meddraCode: untouched.code },
+        { ref: '/reactions/0#reaction', meddraCode: untouched.code },
+        { ref: 'free/locator', meddraCode: untouched.code },
+      ],
+      to,
+    );
+    const [indication, test, pastTerm, pastBlank, reaction, free] = report.terms;
+    expect(indication!.status).toBe('unchanged');
+    expect(indication!.changes).toEqual([{ field: 'meddraVersion', before: '27.0', after: '27.1' }]);
+    expect(indication!.after).not.toHaveProperty('meddraPtCode');
+    expect(indication!.after).not.toHaveProperty('meddraSocCode');
+    expect(test!.status).toBe('updated');
+    expect(test!.changes.map((c) => c.field)).toEqual(['meddraVersion', 'meddraLltName']);
+    // A past drug's term text is the reporter's: the recode leaves it, so it is no change.
+    expect(pastTerm!.changes.map((c) => c.field)).toEqual(['meddraVersion']);
+    expect(pastTerm!.after.meddraLltName).toBe('as reported');
+    // ... and fills it only while empty.
+    expect(pastBlank!.changes.map((c) => c.field)).toEqual(['meddraVersion', 'meddraLltName']);
+    // Items that store PT and SOC gain them; a ref naming no case location stores everything.
+    const full = [
+      'meddraVersion',
+      'meddraLltName',
+      'meddraPtCode',
+      'meddraPtName',
+      'meddraSocCode',
+      'meddraSocName',
+    ];
+    expect(reaction!.changes.map((c) => c.field)).toEqual(full);
+    expect(free!.changes.map((c) => c.field)).toEqual(full);
+  });
+
   it('flags coded terms of another version than the configured one', () => {
     const issues = checkCodingVersions(
       [coded('a', untouched.code), { ...coded('b', untouched.code), meddraVersion: '27.1' }],

@@ -1,13 +1,20 @@
 /**
  * Bulk recoding of coded MedDRA terms to another release, as a pure function over term lists: the
  * case module hands in the coded fields of its cases (in the case schema's field names) and
- * applies the returned values. The report says, per term, what changed.
+ * applies the returned values. The report says, per term, what changed: only the fields the term's
+ * item stores count, so an item keeping the LLT alone (indications, tests) shows no PT or SOC change
+ * that would never be saved.
  */
+import { meddraLocationOfRef, storedMeddraFields } from '../coding/case-terms';
 import type { MeddraDictionary } from './dictionary';
 
 /** A coded MedDRA value as the case stores it (reactions E.i.2.1, medical history D.7.1.r.1, ...). */
 export interface CodedMeddraTerm {
-  /** The caller's locator of the value, e.g. `<caseId>/reactions/0`. */
+  /**
+   * The caller's locator of the value. A case term ref (`/drugs/0/indications/0#indication`, see
+   * meddraTermsOf) limits the recode to the fields that item stores; any other ref (e.g.
+   * `<caseId>/reactions/0`) is taken to store every field.
+   */
   ref: string;
   meddraVersion?: string;
   /** LLT code (E2B's MedDRA code). */
@@ -52,7 +59,10 @@ export interface RecodeReport {
   summary: Record<RecodeStatus, number>;
 }
 
-const FIELDS: (keyof CodedMeddraTerm)[] = [
+/** A coded field of a term (its ref aside). */
+export type CodedMeddraField = Exclude<keyof CodedMeddraTerm, 'ref'>;
+
+const FIELDS: CodedMeddraField[] = [
   'meddraVersion',
   'meddraCode',
   'meddraLltName',
@@ -62,7 +72,18 @@ const FIELDS: (keyof CodedMeddraTerm)[] = [
   'meddraSocName',
 ];
 
-/** Recodes `terms` to `target`; the SOC a coder chose is kept when it is still on one of the PT's paths. */
+/** The fields a term's item stores: those of its case location, else all of them. */
+function storedFieldsOf(term: CodedMeddraTerm): CodedMeddraField[] {
+  const found = meddraLocationOfRef(term.ref);
+  if (!found) return FIELDS;
+  const stored = new Set(storedMeddraFields(found.location, term.meddraLltName).map(([field]) => field));
+  return FIELDS.filter((field) => stored.has(field));
+}
+
+/**
+ * Recodes `terms` to `target`; the SOC a coder chose is kept when it is still on one of the PT's
+ * paths. `after` and `changes` hold only the fields the term's item stores (storedFieldsOf).
+ */
 export function recodeMeddraTerms(terms: readonly CodedMeddraTerm[], target: MeddraDictionary): RecodeReport {
   const summary: Record<RecodeStatus, number> = {
     unchanged: 0,
@@ -75,13 +96,13 @@ export function recodeMeddraTerms(terms: readonly CodedMeddraTerm[], target: Med
     const code = before.meddraCode?.trim();
     let status: RecodeStatus;
     let after: CodedMeddraTerm = { ...before };
+    const stored = storedFieldsOf(before);
     if (!code) status = 'uncoded';
     else {
       const coding = target.codingOf(code, before.meddraSocCode);
       if (!coding) status = 'notFound';
       else {
-        after = {
-          ...before,
+        const recoded: Omit<CodedMeddraTerm, 'ref'> = {
           meddraVersion: target.version,
           meddraCode: coding.llt.code,
           meddraLltName: coding.llt.name,
@@ -90,18 +111,22 @@ export function recodeMeddraTerms(terms: readonly CodedMeddraTerm[], target: Med
           meddraSocCode: coding.soc.code,
           meddraSocName: coding.soc.name,
         };
-        const moved = FIELDS.some(
+        after = { ...before };
+        for (const field of stored) after[field] = recoded[field];
+        const moved = stored.some(
           (f) => f !== 'meddraVersion' && before[f] !== undefined && before[f] !== after[f],
         );
         status = !coding.llt.current ? 'nonCurrent' : moved ? 'updated' : 'unchanged';
       }
     }
     summary[status] += 1;
-    const changes = FIELDS.filter((f) => before[f] !== after[f]).map((field) => ({
-      field,
-      before: before[field],
-      after: after[field],
-    }));
+    const changes = stored
+      .filter((f) => before[f] !== after[f])
+      .map((field) => ({
+        field,
+        before: before[field],
+        after: after[field],
+      }));
     return { ref: before.ref, status, before, after, changes };
   });
   return { targetVersion: target.version, terms: out, summary };
