@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { test } from './kit';
-import { demoPassword, login, skipTour } from './helpers';
+import { apiCall, demoPassword, login, skipTour } from './helpers';
 
 test('login: a wrong password is refused in the form, the right one opens the permitted menus, logout returns to /login', async ({
   page,
@@ -57,6 +57,18 @@ test('login: a wrong password is refused in the form, the right one opens the pe
   assert.equal(await page.evaluate(() => localStorage.getItem('pv.token')), null);
 });
 
+async function logout(page: Page): Promise<void> {
+  await page.getByTestId('personal-menu').click();
+  await page.getByTestId('personal-logout').click();
+  await page.waitForURL((url) => url.pathname === '/login');
+}
+
+async function call<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await apiCall<T>(page, method, path, body);
+  assert.equal(answer.code, 200, `${method} ${path}: ${answer.msg}`);
+  return answer.data;
+}
+
 /** Walks the tour's steps with Next; the steps it showed, in order. */
 async function walkTour(page: Page): Promise<string[]> {
   const steps: string[] = [];
@@ -72,7 +84,7 @@ async function walkTour(page: Page): Promise<string[]> {
   return steps;
 }
 
-test('the guided tour starts on the first login only, ends with the typed welcome and the enter-system button, and Help replays it', async ({
+test('the guided tour starts on the first login only, ends with the typed welcome and the enter-system button, and Help replays it; its case-page part starts by itself on the first case page only', async ({
   page,
   baseUrl,
   serverOutput,
@@ -95,18 +107,29 @@ test('the guided tour starts on the first login only, ends with the typed welcom
     'report-entry',
   ]);
   await page.getByTestId('tour-welcome').waitFor();
-  const early = (await page.getByTestId('tour-welcome-text').textContent()) ?? '';
-  await page.waitForTimeout(700);
-  const later = (await page.getByTestId('tour-welcome-text').textContent()) ?? '';
-  assert.ok(later.length > early.length, 'the welcome message is typed out');
+  // 100 ms per character: sampled in the page, so that the test's own latency does not count.
+  const typing = await page.evaluate(async (selector) => {
+    const early = { text: document.querySelector(selector)?.textContent ?? '', at: performance.now() };
+    await new Promise((done) => setTimeout(done, 700));
+    return {
+      early: early.text,
+      later: document.querySelector(selector)?.textContent ?? '',
+      ms: performance.now() - early.at,
+    };
+  }, '[data-testid="tour-welcome-text"]');
+  const typed = typing.later.length - typing.early.length;
+  assert.ok(typing.later.startsWith(typing.early), JSON.stringify(typing));
+  assert.ok(typed >= 2 && typed <= Math.ceil(typing.ms / 100), JSON.stringify(typing));
+  await page.waitForFunction(
+    (text) => document.querySelector('[data-testid="tour-welcome-text"]')?.textContent === text,
+    '欢迎使用药物警戒平台！',
+  );
   const seen = page.waitForResponse((r) => r.url().endsWith('/api/preferences/tour/seen'));
   await page.getByTestId('tour-enter').click();
   await seen;
   assert.equal(await page.getByTestId('tour-welcome').count(), 0);
 
-  await page.getByTestId('personal-menu').click();
-  await page.getByTestId('personal-logout').click();
-  await page.waitForURL((url) => url.pathname === '/login');
+  await logout(page);
   await login(page, baseUrl, account, password);
   await page.waitForTimeout(800);
   assert.equal(await page.getByTestId('tour-step').count(), 0);
@@ -117,16 +140,25 @@ test('the guided tour starts on the first login only, ends with the typed welcom
   await page.getByTestId('tour-skip').click();
   assert.equal(await page.getByTestId('tour-step').count(), 0);
 
+  const processerId = await page.evaluate(
+    () => (JSON.parse(localStorage.getItem('pv.sessionInfo') ?? '{}') as { user?: { id?: string } }).user?.id,
+  );
+  assert.ok(processerId);
+
   // On the case page the tour also points at the attachment information and the edit button
   // (shown to the administrator, who works in the demo project).
-  await page.getByTestId('personal-menu').click();
-  await page.getByTestId('personal-logout').click();
-  await page.waitForURL((url) => url.pathname === '/login');
+  await logout(page);
   await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
   await skipTour(page);
-  await page.goto(`${baseUrl}/casemanagement/caseview`);
-  const caseId = await page.getByTestId('case-row').first().getAttribute('data-case-id');
-  await page.goto(`${baseUrl}/activecase?caseId=${caseId}`);
+  const seeded = await call<{ items: { id: string; values: { report_studyProjectId?: string } }[] }>(
+    page,
+    'POST',
+    '/cases/search',
+    { page: 1, size: 1 },
+  );
+  const demoProject = seeded.items[0]?.values.report_studyProjectId;
+  assert.ok(demoProject, 'the demo seed has cases in a project');
+  await page.goto(`${baseUrl}/activecase?caseId=${seeded.items[0]!.id}`);
   await page.getByTestId('case-detail').waitFor();
   const editable = await page.getByTestId('case-save').isVisible();
   await page.getByTestId('personal-menu').click();
@@ -139,4 +171,46 @@ test('the guided tour starts on the first login only, ends with the typed welcom
   );
   await screenshot('tour-case-page');
   await page.getByTestId('tour-enter').click();
+  // The processer joins the demo project, to open case pages of their own.
+  await call(page, 'PUT', `/access/projects/${demoProject}/members/${processerId}`, {
+    roleIds: [],
+    permissionKeys: [],
+  });
+
+  // The processer's first case page: the case-page part of the tour starts by itself, without the
+  // welcome (that belongs to the first-login tour), and is recorded as seen when done.
+  await logout(page);
+  await login(page, baseUrl, account, password);
+  const created = await call<{ case: { id: string } }>(page, 'POST', '/cases', {
+    projectId: demoProject,
+    reportType: '1',
+    happenCountry: 'CN',
+  });
+  const casePage = `${baseUrl}/activecase?caseId=${encodeURIComponent(created.case.id)}`;
+  await page.goto(casePage);
+  await page.getByTestId('tour-step').waitFor();
+  assert.equal(await page.getByTestId('tour-step').getAttribute('data-step'), 'attachments');
+  assert.equal(await page.getByTestId('tour-done').count(), 0);
+  await page.getByTestId('tour-next').click();
+  assert.equal(await page.getByTestId('tour-step').getAttribute('data-step'), 'edit');
+  assert.equal(await page.getByTestId('tour-next').count(), 0);
+  await screenshot('tour-case-first-visit');
+  const caseSeen = page.waitForResponse((r) => r.url().endsWith('/api/preferences/tour/case/seen'));
+  await page.getByTestId('tour-done').click();
+  await caseSeen;
+  assert.equal(await page.getByTestId('tour-step').count(), 0);
+  assert.equal(await page.getByTestId('tour-welcome').count(), 0);
+  assert.equal((await call<{ seen: boolean }>(page, 'GET', '/preferences/tour/case')).seen, true);
+
+  // The second visit: no tour. Help on the case page replays it with the case-page steps.
+  await page.goto(casePage);
+  await page.getByTestId('case-save').waitFor();
+  await page.waitForTimeout(800);
+  assert.equal(await page.getByTestId('tour-step').count(), 0);
+  await page.getByTestId('personal-menu').click();
+  await page.getByTestId('personal-help').click();
+  await page.getByTestId('tour-step').waitFor();
+  assert.deepEqual((await walkTour(page)).slice(-2), ['attachments', 'edit']);
+  await page.getByTestId('tour-enter').click();
+  assert.equal(await page.getByTestId('tour-welcome').count(), 0);
 });

@@ -1,6 +1,7 @@
 /**
  * Per-user preferences: the table column layouts (the two calls SPEC section 7 names verbatim)
- * and whether the user has seen the first-login guided tour.
+ * and whether the user has seen each guided tour: the first-login tour (`main`) and the case-page
+ * part shown at the first visit of a case page (`case`).
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context';
@@ -17,11 +18,17 @@ export type { ColumnLayouts, TableColumnLayout } from './column-layout';
 
 const COLLECTION = 'userPreferences';
 
+/** The guided tours, each with the field that records when the user finished (or skipped) it. */
+const TOUR_FIELDS = { main: 'tourSeenAt', case: 'caseTourSeenAt' } as const;
+type TourId = keyof typeof TOUR_FIELDS;
+type PreferenceField = 'columnJson' | (typeof TOUR_FIELDS)[TourId];
+
 interface UserPreferences {
   userId: string;
   /** Absent until the user customises a table; removed by a reset. */
   columnJson?: string;
   tourSeenAt?: string;
+  caseTourSeenAt?: string;
 }
 
 const collections: CollectionDefinition[] = [
@@ -34,7 +41,7 @@ function preferencesOf(c: Context<AppEnv>) {
   return {
     read: () => handle.findOne({ userId }),
     /** Sets (or, with undefined, removes) one field, creating the user's document when missing. */
-    async write(field: 'columnJson' | 'tourSeenAt', value: string | undefined) {
+    async write(field: PreferenceField, value: string | undefined) {
       const update: Update = value === undefined ? { $unset: { [field]: '' } } : { $set: { [field]: value } };
       const updated = await handle.updateOne({ userId }, update);
       if (updated || value === undefined) return;
@@ -85,35 +92,51 @@ function routes(router: ModuleRouter): void {
     },
   );
 
-  router.route(
-    {
-      method: 'get',
-      path: '/preferences/tour',
-      summary: 'Whether the caller has seen the first-login guided tour',
-      response: {
-        type: 'object',
-        properties: { seen: { type: 'boolean' }, seenAt: { type: ['string', 'null'] } },
+  const tourParams = {
+    type: 'object',
+    required: ['tour'],
+    properties: { tour: { type: 'string', enum: Object.keys(TOUR_FIELDS) } },
+  };
+  const tourState = {
+    type: 'object',
+    properties: { seen: { type: 'boolean' }, seenAt: { type: ['string', 'null'] } },
+  };
+  // `/preferences/tour` without a tour id is the first-login tour (the path the client has always used).
+  for (const [path, params] of [
+    ['/preferences/tour', undefined],
+    ['/preferences/tour/:tour', tourParams],
+  ] as const) {
+    router.route<unknown, unknown, { tour?: TourId }>(
+      {
+        method: 'get',
+        path,
+        summary:
+          'Whether the caller has seen a guided tour: main (first login, the default) or case (case page)',
+        ...(params ? { params } : {}),
+        response: tourState,
       },
-    },
-    async (c) => {
-      const stored = await preferencesOf(c).read();
-      return { seen: Boolean(stored?.tourSeenAt), seenAt: stored?.tourSeenAt ?? null };
-    },
-  );
-
-  router.route(
-    {
-      method: 'post',
-      path: '/preferences/tour/seen',
-      summary: 'Records that the caller has finished (or skipped) the guided tour',
-      response: { type: 'object', properties: { seen: { type: 'boolean' }, seenAt: { type: 'string' } } },
-    },
-    async (c) => {
-      const seenAt = c.get('deps').clock.now().toISOString();
-      await preferencesOf(c).write('tourSeenAt', seenAt);
-      return { seen: true, seenAt };
-    },
-  );
+      async (c, input) => {
+        const stored = await preferencesOf(c).read();
+        const seenAt = stored?.[TOUR_FIELDS[input.params.tour ?? 'main']] ?? null;
+        return { seen: Boolean(seenAt), seenAt };
+      },
+    );
+    router.route<unknown, unknown, { tour?: TourId }>(
+      {
+        method: 'post',
+        path: `${path}/seen`,
+        summary:
+          'Records that the caller has finished (or skipped) a guided tour: main (the default) or case',
+        ...(params ? { params } : {}),
+        response: tourState,
+      },
+      async (c, input) => {
+        const seenAt = c.get('deps').clock.now().toISOString();
+        await preferencesOf(c).write(TOUR_FIELDS[input.params.tour ?? 'main'], seenAt);
+        return { seen: true, seenAt };
+      },
+    );
+  }
 }
 
 export const preferencesModule = defineModule({

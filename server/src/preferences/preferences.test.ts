@@ -102,3 +102,46 @@ describe('guided tour flag', () => {
     expect(JSON.parse((mine.body.data as { columnJson: string }).columnJson)).toEqual(layout);
   });
 });
+
+describe('case-page tour flag', () => {
+  it('is recorded apart from the first-login tour, per user', async () => {
+    const CASE = '/api/preferences/tour/case';
+    expect((await call(app, 'GET', CASE, { token: 't1-gina' })).body.data).toMatchObject({ seen: false });
+    await call(app, 'POST', '/api/preferences/tour/seen', { token: 't1-gina' });
+    expect((await call(app, 'GET', CASE, { token: 't1-gina' })).body.data).toMatchObject({ seen: false });
+
+    const seen = await call(app, 'POST', `${CASE}/seen`, { token: 't1-gina' });
+    expect(seen.body.data).toMatchObject({ seen: true });
+    expect((await call(app, 'GET', CASE, { token: 't1-gina' })).body.data).toMatchObject({ seen: true });
+    expect((await call(app, 'GET', CASE, { token: 't1-hank' })).body.data).toMatchObject({ seen: false });
+    expect((await call(app, 'GET', CASE, { token: 't2-gina' })).body.data).toMatchObject({ seen: false });
+  });
+
+  it('answers the first-login tour by its id too, and leaves it alone when the case tour is recorded', async () => {
+    await call(app, 'POST', '/api/preferences/tour/case/seen', { token: 't1-ivan' });
+    expect((await call(app, 'GET', '/api/preferences/tour', { token: 't1-ivan' })).body.data).toMatchObject({
+      seen: false,
+    });
+    await call(app, 'POST', '/api/preferences/tour/main/seen', { token: 't1-ivan' });
+    expect((await call(app, 'GET', '/api/preferences/tour', { token: 't1-ivan' })).body.data).toMatchObject({
+      seen: true,
+    });
+    expect(
+      (await call(app, 'GET', '/api/preferences/tour/main', { token: 't1-ivan' })).body.data,
+    ).toMatchObject({
+      seen: true,
+    });
+  });
+
+  it('refuses an unknown tour and records nothing', async () => {
+    const res = await call(app, 'POST', '/api/preferences/tour/other/seen', { token: 't1-judy', lang: 'en' });
+    expect(res.body.code).toBe(400);
+    expect(res.body.msg).toMatch(/^[A-Z][a-z]+ /); // the translated validation message, not a key
+    expect((await call(app, 'GET', '/api/preferences/tour/other', { token: 't1-judy' })).body.code).toBe(400);
+    for (const tour of ['main', 'case']) {
+      const state = await call(app, 'GET', `/api/preferences/tour/${tour}`, { token: 't1-judy' });
+      expect(state.body.data).toMatchObject({ seen: false });
+    }
+    expect((await call(app, 'GET', '/api/preferences/tour/case')).body.code).toBe(400001);
+  });
+});

@@ -3,15 +3,20 @@
  * menu, the organisation switch, the personal menu, the language switch, the report entry and, on
  * the case page, the attachment information and the edit (save) button (each only when it is on
  * screen), then types a welcome message at 100 ms per character and offers to enter the system.
- * It starts by itself once per user and again from Help.
+ * It starts by itself once per user and again from Help. Its case-page part (attachment
+ * information, edit button) also runs on its own, without the welcome, at the user's first visit of
+ * a case page.
  */
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useLanguage } from '../i18n/LanguageContext';
 import { finishTour } from './tour-state';
+import type { TourId } from './tour-state';
 
 export const TYPING_MS_PER_CHARACTER = 100;
-/** data-tour targets, in order, with the catalogue key of what is said there. */
+/** data-tour targets of the case page, in order (catalogue keys `tour.<step>.title|text`). */
+export const CASE_TOUR_STEPS = ['attachments', 'edit'] as const;
+/** data-tour targets of the whole tour, in order, with the catalogue key of what is said there. */
 export const TOUR_STEPS = [
   'version',
   'top-menu',
@@ -20,9 +25,10 @@ export const TOUR_STEPS = [
   'personal',
   'language',
   'report-entry',
-  'attachments',
-  'edit',
+  ...CASE_TOUR_STEPS,
 ] as const;
+/** The case page, where the case-page tour starts by itself at the user's first visit. */
+export const CASE_PAGE_ROUTE = '/activecase';
 /** The report entry the tour points at: the top menu holding case registration. */
 export const REPORT_ENTRY_ROUTE = '/casemanagement/casebookin';
 
@@ -68,8 +74,9 @@ const useStyles = makeStyles({
   buttons: { display: 'flex', gap: tokens.spacingHorizontalS, justifyContent: 'flex-end' },
 });
 
-function visibleTargets(): { step: string; element: Element }[] {
-  return TOUR_STEPS.flatMap((step) => {
+/** The tour's targets on screen now, in order. */
+export function visibleTargets(steps: readonly string[]): { step: string; element: Element }[] {
+  return steps.flatMap((step) => {
     const element = document.querySelector(`[data-tour="${step}"]`);
     return element && element.getBoundingClientRect().width > 0 ? [{ step, element }] : [];
   });
@@ -87,13 +94,17 @@ export function useTyping(text: string, active: boolean): string {
   return text.slice(0, count);
 }
 
-export function Tour() {
+export function Tour({ tour }: { tour: TourId }) {
   const styles = useStyles();
   const { t } = useLanguage();
-  const [targets] = useState(visibleTargets);
+  const [targets] = useState(() => visibleTargets(tour === 'case' ? CASE_TOUR_STEPS : TOUR_STEPS));
   const [index, setIndex] = useState(0);
   const [box, setBox] = useState<DOMRect | null>(null);
-  const welcome = index >= targets.length;
+  const coveredCasePage = targets.some(({ step }) => (CASE_TOUR_STEPS as readonly string[]).includes(step));
+  const finish = () => void finishTour(coveredCasePage);
+  // The case-page part ends at its last step: the welcome belongs to the first-login tour.
+  const last = tour === 'case' && index === targets.length - 1;
+  const welcome = tour === 'main' && index >= targets.length;
   const welcomeText = t('tour.welcome');
   const typed = useTyping(welcomeText, welcome);
 
@@ -110,7 +121,7 @@ export function Tour() {
           <Text size={500} weight="semibold" data-testid="tour-welcome-text">
             {typed}
           </Text>
-          <Button appearance="primary" onClick={() => void finishTour()} data-testid="tour-enter">
+          <Button appearance="primary" onClick={finish} data-testid="tour-enter">
             {t('tour.enter')}
           </Button>
         </div>
@@ -118,7 +129,9 @@ export function Tour() {
     );
   }
 
-  const step = targets[index]!.step;
+  const target = targets[index];
+  if (!target) return null;
+  const step = target.step;
   const top = box ? Math.min(window.innerHeight - 200, box.bottom + 12) : 80;
   const left = box ? Math.max(12, Math.min(window.innerWidth - 332, box.left)) : 12;
   return (
@@ -133,12 +146,18 @@ export function Tour() {
         <Text weight="semibold">{t(`tour.${step}.title`)}</Text>
         <Text>{t(`tour.${step}.text`)}</Text>
         <div className={styles.buttons}>
-          <Button onClick={() => void finishTour()} data-testid="tour-skip">
+          <Button onClick={finish} data-testid="tour-skip">
             {t('tour.skip')}
           </Button>
-          <Button appearance="primary" onClick={() => setIndex((i) => i + 1)} data-testid="tour-next">
-            {t('tour.next')}
-          </Button>
+          {last ? (
+            <Button appearance="primary" onClick={finish} data-testid="tour-done">
+              {t('tour.done')}
+            </Button>
+          ) : (
+            <Button appearance="primary" onClick={() => setIndex((i) => i + 1)} data-testid="tour-next">
+              {t('tour.next')}
+            </Button>
+          )}
         </div>
       </div>
     </>

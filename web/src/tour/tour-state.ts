@@ -1,14 +1,19 @@
 /**
- * Whether the guided tour is showing. It starts by itself on the first login (the server keeps a
- * "seen" flag per user) and again whenever the user asks for help.
+ * Which guided tour is showing. The first-login tour (`main`) starts by itself on the user's first
+ * login and again whenever the user asks for help; the case-page tour (`case`) starts by itself at
+ * the user's first visit of a case page. The server keeps a "seen" flag per user and tour.
  */
 import { api } from '../app/api';
 
-type Listener = (running: boolean) => void;
-const listeners = new Set<Listener>();
-let running = false;
+export type TourId = 'main' | 'case';
 
-function set(next: boolean) {
+type Listener = (running: TourId | null) => void;
+const listeners = new Set<Listener>();
+let running: TourId | null = null;
+/** The case-page tour's flag for the signed-in user, once asked (so each visit does not ask again). */
+let caseTourSeen: Promise<boolean> | null = null;
+
+function set(next: TourId | null) {
   running = next;
   listeners.forEach((listener) => listener(running));
 }
@@ -21,18 +26,53 @@ export const tourState = {
   },
 };
 
+/** The server's flag of a tour (`/preferences/tour` without an id is the first-login tour). */
+function flagPath(tour: TourId): string {
+  return tour === 'main' ? '/preferences/tour' : `/preferences/tour/${tour}`;
+}
+
+async function seen(tour: TourId): Promise<boolean> {
+  const answer = await api.request<{ seen: boolean }>(flagPath(tour), { silent: true });
+  return answer.seen;
+}
+
+async function recordSeen(tour: TourId): Promise<void> {
+  if (tour === 'case') caseTourSeen = Promise.resolve(true);
+  await api.request(`${flagPath(tour)}/seen`, { body: {}, silent: true }).catch(() => undefined);
+}
+
+/** Help: the whole tour again, with the case-page steps when a case page is on screen. */
 export function replayTour(): void {
-  set(true);
+  set('main');
 }
 
-/** Starts the tour when the signed-in user has never finished it. */
+/** Starts the first-login tour when the signed-in user has never finished it (once per sign-in). */
 export async function startTourIfUnseen(): Promise<void> {
-  const { seen } = await api.request<{ seen: boolean }>('/preferences/tour', { silent: true });
-  if (!seen) set(true);
+  caseTourSeen = null;
+  if (!(await seen('main'))) set('main');
 }
 
-/** Ends the tour and records it as seen (so it does not start again at the next login). */
-export async function finishTour(): Promise<void> {
-  set(false);
-  await api.request('/preferences/tour/seen', { body: {}, silent: true }).catch(() => undefined);
+/** Whether the case-page tour should start by itself for the signed-in user. */
+export async function caseTourPending(): Promise<boolean> {
+  caseTourSeen ??= seen('case').catch((error: unknown) => {
+    caseTourSeen = null;
+    throw error;
+  });
+  return !(await caseTourSeen);
+}
+
+export function startCaseTour(): void {
+  if (running === null) set('case');
+}
+
+/**
+ * Ends the tour and records it as seen (so it does not start again). A tour that pointed at the
+ * case-page steps (the first-login tour or Help on a case page) counts as the case-page tour too.
+ */
+export async function finishTour(coveredCasePage: boolean): Promise<void> {
+  const tour = running;
+  set(null);
+  const tours = new Set<TourId>(tour ? [tour] : []);
+  if (coveredCasePage) tours.add('case');
+  await Promise.all([...tours].map(recordSeen));
 }
