@@ -22,6 +22,7 @@ import { projectsModule } from './projects';
 import { exportsModule } from './exports';
 import { messagesModule } from './messages';
 import { saeTemplatesModule } from './sae-templates';
+import { downloadsModule } from './downloads';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -43,4 +44,5 @@ export const modules: ServerModule[] = [
   importsModule,
   saeTemplatesModule,
   messagesModule,
+  downloadsModule,
 ];

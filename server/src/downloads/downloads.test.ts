@@ -1,0 +1,233 @@
+import ExcelJS from 'exceljs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { caseListDefinition } from '../../../engine/src/case-model/index';
+import { C } from '../cases/collections';
+import { createCasesModule, workbenchModule } from '../cases/index';
+import type { Project } from '../cases/projects';
+import { caseRig, demoProject, filledCaseOf } from '../cases/testing';
+import { openFileStore } from '../files';
+import { JobRunner } from '../jobs/runner';
+import { reportCodesModule } from '../report-codes';
+import { workflowModule } from '../workflow';
+import { DOWNLOAD_TASKS } from './collections';
+import { PURGE_JOB } from './housekeeping';
+import { downloadsModule } from './index';
+
+type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
+
+let nowMs = Date.parse('2026-11-21T08:00:00Z');
+const rig = await caseRig({
+  clock: { now: () => new Date(nowMs) },
+  users: [
+    { id: 'entry', name: '录入员小王' },
+    { id: 'qc', name: '质控员小李' },
+    { id: 'other', name: '另一项目录入员' },
+    { id: 'stranger', name: '未分配项目的用户' },
+  ],
+  modules: [createCasesModule(), workbenchModule, workflowModule, reportCodesModule, downloadsModule],
+});
+const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
+rig.platform.deps.files = files;
+afterAll(async () => {
+  await files.close();
+  await rig.close();
+});
+const tenant = rig.store.tenant('t1', { userId: 'system:test' });
+await tenant.collection<Project>(C.projects).insertOne(demoProject('p2'));
+const members = tenant.collection('projectMembers');
+// entry and qc work in p1, other in p2, stranger nowhere.
+for (const userId of ['other', 'stranger']) await members.deleteOne({ projectId: 'p1', userId });
+await members.insertOne({ projectId: 'p2', userId: 'other', roleIds: [], permissionKeys: [] });
+await rig.store
+  .platform({ userId: 'system:test' })
+  .collection('tenants')
+  .insertOne({ _id: 't1', code: 't1', name: '测试租户' });
+
+const p1Cases: Awaited<ReturnType<typeof filledCaseOf>>[] = [];
+for (const n of [1, 2, 3]) p1Cases.push(await filledCaseOf(rig, 'entry', 'p1', n));
+const p2Case = await filledCaseOf(rig, 'other', 'p2', 4);
+
+const runner = new JobRunner(rig.platform.deps, rig.platform.jobDefinitions, { owner: 'test' });
+async function runJobs() {
+  await runner.tick();
+  await runner.idle();
+}
+
+/** A raw download (files are not envelopes). */
+function download(taskId: string, userId = 'entry', tenantId = 't1') {
+  return rig.platform.app.request(`/api/downloads/tasks/${taskId}/file`, {
+    headers: { authorization: `Bearer ${tenantId}:${userId}`, 'lang-type': 'en' },
+  });
+}
+
+async function sheetRows(response: Response): Promise<string[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
+  const sheet = workbook.worksheets[0]!;
+  const rows: string[][] = [];
+  sheet.eachRow((row) => {
+    const values = row.values as unknown[];
+    rows.push(values.slice(1).map((v) => (v == null ? '' : String(v))));
+  });
+  return rows;
+}
+
+async function start(userId: string, body: Data, lang: 'cn' | 'en' = 'en'): Promise<Data> {
+  const answer = await rig.as(userId).call('POST', '/downloads/case-line-listing', body, lang);
+  expect(answer.body.code, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.data as Data;
+}
+
+const myTasks = async (userId = 'entry') =>
+  (await rig.as(userId).call('GET', '/downloads/tasks')).body.data as { total: number; items: Data[] };
+
+describe('case line listing download task', () => {
+  it('writes every case the list query selects, in list order, with the chosen columns and English headers', async () => {
+    const query = { tab: 'all', sort: { column: 'reportCode', direction: 'desc' } };
+    const columns = ['reportCode', 'project', 'reportType', 'isSae', 'drugName'];
+    const task = await start('entry', { query, columns });
+    expect(task).toMatchObject({ status: 'queued', percent: 0, kind: 'caseLineListing', size: null });
+    // The file's store id is never shown: the owner-only route is the one way to it.
+    expect(task).not.toHaveProperty('fileId');
+    expect(task.fileName).toMatch(/^case-line-listing_\d{8}-\d{6}\.xlsx$/);
+
+    await runJobs();
+    const [done] = (await myTasks()).items;
+    expect(done).toMatchObject({ taskId: task.taskId, status: 'succeeded', percent: 100, rows: 3 });
+    expect(done!.size).toBeGreaterThan(0);
+    expect(done!.finishedAt).toBe(new Date(nowMs).toISOString());
+    expect(done!.expiresAt).toBe(new Date(nowMs + 7 * 86_400_000).toISOString());
+
+    const response = await download(task.taskId);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toContain(task.fileName);
+    const rows = await sheetRows(response);
+    const label = (id: string) => caseListDefinition.columns.find((c) => c.id === id)!.label.en;
+    expect(rows[0]).toEqual(columns.map(label));
+
+    const list = (await rig.as('entry').call('POST', '/cases/search', { ...query, size: 200 })).body.data;
+    expect(list.total).toBe(3);
+    const expected = list.items.map((item: Data) => [
+      item.values.report_reportCode,
+      'p1',
+      'Report from study',
+      item.values.state_isSae === true ? 'Yes' : item.values.state_isSae === false ? 'No' : '',
+      (item.values.drugs_drugName as string[]).join('; '),
+    ]);
+    expect(rows.slice(1)).toEqual(expected);
+    expect(expected[0]![0]).not.toBe('');
+  });
+
+  it('writes Chinese headers and values for a caller reading Chinese, and applies the filters', async () => {
+    const target = p1Cases[1]!.doc.report.reportCode as string;
+    const task = await start(
+      'entry',
+      { query: { filters: { reportCode: target } }, columns: ['reportCode', 'reportType'] },
+      'cn',
+    );
+    expect(task.fileName).toMatch(/^病例列表_/);
+    await runJobs();
+    const rows = await sheetRows(await download(task.taskId));
+    expect(rows).toEqual([
+      ['报告编号', '报告类型'],
+      [target, '研究报告'],
+    ]);
+  });
+
+  it('exports only the cases of the projects the caller works in', async () => {
+    const other = await start('other', {});
+    await runJobs();
+    const rows = await sheetRows(await download(other.taskId, 'other'));
+    expect(rows).toHaveLength(2);
+    expect(rows[1]![0]).toBe(p2Case.doc.report.reportCode);
+    expect(rows.flat()).not.toContain(p1Cases[0]!.doc.report.reportCode);
+
+    const refused = await rig.as('stranger').call('POST', '/downloads/case-line-listing', {});
+    expect(refused.body.code).toBe(400);
+    expect(refused.body.msg).toBe('There are no reports to export: you are not a member of any project');
+    expect((await myTasks('stranger')).total).toBe(0);
+  });
+
+  it('refuses an unknown column or tab and starts nothing', async () => {
+    const before = (await myTasks()).total;
+    for (const body of [{ columns: ['nope'] }, { query: { tab: 'nope' } }, { columns: [] }]) {
+      const answer = await rig.as('entry').call('POST', '/downloads/case-line-listing', body);
+      expect(answer.body.code, JSON.stringify(body)).toBe(400);
+    }
+    expect((await myTasks()).total).toBe(before);
+  });
+
+  it('lets only the owner list, download and delete a task; other tenants reach nothing', async () => {
+    const task = await start('entry', { columns: ['reportCode'] });
+    await runJobs();
+    expect((await myTasks('qc')).items.map((t) => t.taskId)).not.toContain(task.taskId);
+    expect((await download(task.taskId, 'qc')).status).toBe(404);
+    expect((await download(task.taskId, 'entry', 't2')).status).toBe(404);
+    expect((await rig.as('qc').call('DELETE', `/downloads/tasks/${task.taskId}`)).body.code).toBe(404);
+    expect((await download(task.taskId)).status).toBe(200);
+  });
+
+  it('deletes a task with its file; a queued task is canceled and leaves no file behind', async () => {
+    // Columns no other test exports: the store keeps identical bytes once (content addressed).
+    const finished = await start('entry', { columns: ['reportCode', 'version'] });
+    const twin = await start('entry', { columns: ['reportCode', 'version'] });
+    await runJobs();
+    const stored = await tenant.collection(DOWNLOAD_TASKS).findOne({ _id: finished.taskId });
+    const fileId = stored!.fileId as string;
+    expect(await files.forTenant(tenant).stat(fileId)).not.toBeNull();
+    const twinFile = (await tenant.collection(DOWNLOAD_TASKS).findOne({ _id: twin.taskId }))!.fileId;
+    expect(twinFile).toBe(fileId);
+    // The same bytes held by another task stay until the last task holding them goes.
+    await rig.as('entry').call('DELETE', `/downloads/tasks/${twin.taskId}`);
+    expect(await files.forTenant(tenant).stat(fileId)).not.toBeNull();
+    const deleted = await rig.as('entry').call('DELETE', `/downloads/tasks/${finished.taskId}`);
+    expect(deleted.body.data).toEqual({ deleted: true });
+    expect(await files.forTenant(tenant).stat(fileId)).toBeNull();
+    expect((await download(finished.taskId)).status).toBe(404);
+    expect((await myTasks()).items.map((t) => t.taskId)).not.toContain(finished.taskId);
+
+    const queued = await start('entry', { columns: ['reportCode'] });
+    await rig.as('entry').call('DELETE', `/downloads/tasks/${queued.taskId}`);
+    await runJobs();
+    expect(await tenant.collection(DOWNLOAD_TASKS).findOne({ _id: queued.taskId })).toBeNull();
+    expect((await rig.platform.deps.jobs.get(`download-${queued.taskId}`))?.status).toBe('canceled');
+  });
+
+  it('refuses a download before the file is built', async () => {
+    const task = await start('entry', { columns: ['reportCode'] });
+    const early = await download(task.taskId);
+    expect(early.status).toBe(400);
+    expect(((await early.json()) as Data).msg).toBe(
+      'The file is not ready yet; download it when the task has finished',
+    );
+    await runJobs();
+  });
+
+  it('purges expired tasks and their files with the housekeeping job; newer ones stay', async () => {
+    const old = await start('entry', { columns: ['reportCode'] });
+    await runJobs();
+    const oldFile = (await tenant.collection(DOWNLOAD_TASKS).findOne({ _id: old.taskId }))!.fileId as string;
+    nowMs += 6 * 86_400_000;
+    const fresh = await start('entry', { columns: ['reportCode', 'project'] });
+    await runJobs();
+    nowMs += 1 * 86_400_000 + 60_000;
+
+    // Past its expiry the file is refused even before the purge runs.
+    const expired = await download(old.taskId);
+    expect(expired.status).toBe(404);
+    expect(((await expired.json()) as Data).msg).toBe(
+      'The file has passed its retention period and was removed; export again',
+    );
+
+    await rig.platform.deps.jobs.enqueue(PURGE_JOB, {}, { jobId: 'purge-test' });
+    await runJobs();
+    const purge = await rig.platform.deps.jobs.get('purge-test');
+    expect(purge?.status).toBe('succeeded');
+    expect((purge?.result as { removed: number }).removed).toBeGreaterThanOrEqual(1);
+    const left = (await myTasks()).items.map((t) => t.taskId);
+    expect(left).not.toContain(old.taskId);
+    expect(left).toContain(fresh.taskId);
+    expect(await files.forTenant(tenant).stat(oldFile)).toBeNull();
+    expect((await download(fresh.taskId)).status).toBe(200);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * The case line listing as an XLSX download task: every case a case-list query selects (tab,
+ * filters, sort; the requester's projects as they were when the task started), with the list's
+ * columns (schemas/ui/case-list.json) and headers in the requester's language. The workbook is
+ * streamed into the file store, a chunk of cases at a time, so a large result never sits in memory.
+ */
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { caseListDefinition, codelists } from '../../../engine/src/case-model/index';
+import type { CaseListColumn } from '../../../engine/src/case-model/index';
+import type { CaseListQuery } from '../cases/list';
+import { listFilter, listSort } from '../cases/list';
+import { C as caseCollections } from '../cases/collections';
+import { pointerKey } from '../cases/summary';
+import type { Lang, Translator } from '../i18n';
+import { defineJob } from '../jobs/types';
+import type { TenantHandle } from '../store/port';
+import { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
+import type { DownloadTask } from './collections';
+
+export const LINE_LISTING_JOB = 'downloads.caseLineListing';
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Largest line listing kept (bytes). */
+export const LINE_LISTING_MAX_BYTES = 512 * 1024 * 1024;
+/** Cases read and written per step (one progress report each). */
+const CHUNK = 200;
+
+export interface LineListingPayload {
+  taskId: string;
+  query: CaseListQuery;
+  /** The requester's projects when the task started; [] = every project of the tenant. */
+  projectIds: string[];
+  /** Column ids of schemas/ui/case-list.json in the order shown. */
+  columns: string[];
+  lang: Lang;
+}
+
+export interface LineListingResult {
+  rows: number;
+  fileName: string;
+  size: number;
+}
+
+export const LINE_LISTING_COLUMNS = caseListDefinition.columns.map((column) => column.id);
+
+/** The text of one list cell as the case list shows it: code labels, yes/no, lists joined by '; '. */
+export function cellText(column: CaseListColumn, value: unknown, lang: Lang, translator: Translator): string {
+  const one = (v: unknown): string => {
+    if (v === true) return translator.t(lang, 'downloads.yes');
+    if (v === false) return translator.t(lang, 'downloads.no');
+    if (v === undefined || v === null) return '';
+    if (column.codelist && typeof v === 'string') {
+      const entry = codelists[column.codelist]?.values.find((x) => x.code === v);
+      if (entry) return entry[lang] || entry.zh || entry.en || v;
+    }
+    return String(v);
+  };
+  return Array.isArray(value) ? value.map(one).filter(Boolean).join('; ') : one(value);
+}
+
+/** The ids of the selected cases in list order: a snapshot, so paging cannot skip or repeat a case. */
+export async function selectedCaseIds(handle: TenantHandle, query: CaseListQuery, projectIds: string[]) {
+  const docs = await handle
+    .collection(caseCollections.summaries)
+    .find(listFilter(query, projectIds), { sort: listSort(query.sort), projection: { _id: 1 } });
+  return docs.map((doc) => doc._id);
+}
+
+export const caseLineListingJob = defineJob<LineListingPayload, LineListingResult>({
+  type: LINE_LISTING_JOB,
+  maxAttempts: 3,
+  async handler({ payload, tenant, progress, signal, deps }) {
+    if (!deps.files) throw new Error('the file store is not configured');
+    const handle = tenant();
+    const tasks = handle.collection<DownloadTask>(DOWNLOAD_TASKS);
+    const task = await tasks.findOne({ _id: payload.taskId });
+    // Deleted before it ran: nothing to build.
+    if (!task) return { rows: 0, fileName: '', size: 0 };
+    const columns = payload.columns
+      .map((id) => caseListDefinition.columns.find((column) => column.id === id))
+      .filter((column): column is CaseListColumn => Boolean(column));
+    const ids = await selectedCaseIds(handle, payload.query, payload.projectIds);
+
+    const out = new PassThrough();
+    const files = deps.files.forTenant(handle);
+    const stored = files.putStream(out, {
+      fileName: task.fileName,
+      contentType: XLSX_TYPE,
+      maxBytes: LINE_LISTING_MAX_BYTES,
+    });
+    let rows = 0;
+    const write = async () => {
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
+      // The document dates follow the platform clock, like every other time the task records.
+      workbook.created = workbook.modified = deps.clock.now();
+      const sheet = workbook.addWorksheet(deps.translator.t(payload.lang, 'downloads.sheetName'));
+      sheet.columns = columns.map((column) => ({
+        header: column.label[payload.lang],
+        key: column.id,
+        width: Math.max(10, Math.round((column.width ?? 120) / 7)),
+      }));
+      sheet.getRow(1).font = { bold: true };
+      sheet.getRow(1).commit();
+      const summaries = handle.collection<{ v: Record<string, unknown> }>(caseCollections.summaries);
+      for (let start = 0; start < ids.length; start += CHUNK) {
+        if (signal.aborted) throw new Error('the download task was stopped');
+        const chunk = ids.slice(start, start + CHUNK);
+        const docs = await summaries.find({ _id: { $in: chunk } }, { projection: { v: 1 } });
+        const byId = new Map(docs.map((doc) => [doc._id, doc.v]));
+        for (const id of chunk) {
+          const values = byId.get(id);
+          // Deleted from the store since the snapshot: left out rather than written empty.
+          if (!values) continue;
+          sheet
+            .addRow(
+              columns.map((column) =>
+                cellText(column, values[pointerKey(column.field)], payload.lang, deps.translator),
+              ),
+            )
+            .commit();
+          rows += 1;
+        }
+        await progress(
+          Math.floor(((start + chunk.length) / Math.max(ids.length, 1)) * 95),
+          `${start + chunk.length}/${ids.length}`,
+        );
+      }
+      sheet.commit();
+      await workbook.commit();
+    };
+    let info;
+    try {
+      [, info] = await Promise.all([write(), stored]);
+    } catch (error) {
+      out.destroy(error as Error);
+      await stored.catch(() => undefined);
+      throw error;
+    }
+    const finishedAt = deps.clock.now();
+    const expiresAt = new Date(finishedAt.getTime() + RETENTION_DAYS * 86_400_000).toISOString();
+    const updated = await tasks.updateOne(
+      { _id: payload.taskId },
+      {
+        $set: { fileId: info.fileId, size: info.size, rows, finishedAt: finishedAt.toISOString(), expiresAt },
+      },
+    );
+    // Deleted while it ran: the file goes too, unless another task holds the same bytes.
+    if (!updated) await releaseFile(handle, info.fileId, deps.files.forTenant(handle));
+    return { rows, fileName: task.fileName, size: info.size };
+  },
+});
+
+/** Removes a task's file unless another download task of the tenant refers to the same bytes. */
+export async function releaseFile(
+  handle: TenantHandle,
+  fileId: string,
+  files: { delete(fileId: string): Promise<boolean> },
+): Promise<void> {
+  if (await handle.collection<DownloadTask>(DOWNLOAD_TASKS).count({ fileId })) return;
+  await files.delete(fileId);
+}

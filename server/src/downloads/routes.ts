@@ -1,0 +1,144 @@
+/** The routes of download tasks (`/api/downloads`), each with its permission from schemas/menus. */
+import { tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import type { ModuleDeps } from '../http/module';
+import type { ModuleRouter } from '../http/route';
+import type { JsonSchema } from '../http/validation';
+import type { CaseListQuery } from '../cases/list';
+import { FILTER_IDS, SORTABLE_COLUMNS, TAB_IDS } from '../cases/list';
+import { emptyScope, listScope, scopeIds } from '../cases/membership';
+import { fileResponse } from '../uploads';
+import { LINE_LISTING_COLUMNS, LINE_LISTING_JOB } from './line-listing';
+import { deleteTask, listTasks, ownTask, startTask } from './service';
+
+export const DOWNLOAD_PERMISSIONS = {
+  list: 'home:downloadstasks',
+  download: 'home:downloadstasks:download',
+  delete: 'home:downloadstasks:delete',
+  /** Starting a line listing is the case list's export. */
+  start: 'casemanagement:caseview:export',
+} as const;
+
+const caseListQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tab: { enum: TAB_IDS },
+    filters: { type: 'object', propertyNames: { enum: FILTER_IDS } },
+    sort: {
+      type: 'object',
+      required: ['column'],
+      additionalProperties: false,
+      properties: { column: { enum: SORTABLE_COLUMNS }, direction: { enum: ['asc', 'desc'] } },
+    },
+  },
+};
+
+const taskView: JsonSchema = {
+  type: 'object',
+  properties: {
+    taskId: { type: 'string' },
+    kind: { enum: ['caseLineListing'] },
+    status: { enum: ['queued', 'running', 'succeeded', 'failed'] },
+    percent: { type: 'number' },
+    fileName: { type: 'string' },
+    size: { type: ['integer', 'null'] },
+    rows: { type: ['integer', 'null'] },
+    requestedAt: { type: 'string' },
+    finishedAt: { type: ['string', 'null'] },
+    expiresAt: { type: 'string' },
+    error: { type: ['string', 'null'] },
+  },
+};
+
+const taskIdParams: JsonSchema = {
+  type: 'object',
+  required: ['taskId'],
+  properties: { taskId: { type: 'string', minLength: 1, maxLength: 64 } },
+};
+
+export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
+  router.route<{ query?: CaseListQuery; columns?: string[] }>(
+    {
+      method: 'post',
+      path: '/case-line-listing',
+      summary:
+        'Starts a download task: an XLSX line listing of every case the case-list query selects (tab, filters, sort; the caller’s projects), with the chosen list columns and headers in the caller’s language',
+      permission: DOWNLOAD_PERMISSIONS.start,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          query: caseListQuery,
+          columns: {
+            type: 'array',
+            minItems: 1,
+            uniqueItems: true,
+            items: { enum: LINE_LISTING_COLUMNS },
+          },
+        },
+      },
+      response: taskView,
+    },
+    async (c, { body }) => {
+      const scope = await listScope(c);
+      // A user of no project selects nothing; [] would mean every project to the job.
+      if (emptyScope(scope)) throw errors.badRequest('downloads.nothingSelected');
+      return startTask(c, deps, 'caseLineListing', LINE_LISTING_JOB, {
+        query: body.query ?? {},
+        projectIds: scopeIds(scope),
+        columns: body.columns ?? LINE_LISTING_COLUMNS,
+      });
+    },
+  );
+
+  router.route<unknown, { page: number; size: number }>(
+    {
+      method: 'get',
+      path: '/tasks',
+      summary: 'My download tasks, newest first: status, progress, file name, size, times and expiry',
+      permission: DOWNLOAD_PERMISSIONS.list,
+      query: {
+        type: 'object',
+        properties: {
+          page: { type: 'integer', minimum: 1, default: 1 },
+          size: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+        },
+      },
+    },
+    (c, { query }) => listTasks(c, deps, query),
+  );
+
+  router.route<unknown, unknown, { taskId: string }>(
+    {
+      method: 'get',
+      path: '/tasks/:taskId/file',
+      summary: 'Downloads the file of one of my finished download tasks',
+      permission: DOWNLOAD_PERMISSIONS.download,
+      params: taskIdParams,
+      download: true,
+    },
+    async (c, { params }) => {
+      const task = await ownTask(c, params.taskId);
+      if (!task.fileId) throw errors.badRequest('downloads.notReady');
+      if (task.expiresAt <= deps.clock.now().toISOString()) throw errors.notFound('downloads.expired');
+      if (!deps.files) throw new Error('the file store is not configured');
+      const { info, stream } = await deps.files.forTenant(tenantHandle(c)).getStream(task.fileId);
+      return fileResponse(stream, { ...info, fileName: task.fileName });
+    },
+  );
+
+  router.route<unknown, unknown, { taskId: string }>(
+    {
+      method: 'delete',
+      path: '/tasks/:taskId',
+      summary: 'Deletes one of my download tasks and its file (a task still running is stopped)',
+      permission: DOWNLOAD_PERMISSIONS.delete,
+      params: taskIdParams,
+    },
+    async (c, { params }) => {
+      await deleteTask(c, deps, params.taskId);
+      return { deleted: true };
+    },
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * Download tasks of the caller: start (a job on the runner), list with the job's status and
+ * progress, the file, and removal. A task is its owner's alone: another user of the tenant gets
+ * "not found", another tenant cannot reach the collection at all.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
+import { errors } from '../http/errors';
+import type { ModuleDeps } from '../http/module';
+import type { JobRecord } from '../jobs/types';
+import type { Lang } from '../i18n';
+import type { StoredDoc, TenantHandle } from '../store/port';
+import { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
+import type { DownloadKind, DownloadTask } from './collections';
+import { releaseFile } from './line-listing';
+
+export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface TaskView {
+  taskId: string;
+  kind: DownloadKind;
+  status: TaskStatus;
+  /** 0-100. */
+  percent: number;
+  fileName: string;
+  size: number | null;
+  rows: number | null;
+  requestedAt: string;
+  finishedAt: string | null;
+  expiresAt: string;
+  error: string | null;
+}
+
+const tasksOf = (handle: TenantHandle) => handle.collection<DownloadTask>(DOWNLOAD_TASKS);
+
+/** The task as its owner sees it: a finished file, or the job's state while it is built. */
+export function taskView(
+  task: DownloadTask,
+  job: JobRecord | null,
+  translate: (key: string, params?: Record<string, string>) => string,
+): TaskView {
+  const base = {
+    taskId: task._id,
+    kind: task.kind,
+    fileName: task.fileName,
+    size: task.size,
+    rows: task.rows,
+    requestedAt: task.requestedAt,
+    finishedAt: task.finishedAt,
+    expiresAt: task.expiresAt,
+  };
+  if (task.fileId) return { ...base, status: 'succeeded', percent: 100, error: null };
+  if (job && (job.status === 'queued' || job.status === 'running'))
+    return { ...base, status: job.status, percent: job.progress?.percent ?? 0, error: null };
+  // Failed after its retries, canceled, or succeeded without a file (deleted meanwhile): failed.
+  const reason = job?.lastError ?? '';
+  return {
+    ...base,
+    status: 'failed',
+    percent: job?.progress?.percent ?? 0,
+    finishedAt: task.finishedAt ?? job?.finishedAt ?? null,
+    error: translate(reason ? 'downloads.failedBecause' : 'downloads.failed', { reason }),
+  };
+}
+
+/** Creates the task and enqueues its job; the file name is stamped with the start time. */
+export async function startTask<P extends object>(
+  c: Context<AppEnv>,
+  deps: ModuleDeps,
+  kind: DownloadKind,
+  jobType: string,
+  payload: P,
+): Promise<TaskView> {
+  const principal = requirePrincipal(c);
+  const handle = tenantHandle(c);
+  const lang: Lang = c.get('ctx').lang;
+  const now = deps.clock.now();
+  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 15).replace('T', '-');
+  const taskId = randomUUID();
+  const jobId = `download-${taskId}`;
+  const task = await tasksOf(handle).insertOne({
+    _id: taskId,
+    ownerId: principal.userId,
+    kind,
+    jobId,
+    fileName: `${deps.translator.t(lang, `downloads.fileName.${kind}`)}_${stamp}.xlsx`,
+    fileId: null,
+    size: null,
+    rows: null,
+    requestedAt: now.toISOString(),
+    finishedAt: null,
+    expiresAt: new Date(now.getTime() + RETENTION_DAYS * 86_400_000).toISOString(),
+  });
+  const job = await deps.jobs.enqueue(
+    jobType,
+    { ...payload, taskId, lang },
+    { tenantId: principal.tenantId, requestedBy: principal.userId, jobId },
+  );
+  return taskView(task, job, c.get('t'));
+}
+
+/** The caller's tasks, newest first. */
+export async function listTasks(
+  c: Context<AppEnv>,
+  deps: ModuleDeps,
+  page: { page: number; size: number },
+): Promise<{ total: number; page: number; size: number; items: TaskView[] }> {
+  const filter = { ownerId: requirePrincipal(c).userId };
+  const tasks = tasksOf(tenantHandle(c));
+  const [total, docs] = await Promise.all([
+    tasks.count(filter),
+    tasks.find(filter, {
+      sort: { requestedAt: -1, _id: -1 },
+      skip: (page.page - 1) * page.size,
+      limit: page.size,
+    }),
+  ]);
+  const items = await Promise.all(
+    docs.map(async (task) =>
+      taskView(task, task.fileId ? null : await deps.jobs.get(task.jobId), c.get('t')),
+    ),
+  );
+  return { total, page: page.page, size: page.size, items };
+}
+
+/** The caller's own task; anyone else's (or none) is "not found". */
+export async function ownTask(c: Context<AppEnv>, taskId: string): Promise<StoredDoc<DownloadTask>> {
+  const task = await tasksOf(tenantHandle(c)).findOne({ _id: taskId });
+  if (!task || task.ownerId !== requirePrincipal(c).userId) throw errors.notFound('downloads.taskNotFound');
+  return task;
+}
+
+/** Removes the task and its file; a task still being built is stopped first. */
+export async function deleteTask(c: Context<AppEnv>, deps: ModuleDeps, taskId: string): Promise<void> {
+  const task = await ownTask(c, taskId);
+  const handle = tenantHandle(c);
+  if (!task.fileId) {
+    const job = await deps.jobs.get(task.jobId);
+    if (job && (job.status === 'queued' || job.status === 'running')) await deps.jobs.cancel(task.jobId);
+  }
+  await removeTask(handle, deps, task);
+}
+
+/** Deletes a task record, then its file (kept while another task refers to the same bytes). */
+export async function removeTask(handle: TenantHandle, deps: ModuleDeps, task: DownloadTask): Promise<void> {
+  await tasksOf(handle).deleteOne({ _id: task._id });
+  if (task.fileId && deps.files) await releaseFile(handle, task.fileId, deps.files.forTenant(handle));
+}
