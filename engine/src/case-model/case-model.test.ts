@@ -13,6 +13,7 @@ import {
   walkMessageHeaderSchema,
 } from './index';
 import type { CaseJsonSchema, CaseProperty } from './index';
+import { FIXTURE_MEDDRA } from '../validation/fixtures/complete-case';
 
 const repo = new URL('../../../', import.meta.url);
 const readRepoFile = (path: string): string => readFileSync(new URL(path, repo), 'utf8');
@@ -233,7 +234,7 @@ describe('case schema annotations', () => {
         {
           id: reactionId,
           meddraVersion: '27.0',
-          meddraCode: '10019211',
+          meddraCode: FIXTURE_MEDDRA.reaction.code,
           isResultInDeath: { nullFlavor: 'NI' },
           isThreadToLife: { nullFlavor: 'NI' },
           isCauseInHospital: true,
@@ -244,7 +245,7 @@ describe('case schema annotations', () => {
         },
       ],
       drugs: [{ drugCharacterisation: '1', drugName: 'Aspirin', reactionAssessments: [{ reactionId }] }],
-      narrative: { caseNarrative: 'Headache after the first dose.' },
+      narrative: { caseNarrative: 'Reaction after the first dose.' },
     };
     // Without the engine's null-flavor expansion the {nullFlavor} objects are type errors, and only those.
     validate!(minimal);
@@ -376,7 +377,12 @@ describe('case tabs and case list', () => {
 
   it('resolves every column, filter and tab path of the case list', () => {
     const { columns, filters, tabs } = caseListDefinition;
-    for (const column of columns) expect(getCaseProperty(column.field), column.id).toBeDefined();
+    for (const column of columns)
+      if (column.source !== 'summary') expect(getCaseProperty(column.field), column.id).toBeDefined();
+    // Summary columns hold what the server keeps beside the document (the transmission status).
+    expect(columns.filter((c) => c.source === 'summary').map((c) => c.field)).toEqual([
+      '/transmission/status',
+    ]);
     expect(filters).toHaveLength(16);
     for (const filter of filters) {
       for (const field of filter.fields) expect(getCaseProperty(field), filter.id).toBeDefined();

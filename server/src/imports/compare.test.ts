@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldChoice } from './collections';
 import { compareRows, leaves, resolveDocument } from './compare';
+import { demoMeddraTerms } from '../cases/demo/dictionaries';
 
 const R1 = '11111111-1111-4111-8111-111111111111';
 const R2 = '22222222-2222-4222-8222-222222222222';
 const R3 = '33333333-3333-4333-8333-333333333333';
 
+/** LLTs of the demo's synthetic MedDRA release (MedDRA is licensed), named in Chinese. */
+const [A, B, C] = demoMeddraTerms(3, { ptLevel: true }).map((term) => ({ code: term.code, name: term.zh }));
+
 const imported = {
   report: { reportCode: 'US-1' },
   reactions: [
-    { id: R1, reactionNative: '头痛', meddraCode: '10019211' },
-    { id: R2, reactionNative: '恶心', meddraCode: '10028813' },
+    { id: R1, reactionNative: A.name, meddraCode: A.code },
+    { id: R2, reactionNative: B.name, meddraCode: B.code },
   ],
   drugs: [
     {
@@ -53,20 +57,20 @@ describe('pre-processing of repeated items (reactions, drugs, reporters)', () =>
   it('adds a reaction from edited values at a new position, listed as rows of its own', () => {
     const choices: Record<string, FieldChoice> = {
       '/reactions/2/id': { source: 'edited', value: R3 },
-      '/reactions/2/reactionNative': { source: 'edited', value: '皮疹' },
-      '/reactions/2/meddraCode': { source: 'edited', value: '10037844' },
+      '/reactions/2/reactionNative': { source: 'edited', value: C.name },
+      '/reactions/2/meddraCode': { source: 'edited', value: C.code },
     };
     const rows = compareRows(imported, null, choices).filter((row) => row.path.startsWith('/reactions/2/'));
     expect(rows.map((row) => [row.path, row.chosen, row.imported])).toEqual([
       ['/reactions/2/id', R3, undefined],
-      ['/reactions/2/reactionNative', '皮疹', undefined],
-      ['/reactions/2/meddraCode', '10037844', undefined],
+      ['/reactions/2/reactionNative', C.name, undefined],
+      ['/reactions/2/meddraCode', C.code, undefined],
     ]);
     expect(rows[1]!.e2b).toBe('E.i.1.1a');
     const doc = resolveDocument(imported, null, { ...choices, ...removing('/reactions/0') });
     expect(doc.reactions).toEqual([
       imported.reactions[1],
-      { id: R3, reactionNative: '皮疹', meddraCode: '10037844' },
+      { id: R3, reactionNative: C.name, meddraCode: C.code },
     ]);
     expect((doc.drugs as { reactionAssessments?: unknown[] }[])[0]!.reactionAssessments).toHaveLength(1);
   });

@@ -41,10 +41,11 @@ describe('the MedDRA fields of the case', () => {
 
   it('lists coded and uncoded terms with their verbatim text, blank rows left out', () => {
     const reaction = codedTermFromCoding(llt(3));
+    const pastReactionCode = llt(4).llt.code;
     const doc = {
       reactions: [{ reactionNative: '头痛', reactionTranslation: 'Headache', ...reaction }, {}],
       drugs: [{ indications: [{ indicationText: 'Hypertension' }] }],
-      patient: { pastDrugs: [{ indicationTerm: 'Asthma', reactionMeddraCode: '10000001' }] },
+      patient: { pastDrugs: [{ indicationTerm: 'Asthma', reactionMeddraCode: pastReactionCode }] },
     };
     const terms = meddraTermsOf(doc);
     expect(terms.map((t) => t.ref)).toEqual([
@@ -60,7 +61,7 @@ describe('the MedDRA fields of the case', () => {
       meddraSocCode: reaction.meddraSocCode,
     });
     expect(terms[1]!.meddraCode).toBeUndefined();
-    expect(terms[3]).toMatchObject({ meddraCode: '10000001', verbatim: '' });
+    expect(terms[3]).toMatchObject({ meddraCode: pastReactionCode, verbatim: '' });
   });
 
   it('writes a coding into its item only, keeping the document given untouched', () => {

@@ -148,7 +148,7 @@ describe('MedDRA search', () => {
       messageKey: 'queryLanguageMismatch',
     });
     expect(checkMeddraQuery('HIV感染', 'zh', { levels: ['llt'] })).toBeNull();
-    expect(checkMeddraQuery('10012345', 'zh', { levels: ['pt'] })).toBeNull();
+    expect(checkMeddraQuery('10000089', 'zh', { levels: ['pt'] })).toBeNull();
     expect(checkMeddraQuery('head', 'en', { levels: [] })).toEqual({ messageKey: 'queryOptionRequired' });
     expect(checkMeddraQuery('head', 'en', { levels: ['llt'], currentLlts: false })).toEqual({
       messageKey: 'queryOptionRequired',
