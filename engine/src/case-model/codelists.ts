@@ -61,6 +61,7 @@ import termHighlighted from '../../../schemas/codelists/termHighlighted.json';
 import testResult from '../../../schemas/codelists/testResult.json';
 import timeUnit from '../../../schemas/codelists/timeUnit.json';
 import transmissionMode from '../../../schemas/codelists/transmissionMode.json';
+import transmissionStatus from '../../../schemas/codelists/transmissionStatus.json';
 import ucumUnit from '../../../schemas/codelists/ucumUnit.json';
 import workflowNode from '../../../schemas/codelists/workflowNode.json';
 
@@ -126,6 +127,7 @@ export const codelists: Record<string, Codelist> = {
   testResult,
   timeUnit,
   transmissionMode,
+  transmissionStatus,
   ucumUnit,
   workflowNode,
 };

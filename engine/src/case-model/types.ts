@@ -62,6 +62,11 @@ export interface CaseListColumn {
   fixed?: 'left' | 'right';
   codelist?: string;
   e2b?: string;
+  /**
+   * `summary`: the value is not the case document's but one the server keeps in the case summary at
+   * the same path (the E2B transmission status, `/transmission/status`).
+   */
+  source?: 'summary';
 }
 
 export type CaseListOperator = 'eq' | 'contains' | 'in' | 'between' | 'anyContains' | 'anyEq';

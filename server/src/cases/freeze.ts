@@ -20,9 +20,11 @@ export type FreezeAction = 'freeze' | 'unfreeze';
 
 /**
  * Actions a frozen case still allows: they change neither its data nor its place in the workflow
- * (freeze and unfreeze judge a frozen case themselves).
+ * (freeze and unfreeze judge a frozen case themselves). `transmit` is the E2B transmission of an
+ * exported file and its acknowledgements (./transmission): a frozen case's data are final, which is
+ * what a regulator should receive.
  */
-const ALLOWED_WHEN_FROZEN = new Set(['challenge', 'copy', 'freeze', 'unfreeze']);
+const ALLOWED_WHEN_FROZEN = new Set(['challenge', 'copy', 'freeze', 'unfreeze', 'transmit']);
 
 /** The refusal message of each action on a frozen case; anything unlisted gets the general one. */
 const FROZEN_MESSAGES: Record<string, string> = {

@@ -26,6 +26,9 @@ export type { CaseCheckSource } from './validation';
 export { callerProjects, requireProjectMember } from './membership';
 export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
+// For the E2B transmission (server/src/exports): each move of a transmission becomes a history line.
+export { recordCaseTransmissions } from './transmission';
+export type { CaseTransmissionMove, CaseTransmissionStatus } from './transmission';
 export type { Project, StudySite, ProjectDrug } from './projects';
 
 export interface CasesModuleOptions {

@@ -8,7 +8,8 @@ import { errors } from '../http/errors';
 import type { Filter, Handle, SortSpec } from '../store/port';
 import { C } from './collections';
 import type { CaseSummary } from './summary';
-import { pointerKey } from './summary';
+import { pointerKey, valuesAt } from './summary';
+import type { CaseTransmissionSummary } from './transmission';
 
 export const TAB_IDS = caseListDefinition.tabs.map((tab) => tab.id);
 export const FILTER_IDS = caseListDefinition.filters.map((filter) => filter.id);
@@ -133,9 +134,25 @@ export function listSort(sort: CaseListQuery['sort']): SortSpec {
   return { [`v.${pointerKey(column.field)}`]: sort.direction === 'asc' ? 1 : -1 };
 }
 
-export const toRow = (summary: CaseSummary): CaseListRow => ({
+/**
+ * Columns whose value the summary keeps beside the document's (`source: summary`): the transmission
+ * status the exports module reports (./transmission). A row carries it under the column's key.
+ */
+const SUMMARY_COLUMNS = caseListDefinition.columns.filter((column) => column.source === 'summary');
+const SUMMARY_FIELDS = Object.fromEntries(
+  SUMMARY_COLUMNS.map((column) => [column.field.split('/')[1]!, 1 as const]),
+);
+
+export const toRow = (
+  summary: CaseSummary & { transmission?: CaseTransmissionSummary | null },
+): CaseListRow => ({
   id: summary._id,
-  values: summary.v,
+  values: {
+    ...summary.v,
+    ...Object.fromEntries(
+      SUMMARY_COLUMNS.map((column) => [pointerKey(column.field), valuesAt(summary, column.field)[0] ?? null]),
+    ),
+  },
   state: summary.state,
   deadline: summary.deadline,
 });
@@ -155,7 +172,7 @@ export async function listCases(
       sort: listSort(query.sort),
       skip: (page - 1) * size,
       limit: size,
-      projection: { v: 1, state: 1, deadline: 1 },
+      projection: { v: 1, state: 1, deadline: 1, ...SUMMARY_FIELDS },
     }),
   ]);
   return { total, page, size, items: docs.map((doc) => toRow(doc as CaseSummary)) };

@@ -50,6 +50,7 @@ import {
   isFrozen,
   withFreezeActions,
 } from './freeze';
+import { caseTransmission } from './transmission';
 import type { FreezeAction } from './freeze';
 import { changeLog, compareVersions, getVersion, listVersions, workflowHistory } from './versions';
 
@@ -328,6 +329,8 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         ...caseView(stored),
         actions: withFreezeActions(actions, doc, freezeSwitch),
         frozen: isFrozen(doc),
+        // The E2B transmissions of the case per receiver (null before any was sent).
+        transmission: await caseTransmission(handle, params.caseId, doc),
         editRefusal: refusal ? c.get('t')(refusal.messageKey, refusal.params) : null,
         node: { id: doc.state.workflowNode, label: workflow.nodes[doc.state.workflowNode]?.label ?? null },
         // The project's nodes by id, so the action dialog names nodes a project added.

@@ -46,10 +46,12 @@ function scalar(value: unknown): string | number | boolean | null {
   return null;
 }
 
-/** Pointers the list reads: every column field and every filter field. */
+/** Pointers the list reads in the document: every column field (but the summary's own) and every filter field. */
 const LIST_POINTERS = [
   ...new Set([
-    ...caseListDefinition.columns.map((column) => column.field),
+    ...caseListDefinition.columns
+      .filter((column) => column.source !== 'summary')
+      .map((column) => column.field),
     ...caseListDefinition.filters.flatMap((filter) => filter.fields),
   ]),
 ];

@@ -26,6 +26,7 @@ import { C as caseCollections } from '../cases/collections';
 import type { ExportFormat, ReceiverProfile } from './receivers';
 import { loadReceiver } from './receivers';
 import { requireTransition } from './states';
+import { recordAcknowledged } from './case-history';
 
 export const EXPORTS = 'e2bExports';
 /** An ACK is a small file; anything larger is not one. */
@@ -360,13 +361,19 @@ export async function receiveAcknowledgement(
     status: applied.status,
     note: [ack.code, ack.text].filter(Boolean).join(' '),
   };
-  const updated = await exports.updateOne(
-    { _id: exportId },
-    { $set: { ...applied, ack: stored, events: [...(record.events ?? []), event] } },
-    file.rev === undefined ? {} : { expectedRev: file.rev },
-  );
-  if (!updated) throw errors.notFound('exports.exportNotFound', { id: exportId });
-  return updated;
+  // The record and its cases' history lines (acknowledged, or rejected with the text) land together.
+  return handle.transaction(async (tx) => {
+    const updated = await tx
+      .collection<ExportRecord>(EXPORTS)
+      .updateOne(
+        { _id: exportId },
+        { $set: { ...applied, ack: stored, events: [...(record.events ?? []), event] } },
+        file.rev === undefined ? {} : { expectedRev: file.rev },
+      );
+    if (!updated) throw errors.notFound('exports.exportNotFound', { id: exportId });
+    await recordAcknowledged(tx, caller, updated, now);
+    return updated;
+  });
 }
 
 export function exportView(r: StoredDoc<ExportRecord>) {

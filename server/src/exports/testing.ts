@@ -1,4 +1,6 @@
-/** Test helpers of the export tests: a case of project p1 saved with the complete demo content n. */
+/** Test helpers of the export tests: demo cases, the FDA receiver, exports and the FDA ACK samples. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { demoCaseContent } from '../cases/demo/factory';
 import { demoProject } from '../cases/testing';
@@ -23,3 +25,69 @@ export async function demoCaseBy(
   expect(saved.body.code).toBe(200);
   return { id, reportCode: saved.body.data.case.document.report.reportCode };
 }
+
+type Caller = {
+  call: (method: string, path: string, body?: unknown, lang?: 'en' | 'cn') => Promise<RigAnswer>;
+};
+
+const samples = fileURLToPath(new URL('../../../schemas/e2b/samples/', import.meta.url));
+export const sample = (name: string) => readFileSync(`${samples}${name}`, 'utf8');
+
+/** The tests' FDA receiver (ZZFDA, R3). */
+export async function fdaReceiver(who: Caller): Promise<Data> {
+  const created = await who.call('POST', '/exports/receivers', {
+    name: 'FDA FAERS',
+    receiverIdentifier: 'ZZFDA',
+    senderIdentifier: 'XYPHARMA',
+    profile: 'fda',
+    format: 'r3',
+  });
+  return created.body.data as Data;
+}
+
+/** Exports the cases as one batch to the receiver; answers the new export's id. */
+export async function exportSelection(
+  app: { request: (path: string, init: RequestInit) => Response | Promise<Response> },
+  userId: string,
+  receiverId: string,
+  caseIds: string[],
+): Promise<string> {
+  const res = await app.request('/api/exports/selection', {
+    method: 'POST',
+    headers: { authorization: `Bearer t1:${userId}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ caseIds, receiverId }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers.get('x-export-id')!;
+}
+
+/** FDA's positive ACK sample answering `batchId`, accepting the report `reportCode` (CA). */
+export const positiveAck = (batchId: string, reportCode: string) =>
+  sample('fda-faers_R3ack-positive.ack.xml')
+    .replace('FAERS2022Scenario1-4069-a2dd-08002b30309d', batchId)
+    .replace('21ec1492-3aea-4069-a2ab-08002b30309d US-APHARMA-8744554B', reportCode);
+
+/** FDA's negative ACK for the batch: CR for `rejected`, CA for `accepted` (a partial answer). */
+export function negativeAck(batchId: string, rejected: string, accepted?: string): string {
+  let xml = sample('fda-faers_R3ack-negative.ack.xml')
+    .replace('FAERS2022Scenario2-4069-a2dd-08002b30309d', batchId)
+    .replace('US-APHARMA-7644554', rejected);
+  if (accepted) {
+    const block = /<MCCI_IN000002UV01>[\s\S]*?<\/MCCI_IN000002UV01>/.exec(xml)![0];
+    const ok = block
+      .replace('typeCode="CR"', 'typeCode="CA"')
+      .replace(rejected, accepted)
+      .replace(/<acknowledgementDetail>[\s\S]*?<\/acknowledgementDetail>/, '');
+    xml = xml.replace(block, `${ok}\n${block}`);
+  }
+  return xml;
+}
+
+/** Attaches an ACK file to a transmission. */
+export const attachAck = (who: Caller, exportId: string, xml: string, lang: 'en' | 'cn' = 'en') =>
+  who.call(
+    'POST',
+    `/exports/transmissions/${exportId}/ack`,
+    { fileName: 'ack.xml', content: Buffer.from(xml, 'utf8').toString('base64') },
+    lang,
+  );

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFileStore } from '../files';
 import { validateR3Xml } from '../interchange/index';
@@ -8,7 +6,7 @@ import { createCasesModule, workbenchModule } from '../cases/index';
 import { workflowModule } from '../workflow';
 import { reportCodesModule } from '../report-codes';
 import { exportsModule } from './index';
-import { demoCaseBy } from './testing';
+import { attachAck, demoCaseBy, exportSelection, fdaReceiver, negativeAck } from './testing';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
 
@@ -42,57 +40,19 @@ const tenant = rig.store.tenant('t1', { userId: 'system:test' });
 await tenant.collection('projectMembers').updateOne({ userId: 'outsider' }, { $set: { projectId: 'p2' } });
 
 const submitter = rig.as('submitter');
-const samples = fileURLToPath(new URL('../../../schemas/e2b/samples/', import.meta.url));
-const sample = (name: string) => readFileSync(`${samples}${name}`, 'utf8');
 
 const newCase = (n = 1) => demoCaseBy(submitter, n);
 
-const receiver = (
-  await submitter.call('POST', '/exports/receivers', {
-    name: 'FDA FAERS',
-    receiverIdentifier: 'ZZFDA',
-    senderIdentifier: 'XYPHARMA',
-    profile: 'fda',
-    format: 'r3',
-  })
-).body.data as Data;
+const receiver = await fdaReceiver(submitter);
 const first = await newCase(1);
 const second = await newCase(2);
 
 async function exportCases(caseIds: string[]): Promise<Data> {
-  const res = await rig.platform.app.request('/api/exports/selection', {
-    method: 'POST',
-    headers: { authorization: 'Bearer t1:submitter', 'content-type': 'application/json' },
-    body: JSON.stringify({ caseIds, receiverId: receiver.receiverId }),
-  });
-  expect(res.status).toBe(200);
-  const exportId = res.headers.get('x-export-id');
+  const exportId = await exportSelection(rig.platform.app, 'submitter', receiver.receiverId, caseIds);
   return (await submitter.call('GET', `/exports/transmissions/${exportId}`)).body.data as Data;
 }
 
-/** The FDA negative ACK for the batch: CR for `rejected`, CA for `accepted` (a partial answer). */
-function negativeAck(batchId: string, rejected: string, accepted?: string): string {
-  let xml = sample('fda-faers_R3ack-negative.ack.xml')
-    .replace('FAERS2022Scenario2-4069-a2dd-08002b30309d', batchId)
-    .replace('US-APHARMA-7644554', rejected);
-  if (accepted) {
-    const block = /<MCCI_IN000002UV01>[\s\S]*?<\/MCCI_IN000002UV01>/.exec(xml)![0];
-    const ok = block
-      .replace('typeCode="CR"', 'typeCode="CA"')
-      .replace(rejected, accepted)
-      .replace(/<acknowledgementDetail>[\s\S]*?<\/acknowledgementDetail>/, '');
-    xml = xml.replace(block, `${ok}\n${block}`);
-  }
-  return xml;
-}
-
-const attach = (who: ReturnType<typeof rig.as>, exportId: string, xml: string, lang: 'en' | 'cn' = 'en') =>
-  who.call(
-    'POST',
-    `/exports/transmissions/${exportId}/ack`,
-    { fileName: 'ack.xml', content: Buffer.from(xml, 'utf8').toString('base64') },
-    lang,
-  );
+const attach = attachAck;
 
 const download = (path: string, userId: string) =>
   rig.platform.app.request(`/api/exports/transmissions${path}`, {

@@ -9,14 +9,15 @@ import { C as caseCollections } from '../cases/collections';
 import { caseContent } from '../cases/document';
 import { errors } from '../http/errors';
 import type { TenantFiles } from '../files';
-import type { StoredDoc, TenantHandle } from '../store/port';
+import type { Handle, StoredDoc, TenantHandle } from '../store/port';
+import { recordHandled, recordResubmitted, recordSent, rejectedCases } from './case-history';
 import { loadReceiver } from './receivers';
 import type { Caller, ExportRecord, ExportStatus, TransmissionEvent } from './service';
 import { EXPORTS, exportToReceiver, exportView } from './service';
 import { allowedActions, requireTransition } from './states';
 import type { TransmissionAction } from './states';
 
-const exportsOf = (handle: TenantHandle) => handle.collection<ExportRecord>(EXPORTS);
+const exportsOf = (handle: Handle) => handle.collection<ExportRecord>(EXPORTS);
 
 export async function loadExport(handle: TenantHandle, exportId: string): Promise<StoredDoc<ExportRecord>> {
   const found = await exportsOf(handle).findOne({ _id: exportId });
@@ -41,7 +42,7 @@ const event = (
 
 /** Writes a move with the revision the caller read (409 when someone moved it meanwhile). */
 async function move(
-  handle: TenantHandle,
+  handle: Handle,
   record: StoredDoc<ExportRecord>,
   rev: number,
   set: Partial<ExportRecord>,
@@ -90,13 +91,18 @@ export async function sendTransmission(
   const record = await loadExport(handle, exportId);
   requireTransition(caller, record, 'send');
   await requireSendable(handle, record);
-  return move(
-    handle,
-    record,
-    rev,
-    { status: 'sent', sentAt: now.toISOString(), sentBy: caller.userId, sentByName: caller.name },
-    event(caller, now, 'send', 'sent', record.receiverIdentifier),
-  );
+  // The transmission and its cases' history lines land together.
+  return handle.transaction(async (tx) => {
+    const sent = await move(
+      tx,
+      record,
+      rev,
+      { status: 'sent', sentAt: now.toISOString(), sentBy: caller.userId, sentByName: caller.name },
+      event(caller, now, 'send', 'sent', record.receiverIdentifier),
+    );
+    await recordSent(tx, caller, sent, now);
+    return sent;
+  });
 }
 
 /** Records the handling opinion of a failed (or partly rejected) transmission (state -> handled). */
@@ -111,16 +117,20 @@ export async function handleFailure(
   requireTransition(caller, record, 'handleFailure');
   const opinion = body.opinion.trim();
   if (!opinion) throw errors.badRequest('exports.opinionRequired');
-  return move(
-    handle,
-    record,
-    body.rev,
-    {
-      status: 'handled',
-      handling: { opinion, at: now.toISOString(), by: caller.userId, byName: caller.name },
-    },
-    event(caller, now, 'handleFailure', 'handled', opinion),
-  );
+  return handle.transaction(async (tx) => {
+    const handled = await move(
+      tx,
+      record,
+      body.rev,
+      {
+        status: 'handled',
+        handling: { opinion, at: now.toISOString(), by: caller.userId, byName: caller.name },
+      },
+      event(caller, now, 'handleFailure', 'handled', opinion),
+    );
+    await recordHandled(tx, caller, handled, opinion, now);
+    return handled;
+  });
 }
 
 /**
@@ -140,8 +150,7 @@ export async function resubmitTransmission(
 ): Promise<{ failed: StoredDoc<ExportRecord>; resubmitted: StoredDoc<ExportRecord> }> {
   const record = await loadExport(handle, exportId);
   requireTransition(caller, record, 'resubmit');
-  const rejected = record.cases.filter((c) => c.ackCode === 'CR').map((c) => c.caseId);
-  const caseIds = rejected.length ? rejected : record.caseIds;
+  const caseIds = rejectedCases(record).map((c) => c.caseId);
   const claimed = await exportsOf(handle).updateOne(
     { _id: record._id },
     { $set: { status: 'resubmitted' } },
@@ -169,13 +178,17 @@ export async function resubmitTransmission(
     await exportsOf(handle).updateOne({ _id: record._id }, { $set: { status: record.status } });
     throw error;
   }
-  const failed = await move(
-    handle,
-    claimed,
-    claimed.rev,
-    { resubmittedAs: created._id },
-    event(caller, now, 'resubmit', 'resubmitted', created.batchId),
-  );
+  const failed = await handle.transaction(async (tx) => {
+    const linked = await move(
+      tx,
+      claimed,
+      claimed.rev,
+      { resubmittedAs: created._id },
+      event(caller, now, 'resubmit', 'resubmitted', created.batchId),
+    );
+    await recordResubmitted(tx, caller, linked, created, now);
+    return linked;
+  });
   return { failed, resubmitted: created };
 }
 
