@@ -73,6 +73,7 @@ for (const language of ['zh', 'en'] as const) {
       ['/home/personalhome', 'workbench'],
       ['/home/casetodo', 'feed-page-todo'],
       ['/home/preduealerts', 'feed-page-predue'],
+      ['/home/downloadstasks', 'downloads-table'],
       ['/authoritymanagement/companyInfo', 'record-authoritymanagement.companyInfo'],
       ['/authoritymanagement/sysTenantConfig', 'record-authoritymanagement.sysTenantConfig.security'],
       ['/checklog/loginOperationLog', 'list-row'],

@@ -35,6 +35,7 @@ import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
+import { LineListingExport } from '../workbench/LineListingExport';
 import { applyLayout, orderedColumns } from '../../renderers/columns/layout';
 import type { TableColumnLayout } from '../../renderers/columns/layout';
 import { loadLayouts, resetLayout, saveLayout } from '../../renderers/columns/store';
@@ -404,6 +405,10 @@ export default function CaseListPage() {
               ? { caseIds: [...selected] }
               : { query: { tab, filters, ...(sort ? { sort } : {}) } }
           }
+        />
+        <LineListingExport
+          query={{ tab, filters, ...(sort ? { sort } : {}) }}
+          columns={shown.map((c) => c.id)}
         />
         <span style={{ flexGrow: 1 }} />
         <Button data-testid="case-columns" onClick={() => setSettings(true)}>

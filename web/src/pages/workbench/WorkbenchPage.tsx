@@ -2,7 +2,7 @@
  * The personal workbench (/home/personalhome): counts of the caller's to-do cases, overdue cases
  * and cases due within 7/15/30 days, and a block per feed showing its first cases. A block shows
  * only when the user holds its permission; blocks of modules not built yet (queries, query
- * letters, download tasks, unblinding) are absent.
+ * letters, unblinding) are absent. The download tasks block shows the caller's latest tasks.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -27,6 +27,8 @@ import type { FeedKind, WorkbenchCounts } from './api';
 import { FEED_PERMISSION, FEED_ROUTE, workbenchApi } from './api';
 import { CaseFeedTable } from './CaseFeedTable';
 import { useFeed } from './useFeed';
+import { DownloadsBlock } from './DownloadsBlock';
+import { DOWNLOAD_PERMISSIONS } from './downloads-api';
 
 /** Cases a block shows before "more". */
 const BLOCK_SIZE = 5;
@@ -180,6 +182,7 @@ export default function WorkbenchPage() {
           )}
         </Card>
       ) : null}
+      {can(DOWNLOAD_PERMISSIONS.list) ? <DownloadsBlock size={BLOCK_SIZE} /> : null}
     </section>
   );
 }

@@ -6,4 +6,5 @@ export const WORKBENCH_PAGES: { path: string; load: () => Promise<{ default: Com
   { path: '/home/casetodo', load: () => import('./CaseFeedPage') },
   { path: '/home/overduecases', load: () => import('./CaseFeedPage') },
   { path: '/home/preduealerts', load: () => import('./CaseFeedPage') },
+  { path: '/home/downloadstasks', load: () => import('./DownloadTasksPage') },
 ];

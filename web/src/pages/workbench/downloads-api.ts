@@ -1,0 +1,54 @@
+/** The download tasks' calls (server/src/downloads, mounted at /api/downloads). */
+import { api } from '../../app/api';
+
+export type DownloadStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface DownloadTask {
+  taskId: string;
+  kind: 'caseLineListing';
+  status: DownloadStatus;
+  /** 0-100. */
+  percent: number;
+  fileName: string;
+  size: number | null;
+  rows: number | null;
+  requestedAt: string;
+  finishedAt: string | null;
+  expiresAt: string;
+  error: string | null;
+}
+
+export interface DownloadTaskPage {
+  total: number;
+  page: number;
+  size: number;
+  items: DownloadTask[];
+}
+
+/** The permissions the routes check (schemas/menus). */
+export const DOWNLOAD_PERMISSIONS = {
+  list: 'home:downloadstasks',
+  download: 'home:downloadstasks:download',
+  delete: 'home:downloadstasks:delete',
+  start: 'casemanagement:caseview:export',
+} as const;
+
+export const DOWNLOADS_ROUTE = '/home/downloadstasks';
+
+/** A case-list query as the case list holds it (tab, filters, sort). */
+export interface CaseListSelection {
+  tab?: string;
+  filters?: Record<string, unknown>;
+  sort?: { column: string; direction: 'asc' | 'desc' };
+}
+
+export const downloadsApi = {
+  tasks: (page: number, size: number) =>
+    api.request<DownloadTaskPage>('/downloads/tasks', { params: { page, size } }),
+  file: (taskId: string) => api.download(`/downloads/tasks/${encodeURIComponent(taskId)}/file`),
+  remove: (taskId: string) =>
+    api.request<{ deleted: boolean }>(`/downloads/tasks/${encodeURIComponent(taskId)}`, { method: 'DELETE' }),
+  /** Starts an XLSX line listing of every case the query selects, with these list columns. */
+  caseLineListing: (query: CaseListSelection, columns: string[]) =>
+    api.request<DownloadTask>('/downloads/case-line-listing', { body: { query, columns } }),
+};
