@@ -3,6 +3,8 @@
  * receiver is listed ready to send; send records it (the page says no gateway is connected), a
  * negative ACK fails it with its error text, an empty handling opinion is refused in Chinese, the
  * failure is handled, then resubmitted as a new transmission; the ACK downloads, a column is hidden.
+ * The case's workflow history has a line for each move (zh and en), its header and the case list
+ * show its transmission status.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -138,6 +140,48 @@ test('a transmission is sent, fails on its ACK, is handled and resubmitted', asy
   await page.getByTestId('transmission-uiResubmittedAs').getByText(`已重新递交为 ${fresh.batchId}`).waitFor();
   await page.getByTestId('transmission-details-dialog-close').click();
 
+  // The case knows: its workflow history has a line per move (receiver, batch, file; the ACK's
+  // error text as the opinion), its header and the case list show the transmission status.
+  await page.goto(`${baseUrl}/activecase?caseId=${encodeURIComponent(caseId)}`);
+  const status = page.getByTestId('case-transmission');
+  await status.getByText('递交传输: 已重新递交').waitFor();
+  assert.equal(await status.getAttribute('data-status'), 'resubmitted');
+  await page.getByTestId('case-history').click();
+  const lines = page.locator('[data-testid="history-row"][data-result^="transmission"]');
+  await lines.nth(3).waitFor();
+  assert.deepEqual(await lines.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-result'))), [
+    'transmissionSent',
+    'transmissionRejected',
+    'transmissionHandled',
+    'transmissionResubmitted',
+  ]);
+  const receiverName = '国家药监局（传输测试）';
+  assert.match(
+    (await lines.nth(0).textContent()) ?? '',
+    new RegExp(
+      `递交传输: 已发送至 ${receiverName}（批次 ${record.batchId}，文件 E2B_R3_${record.batchId}\\.xml）`,
+    ),
+  );
+  const rejectedLine = (await lines.nth(1).textContent()) ?? '';
+  assert.match(rejectedLine, new RegExp(`${receiverName} 拒收（ACK AE/CR，批次 ${record.batchId}）`));
+  assert.match(rejectedLine, /FDA\.C\.1\.7\.1 is Mandatory/);
+  assert.match((await lines.nth(2).textContent()) ?? '', /补充 FDA 区域字段后重新递交/);
+  assert.match(
+    (await lines.nth(3).textContent()) ?? '',
+    new RegExp(`已重新递交至 ${receiverName}（批次 ${fresh.batchId}，替代批次 ${record.batchId}`),
+  );
+  await screenshot('transmission-case-history');
+  await page.getByTestId('history-dialog-close').click();
+  await page.goto(`${baseUrl}/casemanagement/caseview`);
+  await page.getByTestId('filter-reportCode').fill(record.cases[0]!.reportCode ?? '');
+  await page.getByTestId('case-list-search').click();
+  await page
+    .locator(`[data-testid="case-row"][data-case-id="${caseId}"]`)
+    .getByText('已重新递交', { exact: true })
+    .waitFor();
+  await page.goto(`${baseUrl}/submittransfer/E2Btransmission`);
+  await page.getByTestId('transmission-page').waitFor();
+
   // Filters and columns: the report code finds both; the file column can be hidden.
   await page.getByTestId('transmission-filter-reportCode').fill(record.cases[0]!.reportCode ?? '');
   await page.getByTestId('transmission-search').click();
@@ -160,4 +204,14 @@ test('a transmission is sent, fails on its ACK, is handled and resubmitted', asy
     .waitFor();
   assert.deepEqual(await rawKeysOnScreen(page), []);
   assert.deepEqual(await missingKeys(page), []);
+
+  // The case's history lines in English.
+  await page.goto(`${baseUrl}/activecase?caseId=${encodeURIComponent(caseId)}`);
+  await page.getByTestId('case-transmission').getByText('Transmission: Resubmitted').waitFor();
+  await page.getByTestId('case-history').click();
+  await page
+    .locator('[data-testid="history-row"][data-result="transmissionSent"]')
+    .getByText(`E2B transmission: Transmitted to ${receiverName} (batch ${record.batchId}`, { exact: false })
+    .waitFor();
+  assert.deepEqual(await rawKeysOnScreen(page), []);
 });

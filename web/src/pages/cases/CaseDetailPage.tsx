@@ -41,6 +41,7 @@ import { CheckReportPanel } from './CheckReportPanel';
 import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
 import { ConflictDialog } from './ConflictPanel';
 import { HistoryDialog } from './HistoryDialog';
+import { TransmissionBadge } from './TransmissionBadge';
 import { useCasesText } from './cases-text';
 
 const useStyles = makeStyles({
@@ -281,6 +282,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
             {ct('uiFrozen')}
           </Badge>
         ) : null}
+        <TransmissionBadge transmission={answer.transmission} />
         {dirty ? (
           <Badge color="warning" data-testid="case-dirty">
             {tx('unsaved')}

@@ -11,6 +11,7 @@ import { caseWorkflow } from '../../../../engine/src/workflow/index';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { HistoryEntry } from './case-api';
+import { useTransmissionText } from './transmission-text';
 
 export function HistoryDialog({
   items,
@@ -24,9 +25,16 @@ export function HistoryDialog({
 }) {
   const { pick } = useLanguage();
   const { tx } = useCaseFormText();
+  const { historyLine } = useTransmissionText();
   const label = (table: Record<string, unknown>, id: string) => {
     const entry = table[id] as { label?: { zh: string; en: string } } | undefined;
     return entry?.label ? pick(entry.label) : id;
+  };
+  const actionText = (item: HistoryEntry) => {
+    // A transmission line names its receiver, batch and file (ACK codes, the batch it replaces).
+    if (item.action === 'transmission') return historyLine(item);
+    const text = actionLabel ? actionLabel(item.action) : label(caseWorkflow.actions, item.action);
+    return `${text}${item.option ? ` (${item.option})` : ''}`;
   };
   return (
     <ConfirmDialog
@@ -57,9 +65,9 @@ export function HistoryDialog({
         </TableHeader>
         <TableBody>
           {(items ?? []).map((item, i) => (
-            <TableRow key={i} data-testid="history-row">
+            <TableRow key={i} data-testid="history-row" data-result={item.result}>
               <TableCell>{label(caseWorkflow.nodes, item.node)}</TableCell>
-              <TableCell>{`${actionLabel ? actionLabel(item.action) : label(caseWorkflow.actions, item.action)}${item.option ? ` (${item.option})` : ''}`}</TableCell>
+              <TableCell data-testid="history-action">{actionText(item)}</TableCell>
               <TableCell>{item.opinion ?? ''}</TableCell>
               <TableCell>{item.processerName}</TableCell>
               <TableCell>{label(caseWorkflow.nodes, item.nextNode)}</TableCell>

@@ -27,6 +27,31 @@ export interface CaseAnswer {
   editRefusal?: string | null;
   /** The case is frozen (SPEC 6 switch "freeze"): nobody changes it until it is unfrozen. */
   frozen?: boolean;
+  /** Its E2B transmissions per receiver (server/src/cases/transmission.ts); null before any was sent. */
+  transmission?: CaseTransmission | null;
+}
+
+/** Worst first: the status of the case is the worst of its receivers' (code list transmissionStatus). */
+export type TransmissionStatus = 'rejected' | 'handled' | 'resubmitted' | 'sent' | 'acknowledged';
+
+export interface CaseTransmission {
+  status: TransmissionStatus;
+  receivers: {
+    receiverId: string;
+    receiverName: string;
+    receiverIdentifier: string;
+    status: TransmissionStatus;
+    batchId: string;
+    exportId: string;
+    version: number | null;
+    /** The ACK's error text of a rejection, or the failure-handling opinion. */
+    text: string | null;
+    at: string;
+  }[];
+  /** Receivers of the submission plans marked "submit". */
+  planned: string[];
+  /** Every planned receiver acknowledged the current version: the evidence the case was submitted. */
+  plannedAcknowledged: boolean;
 }
 
 export interface CheckFinding {
@@ -77,6 +102,8 @@ export interface HistoryEntry {
   nextProcesserName: string | null;
   at: string;
   dataVersion: { version: number; rev: number };
+  /** Action-specific facts: a transmission line's receiver, batch, file, ACK codes ... */
+  details?: Record<string, unknown>;
 }
 
 /** A history version (immutable snapshot taken on submit or completion), without its document. */

@@ -1,0 +1,48 @@
+/**
+ * The case header's E2B transmission status: the worst over its receivers (rejected, failure handled,
+ * resubmitted, sent, acknowledged), each receiver's status and ACK error text in the tooltip, and
+ * whether every receiver of a submission plan acknowledged the current version.
+ */
+import { Badge, Tooltip } from '@fluentui/react-components';
+import type { BadgeProps } from '@fluentui/react-components';
+import type { CaseTransmission, TransmissionStatus } from './case-api';
+import { useCasesText } from './cases-text';
+import { useTransmissionText } from './transmission-text';
+
+const COLOR: Record<TransmissionStatus, BadgeProps['color']> = {
+  rejected: 'danger',
+  handled: 'warning',
+  resubmitted: 'informative',
+  sent: 'informative',
+  acknowledged: 'success',
+};
+
+export function TransmissionBadge({ transmission }: { transmission: CaseTransmission | null | undefined }) {
+  const { ct } = useCasesText();
+  const { statusLabel } = useTransmissionText();
+  if (!transmission) return null;
+  const details = transmission.receivers
+    .map(
+      (r) =>
+        `${r.receiverName} (${r.receiverIdentifier}) · ${r.batchId} · V${r.version ?? '?'}: ${statusLabel(r.status)}${r.text ? ` - ${r.text}` : ''}`,
+    )
+    .join('\n');
+  return (
+    <>
+      <Tooltip content={details} relationship="description">
+        <Badge
+          color={COLOR[transmission.status]}
+          data-testid="case-transmission"
+          data-status={transmission.status}
+        >
+          {`${ct('uiTransmissionStatus')}: ${statusLabel(transmission.status)}`}
+        </Badge>
+      </Tooltip>
+      {transmission.plannedAcknowledged ? (
+        <Badge color="success" appearance="outline" data-testid="case-transmission-planned-acknowledged">
+          {ct('uiTransmissionPlannedAcknowledged')}
+        </Badge>
+      ) : null}
+    </>
+  );
+}
