@@ -203,6 +203,25 @@ describe('case line listing download task', () => {
     await runJobs();
   });
 
+  it('shows a task whose job failed after its retries as failed, with the translated reason', async () => {
+    const task = await start('entry', { columns: ['reportCode'] });
+    // The job's stored query names a tab the list no longer has: every attempt is refused.
+    const jobs = rig.store.platform({ userId: 'system:test' }).collection('jobs');
+    await jobs.updateOne(
+      { _id: `download-${task.taskId}` },
+      { $set: { 'payload.query': { tab: 'retired' }, maxAttempts: 1 } },
+    );
+    await runJobs();
+    const failed = (await myTasks()).items.find((t) => t.taskId === task.taskId)!;
+    expect(failed).toMatchObject({ status: 'failed', size: null, rows: null });
+    // The refusal in the requester's language when the task started (English here).
+    expect(failed.error).toBe('The export failed: Invalid tab: retired');
+    const zh = (await rig.as('entry').call('GET', '/downloads/tasks', undefined, 'cn')).body.data.items;
+    expect(zh.find((t: Data) => t.taskId === task.taskId).error).toBe('导出失败：Invalid tab: retired');
+    expect((await download(task.taskId)).status).toBe(400);
+    expect((await rig.as('entry').call('DELETE', `/downloads/tasks/${task.taskId}`)).body.code).toBe(200);
+  });
+
   it('purges expired tasks and their files with the housekeeping job; newer ones stay', async () => {
     const old = await start('entry', { columns: ['reportCode'] });
     await runJobs();

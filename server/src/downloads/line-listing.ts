@@ -14,6 +14,8 @@ import { C as caseCollections } from '../cases/collections';
 import { pointerKey } from '../cases/summary';
 import type { Lang, Translator } from '../i18n';
 import { defineJob } from '../jobs/types';
+import type { JobContext } from '../jobs/types';
+import { AppError } from '../http/errors';
 import type { TenantHandle } from '../store/port';
 import { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
 import type { DownloadTask } from './collections';
@@ -69,86 +71,103 @@ export async function selectedCaseIds(handle: TenantHandle, query: CaseListQuery
 export const caseLineListingJob = defineJob<LineListingPayload, LineListingResult>({
   type: LINE_LISTING_JOB,
   maxAttempts: 3,
-  async handler({ payload, tenant, progress, signal, deps }) {
-    if (!deps.files) throw new Error('the file store is not configured');
-    const handle = tenant();
-    const tasks = handle.collection<DownloadTask>(DOWNLOAD_TASKS);
-    const task = await tasks.findOne({ _id: payload.taskId });
-    // Deleted before it ran: nothing to build.
-    if (!task) return { rows: 0, fileName: '', size: 0 };
-    const columns = payload.columns
-      .map((id) => caseListDefinition.columns.find((column) => column.id === id))
-      .filter((column): column is CaseListColumn => Boolean(column));
-    const ids = await selectedCaseIds(handle, payload.query, payload.projectIds);
-
-    const out = new PassThrough();
-    const files = deps.files.forTenant(handle);
-    const stored = files.putStream(out, {
-      fileName: task.fileName,
-      contentType: XLSX_TYPE,
-      maxBytes: LINE_LISTING_MAX_BYTES,
-    });
-    let rows = 0;
-    const write = async () => {
-      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
-      // The document dates follow the platform clock, like every other time the task records.
-      workbook.created = workbook.modified = deps.clock.now();
-      const sheet = workbook.addWorksheet(deps.translator.t(payload.lang, 'downloads.sheetName'));
-      sheet.columns = columns.map((column) => ({
-        header: column.label[payload.lang],
-        key: column.id,
-        width: Math.max(10, Math.round((column.width ?? 120) / 7)),
-      }));
-      sheet.getRow(1).font = { bold: true };
-      sheet.getRow(1).commit();
-      const summaries = handle.collection<{ v: Record<string, unknown> }>(caseCollections.summaries);
-      for (let start = 0; start < ids.length; start += CHUNK) {
-        if (signal.aborted) throw new Error('the download task was stopped');
-        const chunk = ids.slice(start, start + CHUNK);
-        const docs = await summaries.find({ _id: { $in: chunk } }, { projection: { v: 1 } });
-        const byId = new Map(docs.map((doc) => [doc._id, doc.v]));
-        for (const id of chunk) {
-          const values = byId.get(id);
-          // Deleted from the store since the snapshot: left out rather than written empty.
-          if (!values) continue;
-          sheet
-            .addRow(
-              columns.map((column) =>
-                cellText(column, values[pointerKey(column.field)], payload.lang, deps.translator),
-              ),
-            )
-            .commit();
-          rows += 1;
-        }
-        await progress(
-          Math.floor(((start + chunk.length) / Math.max(ids.length, 1)) * 95),
-          `${start + chunk.length}/${ids.length}`,
-        );
-      }
-      sheet.commit();
-      await workbook.commit();
-    };
-    let info;
+  async handler(context) {
     try {
-      [, info] = await Promise.all([write(), stored]);
+      return await writeLineListing(context);
     } catch (error) {
-      out.destroy(error as Error);
-      await stored.catch(() => undefined);
+      // The task list shows the reason: a refusal in the requester's words, not its message key.
+      if (error instanceof AppError)
+        throw new Error(context.deps.translator.t(context.payload.lang, error.messageKey, error.params));
       throw error;
     }
-    const finishedAt = deps.clock.now();
-    const expiresAt = new Date(finishedAt.getTime() + RETENTION_DAYS * 86_400_000).toISOString();
-    const updated = await tasks.updateOne(
-      { _id: payload.taskId },
-      {
-        $set: { fileId: info.fileId, size: info.size, rows, finishedAt: finishedAt.toISOString(), expiresAt },
-      },
-    );
-    // Deleted while it ran: the file goes too, unless another task holds the same bytes.
-    if (!updated) await releaseFile(handle, info.fileId, deps.files.forTenant(handle));
-    return { rows, fileName: task.fileName, size: info.size };
   },
 });
+
+async function writeLineListing({
+  payload,
+  tenant,
+  progress,
+  signal,
+  deps,
+}: JobContext<LineListingPayload>): Promise<LineListingResult> {
+  if (!deps.files) throw new Error('the file store is not configured');
+  const handle = tenant();
+  const tasks = handle.collection<DownloadTask>(DOWNLOAD_TASKS);
+  const task = await tasks.findOne({ _id: payload.taskId });
+  // Deleted before it ran: nothing to build.
+  if (!task) return { rows: 0, fileName: '', size: 0 };
+  const columns = payload.columns
+    .map((id) => caseListDefinition.columns.find((column) => column.id === id))
+    .filter((column): column is CaseListColumn => Boolean(column));
+  const ids = await selectedCaseIds(handle, payload.query, payload.projectIds);
+
+  const out = new PassThrough();
+  const files = deps.files.forTenant(handle);
+  const stored = files.putStream(out, {
+    fileName: task.fileName,
+    contentType: XLSX_TYPE,
+    maxBytes: LINE_LISTING_MAX_BYTES,
+  });
+  let rows = 0;
+  const write = async () => {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
+    // The document dates follow the platform clock, like every other time the task records.
+    workbook.created = workbook.modified = deps.clock.now();
+    const sheet = workbook.addWorksheet(deps.translator.t(payload.lang, 'downloads.sheetName'));
+    sheet.columns = columns.map((column) => ({
+      header: column.label[payload.lang],
+      key: column.id,
+      width: Math.max(10, Math.round((column.width ?? 120) / 7)),
+    }));
+    sheet.getRow(1).font = { bold: true };
+    sheet.getRow(1).commit();
+    const summaries = handle.collection<{ v: Record<string, unknown> }>(caseCollections.summaries);
+    for (let start = 0; start < ids.length; start += CHUNK) {
+      if (signal.aborted) throw new Error('the download task was stopped');
+      const chunk = ids.slice(start, start + CHUNK);
+      const docs = await summaries.find({ _id: { $in: chunk } }, { projection: { v: 1 } });
+      const byId = new Map(docs.map((doc) => [doc._id, doc.v]));
+      for (const id of chunk) {
+        const values = byId.get(id);
+        // Deleted from the store since the snapshot: left out rather than written empty.
+        if (!values) continue;
+        sheet
+          .addRow(
+            columns.map((column) =>
+              cellText(column, values[pointerKey(column.field)], payload.lang, deps.translator),
+            ),
+          )
+          .commit();
+        rows += 1;
+      }
+      await progress(
+        Math.floor(((start + chunk.length) / Math.max(ids.length, 1)) * 95),
+        `${start + chunk.length}/${ids.length}`,
+      );
+    }
+    sheet.commit();
+    await workbook.commit();
+  };
+  let info;
+  try {
+    [, info] = await Promise.all([write(), stored]);
+  } catch (error) {
+    out.destroy(error as Error);
+    await stored.catch(() => undefined);
+    throw error;
+  }
+  const finishedAt = deps.clock.now();
+  const expiresAt = new Date(finishedAt.getTime() + RETENTION_DAYS * 86_400_000).toISOString();
+  const updated = await tasks.updateOne(
+    { _id: payload.taskId },
+    {
+      $set: { fileId: info.fileId, size: info.size, rows, finishedAt: finishedAt.toISOString(), expiresAt },
+    },
+  );
+  // Deleted while it ran: the file goes too, unless another task holds the same bytes.
+  if (!updated) await releaseFile(handle, info.fileId, deps.files.forTenant(handle));
+  return { rows, fileName: task.fileName, size: info.size };
+}
 
 /** Removes a task's file unless another download task of the tenant refers to the same bytes. */
 export async function releaseFile(
