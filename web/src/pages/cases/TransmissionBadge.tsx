@@ -1,9 +1,10 @@
 /**
  * The case header's E2B transmission status: the worst over its receivers (rejected, failure handled,
- * resubmitted, sent, acknowledged), each receiver's status and ACK error text in the tooltip, and
- * whether every receiver of a submission plan acknowledged the current version.
+ * resubmitted, sent, acknowledged), each receiver's status and ACK error text in the tooltip (a
+ * rejection's text also beside it), and whether every receiver of a submission plan acknowledged the
+ * current version.
  */
-import { Badge, Tooltip } from '@fluentui/react-components';
+import { Badge, Text, Tooltip } from '@fluentui/react-components';
 import type { BadgeProps } from '@fluentui/react-components';
 import type { CaseTransmission, TransmissionStatus } from './case-api';
 import { useCasesText } from './cases-text';
@@ -27,6 +28,10 @@ export function TransmissionBadge({ transmission }: { transmission: CaseTransmis
         `${r.receiverName} (${r.receiverIdentifier}) · ${r.batchId} · V${r.version ?? '?'}: ${statusLabel(r.status)}${r.text ? ` - ${r.text}` : ''}`,
     )
     .join('\n');
+  // A rejection's ACK error text stays in sight: the case waits at its node for handling.
+  const rejected = transmission.receivers
+    .filter((r) => r.status === 'rejected')
+    .map((r) => `${r.receiverName}: ${r.text ?? statusLabel(r.status)}`);
   return (
     <>
       <Tooltip content={details} relationship="description">
@@ -38,6 +43,11 @@ export function TransmissionBadge({ transmission }: { transmission: CaseTransmis
           {`${ct('uiTransmissionStatus')}: ${statusLabel(transmission.status)}`}
         </Badge>
       </Tooltip>
+      {rejected.length ? (
+        <Text size={200} data-testid="case-transmission-rejection" title={rejected.join('\n')}>
+          {rejected.join('; ')}
+        </Text>
+      ) : null}
       {transmission.plannedAcknowledged ? (
         <Badge color="success" appearance="outline" data-testid="case-transmission-planned-acknowledged">
           {ct('uiTransmissionPlannedAcknowledged')}
