@@ -77,7 +77,9 @@ export const caseLineListingJob = defineJob<LineListingPayload, LineListingResul
     } catch (error) {
       // The task list shows the reason: a refusal in the requester's words, not its message key.
       if (error instanceof AppError)
-        throw new Error(context.deps.translator.t(context.payload.lang, error.messageKey, error.params));
+        throw new Error(context.deps.translator.t(context.payload.lang, error.messageKey, error.params), {
+          cause: error,
+        });
       throw error;
     }
   },
