@@ -193,6 +193,19 @@ describe('case line listing download task', () => {
     expect((await rig.platform.deps.jobs.get(`download-${queued.taskId}`))?.status).toBe('canceled');
   });
 
+  it('refuses a fourth task while three of the caller are queued or running', async () => {
+    for (let n = 0; n < 3; n += 1) await start('qc', { columns: ['reportCode'] });
+    const refused = await rig.as('qc').call('POST', '/downloads/case-line-listing', {});
+    expect(refused.body.code).toBe(400);
+    expect(refused.body.msg).toBe(
+      'You already have 3 download tasks queued or running; export again when one has finished',
+    );
+    expect((await myTasks('qc')).total).toBe(3);
+    await runJobs();
+    await start('qc', { columns: ['reportCode'] });
+    await runJobs();
+  });
+
   it('refuses a download before the file is built', async () => {
     const task = await start('entry', { columns: ['reportCode'] });
     const early = await download(task.taskId);

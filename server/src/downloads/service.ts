@@ -65,6 +65,18 @@ export function taskView(
   };
 }
 
+/** Tasks one user may have queued or running at once: a long export is not started twice by a double click. */
+export const MAX_UNFINISHED_TASKS = 3;
+
+async function unfinishedCount(handle: TenantHandle, deps: ModuleDeps, ownerId: string): Promise<number> {
+  const pending = await tasksOf(handle).find(
+    { ownerId, fileId: null },
+    { sort: { requestedAt: -1 }, limit: 50, projection: { jobId: 1 } },
+  );
+  const jobs = await Promise.all(pending.map((task) => deps.jobs.get(task.jobId)));
+  return jobs.filter((job) => job && (job.status === 'queued' || job.status === 'running')).length;
+}
+
 /** Creates the task and enqueues its job; the file name is stamped with the start time. */
 export async function startTask<P extends object>(
   c: Context<AppEnv>,
@@ -76,6 +88,8 @@ export async function startTask<P extends object>(
   const principal = requirePrincipal(c);
   const handle = tenantHandle(c);
   const lang: Lang = c.get('ctx').lang;
+  if ((await unfinishedCount(handle, deps, principal.userId)) >= MAX_UNFINISHED_TASKS)
+    throw errors.badRequest('downloads.tooManyUnfinished', { limit: MAX_UNFINISHED_TASKS });
   const now = deps.clock.now();
   const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 15).replace('T', '-');
   const taskId = randomUUID();
