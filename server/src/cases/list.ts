@@ -8,7 +8,8 @@ import { errors } from '../http/errors';
 import type { Filter, Handle, SortSpec } from '../store/port';
 import { C } from './collections';
 import type { CaseSummary } from './summary';
-import { pointerKey, valuesAt } from './summary';
+import { pointerKey } from './summary';
+import { currentTransmissionStatus } from './transmission';
 import type { CaseTransmissionSummary } from './transmission';
 
 export const TAB_IDS = caseListDefinition.tabs.map((tab) => tab.id);
@@ -135,22 +136,27 @@ export function listSort(sort: CaseListQuery['sort']): SortSpec {
 }
 
 /**
- * Columns whose value the summary keeps beside the document's (`source: summary`): the transmission
- * status the exports module reports (./transmission). A row carries it under the column's key.
+ * Columns whose value the summary keeps beside the document's (`source: summary`), by field: the
+ * transmission status of the case's current version, which the exports module reports (./transmission).
  */
+type SummaryRow = CaseSummary & { transmission?: CaseTransmissionSummary | null };
+const SUMMARY_VALUES: Record<string, (summary: SummaryRow) => unknown> = {
+  '/transmission/status': (summary) => currentTransmissionStatus(summary.transmission, summary.state.version),
+};
 const SUMMARY_COLUMNS = caseListDefinition.columns.filter((column) => column.source === 'summary');
 const SUMMARY_FIELDS = Object.fromEntries(
   SUMMARY_COLUMNS.map((column) => [column.field.split('/')[1]!, 1 as const]),
 );
 
-export const toRow = (
-  summary: CaseSummary & { transmission?: CaseTransmissionSummary | null },
-): CaseListRow => ({
+export const toRow = (summary: SummaryRow): CaseListRow => ({
   id: summary._id,
   values: {
     ...summary.v,
     ...Object.fromEntries(
-      SUMMARY_COLUMNS.map((column) => [pointerKey(column.field), valuesAt(summary, column.field)[0] ?? null]),
+      SUMMARY_COLUMNS.map((column) => [
+        pointerKey(column.field),
+        SUMMARY_VALUES[column.field]?.(summary) ?? null,
+      ]),
     ),
   },
   state: summary.state,

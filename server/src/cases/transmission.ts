@@ -83,6 +83,19 @@ export function transmissionStatusOf(receivers: ReceiverTransmission[]): CaseTra
   return CASE_TRANSMISSION_STATUSES.find((s) => receivers.some((r) => r.status === s)) ?? 'sent';
 }
 
+/**
+ * The status of the case's current version: the worst over the transmissions of that version, or
+ * null when it was not transmitted yet (a follow-up version is not submitted by its predecessor's
+ * acknowledgement). A transmission whose version is unknown counts for every version.
+ */
+export function currentTransmissionStatus(
+  transmission: CaseTransmissionSummary | null | undefined,
+  version: number,
+): CaseTransmissionStatus | null {
+  const current = (transmission?.receivers ?? []).filter((r) => r.version === null || r.version === version);
+  return current.length ? transmissionStatusOf(current) : null;
+}
+
 interface SummaryTransmission {
   transmission?: CaseTransmissionSummary | null;
 }
@@ -165,8 +178,13 @@ export async function recordCaseTransmissions(
   });
 }
 
-/** What the case page shows: each receiver's status and whether every planned receiver acknowledged. */
-export interface CaseTransmissionView extends CaseTransmissionSummary {
+/**
+ * What the case page shows: the current version's status (null when only an earlier version was
+ * transmitted), each receiver's last transmission, whether every planned receiver acknowledged.
+ */
+export interface CaseTransmissionView {
+  status: CaseTransmissionStatus | null;
+  receivers: ReceiverTransmission[];
   /** Receivers of the submission plans marked "submit" (isSubmit), by the plan's receiver field. */
   planned: string[];
   /** Every planned receiver acknowledged the case's current version: the evidence it was submitted. */
@@ -203,5 +221,10 @@ export async function caseTransmission(
         (r) => names(r, p) && r.status === 'acknowledged' && r.version === doc.state.version,
       ),
     );
-  return { ...transmission, planned, plannedAcknowledged };
+  return {
+    status: currentTransmissionStatus(transmission, doc.state.version),
+    receivers: transmission.receivers,
+    planned,
+    plannedAcknowledged,
+  };
 }

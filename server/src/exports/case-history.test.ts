@@ -39,7 +39,20 @@ async function caseAtTransmission(n: number, frozen = false): Promise<{ id: stri
     .collection('cases')
     .updateOne(
       { _id: made.id },
-      { $set: { ...state, submissionPlans: [{ id: `plan-${n}`, receiverId: 'ZZFDA', isSubmit: true }] } },
+      {
+        $set: {
+          ...state,
+          submissionPlans: [
+            {
+              id: `plan-${n}`,
+              receiverId: 'ZZFDA',
+              isSubmit: true,
+              submitTimeLimitType: '15',
+              transmissionMode: '1',
+            },
+          ],
+        },
+      },
     );
   await tenant.collection('caseSummaries').updateOne({ _id: made.id }, { $set: state });
   return made;
@@ -115,6 +128,23 @@ describe('E2B transmission on the case (workflow history, transmission status)',
     expect((await listRow(one.reportCode)).values.transmission_status).toBe('acknowledged');
     // Acknowledged by every planned receiver: the case may be marked completed at the node.
     expect(afterAck.actions.find((a: Data) => a.action === 'markCompleted')).toMatchObject({ allowed: true });
+
+    // A follow-up version is not submitted by its predecessor's acknowledgement.
+    const completed = await submitter.call('POST', `/cases/${one.id}/mark-completed`, { rev: afterAck.rev });
+    expect(completed.body.code, JSON.stringify(completed.body)).toBe(200);
+    const followUp = await submitter.call('POST', `/cases/${one.id}/follow-up`, {
+      rev: completed.body.data.case.rev,
+      reason: '随访到新的化验结果',
+      latestInformationDate: new Date().toISOString().slice(0, 10).replace(/-/g, ''),
+    });
+    expect(followUp.body.code, JSON.stringify(followUp.body)).toBe(200);
+    const version2 = await caseOf(one.id);
+    expect(version2.transmission).toMatchObject({
+      status: null,
+      plannedAcknowledged: false,
+      receivers: [{ status: 'acknowledged', version: 1 }],
+    });
+    expect((await listRow(one.reportCode)).values.transmission_status).toBeNull();
   });
 
   it('a negative ACK records the rejection with its error text and the case stays at the node; handling and resubmission are lines too', async () => {

@@ -21,7 +21,8 @@ const COLOR: Record<TransmissionStatus, BadgeProps['color']> = {
 export function TransmissionBadge({ transmission }: { transmission: CaseTransmission | null | undefined }) {
   const { ct } = useCasesText();
   const { statusLabel } = useTransmissionText();
-  if (!transmission) return null;
+  // A follow-up version not transmitted yet has no status of its own (its receivers are older).
+  if (!transmission?.status) return null;
   const details = transmission.receivers
     .map(
       (r) =>

@@ -35,7 +35,8 @@ export interface CaseAnswer {
 export type TransmissionStatus = 'rejected' | 'handled' | 'resubmitted' | 'sent' | 'acknowledged';
 
 export interface CaseTransmission {
-  status: TransmissionStatus;
+  /** The current version's status; null when only an earlier version was transmitted. */
+  status: TransmissionStatus | null;
   receivers: {
     receiverId: string;
     receiverName: string;
