@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caseListDefinition } from '../../../engine/src/case-model/index';
+import { caseListDefinition, codelists } from '../../../engine/src/case-model/index';
 import { C } from '../cases/collections';
 import { createCasesModule, workbenchModule } from '../cases/index';
 import type { Project } from '../cases/projects';
@@ -65,12 +65,17 @@ async function sheetRows(response: Response): Promise<string[][]> {
   await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
   const sheet = workbook.worksheets[0]!;
   const rows: string[][] = [];
+  // Every cell up to the header's width: an empty trailing cell reads as ''.
+  const width = sheet.getRow(1).cellCount;
   sheet.eachRow((row) => {
-    const values = row.values as unknown[];
-    rows.push(values.slice(1).map((v) => (v == null ? '' : String(v))));
+    const cells = Array.from({ length: width }, (_, i) => row.getCell(i + 1).value);
+    rows.push(cells.map((v) => (v == null ? '' : String(v))));
   });
   return rows;
 }
+
+const codeLabel = (list: string, code: unknown) =>
+  code == null ? '' : (codelists[list]!.values.find((v) => v.code === code)?.en ?? String(code));
 
 async function start(userId: string, body: Data, lang: 'cn' | 'en' = 'en'): Promise<Data> {
   const answer = await rig.as(userId).call('POST', '/downloads/case-line-listing', body, lang);
@@ -84,7 +89,8 @@ const myTasks = async (userId = 'entry') =>
 describe('case line listing download task', () => {
   it('writes every case the list query selects, in list order, with the chosen columns and English headers', async () => {
     const query = { tab: 'all', sort: { column: 'reportCode', direction: 'desc' } };
-    const columns = ['reportCode', 'project', 'reportType', 'isSae', 'drugName'];
+    // transmission: a column the summary holds beside the document's values (source: summary).
+    const columns = ['reportCode', 'project', 'reportType', 'isSae', 'drugName', 'transmission'];
     const task = await start('entry', { query, columns });
     expect(task).toMatchObject({ status: 'queued', percent: 0, kind: 'caseLineListing', size: null });
     // The file's store id is never shown: the owner-only route is the one way to it.
@@ -113,6 +119,7 @@ describe('case line listing download task', () => {
       'Report from study',
       item.values.state_isSae === true ? 'Yes' : item.values.state_isSae === false ? 'No' : '',
       (item.values.drugs_drugName as string[]).join('; '),
+      codeLabel('transmissionStatus', item.values.transmission_status),
     ]);
     expect(rows.slice(1)).toEqual(expected);
     expect(expected[0]![0]).not.toBe('');

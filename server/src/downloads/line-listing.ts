@@ -9,7 +9,8 @@ import ExcelJS from 'exceljs';
 import { caseListDefinition, codelists } from '../../../engine/src/case-model/index';
 import type { CaseListColumn } from '../../../engine/src/case-model/index';
 import type { CaseListQuery } from '../cases/list';
-import { listFilter, listSort } from '../cases/list';
+import { listFilter, listSort, toRow } from '../cases/list';
+import type { CaseSummary } from '../cases/summary';
 import { C as caseCollections } from '../cases/collections';
 import { pointerKey } from '../cases/summary';
 import type { Lang, Translator } from '../i18n';
@@ -123,12 +124,13 @@ async function writeLineListing({
     }));
     sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
-    const summaries = handle.collection<{ v: Record<string, unknown> }>(caseCollections.summaries);
+    const summaries = handle.collection<CaseSummary>(caseCollections.summaries);
     for (let start = 0; start < ids.length; start += CHUNK) {
       if (signal.aborted) throw new Error('the download task was stopped');
       const chunk = ids.slice(start, start + CHUNK);
-      const docs = await summaries.find({ _id: { $in: chunk } }, { projection: { v: 1 } });
-      const byId = new Map(docs.map((doc) => [doc._id, doc.v]));
+      // Whole summaries: the row values are the list's own (toRow), summary-held columns included.
+      const docs = await summaries.find({ _id: { $in: chunk } });
+      const byId = new Map(docs.map((doc) => [doc._id, toRow(doc).values]));
       for (const id of chunk) {
         const values = byId.get(id);
         // Deleted from the store since the snapshot: left out rather than written empty.
