@@ -95,8 +95,9 @@ test('a transmission is sent, fails on its ACK, is handled and resubmitted', asy
     .waitFor();
   await row.getByText('some ICSR message(s) need further action', { exact: false }).waitFor();
   assert.match((await row.textContent()) ?? '', new RegExp(`${messageId}: CR`));
-  // The case shows the rejection with the ACK's error text, and stays at its node.
-  await page.goto(`${baseUrl}/activecase?caseId=${encodeURIComponent(caseId)}`);
+  // The report opens its case: it shows the rejection with the ACK's error text, and stays at its node.
+  await row.getByTestId('transmission-case').click();
+  await page.waitForURL(`**/activecase?caseId=${encodeURIComponent(caseId)}`);
   await page.locator('[data-testid="case-transmission"][data-status="rejected"]').waitFor();
   await page.getByTestId('case-transmission-rejection').getByText('FDA.C.1.7.1', { exact: false }).waitFor();
   assert.equal(await page.getByTestId('case-node').textContent(), '申办方审核');

@@ -11,6 +11,7 @@ import {
   Dropdown,
   Field,
   Input,
+  Link,
   MessageBar,
   MessageBarBody,
   Option,
@@ -28,6 +29,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
+import { useNavigate } from 'react-router-dom';
 import { RequestError, saveFile } from '../../api/request';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
@@ -71,13 +73,15 @@ const COLUMNS: { key: string; label: ExportKey }[] = [
 ];
 
 const instant = (value: string | null | undefined) => (value ? new Date(value).toLocaleString() : '');
-const reportsOf = (t: Transmission) =>
-  t.cases.map((c) => `${c.reportCode ?? c.caseId}${c.version ? ` V${c.version}` : ''}`).join(', ');
+const reportOf = (c: Transmission['cases'][number]) =>
+  `${c.reportCode ?? c.caseId}${c.version ? ` V${c.version}` : ''}`;
+const reportsOf = (t: Transmission) => t.cases.map(reportOf).join(', ');
 
 type Pending = { kind: 'send' | 'resubmit' | 'handleFailure' | 'details'; row: Transmission };
 
 export default function TransmissionPage() {
   const styles = useStyles();
+  const navigate = useNavigate();
   const { et } = useExportText();
   const { info } = useSession();
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
@@ -164,7 +168,22 @@ export default function TransmissionPage() {
   const cell = (key: string, row: Transmission) => {
     switch (key) {
       case 'reports':
-        return <span className={styles.code}>{reportsOf(row)}</span>;
+        // Each report opens its case (its workflow history has this transmission's lines).
+        return (
+          <span className={styles.code}>
+            {row.cases.map((c, i) => (
+              <span key={c.caseId}>
+                {i ? ', ' : ''}
+                <Link
+                  data-testid="transmission-case"
+                  onClick={() => void navigate(`/activecase?caseId=${encodeURIComponent(c.caseId)}`)}
+                >
+                  {reportOf(c)}
+                </Link>
+              </span>
+            ))}
+          </span>
+        );
       case 'receiver':
         return `${row.receiverName} (${row.receiverIdentifier})`;
       case 'format':
