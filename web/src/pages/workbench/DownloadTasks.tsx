@@ -2,7 +2,7 @@
  * The caller's download tasks as a table (the /home/downloadstasks page and the workbench block):
  * status with progress, file, size and times; download and delete per row. While a task is queued
  * or running the list reloads itself every few seconds. Columns follow the user's saved layout of
- * the table id `workbench.downloads`.
+ * the table id `workbench-downloads`.
  */
 import { useCallback, useEffect, useState } from 'react';
 import {
@@ -28,7 +28,7 @@ import type { DownloadStatus, DownloadTask } from './downloads-api';
 import { useDownloadsText } from './downloads-text';
 import type { DownloadsKey } from './downloads-text';
 
-export const DOWNLOADS_TABLE = 'workbench.downloads';
+export const DOWNLOADS_TABLE = 'workbench-downloads';
 /** Reload period while a task is being built. */
 const POLL_MS = 2000;
 
