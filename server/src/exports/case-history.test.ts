@@ -35,25 +35,23 @@ async function caseAtTransmission(n: number, frozen = false): Promise<{ id: stri
     'state.workflowNode': 'submissionTransmission',
     ...(frozen ? { 'state.isFrozen': true } : {}),
   };
-  await tenant
-    .collection('cases')
-    .updateOne(
-      { _id: made.id },
-      {
-        $set: {
-          ...state,
-          submissionPlans: [
-            {
-              id: `plan-${n}`,
-              receiverId: 'ZZFDA',
-              isSubmit: true,
-              submitTimeLimitType: '15',
-              transmissionMode: '1',
-            },
-          ],
-        },
+  await tenant.collection('cases').updateOne(
+    { _id: made.id },
+    {
+      $set: {
+        ...state,
+        submissionPlans: [
+          {
+            id: `plan-${n}`,
+            receiverId: 'ZZFDA',
+            isSubmit: true,
+            submitTimeLimitType: '15',
+            transmissionMode: '1',
+          },
+        ],
       },
-    );
+    },
+  );
   await tenant.collection('caseSummaries').updateOne({ _id: made.id }, { $set: state });
   return made;
 }
