@@ -5,6 +5,7 @@
 import { caseListDefinition, codelists } from '../../../engine/src/case-model/index';
 import type { CaseListFilter } from '../../../engine/src/case-model/index';
 import { errors } from '../http/errors';
+import type { JsonSchema } from '../http/validation';
 import type { Filter, Handle, SortSpec } from '../store/port';
 import { C } from './collections';
 import type { CaseSummary } from './summary';
@@ -17,6 +18,27 @@ export const FILTER_IDS = caseListDefinition.filters.map((filter) => filter.id);
 export const SORTABLE_COLUMNS = caseListDefinition.columns
   .filter((column) => column.sortable)
   .map((column) => column.id);
+
+/** The body of a case list query (POST /cases/search and the routes that take "what the list shows"). */
+export function caseListQuerySchema(options: { paged: boolean } = { paged: true }): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      tab: { enum: TAB_IDS },
+      filters: { type: 'object', propertyNames: { enum: FILTER_IDS } },
+      sort: {
+        type: 'object',
+        required: ['column'],
+        additionalProperties: false,
+        properties: { column: { enum: SORTABLE_COLUMNS }, direction: { enum: ['asc', 'desc'] } },
+      },
+      ...(options.paged
+        ? { page: { type: 'integer', minimum: 1 }, size: { type: 'integer', minimum: 1, maximum: 200 } }
+        : {}),
+    },
+  };
+}
 
 export interface CaseListQuery {
   tab?: string;

@@ -16,7 +16,7 @@ import { C } from './collections';
 import { findDuplicates } from './duplicates';
 import type { DuplicateCandidate } from './duplicates';
 import type { CaseListQuery } from './list';
-import { FILTER_IDS, listCases, resolveCaseSelection, SORTABLE_COLUMNS, TAB_IDS } from './list';
+import { caseListQuerySchema, listCases, resolveCaseSelection } from './list';
 import {
   emptyScope,
   listScope,
@@ -74,22 +74,7 @@ const caseIds: JsonSchema = {
   items: { type: 'string', minLength: 1, maxLength: 64 },
   maxItems: 500,
 };
-const listQuerySchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    tab: { enum: TAB_IDS },
-    filters: { type: 'object', propertyNames: { enum: FILTER_IDS } },
-    sort: {
-      type: 'object',
-      required: ['column'],
-      additionalProperties: false,
-      properties: { column: { enum: SORTABLE_COLUMNS }, direction: { enum: ['asc', 'desc'] } },
-    },
-    page: { type: 'integer', minimum: 1 },
-    size: { type: 'integer', minimum: 1, maximum: 200 },
-  },
-};
+const listQuerySchema = caseListQuerySchema();
 
 /** Body of an action: what the user chose in its dialog, and the revision they acted on. */
 function actionBody(extra: Record<string, JsonSchema> = {}, required: string[] = []): JsonSchema {

@@ -5,7 +5,7 @@ import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import type { CaseListQuery } from '../cases/list';
-import { FILTER_IDS, SORTABLE_COLUMNS, TAB_IDS } from '../cases/list';
+import { caseListQuerySchema } from '../cases/list';
 import { emptyScope, listScope, scopeIds } from '../cases/membership';
 import { fileResponse } from '../uploads';
 import { LINE_LISTING_COLUMNS, LINE_LISTING_JOB } from './line-listing';
@@ -19,20 +19,8 @@ export const DOWNLOAD_PERMISSIONS = {
   start: 'casemanagement:caseview:export',
 } as const;
 
-const caseListQuery: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    tab: { enum: TAB_IDS },
-    filters: { type: 'object', propertyNames: { enum: FILTER_IDS } },
-    sort: {
-      type: 'object',
-      required: ['column'],
-      additionalProperties: false,
-      properties: { column: { enum: SORTABLE_COLUMNS }, direction: { enum: ['asc', 'desc'] } },
-    },
-  },
-};
+// What the case list shows (a line listing takes every row: no paging).
+const caseListQuery = caseListQuerySchema({ paged: false });
 
 const taskView: JsonSchema = {
   type: 'object',

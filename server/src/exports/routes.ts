@@ -11,7 +11,7 @@ import { fileResponse } from '../uploads';
 import { resolveCaseSelection } from '../cases/index';
 import { emptyScope, listScope, requireCasesAccess, scopeIds } from '../cases/membership';
 import type { CaseListQuery } from '../cases/index';
-import { FILTER_IDS, SORTABLE_COLUMNS, TAB_IDS } from '../cases/list';
+import { caseListQuerySchema } from '../cases/list';
 import { FORMATS, receiverRoutes } from './receivers';
 import type { ExportFormat } from './receivers';
 import type { ExportStatus } from './service';
@@ -33,23 +33,8 @@ const target = {
   receiverId: id(),
   format: { enum: [...FORMATS] },
 };
-// The body of POST /cases/search, as the case list sends it (same ids as the cases module's schema).
-const listQuery: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    tab: { enum: TAB_IDS },
-    filters: { type: 'object', propertyNames: { enum: FILTER_IDS } },
-    sort: {
-      type: 'object',
-      required: ['column'],
-      additionalProperties: false,
-      properties: { column: { enum: SORTABLE_COLUMNS }, direction: { enum: ['asc', 'desc'] } },
-    },
-    page: { type: 'integer', minimum: 1 },
-    size: { type: 'integer', minimum: 1, maximum: 200 },
-  },
-};
+// The body of POST /cases/search, as the case list sends it.
+const listQuery = caseListQuerySchema();
 
 export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   receiverRoutes(router);
