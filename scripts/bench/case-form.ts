@@ -134,6 +134,28 @@ interface Run {
   reaction: number[];
 }
 
+/** The probe on a bare <input>: what the method measures for a page doing nothing (its floor). */
+async function measureBareInput(): Promise<number[]> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.setContent('<input id="bare">');
+    await installProbe(page);
+    return await typeAndMeasure(page, '#bare', KEYS);
+  } finally {
+    await browser.close();
+  }
+}
+
 async function measure(base: string, mode: 'ours' | 'baseline'): Promise<Run> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -193,6 +215,10 @@ async function main() {
     const ours = await measure(server.url, 'ours');
     console.log(
       `ours: open ${ours.open.toFixed(0)} ms; drug p50/p95 ${quantile(ours.drug, 0.5).toFixed(1)}/${quantile(ours.drug, 0.95).toFixed(1)} ms; reaction p50/p95 ${quantile(ours.reaction, 0.5).toFixed(1)}/${quantile(ours.reaction, 0.95).toFixed(1)} ms`,
+    );
+    const bare = await measureBareInput();
+    console.log(
+      `bare input (the method's floor): p50/p95 ${quantile(bare, 0.5).toFixed(1)}/${quantile(bare, 0.95).toFixed(1)} ms`,
     );
     // Tuning runs: BENCH_CASE_FORM_ONLY=ours prints our figures and no BENCH lines (no peer measured).
     if (process.env.BENCH_CASE_FORM_ONLY === 'ours') return;
