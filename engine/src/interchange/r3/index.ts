@@ -15,7 +15,10 @@ import { writeR3Batch } from './write';
 /** A receiver profile, declared in schemas/e2b/mapping/r3-overrides.json (`profiles`). */
 export interface R3Profile {
   label: string;
-  /** Regional element id prefixes written for this receiver; other regions' elements are left out. */
+  /**
+   * Regional element id markers written for this receiver (other regions' elements are left out):
+   * an id starting with one (FDA.C.1.12) or holding it as an inner segment (NMPA's C.1.CN.1).
+   */
   regionalPrefixes: string[];
   batchReceiver: string | null;
   batchReceivers?: string[];
@@ -36,7 +39,9 @@ export function r3Mapping(): CompiledMapping {
 export const r3Profiles = (): Record<string, R3Profile> =>
   (r3Table as unknown as { profiles: Record<string, R3Profile> }).profiles;
 
-const regional = /^(FDA|NMPA|EMA|CN)\./;
+// FDA's ids start with their region; NMPA's guide names its elements with an inner CN segment.
+const regional = /^(FDA|NMPA|EMA|CN)\.|\.CN(\.|$)/;
+const ofRegion = (id: string, marker: string): boolean => id.startsWith(marker) || id.includes(`.${marker}`);
 
 export interface R3Import {
   batch: E2bBatch;
@@ -142,7 +147,7 @@ function withHeaders(batch: E2bBatch, profile: R3Profile, options: R3ExportOptio
 
 /** Drops elements of other regions than the profile's, at every level of a record. */
 function forRegion(record: E2bRecord, allowed: string[]): E2bRecord {
-  const keep = (id: string): boolean => !regional.test(id) || allowed.some((p) => id.startsWith(p));
+  const keep = (id: string): boolean => !regional.test(id) || allowed.some((p) => ofRegion(id, p));
   const values = Object.fromEntries(Object.entries(record.values).filter(([id]) => keep(id)));
   const groups = Object.fromEntries(
     Object.entries(record.groups)
