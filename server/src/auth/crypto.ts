@@ -2,8 +2,12 @@
  * The secrets of identity: opaque tokens (sessions, activation links, verification codes) kept
  * only as sha256 hashes, compared in constant time, and passwords hashed with scrypt.
  */
+import * as nodeCrypto from 'node:crypto';
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import type { ScryptOptions } from 'node:crypto';
+
+const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string })
+  .hash;
 
 /** 32 random bytes (256 bits), base64url: a bearer token or link token. */
 export function randomToken(bytes = 32): string {
@@ -11,7 +15,10 @@ export function randomToken(bytes = 32): string {
 }
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  // The one-shot hash (Node 20.12+) costs a third of a Hash object; every request hashes its token.
+  return oneShotHash
+    ? oneShotHash('sha256', text, 'hex')
+    : createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /**

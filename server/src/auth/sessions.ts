@@ -19,7 +19,14 @@ const SLIDE_GRANULARITY_MS = 15_000;
  * once; another server instance sees an ended session within this window.
  */
 export const SESSION_CACHE_MS = 2000;
-const caches = new WeakMap<Store, Map<string, { session: StoredDoc<Session>; at: number }>>();
+interface CachedSession {
+  session: StoredDoc<Session>;
+  at: number;
+  /** expiresAt and lastSeenAt as epoch ms (parsed once, not on every request). */
+  expiresMs: number;
+  lastSeenMs: number;
+}
+const caches = new WeakMap<Store, Map<string, CachedSession>>();
 
 function cacheOf(store: Store) {
   let cache = caches.get(store);
@@ -79,19 +86,26 @@ export async function resolveSession(deps: ModuleDeps, token: string): Promise<S
   const hash = sha256Hex(token);
   const sessions = sessionsOf(deps);
   const cache = cacheOf(deps.store);
-  const cached = cache.get(hash);
-  let session: StoredDoc<Session> | null;
-  if (cached && performance.now() - cached.at < SESSION_CACHE_MS) session = cached.session;
-  else {
-    session = await sessions.findOne({ tokenHash: hash });
+  let entry = cache.get(hash);
+  if (!entry || performance.now() - entry.at >= SESSION_CACHE_MS) {
+    const found = await sessions.findOne({ tokenHash: hash });
     if (cache.size > 10_000) cache.clear();
-    if (session && !session.endedAt) cache.set(hash, { session, at: performance.now() });
-    else cache.delete(hash);
+    cache.delete(hash);
+    if (!found || !digestsEqual(found.tokenHash, hash)) return { state: 'invalid' };
+    if (found.endedAt) return { state: found.endReason === 'replaced' ? 'replaced' : 'invalid' };
+    entry = {
+      session: found,
+      at: performance.now(),
+      expiresMs: Date.parse(found.expiresAt),
+      lastSeenMs: Date.parse(found.lastSeenAt),
+    };
+    cache.set(hash, entry);
   }
-  if (!session || !digestsEqual(session.tokenHash, hash)) return { state: 'invalid' };
-  if (session.endedAt) return { state: session.endReason === 'replaced' ? 'replaced' : 'invalid' };
+  // A cache hit was found under this very hash, compared in constant time when it was read.
+  const { session } = entry;
   const now = deps.clock.now();
-  if (session.expiresAt <= now.toISOString()) {
+  const nowMs = now.getTime();
+  if (entry.expiresMs <= nowMs) {
     cache.delete(hash);
     await sessions.updateOne(
       { _id: session._id, endedAt: null },
@@ -99,11 +113,13 @@ export async function resolveSession(deps: ModuleDeps, token: string): Promise<S
     );
     return { state: 'invalid' };
   }
-  if (now.getTime() - Date.parse(session.lastSeenAt) >= SLIDE_GRANULARITY_MS) {
-    const expiresAt = new Date(now.getTime() + session.sessionMinutes * 60_000).toISOString();
+  if (nowMs - entry.lastSeenMs >= SLIDE_GRANULARITY_MS) {
+    const expiresAt = new Date(nowMs + session.sessionMinutes * 60_000).toISOString();
     await sessions.updateOne({ _id: session._id }, { $set: { lastSeenAt: now.toISOString(), expiresAt } });
     session.lastSeenAt = now.toISOString();
     session.expiresAt = expiresAt;
+    entry.lastSeenMs = nowMs;
+    entry.expiresMs = Date.parse(expiresAt);
   }
   return { state: 'active', session };
 }
