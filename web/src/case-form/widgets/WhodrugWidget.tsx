@@ -89,7 +89,8 @@ export function WhodrugWidget({
 
   useEffect(() => {
     if (!typing || [...searched].length < WHODRUG_QUERY_MIN_CHARS) {
-      setHits([]);
+      // Keep the same (empty) list: a new [] would render the field again on every keystroke.
+      setHits((current) => (current.length ? [] : current));
       return;
     }
     const mine = ++seq.current;
