@@ -12,7 +12,8 @@
  * it from a local static server. BENCH_CASE_FORM_KEYS (default 120) keystrokes per field for ours:
  * Chromium dispatches a key at the start of a frame, so even an empty handler measures 12-14 ms and
  * p95 sits at one frame; with 40 keys the p95 was the second-worst key (first-key JIT, one GC).
- * The baseline types BENCH_CASE_FORM_BASELINE_KEYS (default 6) per field, it being slow.
+ * The baseline types BENCH_CASE_FORM_BASELINE_KEYS (default 6) per field, it being slow. Before
+ * measuring, BENCH_CASE_FORM_WARMUP_KEYS (default 10) keys go into the field uncounted, in every mode.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -30,6 +31,7 @@ const web = join(root, 'web');
 const outDir = join(root, 'bench-data', 'case-form');
 const KEYS = Number(process.env.BENCH_CASE_FORM_KEYS ?? 120);
 const BASELINE_KEYS = Number(process.env.BENCH_CASE_FORM_BASELINE_KEYS ?? 6);
+const WARMUP_KEYS = Number(process.env.BENCH_CASE_FORM_WARMUP_KEYS ?? 10);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const TYPES: Record<string, string> = {
@@ -100,12 +102,11 @@ async function installProbe(page: Page): Promise<void> {
   });
 }
 
-async function typeAndMeasure(page: Page, selector: string, keys: number): Promise<number[]> {
-  const input = page.locator(selector).first();
-  await input.click();
+/** Presses `keys` keys, each after the previous one has painted; answers their latencies. */
+async function pressEach(page: Page, keys: number, key: (i: number) => string): Promise<number[]> {
   await page.evaluate(() => ((window as unknown as { __latencies: number[] }).__latencies = []));
   for (let i = 0; i < keys; i++) {
-    await page.keyboard.press(String.fromCharCode(97 + (i % 26)));
+    await page.keyboard.press(key(i));
     await page.waitForFunction(
       (n) => (window as unknown as { __latencies: number[] }).__latencies.length >= n,
       i + 1,
@@ -115,10 +116,20 @@ async function typeAndMeasure(page: Page, selector: string, keys: number): Promi
       },
     );
   }
-  const latencies = await page.evaluate(() => (window as unknown as { __latencies: number[] }).__latencies);
+  return page.evaluate(() => (window as unknown as { __latencies: number[] }).__latencies);
+}
+
+async function typeAndMeasure(page: Page, selector: string, keys: number): Promise<number[]> {
+  const input = page.locator(selector).first();
+  await input.click();
+  // Steady state: the first keys into a freshly loaded page pay for compiling the code they run
+  // (JIT), once per page; WARMUP_KEYS are typed first and not counted, the same for every mode.
+  await pressEach(page, WARMUP_KEYS, () => 'z');
+  const letter = (i: number) => String.fromCharCode(97 + (i % 26));
+  const latencies = await pressEach(page, keys, letter);
   // The field really took the keys (a measurement of a dead input would be meaningless).
   const value = await input.inputValue();
-  if (!value.endsWith(String.fromCharCode(97 + ((keys - 1) % 26))))
+  if (!value.endsWith(letter(keys - 1)))
     throw new Error(`${selector} did not take the typed keys (value "${value}")`);
   return latencies;
 }
