@@ -16,6 +16,7 @@ import { errorMessage } from '../../pages/dictionaries/api';
 import type { Page, WhodrugHit } from '../../pages/dictionaries/api';
 import { useDictionaryText } from '../../pages/dictionaries/text';
 import type { CaseWidgetProps } from '../registry';
+import { WhodrugNameInput } from './WhodrugNameInput';
 
 interface DrugSiblings {
   /** What the field holds: the drug name typed, or the WHODrug code picked. */
@@ -139,52 +140,72 @@ export function WhodrugWidget({
     redraw((n) => n + 1);
   };
 
+  const hitText = (hit: WhodrugHit) =>
+    `${hit.name} · ${hit.kind === 'trade' ? dt('uiTradeName') : dt('uiGenericName')}${
+      hit.kind === 'trade' && hit.genericName ? ` (${hit.genericName})` : ''
+    } · ${hit.drugCode}${hit.atcCodes.length ? ` · ATC ${hit.atcCodes.join(', ')}` : ''}`;
+
   return (
     <div className={styles.box} data-widget="whodrug">
-      <Combobox
-        id={id}
-        freeform
-        open={open && hits.length > 0}
-        onOpenChange={(_: unknown, data: { open: boolean }) => setOpen(data.open)}
-        aria-label={label}
-        aria-invalid={invalid}
-        disabled={disabled}
-        placeholder={dt(siblings.holds === 'code' ? 'uiDrugNameOrCode' : 'uiWhodrugPlaceholder')}
-        value={
-          siblings.holds === 'code'
-            ? (query ?? (codedAs ? `${codedAs} ${codedName ?? ''}`.trim() : ''))
-            : text
-        }
-        selectedOptions={[]}
-        onChange={(event: ChangeEvent<HTMLInputElement>) => {
-          setTyping(true);
-          if (siblings.holds === 'name') onChange(event.target.value || undefined);
-          else {
+      {siblings.holds === 'name' ? (
+        <WhodrugNameInput
+          id={id}
+          label={label}
+          invalid={invalid}
+          disabled={disabled}
+          placeholder={dt('uiWhodrugPlaceholder')}
+          value={text}
+          hits={hits}
+          open={open}
+          setOpen={setOpen}
+          onType={(typed) => {
+            setTyping(true);
+            onChange(typed || undefined);
+          }}
+          onPick={(hit) => {
+            setTyping(false);
+            pick(hit);
+          }}
+          onBlur={() => setTyping(false)}
+          hitText={hitText}
+        />
+      ) : (
+        <Combobox
+          id={id}
+          freeform
+          open={open && hits.length > 0}
+          onOpenChange={(_: unknown, data: { open: boolean }) => setOpen(data.open)}
+          aria-label={label}
+          aria-invalid={invalid}
+          disabled={disabled}
+          placeholder={dt('uiDrugNameOrCode')}
+          value={query ?? (codedAs ? `${codedAs} ${codedName ?? ''}`.trim() : '')}
+          selectedOptions={[]}
+          onChange={(event: ChangeEvent<HTMLInputElement>) => {
+            setTyping(true);
             // A code is only ever picked; emptying the field removes the coding.
             setQuery(event.target.value);
             if (!event.target.value.trim()) clearCoding();
-          }
-        }}
-        onOptionSelect={(_: unknown, data: OptionOnSelectData) => {
-          const hit = hits.find((h) => h.drugCode === data.optionValue);
-          if (!hit) return;
-          setTyping(false);
-          setQuery(null);
-          pick(hit);
-        }}
-        onBlur={() => {
-          setTyping(false);
-          setQuery(null);
-        }}
-      >
-        {hits.map((hit) => (
-          <Option key={hit.drugCode} value={hit.drugCode} text={hit.name}>
-            {`${hit.name} · ${hit.kind === 'trade' ? dt('uiTradeName') : dt('uiGenericName')}${
-              hit.kind === 'trade' && hit.genericName ? ` (${hit.genericName})` : ''
-            } · ${hit.drugCode}${hit.atcCodes.length ? ` · ATC ${hit.atcCodes.join(', ')}` : ''}`}
-          </Option>
-        ))}
-      </Combobox>
+          }}
+          onOptionSelect={(_: unknown, data: OptionOnSelectData) => {
+            const hit = hits.find((h) => h.drugCode === data.optionValue);
+            if (!hit) return;
+            setTyping(false);
+            setQuery(null);
+            pick(hit);
+          }}
+          onBlur={() => {
+            setTyping(false);
+            setQuery(null);
+          }}
+        >
+          {hits.map((hit) => (
+            <Option key={hit.drugCode} value={hit.drugCode} text={hit.name}>
+              {hitText(hit)}
+            </Option>
+          ))}
+        </Combobox>
+      )}
       {siblings.holds === 'name' && siblings.code && codedAs ? (
         <span className={styles.coded}>
           <Text size={200} className={styles.hint} data-testid={`${id}-coded`}>
