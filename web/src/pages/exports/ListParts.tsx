@@ -1,10 +1,25 @@
 /**
  * Pieces the E2B lists share (import records, transmissions): the saved column layout with its
- * settings dialog, and the pager with its page sizes. Labels come from the calling page.
+ * settings dialog, the table of one page with its serial column, and the pager with its page
+ * sizes. Labels come from the calling page.
  */
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
-import { Button, Dropdown, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Dropdown,
+  Option,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
 import { applyLayout, orderedColumns } from '../../renderers/columns/layout';
@@ -98,5 +113,66 @@ export function ListPager({
         {labels.next}
       </Button>
     </div>
+  );
+}
+
+/**
+ * One page of a list: the serial number (continuing across pages), the shown columns, an empty
+ * row when there is nothing, a spinner while `rows` is null. `rowProps` adds the row's test ids
+ * and data attributes; `columnTestId` names header cells for tests.
+ */
+export function PagedTable<R, C extends { key: string; text: string }>({
+  label,
+  labels,
+  columns,
+  rows,
+  page,
+  size,
+  rowKey,
+  rowProps,
+  cell,
+  columnTestId,
+}: {
+  label: string;
+  labels: { serial: string; empty: string };
+  columns: C[];
+  rows: R[] | null;
+  page: number;
+  size: number;
+  rowKey: (row: R) => string;
+  rowProps?: (row: R) => Record<string, string | undefined>;
+  cell: (key: C['key'], row: R) => ReactNode;
+  columnTestId?: (key: C['key']) => string;
+}) {
+  if (rows === null) return <Spinner />;
+  return (
+    <Table size="small" aria-label={label}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell>{labels.serial}</TableHeaderCell>
+          {columns.map((column) => (
+            <TableHeaderCell key={column.key} data-testid={columnTestId?.(column.key)}>
+              {column.text}
+            </TableHeaderCell>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.length === 0 ? (
+          <TableRow>
+            <TableCell colSpan={columns.length + 1}>{labels.empty}</TableCell>
+          </TableRow>
+        ) : (
+          rows.map((row, i) => (
+            <TableRow key={rowKey(row)} {...rowProps?.(row)}>
+              <TableCell>{(page - 1) * size + i + 1}</TableCell>
+              {columns.map((column) => (
+                <TableCell key={column.key}>{cell(column.key, row)}</TableCell>
+              ))}
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+    </Table>
   );
 }

@@ -9,12 +9,6 @@ import {
   Input,
   Option,
   Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   Title2,
   makeStyles,
@@ -27,7 +21,7 @@ import type { ImportRecord, ParseStatus, ProcessingStatus } from './api';
 import { RejectDialog } from './RejectDialog';
 import { UploadDialog } from './UploadDialog';
 import { useImportText } from './text';
-import { ListPager, useColumnLayout } from '../exports/ListParts';
+import { ListPager, PagedTable, useColumnLayout } from '../exports/ListParts';
 import type { ImportKey } from './text';
 
 export const IMPORT_LIST_TABLE = 'importList';
@@ -297,36 +291,17 @@ export function ImportList() {
         <Button onClick={columnLayout.open}>{it('uiColumns')}</Button>
       </div>
       <div className={styles.tableWrap}>
-        {rows === null ? (
-          <Spinner />
-        ) : (
-          <Table size="small" aria-label={it('uiTitle')}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>{it('uiSerial')}</TableHeaderCell>
-                {shown.map((column) => (
-                  <TableHeaderCell key={column.key}>{column.text}</TableHeaderCell>
-                ))}
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={shown.length + 1}>{it('uiEmpty')}</TableCell>
-                </TableRow>
-              ) : (
-                rows.map((row, i) => (
-                  <TableRow key={row.id} data-testid="imports-row">
-                    <TableCell>{(page - 1) * size + i + 1}</TableCell>
-                    {shown.map((column) => (
-                      <TableCell key={column.key}>{cell(column.key, row)}</TableCell>
-                    ))}
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        )}
+        <PagedTable
+          label={it('uiTitle')}
+          labels={{ serial: it('uiSerial'), empty: it('uiEmpty') }}
+          columns={shown}
+          rows={rows}
+          page={page}
+          size={size}
+          rowKey={(row) => row.id}
+          rowProps={() => ({ 'data-testid': 'imports-row' })}
+          cell={cell}
+        />
       </div>
       <ListPager
         page={page}

@@ -15,13 +15,6 @@ import {
   MessageBar,
   MessageBarBody,
   Option,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   Textarea,
   Title2,
@@ -38,7 +31,7 @@ import { EXPORT_STATUSES, fileToBase64 } from '../exports/api';
 import type { ExportStatus } from '../exports/api';
 import { STATUS_COLOR } from '../exports/ExportHistory';
 import { useExportText } from '../exports/text';
-import { ListPager, useColumnLayout } from '../exports/ListParts';
+import { ListPager, PagedTable, useColumnLayout } from '../exports/ListParts';
 import type { ExportKey } from '../exports/text';
 import { PERMISSIONS, transmissionApi } from './api';
 import type { Transmission, TransmissionFilters } from './api';
@@ -488,43 +481,22 @@ export default function TransmissionPage() {
         </MessageBar>
       ) : null}
       <div className={styles.tableWrap}>
-        {rows === null ? (
-          <Spinner />
-        ) : (
-          <Table size="small" aria-label={et('uiTransmissionTitle')}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>{et('uiSerial')}</TableHeaderCell>
-                {shown.map((column) => (
-                  <TableHeaderCell key={column.key} data-testid={`transmission-column-${column.key}`}>
-                    {column.text}
-                  </TableHeaderCell>
-                ))}
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={shown.length + 1}>{et('uiEmpty')}</TableCell>
-                </TableRow>
-              ) : (
-                rows.map((row, i) => (
-                  <TableRow
-                    key={row.exportId}
-                    data-testid="transmission-row"
-                    data-status={row.status}
-                    data-batch={row.batchId}
-                  >
-                    <TableCell>{(page - 1) * size + i + 1}</TableCell>
-                    {shown.map((column) => (
-                      <TableCell key={column.key}>{cell(column.key, row)}</TableCell>
-                    ))}
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        )}
+        <PagedTable
+          label={et('uiTransmissionTitle')}
+          labels={{ serial: et('uiSerial'), empty: et('uiEmpty') }}
+          columns={shown}
+          rows={rows}
+          page={page}
+          size={size}
+          rowKey={(row) => row.exportId}
+          rowProps={(row) => ({
+            'data-testid': 'transmission-row',
+            'data-status': row.status,
+            'data-batch': row.batchId,
+          })}
+          cell={cell}
+          columnTestId={(key) => `transmission-column-${key}`}
+        />
       </div>
       <ListPager
         page={page}
