@@ -36,4 +36,38 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // One clock (issue 14): outside the clock modules nothing reads the wall clock, so a suite means
+  // the same on any day. Durations may use `performance.now()` (monotonic, never a date).
+  {
+    files: ['server/**/*.{ts,tsx}', 'engine/**/*.{ts,tsx}', 'web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message:
+            'Read the time from the clock (server: deps.clock.now(); engine: a `now` parameter; web: web/src/clock.ts).',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message:
+            'Read the time from the clock (server: deps.clock.now(); engine: a `now` parameter; web: web/src/clock.ts).',
+        },
+        {
+          selector: "CallExpression[callee.name='Date']",
+          message: 'Date() reads the wall clock: read the time from the clock.',
+        },
+      ],
+    },
+  },
+  // The declared readers of the wall clock.
+  {
+    files: [
+      // The server's clock: systemClock is the one production reader; tests hand in their own.
+      'server/src/clock.ts',
+      // The browser's clock: the app's "now" (dates shown, session expiry, "today" defaults) and its UI timers.
+      'web/src/clock.ts',
+    ],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
 );

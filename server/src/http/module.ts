@@ -11,12 +11,11 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Authenticator } from './context';
 import type { Logger } from './log';
 import type { ModuleRouter } from './route';
+import type { Clock } from '../clock';
 
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+// The clock lives in its own module (the only reader of the wall clock); re-exported for modules.
+export type { Clock } from '../clock';
+export { systemClock } from '../clock';
 
 export interface AppConfig {
   /** Product version reported by /health and the OpenAPI document. */

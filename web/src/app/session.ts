@@ -7,6 +7,7 @@
 import type { DisplayLanguage } from '../i18n';
 import { DISPLAY_LANGUAGES } from '../i18n';
 import type { SessionInfo } from '../api/identity';
+import { nowMs } from '../clock';
 
 const KEY = {
   token: 'pv.token',
@@ -91,7 +92,7 @@ export const session = {
   },
 
   /** Stores a new sign-in's token; the session info follows with setInfo. */
-  start(token: string, account: string, now = Date.now()) {
+  start(token: string, account: string, now = nowMs()) {
     write(KEY.token, token);
     write(KEY.account, account);
     write(KEY.info, null);
@@ -101,13 +102,13 @@ export const session = {
   },
 
   /** The server slides the session on every request; the client mirrors it to warn on expiry. */
-  touch(now = Date.now()) {
+  touch(now = nowMs()) {
     if (!read(KEY.token)) return;
     const minutes = Number(read(KEY.sessionMinutes)) || DEFAULT_SESSION_MINUTES;
     write(KEY.expiresAt, String(now + minutes * 60_000));
   },
 
-  isExpired(now = Date.now()): boolean {
+  isExpired(now = nowMs()): boolean {
     const expiresAt = session.expiresAt();
     return Boolean(read(KEY.token)) && expiresAt !== null && expiresAt <= now;
   },

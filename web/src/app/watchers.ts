@@ -6,6 +6,7 @@
 import { goTo } from './api';
 import { notify } from './notify';
 import { SESSION_KEYS, session } from './session';
+import { nowMs } from '../clock';
 
 export const EXPIRY_CHECK_MS = 2000;
 
@@ -16,7 +17,7 @@ export function setTabAccount(account: string | null): void {
   tabAccount = account;
 }
 
-export function checkExpiry(now = Date.now()): boolean {
+export function checkExpiry(now = nowMs()): boolean {
   if (!session.isExpired(now)) return false;
   session.clear();
   void notify

@@ -6,6 +6,7 @@
  */
 import { codelists, e2bDateProblem, validationMessages } from '../../../engine/src/index';
 import type { CaseJsonSchema } from '../../../engine/src/index';
+import { nowMs } from '../clock';
 
 export interface FieldProblem {
   key: string;
@@ -53,7 +54,7 @@ export function compileFieldCheck(schema: CaseJsonSchema): FieldCheck {
         value,
         min,
         max,
-        date.notFuture === false ? Number.MAX_SAFE_INTEGER : Date.now(),
+        date.notFuture === false ? Number.MAX_SAFE_INTEGER : nowMs(),
       );
       if (!problem) return null;
       const digits = problem === 'precisionMax' ? max : min;

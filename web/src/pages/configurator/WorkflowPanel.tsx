@@ -21,6 +21,7 @@ import type { WorkflowDefinition } from '../../../../engine/src/workflow/index';
 import { pickLabel } from '../../i18n';
 import { configurator, messageOf } from './api';
 import { useConfiguratorText } from './text';
+import { nowMs } from '../../clock';
 
 const useStyles = makeStyles({
   box: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -136,7 +137,7 @@ export function WorkflowPanel({
   const addAfter = (after: string) =>
     edit((draft) => {
       const source = draft.nodes[after]!;
-      const id = `review${Date.now().toString(36)}${counter++}`;
+      const id = `review${nowMs().toString(36)}${counter++}`;
       draft.nodes[id] = {
         label: { zh: names.zh || `${source.label.zh}（二）`, en: names.en || `${source.label.en} (2)` },
         ...(source.phase ? { phase: source.phase } : {}),

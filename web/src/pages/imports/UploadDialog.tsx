@@ -23,6 +23,7 @@ import { uploadImport, importsApi } from './api';
 import type { ImportOptions } from './api';
 import { useImportText } from './text';
 import type { ImportKey } from './text';
+import { todayIso } from '../../clock';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -30,7 +31,6 @@ const useStyles = makeStyles({
 
 const ACCEPT = ['xml', 'zip'];
 const toE2bDay = (value: string) => value.replace(/-/g, '');
-const today = () => new Date().toISOString().slice(0, 10);
 
 export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onUploaded: () => void }) {
   const styles = useStyles();
@@ -40,7 +40,7 @@ export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onU
   const [projectId, setProjectId] = useState('');
   const [meddraVersionId, setMeddra] = useState('');
   const [whodrugVersionId, setWhodrug] = useState('');
-  const [receiptDate, setReceiptDate] = useState(today());
+  const [receiptDate, setReceiptDate] = useState(todayIso());
   const [pvInformedDate, setPvInformedDate] = useState('');
   const [errors, setErrors] = useState<Partial<Record<string, ImportKey>>>({});
   const [busy, setBusy] = useState(false);
@@ -152,7 +152,7 @@ export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onU
               <Input
                 type="date"
                 value={receiptDate}
-                max={today()}
+                max={todayIso()}
                 onChange={(_, data) => setReceiptDate(data.value)}
               />
             </Field>
@@ -160,7 +160,7 @@ export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onU
               <Input
                 type="date"
                 value={pvInformedDate}
-                max={today()}
+                max={todayIso()}
                 onChange={(_, data) => setPvInformedDate(data.value)}
               />
             </Field>

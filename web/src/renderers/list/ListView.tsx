@@ -40,6 +40,7 @@ import { rowsToExport } from './export-rows';
 import { nextSort, sortParams } from './sort';
 import type { ListSort } from './sort';
 import { reportResult } from '../result';
+import { todayIso } from '../../clock';
 
 const FormDialog = lazy(() => import('../form/FormDialog'));
 
@@ -243,7 +244,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
     // The pages read again come in the server's order, which is the sort on screen.
     const first = all === sortedRows ? (page - 1) * size : 0;
     await exportXlsx(
-      `${pick(definition.title)}-${new Date().toISOString().slice(0, 10)}`,
+      `${pick(definition.title)}-${todayIso()}`,
       pick(definition.title),
       [t('list.serial'), ...columns.map(label)],
       all.map((row, i) => [String(first + i + 1), ...columns.map((c) => cellText(c, row, pick, t, locale))]),
