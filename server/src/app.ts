@@ -15,7 +15,7 @@ import { stdoutLogger } from './http/log';
 import { authenticationMiddleware, requestContextMiddleware } from './http/middleware';
 import type { AppConfig, Clock, ModuleDeps, ServerModule } from './http/module';
 import { modulePrefix, systemClock } from './http/module';
-import type { RouteRecord } from './http/route';
+import type { ObjectResolver, RouteRecord } from './http/route';
 import { createModuleRouter } from './http/route';
 import { serveWebApp } from './http/static';
 import { healthRoutes } from './health';
@@ -135,8 +135,15 @@ export function createPlatform(options: CreateAppOptions): Platform {
     if (middleware) app.use('/api/*', middleware);
   }
 
+  const objects = new Map<string, ObjectResolver>();
+  for (const module of modules) {
+    for (const [kind, resolver] of Object.entries(module.objects ?? {})) {
+      if (objects.has(kind)) throw new Error(`object kind ${kind} is registered twice`);
+      objects.set(kind, resolver);
+    }
+  }
   const records: RouteRecord[] = [];
-  const routerOptions = { jsonBodyLimit: config.jsonBodyLimit, uploadLimit: config.uploadLimit };
+  const routerOptions = { jsonBodyLimit: config.jsonBodyLimit, uploadLimit: config.uploadLimit, objects };
   healthRoutes(createModuleRouter(app, 'health', '', records, routerOptions), deps);
   for (const module of modules) {
     module.routes?.(

@@ -38,6 +38,11 @@ export interface WorkflowAction {
   permission: string;
   /** True: the case moves along the node's transitions for this action. */
   moves: boolean;
+  /**
+   * Only the case's current handler takes the action (another user only where the project lets
+   * users edit others' data and they hold that permission; the server checks it first).
+   */
+  byHandler?: boolean;
   /** The caller names the next handler (a user of the tenant). */
   needsUser?: boolean;
   /** The caller writes an opinion (reason); required when true. */

@@ -1,12 +1,15 @@
 /**
  * Who may do what. A tenant caller's permissions are the union of their tenant roles, plus, in a
- * project (the `projectId` header), their project roles and the project's permission keys. A key
+ * project, their project roles and the project's permission keys. The project is the one of the
+ * object a route acts on (its `scope`: a case's own project), where only the project's members (and
+ * tenant administrators) hold anything; without an object, the `projectId` header's (the context
+ * of lists), which lends nothing to another project's objects. A key
  * `<permission>:<userId>` grants the control to that user only. The enterprise administrator and
  * the tenant system administrator hold every tenant permission. Operator permissions
  * (holoxcontrol:*) belong to platform operators only, and operators hold no tenant permission.
  */
 import type { Context } from 'hono';
-import type { AppEnv, Principal } from '../http/context';
+import type { AppEnv, AuthorizationScope, Principal } from '../http/context';
 import type { ModuleDeps } from '../http/module';
 import { errors } from '../http/errors';
 import { C } from '../auth/collections';
@@ -51,6 +54,8 @@ export function keyGrants(keys: ReadonlySet<string>, permission: string, userId:
 
 export interface Grants {
   all: boolean;
+  /** The caller is a member of the project the grants were computed for. */
+  member: boolean;
   keys: Set<string>;
   roleIdentifiers: string[];
 }
@@ -82,6 +87,7 @@ async function computeGrants(
       : [];
     return {
       all: false,
+      member: false,
       keys: new Set(roles.flatMap((role) => role.permissions).filter(isOperatorPermission)),
       roleIdentifiers: roles.map((role) => role.identifier),
     };
@@ -92,8 +98,9 @@ async function computeGrants(
   const keys = new Set<string>();
   const roleIds = new Set(user?.roleIds ?? []);
   let projectKeys: string[] = [];
+  let member: ProjectMember | null = null;
   if (projectId) {
-    const member = await handle
+    member = await handle
       .collection<ProjectMember>(C.projectMembers)
       .findOne({ projectId, userId: principal.userId });
     for (const id of member?.roleIds ?? []) roleIds.add(id);
@@ -110,27 +117,41 @@ async function computeGrants(
     roles.some((role) => role.type === 'enterprise-admin');
   if (all) for (const permission of permissionsOfArea('tenant')) keys.add(permission);
   for (const key of [...keys]) if (isOperatorPermission(key)) keys.delete(key);
-  return { all, keys, roleIdentifiers: roles.map((role) => role.identifier) };
+  return { all, member: member !== null, keys, roleIdentifiers: roles.map((role) => role.identifier) };
 }
 
-/** The authenticator's `authorize`: route permissions are checked here, on the server, always. */
+/**
+ * The authenticator's `authorize`: route permissions are checked here, on the server, always. With
+ * a `scope` (the object's own project) the header's project plays no part, and a caller who is not
+ * a member of the scope's project holds nothing there (tenant administrators excepted).
+ */
 export async function authorize(
   deps: ModuleDeps,
   principal: Principal,
   permission: string,
   c: Context<AppEnv>,
+  scope?: AuthorizationScope,
 ): Promise<boolean> {
   if (principal.mustChangePassword === true) return false;
   const operatorPermission = isOperatorPermission(permission);
   if (operatorPermission !== (principal.operator === true)) return false;
-  const grants = await grantsOf(deps, principal, c.get('ctx').projectId);
+  const grants = await grantsOf(deps, principal, scope ? scope.projectId : c.get('ctx').projectId);
+  if (scope && !grants.all && !grants.member) return false;
   return keyGrants(grants.keys, permission, principal.userId);
 }
 
-/** For services: refuses unless the caller holds the permission (in the request's project). */
-export async function requirePermission(c: Context<AppEnv>, permission: string): Promise<void> {
+/**
+ * For services: refuses unless the caller holds the permission - in `scope`'s project when the
+ * service acts on an object (a case's own project), else in the request's context.
+ */
+export async function requirePermission(
+  c: Context<AppEnv>,
+  permission: string,
+  scope?: AuthorizationScope,
+): Promise<void> {
   const principal = c.get('ctx').principal;
-  if (!principal || !(await authorize(c.get('deps'), principal, permission, c))) throw errors.forbidden();
+  if (!principal || !(await authorize(c.get('deps'), principal, permission, c, scope)))
+    throw errors.forbidden();
 }
 
 /** Owner-only controls: the caller must be the document's owner (its creator unless told). */

@@ -44,6 +44,6 @@ export function createAuthenticator(deps: ModuleDeps): Authenticator {
       };
       return principal;
     },
-    authorize: (principal, permission, c) => authorize(deps, principal, permission, c),
+    authorize: (principal, permission, c, scope) => authorize(deps, principal, permission, c, scope),
   };
 }

@@ -13,10 +13,11 @@ import type {
   RefusedAction,
   WorkflowDefinition,
 } from '../../../engine/src/workflow/index';
-import type { AppEnv, Principal } from '../http/context';
+import type { AppEnv, AuthorizationScope, Principal } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
+import { callerMay } from '../http/route';
 import type { Handle, StoredDoc, TenantHandle } from '../store/port';
 import type { WorkflowHistoryEntry } from '../workflow/history';
 import { projectWorkflow } from '../workflow/definitions';
@@ -29,7 +30,8 @@ import { frozenRefusal } from './freeze';
 import type { Handler } from './directory';
 import type { StoredCase } from './persistence';
 import { caseView, loadCase, replaceCase } from './persistence';
-import { requireCaseAccess, requireHandlerMember } from './membership';
+import { projectIdOf, requireCaseAccess, requireHandlerMember } from './membership';
+import { handlerRefusal } from './handler';
 import { findProject } from './projects';
 import type { Project } from './projects';
 import { checkCase, groupByTab } from './validation';
@@ -123,13 +125,14 @@ export async function callerName(handle: Handle, principal: Principal): Promise<
   return (await findHandler(handle, principal.userId))?.name ?? principal.userId;
 }
 
-async function authorizeAll(c: Context<AppEnv>, principal: Principal, permissions: string[]): Promise<void> {
-  const authenticator = c.get('authenticator');
+/** The action's and the node's permissions, in the case's own project (never a header's). */
+async function authorizeAll(
+  c: Context<AppEnv>,
+  permissions: string[],
+  scope: AuthorizationScope,
+): Promise<void> {
   for (const permission of permissions) {
-    const allowed = authenticator?.authorize
-      ? await authenticator.authorize(principal, permission, c)
-      : false;
-    if (!allowed) throw errors.forbidden();
+    if (!(await callerMay(c, permission, scope))) throw errors.forbidden();
   }
 }
 
@@ -172,6 +175,12 @@ export async function runCaseAction(
   }
   const project = await projectOf(handle, doc);
   const workflow = projectWorkflow(project?.workflowOverride);
+  // The case's handler first (or the project's "edit others' data" with its permission), then the
+  // node's permissions, then the signature.
+  if (workflow.actions[actionId]?.byHandler) {
+    const notHandler = await handlerRefusal(c, doc);
+    if (notHandler) throw errors.forbidden(notHandler.messageKey, notHandler.params);
+  }
   const facts = caseFacts(doc, project);
   let check: CaseCheck | null = null;
   if (workflow.actions[actionId]?.validate) {
@@ -182,7 +191,7 @@ export async function runCaseAction(
     ? await planner({ handle, doc, facts, request })
     : planAction(workflow, actionId, facts, request);
   if (!plan.ok) throw refused(plan.messageKey, plan.params, check);
-  await authorizeAll(c, principal, plan.permissions);
+  await authorizeAll(c, plan.permissions, { projectId: projectIdOf(doc) });
 
   let next: Handler | null = null;
   if (workflow.actions[actionId]?.needsUser) {

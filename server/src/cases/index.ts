@@ -10,6 +10,7 @@ import { caseCollections } from './collections';
 import { caseRoutes } from './routes';
 import { workbenchRoutes } from './workbench-routes';
 import { seedDemoCases } from './demo/seed';
+import { caseObject } from './membership';
 
 export { resolveCaseSelection } from './list';
 export type { CaseListQuery } from './list';
@@ -23,7 +24,7 @@ export type { ActionEffectFn } from './actions';
 export { caseContent } from './document';
 export { isMissing, provideCaseCheckFindings } from './validation';
 export type { CaseCheckSource } from './validation';
-export { callerProjects, requireProjectMember } from './membership';
+export { CASE_OBJECT, callerProjects, requireProjectMember } from './membership';
 export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
 // For the E2B transmission (server/src/exports): each move of a transmission becomes a history line.
@@ -42,6 +43,8 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
     name: 'cases',
     collections: caseCollections,
     routes: (router) => caseRoutes(router, signer),
+    // A case's permissions are checked in its own project (membership.ts).
+    objects: { case: caseObject },
     seed: seedDemoCases,
   });
 }

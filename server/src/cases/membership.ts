@@ -11,6 +11,8 @@ import { C as AccessC } from '../auth/collections';
 import type { AppEnv, Principal } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
+import type { ObjectResolver, RouteObject } from '../http/route';
+import type { TenantHandle } from '../store/port';
 import { InvalidStoreRequestError } from '../store/port';
 import { C } from './collections';
 import type { CaseDocument } from './document';
@@ -91,6 +93,23 @@ export const projectIdOf = (doc: Record<string, unknown>): string | null => {
   const id = (doc.report as { studyProjectId?: unknown } | undefined)?.studyProjectId;
   return typeof id === 'string' && id ? id : null;
 };
+
+/**
+ * The object kind `case` (registered by the cases module): a case's permissions are checked in its
+ * own project (`report.studyProjectId`), never in the one a header names. Routes acting on a case,
+ * or on anything a case owns, declare `object: CASE_OBJECT`.
+ */
+export const caseObject: ObjectResolver = {
+  notFound: 'cases.notFound',
+  async scopeOf(handle: TenantHandle, id: string) {
+    const stored = await handle
+      .collection<CaseDocument>(C.cases)
+      .findOne({ _id: id }, { projection: { report: 1 } });
+    return stored ? { projectId: projectIdOf(stored) } : null;
+  },
+};
+
+export const CASE_OBJECT: RouteObject = { param: 'caseId', kind: 'case' };
 
 /** Refuses (403) a case of a project the caller is not a member of; 404 when it does not exist. */
 export async function requireCaseAccess(c: Context<AppEnv>, caseId: string): Promise<void> {

@@ -7,6 +7,7 @@ import { AppError, errors } from '../http/errors';
 import { warning } from '../http/envelope';
 import type { JsonSchema } from '../http/validation';
 import type { ModuleRouter } from '../http/route';
+import { callerMay } from '../http/route';
 import { projectWorkflow } from '../workflow/definitions';
 import type { Signer } from '../workflow/signature';
 import type { ActionEffectFn, ActionPlanner, ActionRequest } from './actions';
@@ -18,6 +19,8 @@ import type { DuplicateCandidate } from './duplicates';
 import type { CaseListQuery } from './list';
 import { caseListQuerySchema, listCases, resolveCaseSelection } from './list';
 import {
+  CASE_OBJECT,
+  caseObject,
   emptyScope,
   listScope,
   projectIdOf,
@@ -51,6 +54,7 @@ import {
   withFreezeActions,
 } from './freeze';
 import { caseTransmission } from './transmission';
+import { handlerRefusal } from './handler';
 import type { FreezeAction } from './freeze';
 import { changeLog, compareVersions, getVersion, listVersions, workflowHistory } from './versions';
 
@@ -286,6 +290,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'get',
       path: '/:caseId',
+      object: CASE_OBJECT,
       summary: 'The case document with its revision and the header actions the workflow allows now',
       permission: 'activecase',
       params: caseIdParams,
@@ -305,11 +310,15 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         ? { messageKey: frozen, params: {} }
         : await editRefusalOf(handle, doc, requirePrincipal(c).userId, c.get('deps').clock.now(), features);
       const freezeSwitch = features?.freeze === true;
-      const actions = availableActions(workflow, caseFacts(doc, project)).map((action) =>
-        action.action === 'save' && action.allowed && refusal
-          ? { ...action, allowed: false, messageKey: refusal.messageKey }
-          : action,
-      );
+      // The handler's actions are offered to the case's handler only (or per "edit others' data").
+      const notHandler = await handlerRefusal(c, doc, features);
+      const actions = availableActions(workflow, caseFacts(doc, project)).map((action) => {
+        if (action.action === 'save' && action.allowed && refusal)
+          return { ...action, allowed: false, messageKey: refusal.messageKey };
+        if (action.allowed && notHandler && workflow.actions[action.action]?.byHandler)
+          return { ...action, allowed: false, messageKey: notHandler.messageKey };
+        return action;
+      });
       return {
         ...caseView(stored),
         actions: withFreezeActions(actions, doc, freezeSwitch),
@@ -330,6 +339,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'put',
       path: '/:caseId',
+      object: CASE_OBJECT,
       summary:
         'Saves the case from the revision read (`rev`). 409 with the other users\u2019 field changes when stale; 400 "Please check the form data." on wrong values; code 500010 asking confirmation when mandatory values are missing (resend with confirmMissing)',
       permission: 'activecase:save',
@@ -353,6 +363,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'post',
       path: '/:caseId/check',
+      object: CASE_OBJECT,
       summary:
         "Full validation report of the stored case (or of the unsaved draft given), grouped by tab. `environment=UAT` tries the project's UAT configuration drafts (configurators only; nothing is stored); saving and submitting always check with PRO",
       permission: 'activecase:check',
@@ -363,11 +374,10 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     async (c, { params, body, query }) => {
       const environment = query.environment ?? 'PRO';
       if (environment === 'UAT') {
-        const authenticator = c.get('authenticator');
-        const allowed = authenticator?.authorize
-          ? await authenticator.authorize(requirePrincipal(c), CONFIGURATOR_PERMISSION, c)
-          : false;
-        if (!allowed) throw errors.forbidden('cases.uatCheckForbidden');
+        // In the case's own project, as the route's permission.
+        const scope = await caseObject.scopeOf(tenantHandle(c), params.caseId);
+        if (!scope || !(await callerMay(c, CONFIGURATOR_PERMISSION, scope)))
+          throw errors.forbidden('cases.uatCheckForbidden');
       }
       return checkStoredCase(c, params.caseId, body?.document, environment);
     },
@@ -458,6 +468,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       {
         method: 'post',
         path: `/:caseId/${route.path}`,
+        object: CASE_OBJECT,
         summary: route.summary,
         permission: route.permission,
         params: caseIdParams,
@@ -475,6 +486,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       {
         method: 'post',
         path: `/:caseId/${action}`,
+        object: CASE_OBJECT,
         summary:
           action === 'freeze'
             ? 'Freezes the case (project switch "freeze" on): nobody may edit, submit, send back, delete or complete it until it is unfrozen; reading, preview and export stay'
@@ -507,6 +519,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'get',
       path: '/:caseId/workflow-history',
+      object: CASE_OBJECT,
       summary:
         'Workflow history: node, result, opinion, processer, next node and processer, time, data version',
       permission: 'activecase:workflowHistory',
@@ -522,6 +535,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'get',
       path: '/:caseId/versions',
+      object: CASE_OBJECT,
       summary: 'History versions: the immutable snapshots taken on each submit and on completion',
       permission: 'activecase:historyVersions',
       params: caseIdParams,
@@ -536,6 +550,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'get',
       path: '/:caseId/versions/:versionId',
+      object: CASE_OBJECT,
       summary: 'One history version with its document (read-only preview, /previewHistoryVersion)',
       permission: 'previewHistoryVersion',
       params: {
@@ -554,6 +569,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'get',
       path: '/:caseId/compare',
+      object: CASE_OBJECT,
       summary:
         'Field-by-field comparison of two versions (snapshot ids, or `current`), each change with its E2B id and label',
       permission: 'activecase:historyVersions',
@@ -574,6 +590,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'get',
       path: '/:caseId/change-log',
+      object: CASE_OBJECT,
       summary:
         'Data change log of the case from the audit trail: who, when, field (E2B id), before, after, reason; newest first',
       permission: 'checklog:logHistory',

@@ -6,6 +6,7 @@ import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
+import { callerMay } from '../http/route';
 import { nextReportCode } from '../report-codes/service';
 import { caseEditRefusal, resolveFeatures } from '../../../engine/src/configurator/index';
 import type { ConfiguratorProblem, FeatureSwitches } from '../../../engine/src/configurator/index';
@@ -25,7 +26,7 @@ import { frozenRefusal } from './freeze';
 import type { DuplicateCandidate } from './duplicates';
 import type { CaseView } from './persistence';
 import { caseView, insertCase, loadCase, replaceCase } from './persistence';
-import { requireCaseAccess, requireProjectMember } from './membership';
+import { projectIdOf, requireCaseAccess, requireProjectMember } from './membership';
 import { findProject } from './projects';
 import type { Project } from './projects';
 import { checkCase, groupByTab } from './validation';
@@ -82,6 +83,8 @@ export async function createCase(
   const now = c.get('deps').clock.now();
   const project = await usableProject(handle, input.projectId!);
   await requireProjectMember(c, project._id);
+  // Adding is checked in the project the case goes to, not in the one a header names.
+  if (!(await callerMay(c, 'activecase:add', { projectId: project._id }))) throw errors.forbidden();
   if (input.hospitalId && !project.sites.some((site) => site.id === input.hospitalId)) {
     throw errors.badRequest('cases.unknownSite', { id: input.hospitalId });
   }
@@ -217,6 +220,10 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
   // Frozen first: the conflict dialog would only lead to the same refusal.
   const frozen = frozenRefusal(current, 'save');
   if (frozen) throw errors.badRequest(frozen);
+  // A save never moves the case to another project (its permissions are that project's).
+  const projectId = projectIdOf(current);
+  const given = (input.document.report as Doc | undefined)?.studyProjectId;
+  if (given !== undefined && given !== projectId) throw errors.badRequest('cases.projectCannotChange');
   if (stored.rev !== input.rev) throw conflictError(await conflictAnswer(handle, stored, input.rev));
   const project = await projectOf(handle, current);
   const workflow = projectWorkflow(project?.workflowOverride);
@@ -229,7 +236,11 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
     state: current.state,
   } as CaseDocument;
   next.state = { ...current.state, ...userFlags(input.document.state), updatedAt: now.toISOString() };
-  const report = { ...((next.report ?? {}) as Doc), reportCode: (current.report as Doc).reportCode };
+  const report = {
+    ...((next.report ?? {}) as Doc),
+    reportCode: (current.report as Doc).reportCode,
+    ...(projectId ? { studyProjectId: projectId } : {}),
+  };
   next.report = report;
   const check = await checkCase(handle, next, project?._id ?? null, now);
   const groups = groupByTab(check.findings);
@@ -307,6 +318,8 @@ export async function copyCase(c: Context<AppEnv>, caseId: string): Promise<Case
   const now = c.get('deps').clock.now();
   await requireCaseAccess(c, caseId);
   const source = caseContent(await loadCase(handle, caseId));
+  // The copy lands in the source's project: copying is checked there, not in a header's project.
+  if (!(await callerMay(c, 'activecase:copy', { projectId: projectIdOf(source) }))) throw errors.forbidden();
   const project = await projectOf(handle, source);
   const plan = planAction(projectWorkflow(project?.workflowOverride), 'copy', caseFacts(source, project));
   if (!plan.ok) throw errors.badRequest(plan.messageKey, plan.params);

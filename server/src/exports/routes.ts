@@ -9,7 +9,7 @@ import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import { fileResponse } from '../uploads';
 import { resolveCaseSelection } from '../cases/index';
-import { emptyScope, listScope, requireCasesAccess, scopeIds } from '../cases/membership';
+import { CASE_OBJECT, emptyScope, listScope, requireCasesAccess, scopeIds } from '../cases/membership';
 import type { CaseListQuery } from '../cases/index';
 import { caseListQuerySchema } from '../cases/list';
 import { FORMATS, receiverRoutes } from './receivers';
@@ -71,6 +71,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'post',
       path: '/cases/:caseId',
+      object: CASE_OBJECT,
       summary:
         'Exports one case to a receiver as E2B R3 or R2 (R3 validated against the XSD first); answers the file',
       description:

@@ -21,14 +21,29 @@ export interface Principal {
 }
 
 /**
+ * The object a request acts on decides the project a permission is checked in: a case's own project,
+ * whatever the `projectId` header says (that header only selects the context of lists).
+ * `projectId` null: the object belongs to no project (only tenant administrators pass).
+ */
+export interface AuthorizationScope {
+  projectId: string | null;
+}
+
+/**
  * The identity module implements this. `authenticate` runs once per API request that carries a
  * bearer token; it returns the caller, or null when the token is unknown or expired. It may throw
  * an AppError (e.g. code 400002, logged in elsewhere); the error is raised only on routes that need
- * a caller. `authorize` decides a route's declared `permission`; without it, any caller passes.
+ * a caller. `authorize` decides a route's declared `permission` (without an authorizer a guarded
+ * route is refused); with a `scope`, in the scope's project and only for its members.
  */
 export interface Authenticator {
   authenticate(token: string, c: Context<AppEnv>): Promise<Principal | null>;
-  authorize?(principal: Principal, permission: string, c: Context<AppEnv>): Promise<boolean> | boolean;
+  authorize?(
+    principal: Principal,
+    permission: string,
+    c: Context<AppEnv>,
+    scope?: AuthorizationScope,
+  ): Promise<boolean> | boolean;
 }
 
 export interface RequestContext {

@@ -10,7 +10,7 @@ import type { FileStoreLike } from '../uploads/types';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Authenticator } from './context';
 import type { Logger } from './log';
-import type { ModuleRouter } from './route';
+import type { ModuleRouter, ObjectResolver } from './route';
 import type { Clock } from '../clock';
 
 // The clock lives in its own module (the only reader of the wall clock); re-exported for modules.
@@ -47,6 +47,11 @@ export interface ServerModule {
   /** Collections the module owns; declared in the store before the first request. */
   collections?: CollectionDefinition[];
   routes?(router: ModuleRouter, deps: ModuleDeps): void;
+  /**
+   * The kinds of object this module owns that routes may name in `object` (e.g. `case`): each
+   * resolver answers the object's project, so permissions are checked in that project.
+   */
+  objects?: Record<string, ObjectResolver>;
   /** Idempotent: runs at every start (main.ts and `npm start`). */
   seed?(deps: ModuleDeps): Promise<void>;
   /** Job handlers this module registers with the runner. */

@@ -7,8 +7,9 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError, errors, formatBytes } from './errors';
-import type { AppEnv, RequestContext } from './context';
-import { requirePrincipal } from './context';
+import type { AppEnv, AuthorizationScope, RequestContext } from './context';
+import { requirePrincipal, tenantHandle } from './context';
+import type { TenantHandle } from '../store/port';
 import { Code, ok } from './envelope';
 import { parseQuery } from './query';
 import type { JsonSchema, Validator } from './validation';
@@ -26,6 +27,12 @@ export interface RouteDeclaration {
   auth?: 'required' | 'optional' | 'none';
   /** Permission identifier checked by the authenticator's `authorize` (403 when refused). */
   permission?: string;
+  /**
+   * The object the route acts on (e.g. `{param: 'caseId', kind: 'case'}`): `permission` is then
+   * checked in the object's own project, for members of it only, whatever the `projectId` header
+   * says; an unknown object answers 404. The kind's resolver is registered by its owning module.
+   */
+  object?: RouteObject;
   /** JSON Schema of the JSON body. When absent, the body is not read. */
   body?: JsonSchema;
   /** JSON Schema (type object) of the query, after `key[sub]` unflattening; values are coerced. */
@@ -40,6 +47,20 @@ export interface RouteDeclaration {
   download?: boolean;
   /** Overrides the JSON body limit for this route, in bytes. */
   bodyLimit?: number;
+}
+
+export interface RouteObject {
+  /** The path parameter holding the object's id. */
+  param: string;
+  kind: string;
+}
+
+/** How a module answers the project of one of its objects (ServerModule `objects`). */
+export interface ObjectResolver {
+  /** The object's project scope; null when it does not exist in the caller's tenant. */
+  scopeOf(handle: TenantHandle, id: string): Promise<AuthorizationScope | null>;
+  /** Message key of the 404 for an unknown object (params: {id}). */
+  notFound: string;
 }
 
 export interface RouteInput<B, Q, P> {
@@ -69,6 +90,8 @@ export interface RouteRecord {
 export interface RouterOptions {
   jsonBodyLimit: number;
   uploadLimit: number;
+  /** Object kinds routes may name in `object`, by kind (collected from the modules). */
+  objects?: ReadonlyMap<string, ObjectResolver>;
 }
 
 /** A router that mounts routes on `app` under `base` and records them in `records`. */
@@ -85,6 +108,11 @@ export function createModuleRouter(
       if (records.some((r) => r.path === path && r.declaration.method === declaration.method)) {
         throw new Error(`route ${declaration.method.toUpperCase()} ${path} is declared twice`);
       }
+      if (declaration.object && (!declaration.permission || !path.includes(`:${declaration.object.param}`))) {
+        throw new Error(
+          `route ${declaration.method.toUpperCase()} ${path}: object needs a permission and its path parameter`,
+        );
+      }
       records.push({ module: moduleName, path, declaration });
       const middleware: MiddlewareHandler<AppEnv>[] = [];
       if (declaration.method !== 'get' && declaration.method !== 'delete') {
@@ -95,7 +123,12 @@ export function createModuleRouter(
           limitBody(limit, declaration.upload ? 'server.uploadTooLarge' : 'common.payloadTooLarge'),
         );
       }
-      app.on([declaration.method.toUpperCase()], [path], ...middleware, routeHandler(declaration, handler));
+      app.on(
+        [declaration.method.toUpperCase()],
+        [path],
+        ...middleware,
+        routeHandler(declaration, handler, options.objects),
+      );
     },
   };
 }
@@ -110,7 +143,44 @@ function limitBody(maxSize: number, messageKey: string): MiddlewareHandler<AppEn
   return limit as unknown as MiddlewareHandler<AppEnv>;
 }
 
-function routeHandler<B, Q, P>(declaration: RouteDeclaration, handler: RouteHandler<B, Q, P>) {
+/**
+ * True when the caller holds the permission by the authenticator's `authorize` - in `scope`'s
+ * project when given (the object's own), else in the request's context. Fails closed without an
+ * authorizer. Services use it for the permissions they check beyond the route's.
+ */
+export async function callerMay(
+  c: Context<AppEnv>,
+  permission: string,
+  scope?: AuthorizationScope,
+): Promise<boolean> {
+  const principal = requirePrincipal(c);
+  const authenticator = c.get('authenticator');
+  if (!authenticator?.authorize) return false;
+  return scope
+    ? await authenticator.authorize(principal, permission, c, scope)
+    : await authenticator.authorize(principal, permission, c);
+}
+
+/** The project scope of the object a route acts on; 404 when unknown, refused without a resolver. */
+async function objectScope(
+  c: Context<AppEnv>,
+  object: RouteObject,
+  objects: ReadonlyMap<string, ObjectResolver> | undefined,
+): Promise<AuthorizationScope> {
+  const resolver = objects?.get(object.kind);
+  // Fail closed: an object kind no mounted module resolves cannot be authorized.
+  if (!resolver) throw errors.forbidden();
+  const id = c.req.param(object.param) ?? '';
+  const scope = id ? await resolver.scopeOf(tenantHandle(c), id) : null;
+  if (!scope) throw errors.notFound(resolver.notFound, { id });
+  return scope;
+}
+
+function routeHandler<B, Q, P>(
+  declaration: RouteDeclaration,
+  handler: RouteHandler<B, Q, P>,
+  objects: ReadonlyMap<string, ObjectResolver> | undefined,
+) {
   const validateBody: Validator | null =
     declaration.body !== undefined ? compileValidator(declaration.body, 'body') : null;
   const validateQuery: Validator | null =
@@ -122,14 +192,11 @@ function routeHandler<B, Q, P>(declaration: RouteDeclaration, handler: RouteHand
   return async (c: Context<AppEnv>): Promise<Response> => {
     const ctx = c.get('ctx');
     if (auth === 'required') {
-      const principal = requirePrincipal(c);
+      requirePrincipal(c);
       if (declaration.permission) {
-        const authenticator = c.get('authenticator');
+        const scope = declaration.object ? await objectScope(c, declaration.object, objects) : undefined;
         // Fail closed: a permission-guarded route with no authorizer is refused.
-        const allowed = authenticator?.authorize
-          ? await authenticator.authorize(principal, declaration.permission, c)
-          : false;
-        if (!allowed) throw errors.forbidden();
+        if (!(await callerMay(c, declaration.permission, scope))) throw errors.forbidden();
       }
     }
 

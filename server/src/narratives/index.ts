@@ -15,7 +15,7 @@ import { loadCase } from '../cases/persistence';
 import { findProject } from '../cases/projects';
 import type { NarrativeLang } from './render';
 import { defaultTemplate, renderNarrative } from './render';
-import { requireCaseAccess } from '../cases/membership';
+import { CASE_OBJECT, requireCaseAccess } from '../cases/membership';
 
 export { renderNarrative, compileTemplate } from './render';
 
@@ -69,6 +69,7 @@ function routes(router: ModuleRouter): void {
     {
       method: 'post',
       path: '/cases/:caseId/draft',
+      object: CASE_OBJECT,
       summary:
         "Drafts the H.1 narrative of a case from the project's template (or the one given, or an unsaved template body to try); the case is not changed",
       permission: 'activecase:save',
