@@ -98,6 +98,14 @@ export function precisionDigits(precision: string | number | undefined, fallback
 /** The embedded function in generated code: its own source, so standalone output carries it. */
 const problemFunctionSource = e2bDateProblem.toString();
 
+/** Called when a validator runs without `this.now`: the engine reads no clock, its caller passes one. */
+function missingNow(): never {
+  throw new Error('x-e2b-date: call the validator as validate.call({ now: epochMs }, value)');
+}
+const missingNowSource = `(function missingNow() { throw new Error(${JSON.stringify(
+  'x-e2b-date: call the validator as validate.call({ now: epochMs }, value)',
+)}); })`;
+
 export const e2bDateKeyword: KeywordDefinition = {
   keyword: 'x-e2b-date',
   type: 'string',
@@ -118,9 +126,10 @@ export const e2bDateKeyword: KeywordDefinition = {
       ref: e2bDateProblem,
       code: new _Code(`(${problemFunctionSource})`),
     });
+    const noNow = gen.scopeValue('func', { ref: missingNow, code: new _Code(missingNowSource) });
     // `this.now` is set by the caller (passContext); Infinity disables the future check for this keyword.
     const now: Code = notFuture
-      ? _`(this && typeof this.now === "number" ? this.now : Date.now())`
+      ? _`(this && typeof this.now === "number" ? this.now : ${noNow}())`
       : _`Infinity`;
     const problem = gen.const('problem', _`${fn}(${data}, ${min}, ${max}, ${now})`);
     cxt.setParams({ problem, minPrecision: min, maxPrecision: max });

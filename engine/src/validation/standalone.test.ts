@@ -82,7 +82,7 @@ describe('standalone validators', () => {
       validateCase(
         resolveConfiguration(fixtureBase, { project: [{ op: 'require', path: 'report.remark' }] }),
         {},
-        { standalone },
+        { now, standalone },
       ),
     ).toThrow(/standalone validators are for configuration/);
   });

@@ -6,7 +6,8 @@
  *
  * The module exports `validateCase` (the whole document), `fieldValidators` (JSON-pointer-free field
  * path -> validator of that field's value) and `configurationHash`. Call validators as
- * `validate.call({ now: Date.now() }, value)`; errors are AJV errors, turned into findings by
+ * `validate.call({ now }, value)` with `now` in epoch ms from the caller's clock (a validator
+ * called without it throws: the engine reads no clock); errors are AJV errors, turned into findings by
  * `findingsFromErrors` (engine) with the same field index.
  */
 import standaloneCode from 'ajv/dist/standalone';

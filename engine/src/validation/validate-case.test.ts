@@ -130,7 +130,7 @@ describe('validateCase on the fixture schema', () => {
     doc.report.reportType = '2';
     expect(ruleIds(validateCase(config, doc, { now: NOW, profiles: ['ich'] }))).toEqual(['fixture.C.5.4']);
     expect(ruleIds(validateCase(config, doc, { now: NOW, profiles: ['product'] }))).toEqual([]);
-    expect(() => validateCase(config, doc, { profiles: ['nope'] })).toThrow(/unknown rule profile/);
+    expect(() => validateCase(config, doc, { now: NOW, profiles: ['nope'] })).toThrow(/unknown rule profile/);
   });
 
   it('checks one changed field with its schema and the rules that read it', () => {
@@ -141,14 +141,14 @@ describe('validateCase on the fixture schema', () => {
       ['fixture.dosage.end-after-start', '/drugs/0/dosages/0/endDate'],
     ]);
     doc.report.reportCode = 'X'.repeat(11);
-    expect(validateField(config, doc, '/report/reportCode').findings.map((f) => f.ruleId)).toEqual([
-      'schema.maxLength',
-    ]);
+    expect(
+      validateField(config, doc, '/report/reportCode', { now: NOW }).findings.map((f) => f.ruleId),
+    ).toEqual(['schema.maxLength']);
     (doc.drugs[0] as Record<string, unknown>).isBlind = false;
     delete (doc.drugs[0] as Record<string, unknown>).genericName;
-    expect(validateField(config, doc, '/drugs/0/isBlind').findings.map((f) => [f.ruleId, f.path])).toEqual([
-      ['fixture.generic.required', '/drugs/0/genericName'],
-    ]);
+    expect(
+      validateField(config, doc, '/drugs/0/isBlind', { now: NOW }).findings.map((f) => [f.ruleId, f.path]),
+    ).toEqual([['fixture.generic.required', '/drugs/0/genericName']]);
   });
 
   it('a project edit that requires a field makes cases without it fail under that configuration only', () => {

@@ -14,8 +14,8 @@ import { findingsFromErrors } from './findings';
 export interface ValidateOptions {
   /** Rule profiles to run (`product`, `ich`, `fda`, `nmpa`, `ema`); default: all of the configuration. */
   profiles?: readonly string[];
-  /** Reference time for "not in the future" (Date or epoch ms); default: the clock. */
-  now?: Date | number;
+  /** Reference time for "not in the future" (Date or epoch ms): the caller's clock (the engine reads none). */
+  now: Date | number;
   /**
    * In the browser: the generated standalone validators of this configuration
    * (scripts/generate-validators.ts or the server's validators module). The schema checks then run
@@ -44,7 +44,6 @@ function checkStandalone(configuration: ResolvedConfiguration, standalone: Stand
 }
 
 function nowMs(now: ValidateOptions['now']): number {
-  if (now === undefined) return Date.now();
   return typeof now === 'number' ? now : now.getTime();
 }
 
@@ -89,7 +88,7 @@ function sortFindings(findings: Finding[]): Finding[] {
 export function validateCase(
   configuration: ResolvedConfiguration,
   caseDoc: unknown,
-  options: ValidateOptions = {},
+  options: ValidateOptions,
 ): ValidationResult {
   const findings: Finding[] = [];
   let compiled: CompiledRuleSets;
@@ -117,7 +116,7 @@ export function validateField(
   configuration: ResolvedConfiguration,
   caseDoc: unknown,
   pointer: string,
-  options: ValidateOptions = {},
+  options: ValidateOptions,
 ): ValidationResult {
   if (options.standalone) checkStandalone(configuration, options.standalone);
   const compiled = options.standalone ? compiledRulesOf(configuration) : compiledConfiguration(configuration);

@@ -89,7 +89,8 @@ export async function run(args: string[]): Promise<number> {
   const result = validateCase(
     resolveConfiguration(baseConfiguration()),
     caseDoc,
-    profiles ? { profiles } : {},
+    // "Not in the future" as of the moment the command runs.
+    { now: new Date(), ...(profiles ? { profiles } : {}) },
   );
   if (options.json) {
     console.log(JSON.stringify({ file: options.file, profiles: profiles ?? 'all', ...result }, null, 2));

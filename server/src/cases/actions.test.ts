@@ -14,7 +14,7 @@ async function filledCase(n = 1, patch: (doc: Record<string, unknown>) => void =
     happenCountry: 'CN',
   });
   const { id, document } = created.body.data.case;
-  const content = demoCaseContent({ n, project: demoProject('p1'), today: new Date() });
+  const content = demoCaseContent({ n, project: demoProject('p1'), today: rig.clock.now() });
   const doc = { ...content, report: { ...document.report, ...(content.report as object) } };
   patch(doc);
   const saved = await entry.call('PUT', `/cases/${id}`, { rev: 1, document: doc, confirmMissing: true });
@@ -250,7 +250,7 @@ describe('project workflow overrides', () => {
     });
     expect(saved.body.code).toBe(200);
     // The override lands in UAT; cases follow it once it is published (signed) to PRO.
-    await new ConfiguratorService(rig.store.tenant('t1', { userId: 'x' }), { now: () => new Date() }).publish(
+    await new ConfiguratorService(rig.store.tenant('t1', { userId: 'x' }), rig.clock).publish(
       async () => ({ _id: 's' }),
       'pw',
     );

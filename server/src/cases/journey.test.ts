@@ -20,7 +20,7 @@ async function newCase(): Promise<Data> {
 }
 
 async function fill(caseId: string, rev: number, n = 1): Promise<Data> {
-  const content = demoCaseContent({ n, project: demoProject('p1'), today: new Date() });
+  const content = demoCaseContent({ n, project: demoProject('p1'), today: rig.clock.now() });
   const current = (await entry.call('GET', `/cases/${caseId}`)).body.data as Data;
   const document = { ...content, report: { ...current.document.report, ...(content.report as object) } };
   const res = await entry.call('PUT', `/cases/${caseId}`, { rev, document });
@@ -285,7 +285,7 @@ describe('the journey through the workflow', () => {
     expect(
       (await entry.call('POST', `/cases/${id}/follow-up`, { reason: '随访到新的化验结果' })).body.msg,
     ).toBe('Please enter the informed dates (YYYYMMDD)');
-    const today = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    const today = rig.clock.now().toISOString().slice(0, 10).replace(/-/g, '');
     const followUp = await entry.call('POST', `/cases/${id}/follow-up`, {
       rev,
       reason: '随访到新的化验结果',

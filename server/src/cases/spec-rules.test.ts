@@ -153,7 +153,7 @@ describe('SPEC 4 case workflow', () => {
 describe('SPEC 4 completion', () => {
   it('only a report marked finished can be followed up (en and zh); a finished one can', async () => {
     const c = await caseAt(5, 'submissionTransmission');
-    const today = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    const today = rig.clock.now().toISOString().slice(0, 10).replace(/-/g, '');
     const body = { rev: c.rev, reason: '随访到新的化验结果', latestInformationDate: today };
     await refused('entry', 'POST', `/cases/${c.id}/follow-up`, body, c.id, {
       en: 'Only report marked as finished can be used to create a follow-up report.',

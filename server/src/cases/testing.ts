@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { permissionsOfArea } from '../access/menus';
 import type { Authenticator } from '../http/context';
 import type { Clock, ServerModule } from '../http/module';
+import { systemClock } from '../clock';
 import { call, testPlatform } from '../http/testing';
 import { testStore } from '../http/test-store';
 import { accessCollections, tenancyCollections, usersCollections } from '../auth/collections';
@@ -46,13 +47,13 @@ export function recordingSigner(): Signer & {
   signed: { userId: string; meaning: string; subjectId: string }[];
 } {
   const signed: { userId: string; meaning: string; subjectId: string }[] = [];
-  const signer = (async (_deps, principal, password, meaning, subject) => {
+  const signer = (async (deps, principal, password, meaning, subject) => {
     if (password !== PASSWORD) {
       const { errors } = await import('../http/errors');
       throw errors.badRequest('workflow.passwordRequired');
     }
     signed.push({ userId: principal.userId, meaning, subjectId: subject.id });
-    return { _id: randomUUID(), signedAt: new Date().toISOString() };
+    return { _id: randomUUID(), signedAt: deps.clock.now().toISOString() };
   }) as Signer & { signed: typeof signed };
   signer.signed = signed;
   return signer;
@@ -104,8 +105,13 @@ export const demoProject = (id = 'p1'): Project & { _id: string } => ({
   ],
 });
 
+/**
+ * `clock` is the rig's time (default: the system clock): the platform, the store and the fixtures
+ * (`filledCaseOf`, `rig.clock.now()` as "today") all read it, so dates agree on any day.
+ */
 export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modules?: ServerModule[] } = {}) {
-  const store = await testStore();
+  const clock = options.clock ?? systemClock;
+  const store = await testStore({ clock });
   const signer = recordingSigner();
   const users: RigUser[] = options.users ?? [
     { id: 'entry', name: '录入员小王' },
@@ -139,7 +145,7 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
     store,
     modules,
     authenticator,
-    ...(options.clock ? { clock: options.clock } : {}),
+    clock,
   });
   await platform.ready();
   // Membership, tenants (administrators), and the published configuration the cases run with.
@@ -193,18 +199,22 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
         lang,
       }) as Promise<RigAnswer>,
   });
-  return { store, platform, signer, as, seed, close: () => store.close() };
+  return { store, platform, signer, clock, as, seed, close: () => store.close() };
 }
 
-/** A case created by `who` in a project and saved with the complete demo content n (missing values confirmed). */
+/**
+ * A case created by `who` in a project and saved with the complete demo content n (missing values
+ * confirmed), dated relative to `today` (default: the rig clock's day).
+ */
 export async function filledCaseOf(
   rig: {
+    clock: Clock;
     as: (userId: string) => { call: (method: string, path: string, body?: unknown) => Promise<RigAnswer> };
   },
   who: string,
   projectId: string,
   n: number,
-  today = new Date(),
+  today = rig.clock.now(),
 ): Promise<{ id: string; rev: number; doc: Record<string, unknown> & { report: Record<string, unknown> } }> {
   const created = await rig
     .as(who)

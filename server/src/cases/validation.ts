@@ -15,6 +15,7 @@ import { validateCase } from '../../../engine/src/validation/validate-case';
 import { summarise } from '../../../engine/src/validation/finding';
 import type { Finding, ValidationResult } from '../../../engine/src/validation/finding';
 import { caseTabs } from '../../../engine/src/case-model/index';
+import { noClock } from '../clock';
 import { ConfigurationService } from '../configuration/index';
 import type { Environment } from '../configuration/index';
 import type { TenantHandle } from '../store/port';
@@ -43,7 +44,8 @@ export async function configurationFor(
   projectId: string | null,
   environment: Environment = 'PRO',
 ): Promise<CaseConfiguration> {
-  const service = new ConfigurationService(handle, { now: () => new Date() });
+  // Resolving a configuration reads no time.
+  const service = new ConfigurationService(handle, noClock);
   let latest;
   try {
     if (environment === 'UAT') return await service.resolve(projectId, 'UAT');

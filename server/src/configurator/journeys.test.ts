@@ -16,7 +16,7 @@ import { ConfiguratorService } from './service';
 const rig = await caseRig();
 afterAll(() => rig.close());
 const entry = rig.as('entry');
-const clock = { now: () => new Date() };
+const clock = rig.clock;
 const admin = () => rig.store.tenant('t1', { userId: 'admin' });
 const publish = () =>
   new ConfiguratorService(admin(), clock).publish(async () => ({ _id: 'signature' }), 'password');
@@ -28,7 +28,7 @@ async function filledCase(n: number, patch: (doc: { report: Record<string, unkno
     happenCountry: 'CN',
   });
   const { id, document } = created.body.data.case;
-  const content = demoCaseContent({ n, project: demoProject('p1'), today: new Date() });
+  const content = demoCaseContent({ n, project: demoProject('p1'), today: rig.clock.now() });
   const doc = { ...content, report: { ...document.report, ...(content.report as object) } };
   patch(doc);
   const saved = await entry.call('PUT', `/cases/${id}`, { rev: 1, document: doc, confirmMissing: true });

@@ -25,7 +25,8 @@ import { ConfigurationService } from '../configuration/index';
 import type { ConfigurationVersion, Environment } from '../configuration/index';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
-import type { Clock } from '../http/module';
+import { noClock } from '../clock';
+import type { Clock } from '../clock';
 import type { CollectionDefinition, TenantHandle } from '../store/port';
 import { InvalidStoreRequestError } from '../store/port';
 import { compileTemplate } from '../narratives/render';
@@ -512,9 +513,6 @@ export function describeChanges(before: ContentOfTenant, after: ContentOfTenant)
   return changes;
 }
 
-/** Reading configuration needs no clock (only checks of cases do). */
-const systemClock: Clock = { now: () => new Date() };
-
 /**
  * The feature switches a project runs with in PRO (or UAT when the caller works there): what case
  * management, queries and the patient side call before they act.
@@ -524,7 +522,7 @@ export async function projectFeatures(
   projectId: string,
   environment: Environment = 'PRO',
 ): Promise<FeatureSwitches> {
-  return (await new ConfiguratorService(handle, systemClock).projectConfiguration(projectId, environment))
+  return (await new ConfiguratorService(handle, noClock).projectConfiguration(projectId, environment))
     .features;
 }
 
@@ -534,8 +532,8 @@ export async function projectCaseList(
   projectId: string,
   environment: Environment = 'PRO',
 ): Promise<CaseListDefinition> {
-  return (await new ConfiguratorService(handle, systemClock).projectConfiguration(projectId, environment))
-    .list.definition;
+  return (await new ConfiguratorService(handle, noClock).projectConfiguration(projectId, environment)).list
+    .definition;
 }
 
 /** The templates of a kind a project may use (tenant templates and the project's own). */
@@ -545,7 +543,7 @@ export async function projectTemplates(
   kind: TemplateDefinition['kind'],
   environment: Environment = 'PRO',
 ): Promise<TemplateDefinition[]> {
-  const { templates } = await new ConfiguratorService(handle, systemClock).projectConfiguration(
+  const { templates } = await new ConfiguratorService(handle, noClock).projectConfiguration(
     projectId,
     environment,
   );

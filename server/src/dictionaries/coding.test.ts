@@ -57,7 +57,7 @@ async function codedCase(): Promise<{ id: string; rev: number; document: Data }>
   });
   expect(answer.body.code, answer.body.msg).toBe(200);
   const created = answer.body.data as Data;
-  const content = demoCaseContent({ n: 1, project: demoProject('p1'), today: new Date() }) as Data;
+  const content = demoCaseContent({ n: 1, project: demoProject('p1'), today: rig.clock.now() }) as Data;
   const reaction = (content.reactions as Data[])[0]!;
   const document = {
     ...content,

@@ -30,7 +30,7 @@ const receiver = await fdaReceiver(submitter);
  * the case is placed there directly, and optionally frozen, as the arrangement of these tests.
  */
 async function caseAtTransmission(n: number, frozen = false): Promise<{ id: string; reportCode: string }> {
-  const made = await demoCaseBy(submitter, n);
+  const made = await demoCaseBy(submitter, n, rig.clock.now());
   const state = {
     'state.workflowNode': 'submissionTransmission',
     ...(frozen ? { 'state.isFrozen': true } : {}),
@@ -133,7 +133,7 @@ describe('E2B transmission on the case (workflow history, transmission status)',
     const followUp = await submitter.call('POST', `/cases/${one.id}/follow-up`, {
       rev: completed.body.data.case.rev,
       reason: '随访到新的化验结果',
-      latestInformationDate: new Date().toISOString().slice(0, 10).replace(/-/g, ''),
+      latestInformationDate: rig.clock.now().toISOString().slice(0, 10).replace(/-/g, ''),
     });
     expect(followUp.body.code, JSON.stringify(followUp.body)).toBe(200);
     const version2 = await caseOf(one.id);

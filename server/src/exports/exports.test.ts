@@ -34,7 +34,7 @@ async function raw(path: string, body: unknown, userId = 'entry') {
   });
 }
 
-const newCase = (n = 1) => demoCaseBy(entry, n);
+const newCase = (n = 1) => demoCaseBy(entry, n, rig.clock.now());
 
 async function addReceiver(body: Data): Promise<Data> {
   const res = await entry.call('POST', '/exports/receivers', {

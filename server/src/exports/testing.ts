@@ -8,9 +8,11 @@ import type { RigAnswer } from '../cases/testing';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely
 
+/** A demo case saved by `who`, dated relative to `today` (the rig clock's, `rig.clock.now()`). */
 export async function demoCaseBy(
   who: { call: (method: string, path: string, body?: unknown) => Promise<RigAnswer> },
   n: number,
+  today: Date,
 ): Promise<{ id: string; reportCode: string }> {
   const created = await who.call('POST', '/cases', {
     projectId: 'p1',
@@ -19,7 +21,7 @@ export async function demoCaseBy(
     hospitalId: 'p1-s1',
   });
   const { id, rev, document: current } = created.body.data.case as Data;
-  const content = demoCaseContent({ n, project: demoProject('p1'), today: new Date() });
+  const content = demoCaseContent({ n, project: demoProject('p1'), today });
   const document = { ...content, report: { ...current.report, ...(content.report as object) } };
   const saved = await who.call('PUT', `/cases/${id}`, { rev, document, confirmMissing: true });
   expect(saved.body.code).toBe(200);

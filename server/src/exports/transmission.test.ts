@@ -41,7 +41,7 @@ await tenant.collection('projectMembers').updateOne({ userId: 'outsider' }, { $s
 
 const submitter = rig.as('submitter');
 
-const newCase = (n = 1) => demoCaseBy(submitter, n);
+const newCase = (n = 1) => demoCaseBy(submitter, n, rig.clock.now());
 
 const receiver = await fdaReceiver(submitter);
 const first = await newCase(1);

@@ -4,7 +4,8 @@ import { AppError } from '../http/errors';
 import { Code } from '../http/envelope';
 import { JOBS } from '../jobs/collections';
 
-const started = Date.now();
+// Uptime is a duration: the monotonic clock, not a date.
+const started = performance.now();
 
 /** GET /health: the backend answers a query, and which backend and version this is. */
 export function healthRoutes(router: ModuleRouter, deps: ModuleDeps): void {
@@ -41,7 +42,7 @@ export function healthRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         backend: deps.store.backend,
         version: deps.config.version,
         storeLatencyMs: Math.round((performance.now() - before) * 100) / 100,
-        uptimeSeconds: Math.floor((Date.now() - started) / 1000),
+        uptimeSeconds: Math.floor((performance.now() - started) / 1000),
         time: deps.clock.now().toISOString(),
       };
     },

@@ -3,6 +3,8 @@
  * the request log never includes headers, bodies or query strings (tokens, passwords and codes
  * travel there).
  */
+import { systemClock } from '../clock';
+
 export interface LogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
   msg: string;
@@ -11,8 +13,9 @@ export interface LogLine {
 
 export type Logger = (line: LogLine) => void;
 
+/** Log lines carry the system clock's time (operators correlate them with other systems' logs). */
 export const stdoutLogger: Logger = (line) => {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
+  process.stdout.write(`${JSON.stringify({ time: systemClock.now().toISOString(), ...line })}\n`);
 };
 
 export const silentLogger: Logger = () => {};

@@ -65,7 +65,7 @@ describe('job routes', () => {
     const job = await platform.deps.jobs.enqueue(
       'probe.export',
       { rows: 1 },
-      { tenantId: 't1', runAt: new Date(Date.now() + 60_000) },
+      { tenantId: 't1', runAt: new Date(platform.deps.clock.now().getTime() + 60_000) },
     );
     const res = await call(platform.app, 'POST', `/api/jobs/${job._id}/cancel`, {
       token: 'alice',

@@ -55,7 +55,8 @@ describe('two server processes on one embedded data directory', () => {
     const store = await openStore({ dataDir });
     try {
       const jobs = store.platform({ userId: 'test' }).collection(JOBS);
-      const now = new Date();
+      // The child servers run on the system clock; the jobs are due by it.
+      const now = systemClock.now();
       const inserted = await jobs.insertMany(
         Array.from({ length: 20 }, (_, i) =>
           newJobRecord('probe.append', { i }, now, { jobId: `once-${i}` }),

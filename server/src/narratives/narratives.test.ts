@@ -43,7 +43,7 @@ describe('H.1 narrative drafts', () => {
 
   it('drafts from the template published to PRO, never from a UAT draft; refuses templates that do not compile or use unknown helpers', async () => {
     const configurator = () =>
-      new ConfiguratorService(rig.store.tenant('t1', { userId: 'admin' }), { now: () => new Date() });
+      new ConfiguratorService(rig.store.tenant('t1', { userId: 'admin' }), rig.clock);
     const narrative = (id: string, body: string) => ({
       id,
       kind: 'narrative' as const,

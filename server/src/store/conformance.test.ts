@@ -2,6 +2,7 @@
  * One conformance suite for every backend available: embedded always, MongoDB when
  * MONGODB_URI is set (each run uses a fresh database name).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +40,7 @@ const backends: {
     available: Boolean(process.env.MONGODB_URI),
     open: async () => {
       const url = new URL(process.env.MONGODB_URI!);
-      url.pathname = `/pv_conformance_${Date.now()}_${process.pid}`;
+      url.pathname = `/pv_conformance_${randomUUID().replace(/-/g, '')}`;
       return {
         store: await openStore({ dataDir: '', mongodbUri: url.toString() }),
         cleanup: () => undefined,

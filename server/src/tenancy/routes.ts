@@ -4,8 +4,9 @@ import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import { requirePrincipal } from '../http/context';
 import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
+import { Code, ok } from '../http/envelope';
 import type { StoredDoc } from '../store/port';
+import { DuplicateKeyError } from '../store/port';
 import { accountsOf, findAccount, findAccountByName, newAccount, userDocId } from '../auth/accounts';
 import { consumeCaptcha } from '../auth/captcha';
 import { C } from '../auth/collections';
@@ -26,6 +27,7 @@ import {
   securitySchema,
 } from '../auth/policy';
 import { forgetTenant } from './tenants';
+import { REGISTRATION_DAYS, purgeExpiredRegistrations, registrationCutoff } from './registrations';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const limitsSchema = {
@@ -114,6 +116,7 @@ export async function createTenant(
   assertAccount(input.admin.account);
   assertEmail(input.admin.email);
   assertPhone(input.admin.phone);
+  await purgeExpiredRegistrations(deps);
   if (await findAccountByName(deps, input.admin.account)) throw errors.conflict('users.accountTaken');
   const platform = deps.store.platform({ userId: actor });
   if (await platform.collection(C.tenants).findOne({ code: input.code }))
@@ -214,7 +217,7 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
         },
       },
     },
-    async (_c, { body }) => {
+    async (c, { body }) => {
       const platform = deps.store.platform({ userId: 'system:registration' });
       if (
         options.captcha &&
@@ -222,35 +225,58 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
       ) {
         throw errors.badRequest('auth.captchaWrong');
       }
-      // The new tenant's administrator meets the policy the tenant will start with.
+      // Everything checkable without knowing who exists comes first, so that a refusal never
+      // depends on an existing account name or tenant code.
       const defaults = await tenantDefaults(deps);
       assertNewPassword(body.password, body.confirmPassword, defaults.security);
-      const tenant = await createTenant(
-        deps,
-        options,
-        {
-          name: body.tenantName,
-          nameEn: body.tenantNameEn,
-          code: body.code,
-          status: 'pending',
-          expiresAt: null,
-          limits: defaults.limits,
-          contact: {
-            name: body.contactName,
-            email: body.email,
-            ...(body.phone ? { phone: body.phone } : {}),
+      assertAccount(body.account);
+      assertEmail(body.email);
+      assertPhone(body.phone);
+      await purgeExpiredRegistrations(deps);
+      // One answer whether or not the registration can go ahead: a receipt number and "you will
+      // hear back" (a refused one gets a receipt that names nothing, after the same hashing work).
+      const received = (tenantId: string) =>
+        ok(c, { tenantId, status: 'pending' as const }, 'tenancy.registrationReceived');
+      const taken =
+        (await findAccountByName(deps, body.account)) !== null ||
+        (await platform.collection(C.tenants).findOne({ code: body.code })) !== null;
+      if (taken) {
+        await hashPassword(body.password, options.scryptCost);
+        return received(randomUUID());
+      }
+      try {
+        const tenant = await createTenant(
+          deps,
+          options,
+          {
+            name: body.tenantName,
+            nameEn: body.tenantNameEn,
+            code: body.code,
+            status: 'pending',
+            expiresAt: null,
+            limits: defaults.limits,
+            contact: {
+              name: body.contactName,
+              email: body.email,
+              ...(body.phone ? { phone: body.phone } : {}),
+            },
+            admin: {
+              account: body.account,
+              name: body.contactName,
+              email: body.email,
+              phone: body.phone,
+              password: body.password,
+            },
           },
-          admin: {
-            account: body.account,
-            name: body.contactName,
-            email: body.email,
-            phone: body.phone,
-            password: body.password,
-          },
-        },
-        'system:registration',
-      );
-      return { tenantId: tenant._id, status: tenant.status };
+          'system:registration',
+        );
+        return received(tenant._id);
+      } catch (error) {
+        // Taken between the check and the write (a concurrent registration): the same answer.
+        if ((error instanceof AppError && error.code === Code.conflict) || error instanceof DuplicateKeyError)
+          return received(randomUUID());
+        throw error;
+      }
     },
   );
 
@@ -600,6 +626,7 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
     async (c, { query }) => {
       const principal = requirePrincipal(c);
       const jurisdiction = await inJurisdiction(principal.userId);
+      await purgeExpiredRegistrations(deps);
       // Deleted tenants only when asked for (the list's "deleted" tab).
       const filter: Record<string, unknown> =
         query.deleted === 'true' ? { deleted: true } : { deleted: { $ne: true } };
@@ -735,6 +762,10 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       if (!current) throw errors.notFound();
       if (current.status !== 'pending')
         throw new AppError(Code.badRequest, 'tenancy.alreadyDecided', {}, 400);
+      if (current.registeredAt <= registrationCutoff(deps.clock.now())) {
+        await purgeExpiredRegistrations(deps);
+        throw errors.badRequest('tenancy.registrationExpired', { days: REGISTRATION_DAYS });
+      }
       const updated = await tenants(principal.userId).updateOne(
         { _id: params.tenantId, status: 'pending' },
         {

@@ -105,7 +105,10 @@ export function importR3(xml: string | Uint8Array, limits?: Partial<XmlLimits>):
 export interface R3ExportOptions {
   /** Receiver profile: ich (default), fda, ema, nmpa, or one declared in the mapping's profiles. */
   profile?: string;
-  /** Transmission time (N.1.5, N.2.r.4); the values the batch carries are kept when absent. */
+  /**
+   * Transmission time (N.1.5, N.2.r.4); the values the batch carries are kept when absent. The
+   * engine reads no clock: a batch that carries no N.1.5 needs it.
+   */
   now?: Date;
   batchId?: string;
   senderId?: string;
@@ -131,7 +134,9 @@ function withHeaders(batch: E2bBatch, profile: R3Profile, options: R3ExportOptio
   const receiver = options.receiverId ?? text(h['N.1.4']) ?? profile.batchReceiver ?? undefined;
   if (!receiver) throw new InterchangeError('export.receiverRequired');
   h['N.1.4'] = receiver;
-  const created = now ?? text(h['N.1.5']) ?? e2bTimestamp(new Date());
+  const created = now ?? text(h['N.1.5']);
+  if (!created)
+    throw new Error("exportR3: the batch carries no N.1.5; pass options.now (the caller's clock)");
   h['N.1.5'] = created;
   h['N.1.2'] = options.batchId ?? text(h['N.1.2']) ?? `${sender}-${created.slice(0, 14)}`;
   const reports = batch.reports.map((report): E2bRecord => {
