@@ -6,6 +6,7 @@ import { caseListDefinition, codelists } from '../../../engine/src/case-model/in
 import type { CaseListFilter } from '../../../engine/src/case-model/index';
 import { errors } from '../http/errors';
 import type { JsonSchema } from '../http/validation';
+import { textMatch } from '../store/guard';
 import type { Filter, Handle, SortSpec } from '../store/port';
 import { C } from './collections';
 import type { CaseSummary } from './summary';
@@ -19,6 +20,36 @@ export const SORTABLE_COLUMNS = caseListDefinition.columns
   .filter((column) => column.sortable)
   .map((column) => column.id);
 
+/** Longest text a list filter takes (a contains filter, a code, an id). */
+export const MAX_FILTER_TEXT = 200;
+const SCALAR = { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_FILTER_TEXT } as const;
+const DAY = { type: ['string', 'null'], maxLength: 10 } as const;
+
+/**
+ * The values a list filter accepts, by its operator: a scalar for eq, a scalar or a list of
+ * them for in, text for contains, `{from, to}` days for between (empty values mean "no filter").
+ * Objects appear nowhere else, so no query operator can travel in a filter value.
+ */
+export function filterValueSchema(definition: CaseListFilter): JsonSchema {
+  switch (definition.operator) {
+    case 'eq':
+    case 'anyEq':
+      return SCALAR;
+    case 'in':
+      return { anyOf: [SCALAR, { type: 'array', maxItems: 500, items: SCALAR }] };
+    case 'contains':
+    case 'anyContains':
+      return { type: ['string', 'null'], maxLength: MAX_FILTER_TEXT };
+    case 'between':
+      return {
+        anyOf: [
+          { type: ['string', 'null'], maxLength: 0 },
+          { type: 'object', additionalProperties: false, properties: { from: DAY, to: DAY } },
+        ],
+      };
+  }
+}
+
 /** The body of a case list query (POST /cases/search and the routes that take "what the list shows"). */
 export function caseListQuerySchema(options: { paged: boolean } = { paged: true }): JsonSchema {
   return {
@@ -26,7 +57,13 @@ export function caseListQuerySchema(options: { paged: boolean } = { paged: true 
     additionalProperties: false,
     properties: {
       tab: { enum: TAB_IDS },
-      filters: { type: 'object', propertyNames: { enum: FILTER_IDS } },
+      filters: {
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(
+          caseListDefinition.filters.map((filter) => [filter.id, filterValueSchema(filter)]),
+        ),
+      },
       sort: {
         type: 'object',
         required: ['column'],
@@ -56,8 +93,6 @@ export interface CaseListRow {
   deadline: CaseSummary['deadline'];
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** `2026-11-01` or `20261101` -> `20261101`; anything else refused. */
 function e2bDay(value: unknown, filterId: string): string {
   const text = String(value ?? '').replace(/-/g, '');
@@ -79,6 +114,10 @@ function isEmpty(value: unknown): boolean {
 /** The store filter of one list filter, or null when the value is empty. */
 export function filterClause(definition: CaseListFilter, value: unknown): Filter | null {
   if (isEmpty(value)) return null;
+  // Routes validate against filterValueSchema; a stored query (a download task) is checked here too.
+  const scalar = (v: unknown) => v === null || typeof v !== 'object';
+  if (definition.operator !== 'between' && !(Array.isArray(value) ? value : [value]).every(scalar))
+    throw errors.badRequest('cases.badFilter', { filter: definition.id });
   const paths = definition.fields.map((field) => `v.${pointerKey(field)}`);
   const booleanCodes = definition.codelist === 'completionState';
   const coerce = (v: unknown) => (booleanCodes ? v === true || v === 'true' : v);
@@ -99,12 +138,15 @@ export function filterClause(definition: CaseListFilter, value: unknown): Filter
     case 'contains':
     case 'anyContains': {
       if (typeof value !== 'string') throw errors.badRequest('cases.badFilter', { filter: definition.id });
-      const regex = { $regex: escapeRegex(value.trim()), $options: 'i' };
-      return each((path) => ({ [path]: regex }));
+      if (value.length > MAX_FILTER_TEXT)
+        throw errors.badRequest('cases.badFilter', { filter: definition.id });
+      const match = textMatch(value.trim());
+      return each((path) => ({ [path]: match }));
     }
     case 'between': {
       const range = value as { from?: unknown; to?: unknown };
-      if (typeof range !== 'object') throw errors.badRequest('cases.badFilter', { filter: definition.id });
+      if (typeof range !== 'object' || Array.isArray(range))
+        throw errors.badRequest('cases.badFilter', { filter: definition.id });
       const bounds: Record<string, string> = {};
       if (!isEmpty(range.from)) bounds.$gte = e2bDay(range.from, definition.id);
       if (!isEmpty(range.to)) bounds.$lt = nextDay(e2bDay(range.to, definition.id));

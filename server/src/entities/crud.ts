@@ -17,6 +17,7 @@ import type { Collection, Handle, StoredDoc } from '../store/port';
 import { bodySchema, fieldsOf, loadEntity } from './schema';
 import { listSort, sortQuery } from './sort';
 import type { SortQuery } from './sort';
+import { textMatch } from '../store/guard';
 
 export interface SoftDeleted {
   deleted?: boolean;
@@ -55,8 +56,6 @@ export interface EntitySpec<T extends object> {
   /** Why deletion is refused (a translated AppError), or nothing when the entry is unused. */
   assertUnused?(id: string, handle: Handle): Promise<void>;
 }
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function entityView<T extends object>(doc: StoredDoc<T>) {
   const {
@@ -141,8 +140,8 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
       for (const field of spec.exact)
         if (query[field] !== undefined && query[field] !== '') filter[field] = query[field];
       if (typeof query.keyword === 'string' && query.keyword.trim()) {
-        const pattern = escapeRegex(query.keyword.trim());
-        filter.$or = spec.keywordFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } }));
+        const match = textMatch(query.keyword.trim());
+        filter.$or = spec.keywordFields.map((field) => ({ [field]: match }));
       }
       const docs = collection(c);
       const items = await docs.find(filter, { sort, ...pageOptions(query) });

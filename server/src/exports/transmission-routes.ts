@@ -14,6 +14,7 @@ import { EXPORT_STATUSES } from './service';
 import { TRANSMISSION_ACTIONS } from './states';
 import { handleFailure, resubmitTransmission, sendTransmission, transmissionView } from './transmission';
 import { callerOf, filesOf, listExports, memberExport } from './access';
+import { textMatch } from '../store/guard';
 
 const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 export const exportIdParams: JsonSchema = {
@@ -22,7 +23,6 @@ export const exportIdParams: JsonSchema = {
   properties: { exportId: id() },
 };
 const rev: JsonSchema = { type: 'integer', minimum: 1 };
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 interface ListQuery {
   reportCode?: string;
@@ -61,7 +61,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
     },
     async (c, { query }) => {
       const filter: Record<string, unknown> = {};
-      const contains = (value: string) => ({ $regex: escapeRegex(value.trim()), $options: 'i' });
+      const contains = (value: string) => textMatch(value.trim());
       if (query.reportCode?.trim()) filter['cases.reportCode'] = contains(query.reportCode);
       if (query.batchId?.trim()) filter.batchId = contains(query.batchId);
       if (query.receiverId) filter.receiverId = query.receiverId;

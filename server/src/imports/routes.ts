@@ -34,6 +34,7 @@ import {
 } from './service';
 import type { GenerateInput } from './service';
 
+import { textMatch } from '../store/guard';
 export const VIEW = 'reportmanagment:importReport';
 export const IMPORT = 'reportmanagment:importReport:import';
 export const GENERATE = 'reportmanagment:importReport:generate';
@@ -239,8 +240,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { query }) => {
       const filter: Record<string, unknown> = {};
-      if (query.fileName?.trim())
-        filter.fileName = { $regex: escapeRegex(query.fileName.trim()), $options: 'i' };
+      if (query.fileName?.trim()) filter.fileName = textMatch(query.fileName.trim());
       if (query.processingStatus) filter.processingStatus = query.processingStatus;
       if (query.parseStatus) filter.parseStatus = query.parseStatus;
       if (query.finished !== undefined) filter.finished = query.finished;
@@ -389,8 +389,4 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     (c: Context<AppEnv>, { params, body }) => reject(c, params.recordId, body.reason ?? ''),
   );
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

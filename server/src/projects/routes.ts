@@ -11,6 +11,7 @@ import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import { bodySchema, fieldsOf, loadEntity } from '../entities/schema';
 import type { DrugInput, ProjectInput, SiteInput } from './service';
+import { textMatch } from '../store/guard';
 import {
   PROJECTS,
   addDrug,
@@ -51,7 +52,6 @@ const confirmationBody: JsonSchema = {
 };
 
 const nowIso = (c: Context<AppEnv>) => c.get('deps').clock.now().toISOString();
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function projectRoutes(router: ModuleRouter): void {
   router.route<unknown, PageQuery & SortQuery & { keyword?: string; locked?: boolean; deleted?: boolean }>(
@@ -77,10 +77,8 @@ export function projectRoutes(router: ModuleRouter): void {
       const filter: Record<string, unknown> = query.deleted ? { deleted: true } : { deleted: { $ne: true } };
       if (query.locked !== undefined) filter.locked = query.locked;
       if (query.keyword?.trim()) {
-        const pattern = escapeRegex(query.keyword.trim());
-        filter.$or = ['code', 'name', 'nameEn', 'sponsor'].map((field) => ({
-          [field]: { $regex: pattern, $options: 'i' },
-        }));
+        const match = textMatch(query.keyword.trim());
+        filter.$or = ['code', 'name', 'nameEn', 'sponsor'].map((field) => ({ [field]: match }));
       }
       const projects = tenantHandle(c).collection<Project>(PROJECTS);
       // code: the unique index of the projects collection (cases/collections.ts).

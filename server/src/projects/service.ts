@@ -14,6 +14,7 @@ import { C } from '../auth/collections';
 import type { Store } from '../store/port';
 import { assertCountry } from './entities';
 import { CATALOGUE, type Hospital, type CatalogueDrug } from './catalogue';
+import { textMatch } from '../store/guard';
 
 export const PROJECTS = caseCollectionNames.projects;
 
@@ -82,10 +83,9 @@ function assertUnlocked(project: Project): void {
 
 async function assertCodeFree(handle: Handle, code: string, except?: string): Promise<void> {
   // Codes compare case-insensitively: report codes and exports name projects by it.
-  const pattern = `^${code.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}$`;
   const same = await handle
     .collection<Project>(PROJECTS)
-    .find({ code: { $regex: pattern, $options: 'i' } }, { limit: 2 });
+    .find({ code: textMatch(code, { mode: 'exact' }) }, { limit: 2 });
   if (same.some((p) => p._id !== except)) throw errors.conflict('projects.codeTaken', { code });
 }
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditService } from '../audit';
 import { mingoOptions } from './embedded';
 import {
+import { literalRegex, serverFilter, textMatch } from './guard';
   ForbiddenQueryError,
   InvalidStoreRequestError,
   RevisionConflictError,
@@ -216,20 +217,20 @@ for (const backend of backends) {
         ['array membership', { tags: 'fatal' }, ['A-1']],
         ['$in', { 'workflow.node': { $in: ['qc', 'review'] } }, ['A-2', 'A-4']],
         ['$nin', { 'workflow.node': { $nin: ['qc', 'review'] } }, ['A-1', 'A-3']],
-        ['$regex prefix on array', { 'drugs.name': { $regex: '^Asp' } }, ['A-1', 'A-4']],
-        ['$regex case-insensitive', { 'drugs.name': { $regex: 'aspirin', $options: 'i' } }, ['A-1', 'A-4']],
+        ['$regex prefix on array', { 'drugs.name': literalRegex('^Asp') }, ['A-1', 'A-4']],
+        ['$regex case-insensitive', { 'drugs.name': literalRegex('aspirin', 'i') }, ['A-1', 'A-4']],
         ['$exists true', { nested: { $exists: true } }, ['A-1', 'A-3']],
         ['$exists false', { nested: { $exists: false } }, ['A-2', 'A-4']],
         ['null matches null and missing', { 'nested.v': null }, ['A-1', 'A-2', 'A-4']],
         ['score null', { score: null }, ['A-4']],
-        ['$elemMatch', { drugs: { $elemMatch: { name: { $regex: '^Asp' }, role: 'suspect' } } }, ['A-1']],
+        ['$elemMatch', { drugs: { $elemMatch: { name: literalRegex('^Asp'), role: 'suspect' } } }, ['A-1']],
         ['range on strings', { 'report.dateFirst': { $gte: '20240101', $lt: '20240301' } }, ['A-1', 'A-2']],
         ['range on numbers', { score: { $gt: 1.5, $lte: 10 } }, ['A-1', 'A-2']],
         ['$or', { $or: [{ score: { $gte: 10 } }, { 'workflow.node': 'review' }] }, ['A-2', 'A-4']],
         ['$and', { $and: [{ 'workflow.node': 'entry' }, { score: { $lt: 2 } }] }, ['A-3']],
         ['$ne', { 'workflow.node': { $ne: 'entry' } }, ['A-2', 'A-4']],
         ['empty array size', { drugs: { $size: 0 } }, ['A-3']],
-        ['$expr', { $expr: { $gt: ['$score', 4] } }, ['A-1', 'A-2']],
+        ['$expr', serverFilter({ $expr: { $gt: ['$score', 4] } }), ['A-1', 'A-2']],
       ])('%s', async (_label, filter, expected) => {
         expect(ids(await cases().find(filter))).toEqual(expected);
         expect(await cases().count(filter)).toBe(expected.length);
@@ -296,7 +297,7 @@ for (const backend of backends) {
           if (op === 'eq') return { [path]: v };
           if (op === '$in') return { [path]: { $in: [v, pick(values)] } };
           if (op === '$exists') return { [path]: { $exists: rand() < 0.5 } };
-          if (op === '$regex') return { [path]: { $regex: `^${pick(['a', 'ab', 'b', 'en'])}` } };
+          if (op === '$regex') return { [path]: literalRegex(`^${pick(['a', 'ab', 'b', 'en'])}`) };
           return { [path]: { [op]: v } };
         };
         for (let i = 0; i < 200; i++) {
@@ -421,13 +422,13 @@ for (const backend of backends) {
           for (const needle of needles) {
             const e = escape(needle);
             filters.push(
-              { [path]: { $regex: e, $options: 'i' } },
-              { [path]: { $regex: e } },
-              { [path]: { $regex: `^${e}` } },
-              { [path]: { $regex: `^${e}`, $options: 'i' } },
-              { [path]: new RegExp(`${e}$`, 'i') },
-              { [path]: new RegExp(`${e}$`) },
-              { [path]: { $regex: `^${e}$`, $options: 'i' } },
+              { [path]: literalRegex(e, 'i') },
+              { [path]: literalRegex(e) },
+              { [path]: literalRegex(`^${e}`) },
+              { [path]: literalRegex(`^${e}`, 'i') },
+              { [path]: literalRegex(`${e}$`, 'i') },
+              { [path]: literalRegex(`${e}$`) },
+              { [path]: literalRegex(`^${e}$`, 'i') },
             );
           }
         for (const path of ['any', 'tags', 'items.name'])
@@ -446,18 +447,18 @@ for (const backend of backends) {
           filters.push(
             {
               $or: [
-                { tags: { $regex: escape(needle), $options: 'i' } },
-                { 'items.name': { $regex: escape(needle), $options: 'i' } },
+                { tags: literalRegex(escape(needle), 'i') },
+                { 'items.name': literalRegex(escape(needle), 'i') },
               ],
             },
             {
               $or: [
-                { tags: { $regex: escape(needle) } },
-                { 'items.name': { $regex: escape(needle) } },
-                { s: { $regex: escape(needle) } },
+                { tags: literalRegex(escape(needle)) },
+                { 'items.name': literalRegex(escape(needle)) },
+                { s: literalRegex(escape(needle)) },
               ],
             },
-            { $or: [{ tags: true }, { 'items.name': true }, { any: { $regex: `^${escape(needle)}` } }] },
+            { $or: [{ tags: true }, { 'items.name': true }, { any: literalRegex(`^${escape(needle)}`) }] },
           );
         const byId = (x: { _id: string }, y: { _id: string }) => (x._id < y._id ? -1 : 1);
         for (const filter of filters) {
@@ -595,7 +596,7 @@ for (const backend of backends) {
         ['$in over tenants', { tenantId: { $in: ['A', 'B'] } }],
         ['$ne tenant', { tenantId: { $ne: 'A' } }],
         ['$nor', { $nor: [{ tenantId: 'A' }] }],
-        ['$expr on tenantId', { $expr: { $eq: ['$tenantId', 'B'] } }],
+        ['$expr on tenantId', serverFilter({ $expr: { $eq: ['$tenantId', 'B'] } })],
       ];
       it.each(tricks)('tenant A cannot read, count, update or delete B with %s', async (_label, filter) => {
         const c = a.collection('cases');
@@ -604,9 +605,9 @@ for (const backend of backends) {
         expect(seen.some((d) => d._id.startsWith('B-'))).toBe(false);
         expect(await c.count(filter)).toBe(seen.length);
         const before = await b.collection('cases').find({}, { sort: { _id: 1 } });
-        await c.updateMany({ $and: [filter, { _id: { $regex: '^B-' } }] }, { $set: { hacked: true } });
-        await c.updateOne({ $and: [filter, { _id: { $regex: '^B-' } }] }, { $set: { hacked: true } });
-        await c.deleteOne({ $and: [filter, { _id: { $regex: '^B-' } }] });
+        await c.updateMany({ $and: [filter, { _id: literalRegex('^B-') }] }, { $set: { hacked: true } });
+        await c.updateOne({ $and: [filter, { _id: literalRegex('^B-') }] }, { $set: { hacked: true } });
+        await c.deleteOne({ $and: [filter, { _id: literalRegex('^B-') }] });
         expect(await b.collection('cases').find({}, { sort: { _id: 1 } })).toEqual(before);
         const agg = await c.aggregate([{ $match: filter }, { $group: { _id: '$tenantId', n: { $sum: 1 } } }]);
         expect(agg.every((g) => g._id === 'A')).toBe(true);
@@ -739,6 +740,80 @@ for (const backend of backends) {
 
       it('has no way to change or delete audit entries', async () => {
         const trail = a.collection('audit');
+      // What a request could carry (parsed JSON: no object in it was built by server code).
+      it.each([
+        ['$regex', '{"reportCode": {"$regex": "^A"}}'],
+        ['a catastrophic $regex', '{"drugs.name": {"$regex": "(a+)+$", "$options": "i"}}'],
+        ['$regex under $elemMatch', '{"drugs": {"$elemMatch": {"name": {"$regex": "^Asp"}}}}'],
+        ['$regex under $not in $or', '{"$or": [{"x": 1}, {"reportCode": {"$not": {"$regex": "A"}}}]}'],
+        ['$expr', '{"$expr": {"$eq": ["$tenantId", "A"]}}'],
+        ['$where', '{"$where": "true"}'],
+        [
+          '$function',
+          '{"$expr": {"$function": {"body": "function(){return true}", "args": [], "lang": "js"}}}',
+        ],
+        ['$jsonSchema', '{"$jsonSchema": {"required": ["reportCode"]}}'],
+      ])('refuses a request-built filter with %s everywhere and changes nothing', async (_label, json) => {
+        const filter = JSON.parse(json) as Record<string, unknown>;
+        const c = a.collection('cases');
+        const before = await c.find({}, { sort: { _id: 1 } });
+        await expect(c.find(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.findOne(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.count(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.updateOne(filter, { $set: { x: 1 } })).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.updateMany(filter, { $set: { x: 1 } })).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.deleteOne(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.aggregate([{ $match: filter }])).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(store.maintenance().countAllTenants('cases', filter)).rejects.toBeInstanceOf(
+          ForbiddenQueryError,
+        );
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual(before);
+      });
+
+      it('accepts only regexes built from literal text and expressions server code marked', async () => {
+        await store.define({ name: 'traps', scope: 'tenant', indexes: [{ fields: { code: 1 } }] });
+        const traps = a.collection('traps');
+        await traps.insertMany([
+          { _id: 't1', code: `${'a'.repeat(30)}!`, note: `${'a'.repeat(30)}!` },
+          { _id: 't2', code: 'x(a+)+$y', note: 'the text (A+)+$ itself' },
+        ]);
+        const built = literalRegex('^aa');
+        expect(Object.isFrozen(built)).toBe(true);
+        expect(ids(await traps.find({ code: built }))).toEqual(['t1']);
+        // A copy loses the mark; a RegExp, a pattern with operators, flags that change matching
+        // and an over-long text are refused; serverFilter does not vouch for nested conditions.
+        await expect(traps.find({ code: { ...built } })).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(traps.find({ code: /^aa/ })).rejects.toBeInstanceOf(ForbiddenQueryError);
+        expect(() => literalRegex('(a+)+$')).toThrow(ForbiddenQueryError);
+        expect(() => literalRegex('a{1,30}')).toThrow(ForbiddenQueryError);
+        expect(() => literalRegex('^aa', 'u')).toThrow(ForbiddenQueryError);
+        expect(() => textMatch('x'.repeat(257))).toThrow(ForbiddenQueryError);
+        expect(() => textMatch('x'.repeat(256))).not.toThrow();
+        await expect(traps.find(serverFilter({ code: { $regex: '^aa' } }))).rejects.toBeInstanceOf(
+          ForbiddenQueryError,
+        );
+        await expect(
+          traps.aggregate([{ $project: { m: { $regexMatch: { input: '$code', regex: '(a+)+$' } } } }]),
+        ).rejects.toBeInstanceOf(ForbiddenQueryError);
+        expect(ids(await traps.find(serverFilter({ $expr: { $eq: ['$code', '$note'] } })))).toEqual(['t1']);
+        // Text is matched literally, on indexed (SQL) and unindexed (mingo) paths alike, at once
+        // even against the input that makes (a+)+$ backtrack exponentially.
+        const started = performance.now();
+        for (const path of ['code', 'note']) {
+          expect(ids(await traps.find({ [path]: textMatch('(a+)+$') }))).toEqual(['t2']);
+          expect(ids(await traps.find({ [path]: textMatch('(A+)+$') }))).toEqual(['t2']);
+          expect(ids(await traps.find({ [path]: textMatch('(A+)+$', { caseInsensitive: false }) }))).toEqual(
+            path === 'code' ? [] : ['t2'],
+          );
+          expect(ids(await traps.find({ [path]: textMatch('a'.repeat(30), { mode: 'prefix' }) }))).toEqual([
+            't1',
+          ]);
+          expect(ids(await traps.find({ [path]: textMatch('A!', { mode: 'suffix' }) }))).toEqual(['t1']);
+          expect(ids(await traps.find({ [path]: textMatch('a', { mode: 'exact' }) }))).toEqual([]);
+        }
+        expect(performance.now() - started).toBeLessThan(100);
+      });
+
         const [entry] = await trail.find({}, { limit: 1 });
         expect(entry).toBeDefined();
         await expect(trail.updateOne({ _id: entry!._id }, { $set: { userId: 'x' } })).rejects.toBeInstanceOf(

@@ -4,10 +4,12 @@
  * trail. A Driver does the storage-specific half.
  */
 import { randomUUID } from 'node:crypto';
+import { systemClock } from '../clock';
+import type { Clock } from '../clock';
 import { update as applyUpdate } from 'mingo';
 import { diffPaths } from './diff';
 import type { PathChange } from './diff';
-import { refuseScripts, scopeFilter, scopePipeline } from './guard';
+import { checkQuery, refuseScripts, scopeFilter, scopePipeline } from './guard';
 import { InvalidStoreRequestError, RevisionConflictError, StoreError } from './port';
 import type {
   Actor,
@@ -116,7 +118,11 @@ interface Scope {
 export class CoreStore implements Store, StoreAdmin {
   private readonly definitions = new Map<string, CollectionDefinition>();
 
-  constructor(private readonly driver: Driver) {}
+  /** `clock` stamps createdAt, updatedAt and audit entries (the platform's clock; tests pass theirs). */
+  constructor(
+    private readonly driver: Driver,
+    readonly clock: Clock = systemClock,
+  ) {}
 
   get backend(): 'embedded' | 'mongodb' {
     return this.driver.backend;
@@ -191,7 +197,7 @@ export class CoreStore implements Store, StoreAdmin {
         await driver.transaction((tx) => tx.insert(def, docs));
       },
       countAllTenants: async (collection, filter = {}) => {
-        refuseScripts(filter);
+        checkQuery(filter);
         return driver.count(await this.definition(collection), filter);
       },
     };
@@ -297,7 +303,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
   async insertMany(docs: NewDoc[]): Promise<StoredDoc[]> {
     const def = await this.def(true);
     if (!Array.isArray(docs)) throw new InvalidStoreRequestError('invalidDocument');
-    const now = new Date().toISOString();
+    const now = this.store.clock.now().toISOString();
     const { tenantId, actor } = this.scope;
     const stored = docs.map((doc) => {
       if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
@@ -401,7 +407,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
       throw new InvalidStoreRequestError('invalidUpdate', { detail: (error as Error).message });
     }
     if (changed.length === 0) return { doc: current };
-    const now = new Date().toISOString();
+    const now = this.store.clock.now().toISOString();
     next.rev = current.rev + 1;
     next.updatedAt = now;
     next.updatedBy = this.scope.actor.userId;
@@ -427,7 +433,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
         }
         if (!(await tx.remove(def, current._id, current.rev))) return { lost: current };
         if (def.audited) {
-          const now = new Date().toISOString();
+          const now = this.store.clock.now().toISOString();
           await this.audit(tx, [
             this.entry(def, current, 'delete', diffPaths(current, {}, STORE_FIELDS), now, options.reason),
           ]);

@@ -230,7 +230,7 @@ function upgradeSideTables(db: Database.Database): void {
  * switch; SQLite answers the loser SQLITE_BUSY without calling the busy handler, so it retries.
  */
 function enableWriteAheadLog(db: Database.Database): void {
-  const deadline = Date.now() + 10000;
+  const deadline = performance.now() + 10000;
   for (;;) {
     try {
       if (db.pragma('journal_mode', { simple: true }) === 'wal') return;
@@ -238,7 +238,7 @@ function enableWriteAheadLog(db: Database.Database): void {
       return;
     } catch (error) {
       const busy = (error as { code?: string }).code?.startsWith('SQLITE_BUSY') ?? false;
-      if (!busy || Date.now() > deadline) throw error;
+      if (!busy || performance.now() > deadline) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
     }
   }

@@ -1,6 +1,7 @@
 /** The store: openStore picks the backend (embedded SQLite by default, MongoDB with a URI). */
 import { CoreStore } from './core';
 import { EmbeddedDriver } from './embedded';
+import type { Clock } from '../clock';
 import type { Store, StoreAdmin } from './port';
 
 export * from './port';
@@ -13,6 +14,8 @@ export interface OpenStoreOptions {
   dataDir: string;
   /** When given, the MongoDB backend is used instead. */
   mongodbUri?: string;
+  /** Stamps the documents' and audit entries' times; default: the system clock. */
+  clock?: Clock;
 }
 
 export type OpenedStore = Store & StoreAdmin;
@@ -21,9 +24,9 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   let store: CoreStore;
   if (options.mongodbUri) {
     const { MongoDriver } = await import('./mongo');
-    store = new CoreStore(await MongoDriver.connect(options.mongodbUri));
+    store = new CoreStore(await MongoDriver.connect(options.mongodbUri), options.clock);
   } else {
-    store = new CoreStore(EmbeddedDriver.open(options.dataDir));
+    store = new CoreStore(EmbeddedDriver.open(options.dataDir), options.clock);
   }
   await store.init();
   return store;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { openStore } from './index';
+import { literalRegex } from './guard';
 import type { CollectionDefinition } from './port';
 
 const dirs: string[] = [];
@@ -60,7 +61,7 @@ it('upgrades a file from before stored columns and side-table booleans without l
   const cases = store.tenant('T', { userId: 'alice' }).collection('cases');
   expect((await cases.find({ isSae: true })).map((d) => d._id)).toEqual(['c1', 'c3']);
   expect(await cases.count({ isSae: false })).toBe(1);
-  expect(await cases.count({ code: { $regex: 'cn-', $options: 'i' }, isSae: true })).toBe(1);
+  expect(await cases.count({ code: literalRegex('cn-', 'i'), isSae: true })).toBe(1);
   await cases.insertOne({ _id: 'c4', code: 'CN-2026-004', isSae: true });
   expect(await cases.count({ isSae: true })).toBe(3);
   await store.close();

@@ -28,6 +28,7 @@ import {
 } from '../auth/policy';
 import { forgetTenant } from './tenants';
 import { REGISTRATION_DAYS, purgeExpiredRegistrations, registrationCutoff } from './registrations';
+import { textMatch } from '../store/guard';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const limitsSchema = {
@@ -631,8 +632,7 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       const filter: Record<string, unknown> =
         query.deleted === 'true' ? { deleted: true } : { deleted: { $ne: true } };
       if (query.status) filter.status = query.status;
-      if (query.name)
-        filter.name = { $regex: query.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
+      if (query.name) filter.name = textMatch(query.name);
       if (jurisdiction.length) filter._id = { $in: jurisdiction };
       return (await tenants(principal.userId).find(filter, { sort: { registeredAt: -1 }, limit: 1000 })).map(
         tenantView,

@@ -23,6 +23,7 @@ import { assertAssignableRoles } from '../access/service';
 import { requirePermission } from '../access/permissions';
 import type { OperationLogEntry } from './oplog';
 
+import { textMatch } from '../store/guard';
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const userParams = { type: 'object', properties: { userId: str(64) } };
 /** Giving or taking roles is its own button permission, beyond editing the profile. */
@@ -172,11 +173,8 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (query.organisationId) filter.organisationIds = query.organisationId;
       if (query.roleId) filter.roleIds = query.roleId;
       if (query.name) {
-        const pattern = query.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        filter.$or = [
-          { name: { $regex: pattern, $options: 'i' } },
-          { account: { $regex: pattern, $options: 'i' } },
-        ];
+        const match = textMatch(query.name);
+        filter.$or = [{ name: match }, { account: match }];
       }
       const items = await users.find(filter, {
         sort: listSort(query, USER_SORTABLE, { account: 1 }),

@@ -54,9 +54,10 @@ describe('project workflow overrides', () => {
       404,
     );
 
-    await new ConfiguratorService(rig.store.tenant('t1', { userId: 'admin' }), {
-      now: () => new Date(),
-    }).publish(async () => ({ _id: 'signature' }), 'password');
+    await new ConfiguratorService(rig.store.tenant('t1', { userId: 'admin' }), rig.clock).publish(
+      async () => ({ _id: 'signature' }),
+      'password',
+    );
     expect((await projects().findOne({ _id: 'p1' }))!.workflowOverride).toEqual(skipQc);
     const published = await entry.call('GET', '/workflow/case?projectId=p1');
     expect(published.body.data.nodes.dataEntry.transitions.submit).toEqual(['medicalReview']);
