@@ -12,6 +12,8 @@ export const C = {
   sessions: 'sessions',
   captchas: 'captchas',
   links: 'accountLinks',
+  /** Invitations of existing accounts to further tenants, waiting for the holder (auth/invitations.ts). */
+  invitations: 'invitations',
   platformLoginLog: 'platformLoginLog',
   operatorRoles: 'operatorRoles',
   /** The operator's system configuration (defaults of new tenants). */
@@ -46,6 +48,7 @@ export const authCollections: CollectionDefinition[] = [
   },
   { name: C.captchas, scope: 'platform', indexes: [{ fields: { expiresAt: 1 } }] },
   { name: C.links, scope: 'platform', indexes: [{ fields: { tokenHash: 1 }, unique: true }] },
+  { name: C.invitations, scope: 'platform', audited: true, indexes: [{ fields: { accountId: 1 } }] },
   // account: the log lists' sort by account (and their account filter).
   {
     name: C.platformLoginLog,

@@ -8,12 +8,16 @@ import { authCollections } from './collections';
 import type { IdentityOptions } from './options';
 import { identityOptionsFromEnv } from './options';
 import { authRoutes } from './routes';
+import { invitationRoutes } from './invitations';
 
 export function createAuthModule(options: IdentityOptions = identityOptionsFromEnv()) {
   return defineModule({
     name: 'auth',
     collections: authCollections,
-    routes: (router, deps) => authRoutes(router, deps, options),
+    routes: (router, deps) => {
+      authRoutes(router, deps, options);
+      invitationRoutes(router, deps);
+    },
     authenticator: createAuthenticator,
   });
 }

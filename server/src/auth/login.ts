@@ -1,7 +1,8 @@
 /**
- * Login: verification code, account, tenant status and expiry, user state, lock and password
- * policy, then a new session (ending the account's other session). Every attempt is logged
- * (tenant login log and the operator's platform login log) without the password or the code.
+ * Login: verification code, account, password (always verified), then - only for the right
+ * password - tenant status and expiry, user state, lock and password policy, then a new session
+ * (ending the account's other session). Every attempt is logged (tenant login log and the
+ * operator's platform login log) without the password or the code.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, errors } from '../http/errors';
@@ -9,11 +10,13 @@ import { Code } from '../http/envelope';
 import type { ModuleDeps } from '../http/module';
 import type { StoredDoc } from '../store/port';
 import { assertTenantUsable, getTenant } from '../tenancy/tenants';
+import { purgeExpiredRegistrations } from '../tenancy/registrations';
 import { accountsOf, findAccountByName, usersOf } from './accounts';
 import { consumeCaptcha } from './captcha';
 import { C } from './collections';
-import { burnVerification, verifyPassword } from './crypto';
-import type { Account, SecuritySettings, Session, Tenant } from './model';
+import type { ScryptCost } from './crypto';
+import { hashPassword, randomToken, verifyPassword } from './crypto';
+import type { Account, SecuritySettings, Session, Tenant, User, UserState } from './model';
 import { DEFAULT_SECURITY, OPERATOR_TENANT } from './model';
 import type { IdentityOptions } from './options';
 import { openSession } from './sessions';
@@ -72,12 +75,77 @@ function chooseTenant(account: Account, requested?: string): string | null {
   return account.tenantIds[0] ?? null;
 }
 
+/** One dummy hash per cost: an unknown account is verified against it, as slowly as a known one. */
+const dummyHashes = new Map<string, Promise<string>>();
+function dummyHash(cost: ScryptCost): Promise<string> {
+  const key = `${cost.N}:${cost.r}:${cost.p}`;
+  let hash = dummyHashes.get(key);
+  if (!hash) dummyHashes.set(key, (hash = hashPassword(randomToken(), cost)));
+  return hash;
+}
+
+/** Lock fields of whatever the failures count on: the membership in one tenant, or the account itself. */
+interface LockState {
+  failedCount?: number;
+  lockedUntil?: string | null;
+}
+
+const lockedAt = (doc: LockState, nowIso: string) => Boolean(doc.lockedUntil && doc.lockedUntil > nowIso);
+
+/** The `$set` that records one more wrong password on `doc` (nothing while it is locked already). */
+function failureUpdate(
+  doc: LockState & { state?: UserState },
+  policy: SecuritySettings,
+  now: Date,
+): Record<string, unknown> | null {
+  const nowIso = now.toISOString();
+  if (lockedAt(doc, nowIso)) return null;
+  // A lock that ran out starts a fresh count.
+  const failedCount = (doc.lockedUntil ? 0 : (doc.failedCount ?? 0)) + 1;
+  if (failedCount < policy.maxLoginErrors) {
+    return { failedCount, lockedUntil: null, ...(doc.state === 'locked' ? { state: 'enabled' } : {}) };
+  }
+  return {
+    failedCount,
+    lockedUntil: new Date(now.getTime() + policy.autoUnlockHours * 3600_000).toISOString(),
+    ...(doc.state === 'enabled' || doc.state === 'locked' ? { state: 'locked' } : {}),
+  };
+}
+
+/**
+ * Counts a wrong password against the account in one tenant (the membership), so that failures
+ * sent anonymously lock it in that tenant only; operators and accounts without a membership count
+ * on the account.
+ */
+async function countFailure(
+  deps: ModuleDeps,
+  account: StoredDoc<Account>,
+  member: { tenantId: string; user: StoredDoc<User> } | null,
+  policy: SecuritySettings,
+  now: Date,
+): Promise<void> {
+  if (member) {
+    const set = failureUpdate(member.user, policy, now);
+    if (set) await usersOf(deps, member.tenantId).updateOne({ _id: member.user._id }, { $set: set });
+    return;
+  }
+  const set = failureUpdate(account, policy, now);
+  if (set) await accountsOf(deps).updateOne({ _id: account._id }, { $set: set });
+}
+
+/**
+ * Login. Until the password is known to be right every refusal is the same answer
+ * (`auth.badCredentials`) after the same work (one scrypt verification, against a dummy hash for
+ * an unknown account): unknown, wrong password, locked, disabled, inactive and pending tenant
+ * cannot be told apart. The state is told only to the holder of the right password.
+ */
 export async function login(
   deps: ModuleDeps,
   options: IdentityOptions,
   input: LoginInput,
 ): Promise<LoginResult> {
   const now = deps.clock.now();
+  const nowIso = now.toISOString();
   const platform = deps.store.platform({ userId: 'system:auth' });
   const log = (
     reason: string,
@@ -86,7 +154,7 @@ export async function login(
     tenantId: string | null,
   ) =>
     writeLoginLog(deps, {
-      at: now.toISOString(),
+      at: nowIso,
       account: input.account.slice(0, 64),
       userId,
       loginTenantId: tenantId,
@@ -103,15 +171,28 @@ export async function login(
   if (options.captcha && !(await consumeCaptcha(platform, input.captchaId, input.captchaCode, now))) {
     throw await refuse('auth.captchaWrong', null, null);
   }
+  await purgeExpiredRegistrations(deps);
 
   const account = await findAccountByName(deps, input.account);
-  if (!account || !account.passwordHash) {
-    await burnVerification(options.scryptCost);
-    throw await refuse('auth.badCredentials', account?._id ?? null, null);
+  const tenantId = account ? chooseTenant(account, input.tenantId) : null;
+  // Failures count in the tenant asked for, or in the one the account would enter (an unknown
+  // tenantId must not buy unlimited guesses).
+  const countIn = account && !account.operator ? (tenantId ?? chooseTenant(account)) : null;
+  const tenant = countIn ? await getTenant(deps.store, countIn) : null;
+  const policy = policyOf(tenant);
+  const user = countIn ? await usersOf(deps, countIn).findOne({ accountId: account!._id }) : null;
+  const passwordRight = await verifyPassword(
+    input.password,
+    account?.passwordHash ?? (await dummyHash(options.scryptCost)),
+  );
+  if (!account?.passwordHash || !passwordRight) {
+    if (account?.passwordHash)
+      await countFailure(deps, account, countIn && user ? { tenantId: countIn, user } : null, policy, now);
+    throw await refuse('auth.badCredentials', account?._id ?? null, countIn);
   }
-  const tenantId = chooseTenant(account, input.tenantId);
+
+  // The right password: from here on the holder may learn the state of the account.
   if (!tenantId) throw await refuse('auth.noTenant', account._id, null);
-  const tenant = account.operator ? null : await getTenant(deps.store, tenantId);
   if (!account.operator) {
     try {
       assertTenantUsable(tenant, now);
@@ -120,51 +201,29 @@ export async function login(
         throw await refuse(error.messageKey, account._id, tenantId, error.params);
       throw error;
     }
-  }
-  const policy = policyOf(tenant);
-  const users = account.operator ? null : usersOf(deps, tenantId);
-  const user = users ? await users.findOne({ accountId: account._id }) : null;
-  if (users && !user) throw await refuse('auth.noTenant', account._id, tenantId);
-  if (user?.state === 'disabled') throw await refuse('auth.userDisabled', account._id, tenantId);
-  if (user?.state === 'inactive') throw await refuse('auth.userInactive', account._id, tenantId);
-
-  const accounts = accountsOf(deps);
-  if (account.lockedUntil) {
-    if (account.lockedUntil > now.toISOString()) {
-      await burnVerification(options.scryptCost);
-      throw await refuse('auth.accountLocked', account._id, tenantId, { until: account.lockedUntil });
+    if (!user || user.state === 'invited') throw await refuse('auth.noTenant', account._id, tenantId);
+    if (user.state === 'disabled') throw await refuse('auth.userDisabled', account._id, tenantId);
+    if (user.state === 'inactive') throw await refuse('auth.userInactive', account._id, tenantId);
+    if (lockedAt(user, nowIso))
+      throw await refuse('auth.accountLocked', account._id, tenantId, { until: user.lockedUntil });
+    if (user.failedCount || user.lockedUntil || user.state === 'locked') {
+      await usersOf(deps, tenantId).updateOne(
+        { _id: user._id },
+        { $set: { failedCount: 0, lockedUntil: null, state: 'enabled' } },
+      );
     }
-    await unlockAccount(deps, account);
-    account.failedCount = 0;
-  }
-
-  if (!(await verifyPassword(input.password, account.passwordHash))) {
-    const failedCount = (account.failedCount ?? 0) + 1;
-    if (failedCount >= policy.maxLoginErrors) {
-      const lockedUntil = new Date(now.getTime() + policy.autoUnlockHours * 3600_000).toISOString();
-      await accounts.updateOne({ _id: account._id }, { $set: { failedCount, lockedUntil } });
-      for (const member of account.tenantIds) {
-        await usersOf(deps, member).updateOne(
-          { accountId: account._id, state: 'enabled' },
-          { $set: { state: 'locked' } },
-        );
-      }
-      throw await refuse('auth.accountLockedNow', account._id, tenantId, {
-        count: policy.maxLoginErrors,
-        hours: policy.autoUnlockHours,
-      });
-    }
-    await accounts.updateOne({ _id: account._id }, { $set: { failedCount } });
-    throw await refuse('auth.badCredentialsLeft', account._id, tenantId, {
-      left: policy.maxLoginErrors - failedCount,
-    });
+  } else if (lockedAt(account, nowIso)) {
+    throw await refuse('auth.accountLocked', account._id, tenantId, { until: account.lockedUntil });
   }
 
   const cycleOver =
     policy.passwordChangeDays > 0 &&
     (!account.passwordChangedAt ||
       Date.parse(account.passwordChangedAt) + policy.passwordChangeDays * 86_400_000 <= now.getTime());
-  await accounts.updateOne({ _id: account._id }, { $set: { failedCount: 0, lastTenantId: tenantId } });
+  await accountsOf(deps).updateOne(
+    { _id: account._id },
+    { $set: { failedCount: 0, lockedUntil: null, lastTenantId: tenantId } },
+  );
   const opened = await openSession(deps, {
     accountId: account._id,
     account: account.account,
@@ -181,23 +240,6 @@ export async function login(
   return opened;
 }
 
-export async function unlockAccount(
-  deps: ModuleDeps,
-  account: StoredDoc<Account>,
-  actor = 'system:auth',
-): Promise<void> {
-  await accountsOf(deps, actor).updateOne(
-    { _id: account._id },
-    { $set: { failedCount: 0, lockedUntil: null } },
-  );
-  for (const member of account.tenantIds) {
-    await usersOf(deps, member, actor).updateOne(
-      { accountId: account._id, state: 'locked' },
-      { $set: { state: 'enabled' } },
-    );
-  }
-}
-
 /**
  * Re-verification of the caller's password (signing, sensitive changes). Failures count toward
  * the lock like login failures do. Refuses with 'Password verification failed.'.
@@ -209,23 +251,21 @@ export async function reverifyPassword(
   password: string,
 ): Promise<StoredDoc<Account>> {
   const now = deps.clock.now();
-  const accounts = accountsOf(deps);
-  const account = await accounts.findOne({ _id: accountId });
+  const account = await accountsOf(deps).findOne({ _id: accountId });
   if (!account?.passwordHash) throw errors.badRequest('auth.passwordVerificationFailed');
-  if (account.lockedUntil && account.lockedUntil > now.toISOString()) {
-    throw errors.badRequest('auth.accountLocked', { until: account.lockedUntil });
-  }
+  const operator = tenantId === OPERATOR_TENANT;
+  const user = operator ? null : await usersOf(deps, tenantId).findOne({ accountId });
+  const lock: LockState = user ?? account;
+  if (lockedAt(lock, now.toISOString()))
+    throw errors.badRequest('auth.accountLocked', { until: lock.lockedUntil });
   if (await verifyPassword(password, account.passwordHash)) {
-    if (account.failedCount) await accounts.updateOne({ _id: account._id }, { $set: { failedCount: 0 } });
+    if (user?.failedCount)
+      await usersOf(deps, tenantId).updateOne({ _id: user._id }, { $set: { failedCount: 0 } });
+    else if (!user && account.failedCount)
+      await accountsOf(deps).updateOne({ _id: account._id }, { $set: { failedCount: 0 } });
     return account;
   }
-  const tenant = tenantId === OPERATOR_TENANT ? null : await getTenant(deps.store, tenantId);
-  const policy = policyOf(tenant);
-  const failedCount = (account.failedCount ?? 0) + 1;
-  const lockedUntil =
-    failedCount >= policy.maxLoginErrors
-      ? new Date(now.getTime() + policy.autoUnlockHours * 3600_000).toISOString()
-      : null;
-  await accounts.updateOne({ _id: account._id }, { $set: { failedCount, lockedUntil } });
+  const policy = policyOf(operator ? null : await getTenant(deps.store, tenantId));
+  await countFailure(deps, account, user ? { tenantId, user } : null, policy, now);
   throw errors.badRequest('auth.passwordVerificationFailed');
 }

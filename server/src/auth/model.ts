@@ -61,7 +61,11 @@ export interface Tenant {
   deletedBy?: string;
 }
 
-/** Credentials and lock state of one person, shared by the tenants they belong to. */
+/**
+ * Credentials of one person, shared by the tenants they belong to. `tenantIds` lists the accepted
+ * memberships only (an invitation joins it when the holder accepts). The lock fields serve
+ * operators; a tenant member's lock lives on the membership (User), per tenant.
+ */
 export interface Account {
   account: string;
   /** Lower-case account, unique. */
@@ -81,7 +85,8 @@ export interface Account {
   name: string;
 }
 
-export type UserState = 'inactive' | 'enabled' | 'disabled' | 'locked';
+/** `invited`: an existing account was invited and has not accepted yet; the membership does nothing. */
+export type UserState = 'invited' | 'inactive' | 'enabled' | 'disabled' | 'locked';
 
 /** A person's membership of one tenant; `accountId` links it to the account (the caller's userId). */
 export interface User {
@@ -98,6 +103,10 @@ export interface User {
   roleIds: string[];
   /** Workflow duties (SPEC 6) the user performs, for display and assignment pickers. */
   duties?: string[];
+  /** Consecutive wrong passwords in this tenant (the lock counts per account and tenant). */
+  failedCount?: number;
+  /** Locked in this tenant until then (state `locked`). */
+  lockedUntil?: string | null;
   /** Deleted from the tenant (kept, disabled, hidden from the default list; restorable). */
   deleted?: boolean;
   deletedAt?: string;

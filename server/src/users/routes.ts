@@ -11,25 +11,40 @@ import { listSort, sortQuery } from '../entities/sort';
 import type { SortQuery } from '../entities/sort';
 import { issueLink } from '../auth/links';
 import { notifyAccountLink } from '../messages/notify';
-import { unlockAccount } from '../auth/login';
-import type { User, UserState } from '../auth/model';
+import { invite, memberState } from '../auth/invitations';
+import type { Account, User, UserState } from '../auth/model';
 import type { PageQuery } from '../auth/paging';
 import { pageOptions, pageQuery, timeRange } from '../auth/paging';
 import { assertAccount, assertEmail, assertPhone } from '../auth/policy';
 import { endSessions } from '../auth/sessions';
 import { assertTenantLimit } from '../tenancy/limits';
 import { getTenant } from '../tenancy/tenants';
+import { onlyRegistered, purgeExpiredRegistrations } from '../tenancy/registrations';
 import { assertAssignableRoles } from '../access/service';
 import { requirePermission } from '../access/permissions';
 import type { OperationLogEntry } from './oplog';
-
 import { textMatch } from '../store/guard';
+
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const userParams = { type: 'object', properties: { userId: str(64) } };
+/**
+ * A tenant administrator acts on the account itself (its password, its name, all its sessions) only
+ * when every membership of the account is in their tenant; an account shared with other tenants is
+ * its holder's (and the platform operator's).
+ */
+export function soleTenant(account: Account | null, tenantId: string): boolean {
+  return (
+    !!account &&
+    !account.operator &&
+    account.tenantIds.length > 0 &&
+    account.tenantIds.every((id) => id === tenantId)
+  );
+}
+
 /** Giving or taking roles is its own button permission, beyond editing the profile. */
 const ASSIGN_ROLES = 'authoritymanagement:userAccountManagement:assignRoles';
 
-export function userView(u: StoredDoc<User>, lockedUntil: string | null = null) {
+export function userView(u: StoredDoc<User>) {
   return {
     userId: u.accountId,
     account: u.account,
@@ -40,7 +55,7 @@ export function userView(u: StoredDoc<User>, lockedUntil: string | null = null) 
     state: u.state,
     deleted: u.deleted === true,
     deletedAt: u.deleted ? (u.deletedAt ?? null) : null,
-    lockedUntil,
+    lockedUntil: u.state === 'locked' ? (u.lockedUntil ?? null) : null,
     organisationIds: u.organisationIds,
     roleIds: u.roleIds,
     duties: u.duties ?? [],
@@ -155,7 +170,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         properties: {
           ...pageQuery,
           ...sortQuery,
-          state: { enum: ['inactive', 'enabled', 'disabled', 'locked'] },
+          state: { enum: ['invited', 'inactive', 'enabled', 'disabled', 'locked'] },
           name: str(64),
           organisationId: str(64),
           roleId: str(64),
@@ -198,8 +213,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         accountId: params.userId,
       });
       if (!user) throw errors.notFound();
-      const account = await findAccount(deps, user.accountId);
-      return userView(user, account?.lockedUntil ?? null);
+      return userView(user);
     },
   );
 
@@ -208,7 +222,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       method: 'post',
       path: '/',
       summary:
-        'Create a user (to be activated); answers the activation link path. An existing account of another tenant joins this one',
+        'Create a user (to be activated; answers the activation link path), or invite an existing account of another tenant (state invited until its holder accepts)',
       permission: 'authoritymanagement:userAccountManagement:add',
       body: {
         type: 'object',
@@ -232,16 +246,20 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       await assertOrganisations(principal.tenantId, principal.userId, body.organisationIds);
       if (body.roleIds?.length) await requirePermission(c, ASSIGN_ROLES);
       await assertAssignableRoles(c, body.roleIds ?? []);
+      await purgeExpiredRegistrations(deps);
       const existing = await findAccountByName(deps, body.account);
-      if (existing && (existing.operator || existing.tenantIds.includes(principal.tenantId)))
+      if (
+        existing &&
+        (existing.operator ||
+          existing.tenantIds.includes(principal.tenantId) ||
+          (await users.findOne({ accountId: existing._id })))
+      )
         throw errors.conflict('users.accountTaken');
+      // A pending (or rejected) registration's account is usable nowhere, so it is never invited.
+      if (existing && (await onlyRegistered(deps, existing)))
+        throw errors.conflict('users.accountUnavailable');
       const accountId = existing?._id ?? randomUUID();
-      if (existing) {
-        await accountsOf(deps, principal.userId).updateOne(
-          { _id: accountId },
-          { $addToSet: { tenantIds: principal.tenantId } },
-        );
-      } else {
+      if (!existing) {
         await accountsOf(deps, principal.userId).insertOne(
           newAccount({
             _id: accountId,
@@ -254,30 +272,41 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       const user = await users.insertOne({
         _id: userDocId(principal.tenantId, accountId),
         accountId,
-        account: body.account,
+        // The account's own spelling: an invitation does not rename anybody.
+        account: existing?.account ?? body.account,
         accountKey: body.account.toLowerCase(),
         name: body.name,
         email: body.email,
         ...(body.phone ? { phone: body.phone } : {}),
         ...(body.job ? { job: body.job } : {}),
-        state: existing?.passwordHash ? 'enabled' : 'inactive',
+        // An existing account is invited: the membership does nothing until its holder accepts.
+        state: existing ? 'invited' : 'inactive',
         organisationIds: body.organisationIds,
         currentOrganisationId: body.organisationIds[0]!,
         roleIds: body.roleIds ?? [],
         duties: body.duties ?? [],
       });
-      const link = existing?.passwordHash
-        ? null
-        : await issueLink(
-            deps,
-            { accountId, tenantId: principal.tenantId, purpose: 'activate' },
-            principal.userId,
-          );
-      if (link) await notifyAccountLink(c, 'account.activation', user, link);
+      if (existing) {
+        await invite(deps, {
+          accountId,
+          tenantId: principal.tenantId,
+          invitedBy: principal.userId,
+          invitedByName:
+            typeof principal.name === 'string' && principal.name ? principal.name : principal.userId,
+        });
+        return { user: userView(user), invited: true, activationPath: null, activationExpiresAt: null };
+      }
+      const link = await issueLink(
+        deps,
+        { accountId, tenantId: principal.tenantId, purpose: 'activate' },
+        principal.userId,
+      );
+      await notifyAccountLink(c, 'account.activation', user, link);
       return {
         user: userView(user),
-        activationPath: link?.path ?? null,
-        activationExpiresAt: link?.expiresAt ?? null,
+        invited: false,
+        activationPath: link.path,
+        activationExpiresAt: link.expiresAt,
       };
     },
   );
@@ -319,10 +348,12 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         { expectedRev: rev },
       );
       if (!updated) throw errors.notFound();
-      await accountsOf(deps, principal.userId).updateOne(
-        { _id: params.userId },
-        { $set: { name: body.name } },
-      );
+      // The account's own name is changed only by the tenant that holds every membership of it.
+      if (soleTenant(await findAccount(deps, params.userId), principal.tenantId))
+        await accountsOf(deps, principal.userId).updateOne(
+          { _id: params.userId },
+          { $set: { name: body.name } },
+        );
       return userView(updated);
     },
   );
@@ -353,11 +384,11 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     'enable',
     'Enable a disabled user',
     'authoritymanagement:userAccountManagement:enable',
-    async (user) => {
+    async (user, _actor, tenantId) => {
       if (user.deleted) throw errors.badRequest('users.deletedRestoreFirst');
       if (user.state !== 'disabled') throw errors.badRequest('users.stateNotAllowed', { state: user.state });
-      const account = await findAccount(deps, user.accountId);
-      return { state: account?.passwordHash ? 'enabled' : 'inactive' };
+      // A membership never accepted goes back to invited, never straight to enabled.
+      return { state: memberState(await findAccount(deps, user.accountId), tenantId) };
     },
   );
   stateChange(
@@ -371,14 +402,13 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   );
   stateChange(
     'unlock',
-    'Unlock a user locked by wrong passwords',
+    'Unlock a user locked by wrong passwords in this tenant (the lock counts per account and tenant)',
     'authoritymanagement:userAccountManagement:unlock',
-    async (user, actor) => {
-      const account = await findAccount(deps, user.accountId);
-      if (!account) throw errors.notFound();
-      await unlockAccount(deps, account, actor);
-      return user.state === 'locked' ? { state: 'enabled' } : {};
-    },
+    async (user) => ({
+      failedCount: 0,
+      lockedUntil: null,
+      ...(user.state === 'locked' ? { state: 'enabled' } : {}),
+    }),
   );
 
   stateChange(
@@ -416,7 +446,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       method: 'post',
       path: '/:userId/reset-password',
       summary:
-        'Reset a user’s password: the old one stops working, their session ends; answers a single-use link path',
+        'Reset a user’s password: the old one stops working, their session ends; answers a single-use link path. Refused (after ending the sessions in this tenant) for an account that also belongs to other tenants',
       permission: 'authoritymanagement:userAccountManagement:resetPassword',
       params: userParams,
     },
@@ -427,17 +457,27 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       });
       if (!user) throw errors.notFound();
       if (user.deleted) throw errors.badRequest('users.deletedRestoreFirst');
+      if (!soleTenant(await findAccount(deps, user.accountId), principal.tenantId)) {
+        // Another tenant's person too (or only invited here): what is this tenant's ends here, the
+        // account itself stays its holder's.
+        await endSessions(deps, { accountId: user.accountId, sessionTenantId: principal.tenantId }, 'forced');
+        throw errors.forbidden('users.accountShared');
+      }
       await accountsOf(deps, principal.userId).updateOne(
         { _id: user.accountId },
         { $set: { passwordHash: null, failedCount: 0, lockedUntil: null } },
       );
       await endSessions(deps, { accountId: user.accountId }, 'forced');
-      if (user.state === 'enabled' || user.state === 'locked') {
-        await usersOf(deps, principal.tenantId, principal.userId).updateOne(
-          { _id: user._id },
-          { $set: { state: 'inactive' } },
-        );
-      }
+      await usersOf(deps, principal.tenantId, principal.userId).updateOne(
+        { _id: user._id },
+        {
+          $set: {
+            failedCount: 0,
+            lockedUntil: null,
+            ...(user.state === 'enabled' || user.state === 'locked' ? { state: 'inactive' } : {}),
+          },
+        },
+      );
       const link = await issueLink(
         deps,
         { accountId: user.accountId, tenantId: principal.tenantId, purpose: 'reset' },

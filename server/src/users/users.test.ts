@@ -56,7 +56,7 @@ describe('user states', () => {
     expect((locked.body.data as { total: number }).total).toBe(0);
   });
 
-  it('lets an account of one tenant join another and switch between them', async () => {
+  it('invites an account of one tenant into another; once its holder accepts it switches between them', async () => {
     const operator = await f.login('operator');
     const created = await call(app(), 'POST', '/api/tenancy/operator/tenants', {
       token: operator,
@@ -88,9 +88,27 @@ describe('user states', () => {
       },
     });
     expect(joined.body, JSON.stringify(joined.body)).toMatchObject({ code: 200 });
-    expect(joined.body.data).toMatchObject({ user: { state: 'enabled' }, activationPath: null });
+    // Never attached silently: invited until the account holder accepts while signed in.
+    expect(joined.body.data).toMatchObject({
+      user: { state: 'invited' },
+      invited: true,
+      activationPath: null,
+    });
 
     const token = await f.login('entry');
+    const invitations = (await call(app(), 'GET', '/api/auth/invitations', { token })).body.data as {
+      invitationId: string;
+    }[];
+    expect(invitations).toHaveLength(1);
+    const accepted = await call(
+      app(),
+      'POST',
+      `/api/auth/invitations/${invitations[0]!.invitationId}/accept`,
+      {
+        token,
+      },
+    );
+    expect(accepted.body.code).toBe(200);
     const me = (await call(app(), 'GET', '/api/auth/me', { token })).body.data as {
       tenants: { tenantId: string }[];
       tenant: { tenantId: string };
