@@ -12,7 +12,11 @@ import { envelope, Code } from './http/envelope';
 import { handleError } from './http/errors';
 import type { Logger } from './http/log';
 import { stdoutLogger } from './http/log';
-import { authenticationMiddleware, requestContextMiddleware } from './http/middleware';
+import {
+  authenticationMiddleware,
+  requestContextMiddleware,
+  securityHeadersMiddleware,
+} from './http/middleware';
 import type { AppConfig, Clock, ModuleDeps, ServerModule } from './http/module';
 import { modulePrefix, systemClock } from './http/module';
 import type { ObjectResolver, RouteRecord } from './http/route';
@@ -39,6 +43,8 @@ export const defaultConfig: AppConfig = {
   jsonBodyLimit: 4 * 1024 * 1024,
   uploadLimit: 200 * 1024 * 1024,
   webDist: `${ROOT}web/dist`,
+  publicUrl: 'http://localhost:3000',
+  trustedProxies: [],
 };
 
 /** Modules every server runs, whatever the domain module list holds. */
@@ -125,6 +131,7 @@ export function createPlatform(options: CreateAppOptions): Platform {
 
   const app = new Hono<AppEnv>();
   app.use('*', requestContextMiddleware(deps, translator, log, authenticator));
+  app.use('*', securityHeadersMiddleware());
   app.use('*', async (c, next) => {
     if (c.req.path.startsWith('/api/') || c.req.path === '/health') await ready();
     await next();

@@ -1,15 +1,29 @@
 /**
  * The server process: PORT (default 3000), DATA_DIR (default ./data), MONGODB_URI (optional:
- * use MongoDB instead of the embedded store), WEB_DIST (the built web app, default web/dist).
+ * use MongoDB instead of the embedded store), WEB_DIST (the built web app, default web/dist),
+ * PV_PUBLIC_URL (the address users reach, for links in messages), PV_TRUSTED_PROXIES (peers whose
+ * X-Forwarded-For is believed).
  * Stops cleanly on SIGINT and SIGTERM.
  */
 import { startServer } from './http/server';
 import { stdoutLogger } from './http/log';
 import { describeError } from './http/errors';
+import { parseTrustedProxies, publicUrlOf } from './http/client';
 
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   stdoutLogger({ level: 'error', msg: `PORT must be a port number, got "${process.env.PORT}"` });
+  process.exit(2);
+}
+
+// Links in messages are built from PV_PUBLIC_URL (default http://localhost:<PORT>), never from Host.
+let publicUrl: string | undefined;
+let trustedProxies: string[];
+try {
+  publicUrl = publicUrlOf(process.env.PV_PUBLIC_URL);
+  trustedProxies = parseTrustedProxies(process.env.PV_TRUSTED_PROXIES);
+} catch (error) {
+  stdoutLogger({ level: 'error', msg: (error as Error).message });
   process.exit(2);
 }
 
@@ -19,7 +33,11 @@ try {
     host: process.env.HOST,
     dataDir: process.env.DATA_DIR || './data',
     mongodbUri: process.env.MONGODB_URI || undefined,
-    ...(process.env.WEB_DIST ? { config: { webDist: process.env.WEB_DIST } } : {}),
+    config: {
+      ...(process.env.WEB_DIST ? { webDist: process.env.WEB_DIST } : {}),
+      ...(publicUrl ? { publicUrl } : {}),
+      trustedProxies,
+    },
   });
   let signals = 0;
   const shutdown = (signal: string) => {

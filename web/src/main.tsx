@@ -1,7 +1,12 @@
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
-import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import {
+  FluentProvider,
+  RendererProvider,
+  createDOMRenderer,
+  webLightTheme,
+} from '@fluentui/react-components';
 import { createAppRouter } from './app/router';
 import { LanguageProvider } from './i18n/LanguageContext';
 import { SessionProvider } from './app/SessionContext';
@@ -9,6 +14,13 @@ import { NotifyHost } from './shell/NotifyHost';
 import { startWatchers } from './app/watchers';
 
 const router = createAppRouter();
+
+// Fluent UI writes its styles into <style> elements at run time; the page's CSP admits them by the
+// nonce the server put in index.html (no 'unsafe-inline' for styles, none at all for scripts).
+const styleNonce = document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content') ?? undefined;
+const renderer = createDOMRenderer(document, {
+  styleElementAttributes: styleNonce ? { nonce: styleNonce } : {},
+});
 
 function App() {
   useEffect(startWatchers, []);
@@ -24,8 +36,10 @@ function App() {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <FluentProvider theme={webLightTheme}>
-      <App />
-    </FluentProvider>
+    <RendererProvider renderer={renderer} targetDocument={document}>
+      <FluentProvider theme={webLightTheme}>
+        <App />
+      </FluentProvider>
+    </RendererProvider>
   </StrictMode>,
 );

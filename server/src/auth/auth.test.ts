@@ -173,8 +173,12 @@ describe('password policy and lock', () => {
       body: { ...policy, sessionMinutes: 20 },
     });
     expect(short.body.code).toBe(400);
+    const { rev } = (await call(app(), 'GET', '/api/tenancy/security', { token: admin })).body.data as {
+      rev: number;
+    };
     expect(
-      (await call(app(), 'PUT', '/api/tenancy/security', { token: admin, body: policy })).body.code,
+      (await call(app(), 'PUT', '/api/tenancy/security', { token: admin, body: { ...policy, rev } })).body
+        .code,
     ).toBe(200);
     f.clock.advance(5000); // past the tenant cache
 

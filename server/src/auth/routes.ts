@@ -13,7 +13,9 @@ import { accountsOf, findAccount, usersOf } from './accounts';
 import { issueCaptcha } from './captcha';
 import { C } from './collections';
 import { hashPassword } from './crypto';
-import { findLiveLink, useLink } from './links';
+import type { AccountLink } from './links';
+import { exchangeLink, findLiveLink, useLink } from './links';
+import { clientAddress } from '../http/client';
 import type { LoginLogEntry } from './login';
 import { login, policyOf, reverifyPassword, writeLoginLog } from './login';
 import type { Session } from './model';
@@ -43,8 +45,8 @@ const cropSchema = {
 };
 
 function clientOf(c: Context<AppEnv>) {
-  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-  const ip = forwarded || c.req.header('x-real-ip') || null;
+  // X-Forwarded-For counts only from a configured proxy (PV_TRUSTED_PROXIES); X-Real-IP never.
+  const ip = clientAddress(c);
   return { ip: ip ? ip.slice(0, 64) : null, userAgent: c.req.header('user-agent')?.slice(0, 300) ?? null };
 }
 
@@ -362,25 +364,47 @@ export function authRoutes(router: ModuleRouter, deps: ModuleDeps, options: Iden
       auth: 'none',
       query: { type: 'object', properties: { token: str(256) } },
     },
-    async (_c, { query }) => {
-      const link = await findLiveLink(deps, query.token);
-      const account = await findAccount(deps, link.accountId);
-      if (!account) throw errors.notFound();
-      const tenant = await getTenant(deps.store, link.linkTenantId);
-      const {
-        sessionMinutes: _s,
-        maxLoginErrors: _m,
-        autoUnlockHours: _a,
-        passwordChangeDays: _p,
-        ...rules
-      } = policyOf(tenant);
-      return {
-        account: account.account,
-        name: account.name,
-        purpose: link.purpose,
-        expiresAt: link.expiresAt,
-        passwordRules: rules,
-      };
+    async (_c, { query }) => activationInfo(await findLiveLink(deps, query.token)),
+  );
+
+  /** What the password form shows for a live link: the account and the rules to meet. */
+  async function activationInfo(link: StoredDoc<AccountLink>) {
+    const account = await findAccount(deps, link.accountId);
+    if (!account) throw errors.notFound();
+    const tenant = await getTenant(deps.store, link.linkTenantId);
+    const {
+      sessionMinutes: _s,
+      maxLoginErrors: _m,
+      autoUnlockHours: _a,
+      passwordChangeDays: _p,
+      ...rules
+    } = policyOf(tenant);
+    return {
+      account: account.account,
+      name: account.name,
+      purpose: link.purpose,
+      expiresAt: link.expiresAt,
+      passwordRules: rules,
+    };
+  }
+
+  router.route<{ token: string }>(
+    {
+      method: 'post',
+      path: '/activation/exchange',
+      summary:
+        'Exchange the token of an activation or reset link, as it arrived in the page address, for a code held by the page (the token stops working); answers the code, the account and the password rules',
+      auth: 'none',
+      body: {
+        type: 'object',
+        required: ['token'],
+        additionalProperties: false,
+        properties: { token: str(256) },
+      },
+    },
+    async (_c, { body }) => {
+      const { code, link } = await exchangeLink(deps, body.token);
+      return { code, ...(await activationInfo(link)) };
     },
   );
 

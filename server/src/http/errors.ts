@@ -86,6 +86,9 @@ export function handleError(error: unknown, c: Context<AppEnv>): Response {
   let appError: AppError | null = null;
   if (error instanceof AppError) appError = error;
   else if (error instanceof StoreError) appError = fromStoreError(error, has);
+  // Only decoding what a client sent (a header, a name) raises URIError: their input, not our fault.
+  else if (error instanceof URIError)
+    appError = new AppError(Code.badRequest, 'common.malformedEncoding', {}, 400);
   else if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     const key =

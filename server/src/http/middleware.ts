@@ -74,3 +74,57 @@ export function authenticationMiddleware(authenticator: Authenticator | null): M
     await next();
   };
 }
+
+/**
+ * The content security policy of every answer. Scripts come only from our own origin (no inline
+ * script, no eval: the web app validates forms without generated code). Styles: Fluent UI's
+ * Griffel and FluentProvider write their rules at run time into <style> elements they create;
+ * those elements are allowed by the per-page nonce the server puts in index.html (`styleNonce`),
+ * never by 'unsafe-inline'. Style attributes set through the CSSOM (element.style) are not
+ * governed by CSP.
+ */
+export function contentSecurityPolicy(styleNonce?: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src 'self'${styleNonce ? ` 'nonce-${styleNonce}'` : ''}`,
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "frame-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * Security headers on every answer: CSP (a page that set its own, with a nonce, keeps it),
+ * no framing, no referrer, no sniffing, HSTS when the public URL is https; API answers are never
+ * stored by caches (they carry patient data), hashed static assets keep their long cache.
+ */
+export function securityHeadersMiddleware(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    // Read per answer: a server started on port 0 learns its public URL after listening.
+    const hsts = c.get('deps').config.publicUrl.startsWith('https://');
+    let headers = c.res.headers;
+    try {
+      headers.set('X-Frame-Options', 'DENY');
+    } catch {
+      // A Response.redirect()/fetch answer has immutable headers: copy it once.
+      c.res = new Response(c.res.body, c.res);
+      headers = c.res.headers;
+    }
+    if (!headers.has('content-security-policy'))
+      headers.set('Content-Security-Policy', contentSecurityPolicy());
+    headers.set('X-Frame-Options', 'DENY');
+    headers.set('Referrer-Policy', 'no-referrer');
+    headers.set('X-Content-Type-Options', 'nosniff');
+    if (hsts) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    const path = c.req.path;
+    if (path === '/api' || path.startsWith('/api/') || path === '/health')
+      headers.set('Cache-Control', 'no-store');
+  };
+}

@@ -26,6 +26,13 @@ export interface AppConfig {
   uploadLimit: number;
   /** Folder of the built web app (web/dist); null serves no web app. */
   webDist: string | null;
+  /**
+   * The address users reach the platform at (PV_PUBLIC_URL, no trailing slash): links in messages
+   * are built from it, never from the request's Host header; https turns HSTS on.
+   */
+  publicUrl: string;
+  /** Peers whose X-Forwarded-For is believed (PV_TRUSTED_PROXIES: IPs and CIDRs); none by default. */
+  trustedProxies: string[];
 }
 
 /** What a module's routes, seed and jobs are given. */

@@ -225,9 +225,32 @@ export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
   }
   const text = await c.req.text();
   if (text.trim() === '') return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch (error) {
     throw errors.badRequest('common.malformedJson', { detail: (error as Error).message });
   }
+  // Validation, the store and audit walk documents recursively: a deep one would overflow the stack.
+  if (jsonDepth(parsed) > MAX_JSON_DEPTH)
+    throw errors.badRequest('common.malformedJson', { detail: `nested deeper than ${MAX_JSON_DEPTH}` });
+  return parsed;
+}
+
+/** No document of the platform nests anywhere near this deep (a case is about 8 levels). */
+export const MAX_JSON_DEPTH = 64;
+
+/** How deep arrays and objects nest in a parsed value (iterative: safe on any input). */
+export function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    const level = depth + 1;
+    if (level > deepest) deepest = level;
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, level]);
+  }
+  return deepest;
 }

@@ -85,6 +85,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : 'localhost'}:${port}`;
+  // Without PV_PUBLIC_URL, links in messages point at this server as started (development).
+  if (!options.config?.publicUrl) platform.deps.config.publicUrl = url;
   log({
     level: 'info',
     msg: 'listening',

@@ -49,8 +49,16 @@ export interface Message {
   body: string;
   /** An app route the message is about (a case), when there is one. */
   link: string | null;
+  /**
+   * The activation or reset link the body shows: the body keeps ACCOUNT_LINK_PLACEHOLDER and a
+   * fresh token is put in when the message is read (auth/links showLink), so no usable token is stored.
+   */
+  accountLinkId?: string | null;
   readAt: string | null;
 }
+
+/** Stands for an account link in a stored message body (no token is ever stored in a message). */
+export const ACCOUNT_LINK_PLACEHOLDER = '[[pv:account-link]]';
 
 export interface MessageReader {
   userId: string;
@@ -64,6 +72,8 @@ export interface Delivery {
   /** The event's variables in the recipient's language. */
   variables: (lang: Lang) => MessageVariables;
   link?: string | null;
+  /** The account link the body's ACCOUNT_LINK_PLACEHOLDER stands for. */
+  accountLinkId?: string;
   /** Who caused the event (audit trail). */
   actor: string;
 }
@@ -110,6 +120,7 @@ export async function deliver(deps: ModuleDeps, delivery: Delivery): Promise<str
       lang,
       ...rendered,
       link: delivery.link ?? null,
+      ...(delivery.accountLinkId ? { accountLinkId: delivery.accountLinkId } : {}),
       readAt: null,
     });
   return message._id;

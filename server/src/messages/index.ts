@@ -16,7 +16,8 @@ import type { ModuleRouter } from '../http/route';
 import { LANGS } from '../i18n';
 import type { Lang } from '../i18n';
 import type { Message, MessageReader } from './delivery';
-import { MESSAGES, messagesCollections } from './delivery';
+import { ACCOUNT_LINK_PLACEHOLDER, MESSAGES, messagesCollections } from './delivery';
+import { linkPath, showLink } from '../auth/links';
 import type { MessageEvent } from './events';
 import { EVENT_SAMPLES, EVENT_VARIABLES, MESSAGE_EVENTS, defaultText } from './events';
 import type { MessageTemplate, TemplateField } from './templates';
@@ -70,12 +71,26 @@ async function rememberLang(c: Context<AppEnv>): Promise<void> {
   else if (current.lang !== lang) await readers.updateOne({ _id: current._id }, { $set: { lang } });
 }
 
-function messageView(message: Message & { _id: string; createdAt: string }) {
+/**
+ * The body as the reader sees it: an account link's placeholder becomes the link with a fresh
+ * token (on the public URL) while the link is live, or says the link is no longer valid.
+ */
+async function shownBody(c: Context<AppEnv>, message: Message): Promise<string> {
+  if (!message.accountLinkId || !message.body.includes(ACCOUNT_LINK_PLACEHOLDER)) return message.body;
+  const deps = c.get('deps');
+  const token = await showLink(deps, message.accountLinkId, requirePrincipal(c).userId);
+  const text = token
+    ? `${deps.config.publicUrl}${linkPath(token)}`
+    : deps.translator.t(message.lang, 'messages.linkNoLongerValid');
+  return message.body.split(ACCOUNT_LINK_PLACEHOLDER).join(text);
+}
+
+async function messageView(c: Context<AppEnv>, message: Message & { _id: string; createdAt: string }) {
   return {
     id: message._id,
     event: message.event,
     subject: message.subject,
-    body: message.body,
+    body: await shownBody(c, message),
     link: message.link,
     lang: message.lang,
     readAt: message.readAt,
@@ -183,7 +198,7 @@ function routes(router: ModuleRouter, deps: ModuleDeps): void {
       return {
         total: await docs.count(filter),
         unread: await docs.count({ ...mine, readAt: null }),
-        items: items.map(messageView),
+        items: await Promise.all(items.map((message) => messageView(c, message))),
       };
     },
   );
@@ -204,9 +219,9 @@ function routes(router: ModuleRouter, deps: ModuleDeps): void {
       const docs = myMessages(c);
       const message = await docs.findOne({ _id: params.id, recipientId: userId });
       if (!message) throw errors.notFound('messages.messageNotFound');
-      if (message.readAt) return messageView(message);
+      if (message.readAt) return messageView(c, message);
       const now = c.get('deps').clock.now().toISOString();
-      return messageView((await docs.updateOne({ _id: message._id }, { $set: { readAt: now } }))!);
+      return messageView(c, (await docs.updateOne({ _id: message._id }, { $set: { readAt: now } }))!);
     },
   );
 

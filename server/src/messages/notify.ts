@@ -9,11 +9,14 @@ import type { AppEnv } from '../http/context';
 import { requirePrincipal } from '../http/context';
 import type { WorkflowHistoryEntry } from '../workflow/history';
 import { messageTime } from './events';
-import { deliverQuietly } from './delivery';
+import { ACCOUNT_LINK_PLACEHOLDER, deliverQuietly } from './delivery';
 
-/** The address the caller reached the platform at: links in messages are absolute. */
+/**
+ * Links in messages are absolute, on the configured public URL (PV_PUBLIC_URL): never the request's
+ * Host header, which the caller chooses.
+ */
 function origin(c: Context<AppEnv>): string {
-  return new URL(c.req.url).origin;
+  return c.get('deps').config.publicUrl;
 }
 
 /**
@@ -59,7 +62,7 @@ export async function notifyAccountLink(
   c: Context<AppEnv>,
   event: 'account.activation' | 'account.passwordReset',
   user: { name: string; account: string },
-  link: { path: string; expiresAt: string },
+  link: { linkId: string; expiresAt: string },
 ): Promise<string | null> {
   const principal = requirePrincipal(c);
   return deliverQuietly(c.get('deps'), {
@@ -67,11 +70,13 @@ export async function notifyAccountLink(
     event,
     recipientId: principal.userId,
     actor: principal.userId,
+    // The stored body holds a placeholder; the link, with a fresh token, is put in when it is read.
+    accountLinkId: link.linkId,
     variables: () => ({
       userName: user.name,
       account: user.account,
       issuerName: typeof principal.name === 'string' && principal.name ? principal.name : principal.userId,
-      link: `${origin(c)}${link.path}`,
+      link: ACCOUNT_LINK_PLACEHOLDER,
       expiresAt: messageTime(link.expiresAt),
     }),
   });

@@ -350,23 +350,34 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
     async (c) => {
       const principal = requirePrincipal(c);
       const tenant = await tenants(principal.userId).findOne({ _id: principal.tenantId });
-      return tenant?.security ?? DEFAULT_SECURITY;
+      // The tenant's revision: a save names it, so two administrators cannot overwrite each other.
+      return { ...(tenant?.security ?? DEFAULT_SECURITY), rev: tenant?.rev ?? null };
     },
   );
 
-  router.route<SecuritySettings>(
+  router.route<SecuritySettings & { rev: number }>(
     {
       method: 'put',
       path: '/security',
-      summary: 'Set the password policy and session expiry (every field required; session 30-360 minutes)',
+      summary:
+        'Set the password policy and session expiry (every field required; session 30-360 minutes); rev is the one GET answered, a stale one is refused (409)',
       permission: 'authoritymanagement:sysTenantConfig:security',
-      body: securitySchema,
+      body: {
+        ...securitySchema,
+        required: [...securitySchema.required, 'rev'],
+        properties: { ...securitySchema.properties, rev: { type: 'integer' } },
+      },
     },
     async (c, { body }) => {
       const principal = requirePrincipal(c);
-      await tenants(principal.userId).updateOne({ _id: principal.tenantId }, { $set: { security: body } });
+      const { rev, ...security } = body;
+      const updated = await tenants(principal.userId).updateOne(
+        { _id: principal.tenantId },
+        { $set: { security } },
+        { expectedRev: rev },
+      );
       forgetTenant(deps.store, principal.tenantId);
-      return body;
+      return { ...security, rev: updated?.rev ?? null };
     },
   );
 
@@ -551,11 +562,9 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
       const { rev, ...fields } = body;
       const existing = await company.findOne({ _id: 'company' });
       if (!existing) return company.insertOne({ _id: 'company', ...fields });
-      return company.updateOne(
-        { _id: 'company' },
-        { $set: fields },
-        rev === undefined ? {} : { expectedRev: rev },
-      );
+      // Once saved, every save names the revision it read: without one it cannot say it is current.
+      if (rev === undefined) throw errors.conflict('tenancy.companyChanged');
+      return company.updateOne({ _id: 'company' }, { $set: fields }, { expectedRev: rev });
     },
   );
 

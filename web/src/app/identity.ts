@@ -94,10 +94,19 @@ export interface ActivationInfo {
   };
 }
 
-export function checkActivation(token: string): Promise<ActivationInfo> {
-  return api.request<ActivationInfo>(IDENTITY_PATHS.activation, { params: { token }, silent: true });
+/**
+ * Exchanges the token the page arrived with for a code held in memory: the token stops working, so
+ * the address it travelled in (history, a Referer) holds nothing usable.
+ */
+export function exchangeActivation(token: string): Promise<ActivationInfo & { code: string }> {
+  return api.request<ActivationInfo & { code: string }>(`${IDENTITY_PATHS.activation}/exchange`, {
+    method: 'POST',
+    body: { token },
+    silent: true,
+  });
 }
 
+/** `token` is the code exchangeActivation answered. */
 export function activate(form: { token: string; password: string; confirmPassword: string }) {
   return api.envelope<null>(IDENTITY_PATHS.activation, { body: form, silent: true });
 }

@@ -6,7 +6,8 @@
 import { memo, useMemo } from 'react';
 import { makeStyles, tokens } from '@fluentui/react-components';
 import Form from '@rjsf/fluentui-rc';
-import validator from '@rjsf/validator-ajv8';
+// AJV's generated code is refused by the page's CSP (no 'unsafe-eval'): see cspValidator.ts.
+import { cspValidator as validator } from '../renderers/form/cspValidator';
 import type { ObjectFieldTemplateProps, RegistryFieldsType } from '@rjsf/utils';
 import type { CaseTabGroup } from '../../../engine/src/index';
 import { CaseField } from './CaseField';

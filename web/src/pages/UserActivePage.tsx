@@ -1,10 +1,13 @@
-/** /userActive?token=…: sets the password of a new (or reset) account through its emailed link. */
+/**
+ * /userActive?token=…: sets the password of a new (or reset) account through its link. The token
+ * is taken out of the address and exchanged for an in-memory code as soon as the page opens.
+ */
 import { useEffect, useState } from 'react';
 import { Body1, Spinner } from '@fluentui/react-components';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { RequestError } from '../api/request';
 import type { ActivationInfo } from '../app/identity';
-import { activate, checkActivation } from '../app/identity';
+import { activate, exchangeActivation } from '../app/identity';
 import { notify } from '../app/notify';
 import { PasswordForm } from '../components/PasswordForm';
 import { PublicCard } from '../components/PublicCard';
@@ -28,21 +31,39 @@ export function passwordRulesHint(
   return parts.join(t('common.listSeparator'));
 }
 
+/** One exchange per token, whatever React does with effects (StrictMode runs them twice). */
+const exchanges = new Map<string, Promise<ActivationInfo & { code: string }>>();
+
 export default function UserActivePage() {
   const { t } = useLanguage();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const token = params.get('token') ?? '';
-  const [info, setInfo] = useState<ActivationInfo | null>(null);
+  // Read once: the address loses the token right away (below).
+  const [token] = useState(() => params.get('token') ?? '');
+  const [info, setInfo] = useState<(ActivationInfo & { code: string }) | null>(null);
   const [invalid, setInvalid] = useState(!token);
   const [failure, setFailure] = useState<string | null>(null);
 
   useEffect(() => {
     if (!token) return;
-    checkActivation(token).then(setInfo, (error: unknown) => {
-      if (isInvalidLink(error)) setInvalid(true);
-      else setFailure(error instanceof Error ? error.message : String(error));
-    });
+    // The token must not stay in the address bar, in history or in a Referer: replace the entry,
+    // then trade the token for a code kept in this page's memory (the token stops working).
+    if (new URLSearchParams(window.location.search).has('token'))
+      window.history.replaceState(window.history.state, '', window.location.pathname);
+    let exchange = exchanges.get(token);
+    if (!exchange) exchanges.set(token, (exchange = exchangeActivation(token)));
+    let live = true;
+    exchange.then(
+      (answer) => live && setInfo(answer),
+      (error: unknown) => {
+        if (!live) return;
+        if (isInvalidLink(error)) setInvalid(true);
+        else setFailure(error instanceof Error ? error.message : String(error));
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [token]);
 
   if (invalid) return <Navigate to="/invalid" replace />;
@@ -63,7 +84,7 @@ export default function UserActivePage() {
             submitLabel={t('activation.submit')}
             onSubmit={async ({ newPassword, confirmPassword }) => {
               try {
-                await activate({ token, password: newPassword, confirmPassword });
+                await activate({ token: info.code, password: newPassword, confirmPassword });
                 notify.toast('success', t('activation.done'));
                 navigate('/login', { replace: true });
                 return null;

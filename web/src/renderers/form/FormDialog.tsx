@@ -9,8 +9,6 @@ import Form from '@rjsf/fluentui-rc';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RJSFSchema, RJSFValidationError, ValidatorType } from '@rjsf/utils';
 import { getDefaultFormState } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
-import Ajv2020 from 'ajv/dist/2020';
 import { api } from '../../app/api';
 import { notify } from '../../app/notify';
 import { RequestError } from '../../api/request';
@@ -21,13 +19,15 @@ import type { FormDefinition } from '../definition';
 import { fillPath } from '../definition';
 import { reportResult } from '../result';
 import { errorKey, localiseSchema, pickDeclared } from './localise';
+import { cspValidator } from './cspValidator';
 import type { LoadedOptions } from './options';
 import { loadOptions, optionSources, withOptions } from './options';
 import { PermissionTreeField } from './PermissionTreeField';
 import { withoutEmpty } from './empty';
 import { SaeOverlayField } from '../../pages/sae-templates/OverlayField';
 
-const validator = customizeValidator({ AjvClass: Ajv2020 as never });
+// Not AJV: its generated code needs 'unsafe-eval', which the page's CSP refuses (cspValidator.ts).
+const validator = cspValidator;
 /** Special fields a definition's uiSchema can name with `ui:field`. */
 const fields = { permissionTree: PermissionTreeField, saeOverlay: SaeOverlayField };
 
