@@ -33,8 +33,8 @@ import {
   savePreprocessing,
 } from './service';
 import type { GenerateInput } from './service';
-
 import { textMatch } from '../store/guard';
+
 export const VIEW = 'reportmanagment:importReport';
 export const IMPORT = 'reportmanagment:importReport:import';
 export const GENERATE = 'reportmanagment:importReport:generate';
@@ -152,13 +152,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       const principal = requirePrincipal(c);
       const handle = tenantHandle(c);
       const header = c.req.header('x-file-name');
-      let decoded: string;
-      try {
-        decoded = header ? decodeURIComponent(header) : '';
-      } catch {
-        throw errors.badRequest('common.malformedEncoding');
-      }
-      const fileName = (query.fileName ?? decoded).trim();
+      const fileName = (query.fileName ?? (header ? decodeURIComponent(header) : '')).trim();
       if (!fileName) throw errors.badRequest('server.uploadNoFile');
       if (!(UPLOAD_KINDS.e2b as readonly string[]).includes(extensionOf(fileName)))
         throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.e2b.join(', ') });

@@ -10,8 +10,8 @@ import { Query } from 'mingo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditService } from '../audit';
 import { mingoOptions } from './embedded';
-import {
 import { literalRegex, serverFilter, textMatch } from './guard';
+import {
   ForbiddenQueryError,
   InvalidStoreRequestError,
   RevisionConflictError,
@@ -629,6 +629,80 @@ for (const backend of backends) {
         await expect(c.aggregate([{ $match: filter }])).rejects.toBeInstanceOf(ForbiddenQueryError);
       });
 
+      // What a request could carry (parsed JSON: no object in it was built by server code).
+      it.each([
+        ['$regex', '{"reportCode": {"$regex": "^A"}}'],
+        ['a catastrophic $regex', '{"drugs.name": {"$regex": "(a+)+$", "$options": "i"}}'],
+        ['$regex under $elemMatch', '{"drugs": {"$elemMatch": {"name": {"$regex": "^Asp"}}}}'],
+        ['$regex under $not in $or', '{"$or": [{"x": 1}, {"reportCode": {"$not": {"$regex": "A"}}}]}'],
+        ['$expr', '{"$expr": {"$eq": ["$tenantId", "A"]}}'],
+        ['$where', '{"$where": "true"}'],
+        [
+          '$function',
+          '{"$expr": {"$function": {"body": "function(){return true}", "args": [], "lang": "js"}}}',
+        ],
+        ['$jsonSchema', '{"$jsonSchema": {"required": ["reportCode"]}}'],
+      ])('refuses a request-built filter with %s everywhere and changes nothing', async (_label, json) => {
+        const filter = JSON.parse(json) as Record<string, unknown>;
+        const c = a.collection('cases');
+        const before = await c.find({}, { sort: { _id: 1 } });
+        await expect(c.find(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.findOne(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.count(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.updateOne(filter, { $set: { x: 1 } })).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.updateMany(filter, { $set: { x: 1 } })).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.deleteOne(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(c.aggregate([{ $match: filter }])).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(store.maintenance().countAllTenants('cases', filter)).rejects.toBeInstanceOf(
+          ForbiddenQueryError,
+        );
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual(before);
+      });
+
+      it('accepts only regexes built from literal text and expressions server code marked', async () => {
+        await store.define({ name: 'traps', scope: 'tenant', indexes: [{ fields: { code: 1 } }] });
+        const traps = a.collection('traps');
+        await traps.insertMany([
+          { _id: 't1', code: `${'a'.repeat(30)}!`, note: `${'a'.repeat(30)}!` },
+          { _id: 't2', code: 'x(a+)+$y', note: 'the text (A+)+$ itself' },
+        ]);
+        const built = literalRegex('^aa');
+        expect(Object.isFrozen(built)).toBe(true);
+        expect(ids(await traps.find({ code: built }))).toEqual(['t1']);
+        // A copy loses the mark; a RegExp, a pattern with operators, flags that change matching
+        // and an over-long text are refused; serverFilter does not vouch for nested conditions.
+        await expect(traps.find({ code: { ...built } })).rejects.toBeInstanceOf(ForbiddenQueryError);
+        await expect(traps.find({ code: /^aa/ })).rejects.toBeInstanceOf(ForbiddenQueryError);
+        expect(() => literalRegex('(a+)+$')).toThrow(ForbiddenQueryError);
+        expect(() => literalRegex('a{1,30}')).toThrow(ForbiddenQueryError);
+        expect(() => literalRegex('^aa', 'u')).toThrow(ForbiddenQueryError);
+        expect(() => textMatch('x'.repeat(257))).toThrow(ForbiddenQueryError);
+        expect(() => textMatch('x'.repeat(256))).not.toThrow();
+        await expect(traps.find(serverFilter({ code: { $regex: '^aa' } }))).rejects.toBeInstanceOf(
+          ForbiddenQueryError,
+        );
+        await expect(
+          traps.aggregate([{ $project: { m: { $regexMatch: { input: '$code', regex: '(a+)+$' } } } }]),
+        ).rejects.toBeInstanceOf(ForbiddenQueryError);
+        expect(ids(await traps.find(serverFilter({ $expr: { $eq: ['$code', '$note'] } })))).toEqual(['t1']);
+        // Text is matched literally, on indexed (SQL) and unindexed (mingo) paths alike, at once
+        // even against the input that makes (a+)+$ backtrack exponentially.
+        const started = performance.now();
+        for (const path of ['code', 'note']) {
+          expect(ids(await traps.find({ [path]: textMatch('(a+)+$') }))).toEqual(['t2']);
+          expect(ids(await traps.find({ [path]: textMatch('(A+)+$') }))).toEqual(['t2']);
+          expect(ids(await traps.find({ [path]: textMatch('(A+)+$', { caseInsensitive: false }) }))).toEqual(
+            path === 'code' ? [] : ['t2'],
+          );
+          expect(ids(await traps.find({ [path]: textMatch('a'.repeat(30), { mode: 'prefix' }) }))).toEqual([
+            't1',
+          ]);
+          expect(ids(await traps.find({ [path]: textMatch('A!', { mode: 'suffix' }) }))).toEqual(['t1']);
+          expect(ids(await traps.find({ [path]: textMatch('a', { mode: 'exact' }) }))).toEqual([]);
+        }
+        expect(performance.now() - started).toBeLessThan(100);
+      });
+
       it('refuses script accumulators, $out, $merge and joins outside the tenant scope', async () => {
         const c = a.collection('cases');
         const accumulator = {
@@ -740,80 +814,6 @@ for (const backend of backends) {
 
       it('has no way to change or delete audit entries', async () => {
         const trail = a.collection('audit');
-      // What a request could carry (parsed JSON: no object in it was built by server code).
-      it.each([
-        ['$regex', '{"reportCode": {"$regex": "^A"}}'],
-        ['a catastrophic $regex', '{"drugs.name": {"$regex": "(a+)+$", "$options": "i"}}'],
-        ['$regex under $elemMatch', '{"drugs": {"$elemMatch": {"name": {"$regex": "^Asp"}}}}'],
-        ['$regex under $not in $or', '{"$or": [{"x": 1}, {"reportCode": {"$not": {"$regex": "A"}}}]}'],
-        ['$expr', '{"$expr": {"$eq": ["$tenantId", "A"]}}'],
-        ['$where', '{"$where": "true"}'],
-        [
-          '$function',
-          '{"$expr": {"$function": {"body": "function(){return true}", "args": [], "lang": "js"}}}',
-        ],
-        ['$jsonSchema', '{"$jsonSchema": {"required": ["reportCode"]}}'],
-      ])('refuses a request-built filter with %s everywhere and changes nothing', async (_label, json) => {
-        const filter = JSON.parse(json) as Record<string, unknown>;
-        const c = a.collection('cases');
-        const before = await c.find({}, { sort: { _id: 1 } });
-        await expect(c.find(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
-        await expect(c.findOne(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
-        await expect(c.count(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
-        await expect(c.updateOne(filter, { $set: { x: 1 } })).rejects.toBeInstanceOf(ForbiddenQueryError);
-        await expect(c.updateMany(filter, { $set: { x: 1 } })).rejects.toBeInstanceOf(ForbiddenQueryError);
-        await expect(c.deleteOne(filter)).rejects.toBeInstanceOf(ForbiddenQueryError);
-        await expect(c.aggregate([{ $match: filter }])).rejects.toBeInstanceOf(ForbiddenQueryError);
-        await expect(store.maintenance().countAllTenants('cases', filter)).rejects.toBeInstanceOf(
-          ForbiddenQueryError,
-        );
-        expect(await c.find({}, { sort: { _id: 1 } })).toEqual(before);
-      });
-
-      it('accepts only regexes built from literal text and expressions server code marked', async () => {
-        await store.define({ name: 'traps', scope: 'tenant', indexes: [{ fields: { code: 1 } }] });
-        const traps = a.collection('traps');
-        await traps.insertMany([
-          { _id: 't1', code: `${'a'.repeat(30)}!`, note: `${'a'.repeat(30)}!` },
-          { _id: 't2', code: 'x(a+)+$y', note: 'the text (A+)+$ itself' },
-        ]);
-        const built = literalRegex('^aa');
-        expect(Object.isFrozen(built)).toBe(true);
-        expect(ids(await traps.find({ code: built }))).toEqual(['t1']);
-        // A copy loses the mark; a RegExp, a pattern with operators, flags that change matching
-        // and an over-long text are refused; serverFilter does not vouch for nested conditions.
-        await expect(traps.find({ code: { ...built } })).rejects.toBeInstanceOf(ForbiddenQueryError);
-        await expect(traps.find({ code: /^aa/ })).rejects.toBeInstanceOf(ForbiddenQueryError);
-        expect(() => literalRegex('(a+)+$')).toThrow(ForbiddenQueryError);
-        expect(() => literalRegex('a{1,30}')).toThrow(ForbiddenQueryError);
-        expect(() => literalRegex('^aa', 'u')).toThrow(ForbiddenQueryError);
-        expect(() => textMatch('x'.repeat(257))).toThrow(ForbiddenQueryError);
-        expect(() => textMatch('x'.repeat(256))).not.toThrow();
-        await expect(traps.find(serverFilter({ code: { $regex: '^aa' } }))).rejects.toBeInstanceOf(
-          ForbiddenQueryError,
-        );
-        await expect(
-          traps.aggregate([{ $project: { m: { $regexMatch: { input: '$code', regex: '(a+)+$' } } } }]),
-        ).rejects.toBeInstanceOf(ForbiddenQueryError);
-        expect(ids(await traps.find(serverFilter({ $expr: { $eq: ['$code', '$note'] } })))).toEqual(['t1']);
-        // Text is matched literally, on indexed (SQL) and unindexed (mingo) paths alike, at once
-        // even against the input that makes (a+)+$ backtrack exponentially.
-        const started = performance.now();
-        for (const path of ['code', 'note']) {
-          expect(ids(await traps.find({ [path]: textMatch('(a+)+$') }))).toEqual(['t2']);
-          expect(ids(await traps.find({ [path]: textMatch('(A+)+$') }))).toEqual(['t2']);
-          expect(ids(await traps.find({ [path]: textMatch('(A+)+$', { caseInsensitive: false }) }))).toEqual(
-            path === 'code' ? [] : ['t2'],
-          );
-          expect(ids(await traps.find({ [path]: textMatch('a'.repeat(30), { mode: 'prefix' }) }))).toEqual([
-            't1',
-          ]);
-          expect(ids(await traps.find({ [path]: textMatch('A!', { mode: 'suffix' }) }))).toEqual(['t1']);
-          expect(ids(await traps.find({ [path]: textMatch('a', { mode: 'exact' }) }))).toEqual([]);
-        }
-        expect(performance.now() - started).toBeLessThan(100);
-      });
-
         const [entry] = await trail.find({}, { limit: 1 });
         expect(entry).toBeDefined();
         await expect(trail.updateOne({ _id: entry!._id }, { $set: { userId: 'x' } })).rejects.toBeInstanceOf(
