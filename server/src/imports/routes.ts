@@ -152,7 +152,13 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       const principal = requirePrincipal(c);
       const handle = tenantHandle(c);
       const header = c.req.header('x-file-name');
-      const fileName = (query.fileName ?? (header ? decodeURIComponent(header) : '')).trim();
+      let decoded: string;
+      try {
+        decoded = header ? decodeURIComponent(header) : '';
+      } catch {
+        throw errors.badRequest('common.malformedEncoding');
+      }
+      const fileName = (query.fileName ?? decoded).trim();
       if (!fileName) throw errors.badRequest('server.uploadNoFile');
       if (!(UPLOAD_KINDS.e2b as readonly string[]).includes(extensionOf(fileName)))
         throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.e2b.join(', ') });
