@@ -169,6 +169,7 @@ async function importZip(messages: number): Promise<ZipRun> {
     fileName: `bench-${messages}.zip`,
     contentType: 'application/zip',
     maxBytes: zip.length,
+    owner: { kind: 'upload', id: 'bench' },
   });
   const record = await tenant.collection<ImportRecord>(IMPORT_RECORDS).insertOne({
     fileName: `bench-${messages}.zip`,

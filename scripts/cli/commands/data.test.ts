@@ -63,6 +63,7 @@ describe('data export / import', () => {
         fileName: 'a.txt',
         contentType: 'text/plain',
         maxBytes: 1000,
+        owner: { kind: 'upload', id: 'user-A' },
       });
     await files.close();
     const before = await everything(store);

@@ -5,12 +5,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { registerFileOwner } from '../files';
+import type { FileOwner } from '../files';
 import type { Principal } from '../http/context';
 import type { ModuleDeps } from '../http/module';
 import { errors } from '../http/errors';
 import type { StoredDoc } from '../store/port';
 import { C } from './collections';
 import { reverifyPassword } from './login';
+
+/** A signature picture's file is its user's own: only they (and administrators) read it. */
+const SIGNATURE_OWNER = 'signature';
+const signatureOwner = (principal: Principal): FileOwner => ({ kind: SIGNATURE_OWNER, id: principal.userId });
+registerFileOwner(
+  SIGNATURE_OWNER,
+  async (caller, owner, action) => action === 'read' && owner.id === caller.userId,
+);
 
 /** Largest signature picture accepted, in bytes of the decoded image. */
 export const SIGNATURE_MAX_BYTES = 512 * 1024;
@@ -80,14 +90,29 @@ export async function saveSignature(
       fileName: `signature-${principal.userId}.${contentType === 'image/png' ? 'png' : 'jpg'}`,
       contentType,
       maxBytes: SIGNATURE_MAX_BYTES,
+      owner: signatureOwner(principal),
     });
     fileId = info.fileId;
     dataUrl = null;
   }
   const doc = { contentType, fileId, dataUrl, crop: input.crop, size: bytes.length };
   const signatures = signaturesOf(deps, principal);
+  const previous = await signatures.findOne({ _id: principal.userId });
   const updated = await signatures.updateOne({ _id: principal.userId }, { $set: doc });
+  await releasePicture(deps, principal, previous?.fileId, fileId);
   return updated ?? (await signatures.insertOne({ _id: principal.userId, ...doc }));
+}
+
+/** The replaced or deleted picture's file is no longer the signature's. */
+async function releasePicture(
+  deps: ModuleDeps,
+  principal: Principal,
+  fileId: string | null | undefined,
+  kept: string | null = null,
+): Promise<void> {
+  if (!fileId || fileId === kept || !deps.files) return;
+  const handle = deps.store.tenant(principal.tenantId, { userId: principal.userId });
+  await deps.files.forTenant(handle).release(fileId, signatureOwner(principal));
 }
 
 export async function readSignature(
@@ -108,7 +133,10 @@ export async function readSignature(
 }
 
 export async function deleteSignature(deps: ModuleDeps, principal: Principal): Promise<boolean> {
-  return signaturesOf(deps, principal).deleteOne({ _id: principal.userId });
+  const previous = await signaturesOf(deps, principal).findOne({ _id: principal.userId });
+  const deleted = await signaturesOf(deps, principal).deleteOne({ _id: principal.userId });
+  if (deleted) await releasePicture(deps, principal, previous?.fileId);
+  return deleted;
 }
 
 /**

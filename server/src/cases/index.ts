@@ -11,6 +11,8 @@ import { caseRoutes } from './routes';
 import { workbenchRoutes } from './workbench-routes';
 import { seedDemoCases } from './demo/seed';
 import { caseObject } from './membership';
+// Registers who reaches a case's attachment files through /api/files.
+import './file-owner';
 
 export { resolveCaseSelection } from './list';
 export type { CaseListQuery } from './list';

@@ -3,6 +3,7 @@
  * tenant (coding happens in many roles); importing, deleting and configuring versions need the
  * project configuration permission.
  */
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Readable as NodeReadable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -21,6 +22,7 @@ import type {
   TermLanguage,
   WhodrugSearchOptions,
 } from '../../../engine/src/dictionaries/index';
+import { callerHolds, registerFileOwner } from '../files';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
@@ -34,6 +36,13 @@ import { viewVersion } from './service';
 
 export const MANAGE_PERMISSION = 'authoritymanagement:projectInfo:config';
 export const IMPORT_JOB = 'dictionaries.import';
+
+/** An uploaded dictionary release (owner id: its import job) is read by those who manage dictionaries. */
+const RELEASE_OWNER = 'dictionary-release';
+registerFileOwner(
+  RELEASE_OWNER,
+  async (caller, _owner, action) => action === 'read' && (await callerHolds(caller, MANAGE_PERMISSION)),
+);
 
 export interface ImportJobPayload {
   kind: DictionaryKind;
@@ -157,12 +166,14 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
       const body = c.req.raw.body;
       if (!body) throw errors.badRequest('server.uploadNoFile');
       const fileName = query.fileName ?? `${query.kind}.zip`;
+      const jobId = randomUUID();
       const info = await deps.files
         .forTenant(tenantHandle(c))
         .putStream(NodeReadable.fromWeb(body as NodeReadableStream) as Readable, {
           fileName,
           contentType: 'application/zip',
           maxBytes: deps.config.uploadLimit,
+          owner: { kind: RELEASE_OWNER, id: jobId },
         });
       if (info.size === 0) throw errors.badRequest('server.uploadNoFile');
       const payload: ImportJobPayload = {
@@ -176,6 +187,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
         tenantId: principal.tenantId,
         requestedBy: principal.userId,
         maxAttempts: 2,
+        jobId,
       });
       return viewJob(job);
     },

@@ -16,6 +16,9 @@ import { pointerKey } from '../cases/summary';
 import type { Lang, Translator } from '../i18n';
 import { defineJob } from '../jobs/types';
 import type { JobContext } from '../jobs/types';
+import { registerFileOwner } from '../files';
+import { tenantHandle } from '../http/context';
+import type { FileOwner, TenantFiles } from '../files';
 import { AppError } from '../http/errors';
 import type { TenantHandle } from '../store/port';
 import { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
@@ -110,6 +113,7 @@ async function writeLineListing({
     fileName: task.fileName,
     contentType: XLSX_TYPE,
     maxBytes: LINE_LISTING_MAX_BYTES,
+    owner: downloadOwner(payload.taskId),
   });
   let rows = 0;
   const write = async () => {
@@ -169,16 +173,34 @@ async function writeLineListing({
     },
   );
   // Deleted while it ran: the file goes too, unless another task holds the same bytes.
-  if (!updated) await releaseFile(handle, info.fileId, deps.files.forTenant(handle));
+  if (!updated) await releaseFile(handle, payload.taskId, info.fileId, deps.files.forTenant(handle));
   return { rows, fileName: task.fileName, size: info.size };
 }
 
-/** Removes a task's file unless another download task of the tenant refers to the same bytes. */
+/** Owner kind of a task's file (owner id: the task): only the task's owner reads it. */
+const DOWNLOAD_OWNER = 'download-task';
+const downloadOwner = (taskId: string): FileOwner => ({ kind: DOWNLOAD_OWNER, id: taskId });
+registerFileOwner(DOWNLOAD_OWNER, async (caller, owner, action) => {
+  if (action !== 'read') return false;
+  const task = await tenantHandle(caller.c)
+    .collection<DownloadTask>(DOWNLOAD_TASKS)
+    .findOne({ _id: owner.id }, { projection: { ownerId: 1 } });
+  return task?.ownerId === caller.userId;
+});
+
+/**
+ * Lets go of a task's file: the bytes stay while anything else holds them. A file stored before
+ * files had owners goes unless another download task of the tenant refers to the same bytes.
+ */
 export async function releaseFile(
   handle: TenantHandle,
+  taskId: string,
   fileId: string,
-  files: { delete(fileId: string): Promise<boolean> },
+  files: TenantFiles,
 ): Promise<void> {
+  if (await files.release(fileId, downloadOwner(taskId))) return;
+  const info = await files.stat(fileId);
+  if (!info || info.ownersRecorded) return;
   if (await handle.collection<DownloadTask>(DOWNLOAD_TASKS).count({ fileId })) return;
   await files.delete(fileId);
 }

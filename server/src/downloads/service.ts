@@ -160,5 +160,6 @@ export async function deleteTask(c: Context<AppEnv>, deps: ModuleDeps, taskId: s
 /** Deletes a task record, then its file (kept while another task refers to the same bytes). */
 export async function removeTask(handle: TenantHandle, deps: ModuleDeps, task: DownloadTask): Promise<void> {
   await tasksOf(handle).deleteOne({ _id: task._id });
-  if (task.fileId && deps.files) await releaseFile(handle, task.fileId, deps.files.forTenant(handle));
+  if (task.fileId && deps.files)
+    await releaseFile(handle, task._id, task.fileId, deps.files.forTenant(handle));
 }

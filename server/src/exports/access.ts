@@ -6,12 +6,28 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import type { ModuleDeps } from '../http/module';
+import { callerHolds, registerFileOwner } from '../files';
 import type { TenantFiles } from '../files';
 import type { StoredDoc } from '../store/port';
 import { emptyScope, listScope, requireCasesAccess } from '../cases/membership';
 import type { Caller, ExportRecord } from './service';
-import { EXPORTS } from './service';
+import { EXPORT_OWNER, EXPORTS } from './service';
 import { loadExport } from './transmission';
+
+/** The files of an export: read by those who may download exports and reach all its cases. */
+registerFileOwner(EXPORT_OWNER, async (caller, owner, action) => {
+  if (action !== 'read') return false;
+  const allowed =
+    (await callerHolds(caller, 'activecase:export')) ||
+    (await callerHolds(caller, 'submittransfer:E2Btransmission'));
+  if (!allowed) return false;
+  const record = await tenantHandle(caller.c)
+    .collection<ExportRecord>(EXPORTS)
+    .findOne({ batchId: owner.id }, { projection: { caseIds: 1 } });
+  if (!record) return false;
+  await requireCasesAccess(caller.c, record.caseIds);
+  return true;
+});
 
 export function filesOf(c: Context<AppEnv>, deps: ModuleDeps): TenantFiles {
   if (!deps.files) throw new Error('the file store is not configured');

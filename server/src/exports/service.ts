@@ -29,6 +29,8 @@ import { requireTransition } from './states';
 import { recordAcknowledged } from './case-history';
 
 export const EXPORTS = 'e2bExports';
+/** Owner kind of an export's E2B file and its ACK file (owner id: the export's batch id; access.ts checks it). */
+export const EXPORT_OWNER = 'export';
 /** An ACK is a small file; anything larger is not one. */
 export const ACK_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -230,6 +232,7 @@ export async function exportToReceiver(
     fileName,
     contentType: 'application/xml',
     maxBytes: Math.max(bytes.length, 1),
+    owner: { kind: EXPORT_OWNER, id: batchId },
   });
   const exported: ExportedCase[] = cases.map(({ id, rev, document }) => {
     const values = caseToRecord(document).values;
@@ -336,6 +339,7 @@ export async function receiveAcknowledgement(
     fileName: file.fileName,
     contentType: 'application/xml',
     maxBytes: ACK_MAX_BYTES,
+    owner: { kind: EXPORT_OWNER, id: record.batchId },
   });
   const stored: AckRecord = {
     receivedAt: now.toISOString(),

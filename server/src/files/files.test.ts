@@ -30,12 +30,14 @@ describe('file store (directory)', () => {
   const b = () => files.forTenant(store.tenant('B', { userId: 'bob' }));
   const body = 'CIOMS I form body '.repeat(1000);
   const sha = createHash('sha256').update(body).digest('hex');
+  const upload = { kind: 'upload', id: 'alice' };
 
   it('stores content-addressed by sha256 and streams it back', async () => {
     const info = await a().putStream(Readable.from([Buffer.from(body)]), {
       fileName: '报告.pdf',
       contentType: 'application/pdf',
       maxBytes: 1 << 20,
+      owner: upload,
     });
     expect(info).toMatchObject({
       fileId: sha,
@@ -44,6 +46,8 @@ describe('file store (directory)', () => {
       contentType: 'application/pdf',
       tenantId: 'A',
       uploadedBy: 'alice',
+      owners: [{ kind: 'upload', id: 'alice', addedBy: 'alice' }],
+      ownersRecorded: true,
     });
     const { info: got, stream } = await a().getStream(sha);
     expect(got).toEqual(info);
@@ -65,7 +69,12 @@ describe('file store (directory)', () => {
       })(),
     );
     await expect(
-      a().putStream(big, { fileName: 'big.bin', contentType: 'application/octet-stream', maxBytes: 5000 }),
+      a().putStream(big, {
+        fileName: 'big.bin',
+        contentType: 'application/octet-stream',
+        maxBytes: 5000,
+        owner: upload,
+      }),
     ).rejects.toBeInstanceOf(FileTooLargeError);
     expect(readdirSync(join(dataDir, 'files', 'tmp'))).toEqual([]);
     const blobs: string[] = [];
@@ -78,6 +87,7 @@ describe('file store (directory)', () => {
       fileName: 'copy.pdf',
       contentType: 'application/pdf',
       maxBytes: 1 << 20,
+      owner: upload,
     });
     expect(await a().delete(sha)).toBe(true);
     expect(await a().stat(sha)).toBeNull();
@@ -85,5 +95,58 @@ describe('file store (directory)', () => {
     expect(await b().delete(sha)).toBe(true);
     expect(await files.blobs.size(sha)).toBeNull();
     await expect(a().getStream('not-a-sha')).rejects.toBeInstanceOf(FileNotFoundError);
+  });
+
+  it('keeps one record per bytes with every owner; the last release removes record and bytes', async () => {
+    const bytes = 'shared attachment and import '.repeat(50);
+    const id = createHash('sha256').update(bytes).digest('hex');
+    const put = (owner: { kind: string; id: string; projectId?: string }) =>
+      a().putStream(Readable.from([Buffer.from(bytes)]), {
+        fileName: 'first.xml',
+        contentType: 'application/xml',
+        maxBytes: 1 << 20,
+        owner,
+      });
+    await put({ kind: 'import', id: 'rec-1', projectId: 'p1' });
+    const second = await put({ kind: 'case-attachment', id: 'case-9' });
+    await put({ kind: 'import', id: 'rec-1', projectId: 'p1' });
+    expect(second.fileName).toBe('first.xml');
+    expect(second.owners).toEqual([
+      { kind: 'import', id: 'rec-1', projectId: 'p1', addedBy: 'alice' },
+      { kind: 'case-attachment', id: 'case-9', addedBy: 'alice' },
+    ]);
+    expect(await a().release(id, { kind: 'import', id: 'rec-2' })).toBe(false);
+    expect(await a().release(id, { kind: 'import', id: 'rec-1' })).toBe(true);
+    expect((await a().stat(id))?.owners.map((o) => o.kind)).toEqual(['case-attachment']);
+    expect(await files.blobs.size(id)).toBe(bytes.length);
+    expect(await a().release(id, { kind: 'case-attachment', id: 'case-9' })).toBe(true);
+    expect(await a().stat(id)).toBeNull();
+    expect(await files.blobs.size(id)).toBeNull();
+  });
+
+  it("reads a record written before owners as its uploader's own upload", async () => {
+    const bytes = 'old attachment';
+    const id = createHash('sha256').update(bytes).digest('hex');
+    await files.blobs.put(Readable.from([Buffer.from(bytes)]), 100);
+    await store
+      .tenant('A', { userId: 'carol' })
+      .collection('files')
+      .insertOne({
+        fileId: id,
+        fileName: 'old.txt',
+        contentType: 'text/plain',
+        size: bytes.length,
+        tenantId: 'A',
+      });
+    const info = await a().stat(id);
+    expect(info).toMatchObject({ uploadedBy: 'carol', ownersRecorded: false });
+    expect(info?.owners).toEqual([{ kind: 'upload', id: 'carol', addedBy: 'carol' }]);
+    // A new owner keeps the uploader's hold beside it.
+    const joined = await a().addOwner(id, { kind: 'case-attachment', id: 'case-1' });
+    expect(joined?.owners.map((o) => `${o.kind}:${o.id}`)).toEqual([
+      'upload:carol',
+      'case-attachment:case-1',
+    ]);
+    expect(joined?.ownersRecorded).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { callerProjects, caseCollectionNames, requireProjectMember } from '../cases';
 import { dictionaryService } from '../dictionaries';
+import { callerHolds, registerFileOwner } from '../files';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
@@ -39,6 +40,17 @@ export const VIEW = 'reportmanagment:importReport';
 export const IMPORT = 'reportmanagment:importReport:import';
 export const GENERATE = 'reportmanagment:importReport:generate';
 export const REJECT = 'reportmanagment:importReport:reject';
+
+/**
+ * An imported file (owner id: its import record) holds patient data: read by those who may view
+ * imports and work in the record's project, never deleted through the file routes.
+ */
+const IMPORT_OWNER = 'import';
+registerFileOwner(
+  IMPORT_OWNER,
+  async (caller, owner, action) =>
+    action === 'read' && (await callerHolds(caller, VIEW)) && Boolean(await memberRecord(caller.c, owner.id)),
+);
 
 const E2B_DAY = '^\\d{8}$';
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -168,16 +180,17 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (!deps.files) throw new Error('the file store is not configured');
       const body = c.req.raw.body;
       if (!body) throw errors.badRequest('server.uploadNoFile');
+      const recordId = randomUUID();
       const info = await deps.files
         .forTenant(handle)
         .putStream(Readable.fromWeb(body as NodeReadableStream), {
           fileName,
           contentType: extensionOf(fileName) === 'zip' ? 'application/zip' : 'application/xml',
           maxBytes: deps.config.uploadLimit,
+          owner: { kind: IMPORT_OWNER, id: recordId, projectId: query.projectId! },
         });
       if (info.size === 0) throw errors.badRequest('server.uploadNoFile');
       const now = deps.clock.now();
-      const recordId = randomUUID();
       const record: ImportRecord = {
         fileName,
         fileId: info.fileId,

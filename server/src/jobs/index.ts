@@ -21,6 +21,7 @@ export type {
   EnqueueOptions,
   JobContext,
   JobDefinition,
+  JobListQuery,
   JobProgress,
   JobQueue,
   JobRecord,

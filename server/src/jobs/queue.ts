@@ -85,6 +85,17 @@ export function createJobQueue(
       return (await jobs().findOne({ _id: jobId })) as JobRecord | null;
     },
 
+    async list({ tenantId, requestedBy, status, skip, limit }) {
+      const filter: Record<string, unknown> = { jobTenantId: tenantId };
+      if (requestedBy !== undefined) filter.requestedBy = requestedBy;
+      if (status !== undefined) filter.status = status;
+      const [total, items] = await Promise.all([
+        jobs().count(filter),
+        jobs().find(filter, { sort: { createdAt: -1 }, skip, limit }),
+      ]);
+      return { total, items: items as unknown as JobRecord[] };
+    },
+
     async cancel(jobId) {
       for (;;) {
         const job = (await jobs().findOne({ _id: jobId })) as JobRecord | null;

@@ -65,7 +65,7 @@ describe('job routes', () => {
     const job = await platform.deps.jobs.enqueue(
       'probe.export',
       { rows: 1 },
-      { tenantId: 't1', runAt: new Date(platform.deps.clock.now().getTime() + 60_000) },
+      { tenantId: 't1', requestedBy: 'alice', runAt: new Date(platform.deps.clock.now().getTime() + 60_000) },
     );
     const res = await call(platform.app, 'POST', `/api/jobs/${job._id}/cancel`, {
       token: 'alice',
@@ -78,5 +78,35 @@ describe('job routes', () => {
     });
     expect(again.status).toBe(409);
     expect(again.body.msg).toBe('The task has already ended and cannot be canceled');
+  });
+
+  it('shows and cancels a job only for the user who started it; lists only their own', async () => {
+    const later = () => new Date(platform.deps.clock.now().getTime() + 60_000);
+    const mine = await platform.deps.jobs.enqueue(
+      'probe.export',
+      { rows: 2 },
+      { tenantId: 't1', requestedBy: 'alice', runAt: later() },
+    );
+    const theirs = await platform.deps.jobs.enqueue(
+      'probe.export',
+      { rows: 2 },
+      { tenantId: 't1', requestedBy: 'bob', runAt: later() },
+    );
+    const read = await call(platform.app, 'GET', `/api/jobs/${mine._id}`, { token: 'bob', lang: 'en' });
+    expect(read.status).toBe(403);
+    expect(read.body.msg).toBe(
+      'Only the user who started this task or an administrator may see or cancel it',
+    );
+    expect((await call(platform.app, 'POST', `/api/jobs/${mine._id}/cancel`, { token: 'bob' })).status).toBe(
+      403,
+    );
+    expect((await platform.deps.jobs.get(mine._id))?.status).toBe('queued');
+    const list = await call(platform.app, 'GET', '/api/jobs?status=queued&size=100', { token: 'bob' });
+    const ids = (list.body.data as { items: { jobId: string }[] }).items.map((item) => item.jobId);
+    expect(ids).toContain(theirs._id);
+    expect(ids).not.toContain(mine._id);
+    expect(
+      (await call(platform.app, 'POST', `/api/jobs/${mine._id}/cancel`, { token: 'alice' })).status,
+    ).toBe(200);
   });
 });

@@ -1,15 +1,21 @@
+import type { Context } from 'hono';
+import { grantsOf } from '../access/permissions';
+import type { AppEnv, Principal } from '../http/context';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import { requirePrincipal } from '../http/context';
 import { errors } from '../http/errors';
-import type { JobRecord } from './types';
+import { InvalidStoreRequestError } from '../store/port';
+import type { JobRecord, JobStatus } from './types';
+
+const STATUSES: JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'canceled'];
 
 const jobView = {
   type: 'object',
   properties: {
     jobId: { type: 'string' },
     type: { type: 'string' },
-    status: { enum: ['queued', 'running', 'succeeded', 'failed', 'canceled'] },
+    status: { enum: STATUSES },
     progress: {
       type: ['object', 'null'],
       properties: { percent: { type: 'number' }, message: { type: 'string' } },
@@ -44,14 +50,68 @@ export function viewJob(job: JobRecord) {
   };
 }
 
+/** Tenant administrator (enterprise or system administrator): sees and cancels the tenant's jobs. */
+async function isTenantAdministrator(deps: ModuleDeps, principal: Principal): Promise<boolean> {
+  try {
+    return (await grantsOf(deps, principal, null)).all;
+  } catch (error) {
+    // Without the identity modules (tenants, roles) there is no administrator to find.
+    if (error instanceof InvalidStoreRequestError) return false;
+    throw error;
+  }
+}
+
 export function jobRoutes(router: ModuleRouter, deps: ModuleDeps): void {
-  // A caller sees the jobs of their own tenant only; platform jobs are not exposed here.
-  async function findOwnJob(c: Parameters<Parameters<ModuleRouter['route']>[1]>[0], jobId: string) {
+  /**
+   * A caller reaches the jobs they started, a tenant administrator every job of the tenant; platform
+   * jobs and other tenants' are not exposed here (404), another user's job is refused (403).
+   */
+  async function findOwnJob(c: Context<AppEnv>, jobId: string) {
     const principal = requirePrincipal(c);
     const job = await deps.jobs.get(jobId);
     if (!job || job.jobTenantId !== principal.tenantId) throw errors.notFound('server.jobNotFound');
+    if (job.requestedBy !== principal.userId && !(await isTenantAdministrator(deps, principal)))
+      throw errors.forbidden('server.jobForbidden');
     return job;
   }
+
+  router.route<unknown, { status?: JobStatus; page: number; size: number }>(
+    {
+      method: 'get',
+      path: '/',
+      summary:
+        "The caller's background tasks, newest first (a tenant administrator: every task of the tenant)",
+      query: {
+        type: 'object',
+        properties: {
+          status: { enum: STATUSES },
+          page: { type: 'integer', minimum: 1, maximum: 10000, default: 1 },
+          size: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+        },
+      },
+      response: {
+        type: 'object',
+        properties: {
+          total: { type: 'integer' },
+          page: { type: 'integer' },
+          size: { type: 'integer' },
+          items: { type: 'array', items: jobView },
+        },
+      },
+    },
+    async (c, { query }) => {
+      const principal = requirePrincipal(c);
+      const admin = await isTenantAdministrator(deps, principal);
+      const { total, items } = await deps.jobs.list({
+        tenantId: principal.tenantId,
+        ...(admin ? {} : { requestedBy: principal.userId }),
+        ...(query.status ? { status: query.status } : {}),
+        skip: (query.page - 1) * query.size,
+        limit: query.size,
+      });
+      return { total, page: query.page, size: query.size, items: items.map(viewJob) };
+    },
+  );
 
   router.route<unknown, unknown, { jobId: string }>(
     {

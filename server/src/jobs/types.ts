@@ -85,6 +85,14 @@ export interface EnqueueOptions {
   jobId?: string;
 }
 
+export interface JobListQuery {
+  tenantId: string;
+  requestedBy?: string;
+  status?: JobStatus;
+  skip: number;
+  limit: number;
+}
+
 export interface ScheduleDeclaration {
   /** Unique name, e.g. `submissions.deadlineReminders`. */
   name: string;
@@ -113,6 +121,8 @@ export interface ScheduleRecord extends Required<Omit<ScheduleDeclaration, 'payl
 export interface JobQueue {
   enqueue<P>(type: string, payload: P, options?: EnqueueOptions): Promise<JobRecord<P>>;
   get(jobId: string): Promise<JobRecord | null>;
+  /** A tenant's jobs, newest first; only those one user started when `requestedBy` is given. */
+  list(query: JobListQuery): Promise<{ total: number; items: JobRecord[] }>;
   /** A queued job is canceled at once; a running one is asked to stop (its signal aborts). */
   cancel(jobId: string): Promise<JobRecord>;
   /** Creates or replaces a cron schedule. */

@@ -5,17 +5,24 @@
  * Upload: POST /api/files?kind=attachment with the file as the body, its type in Content-Type and
  * its name in X-File-Name (percent-encoded UTF-8) or ?fileName=. The browser sends a File as is:
  * `fetch('/api/files?kind=attachment', {method: 'POST', body: file, headers: {'X-File-Name':
- * encodeURIComponent(file.name)}})`.
+ * encodeURIComponent(file.name)}})`. With `caseId` the file becomes that case's attachment
+ * (readable by the case's project); without, it is the uploader's own until a module takes it.
+ *
+ * Reading and deleting through these routes check the file's owners (files/owners.ts): a caller
+ * passes when one owner's module allows it; administrators pass every registered owner kind.
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Context } from 'hono';
+import { grantsOf } from '../access/permissions';
 import type { AppEnv } from '../http/context';
-import { tenantHandle } from '../http/context';
+import { requirePrincipal, tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import { defineModule } from '../http/module';
 import type { ModuleDeps } from '../http/module';
-import type { FileInfo, TenantFiles } from '../files';
+import { CASE_ATTACHMENT_OWNER, ownerAllows, UPLOAD_OWNER } from '../files';
+import type { FileAction, FileCaller, FileInfo, FileOwner, TenantFiles } from '../files';
+import { InvalidStoreRequestError } from '../store/port';
 import { contentDisposition, decodeFileName } from './disposition';
 import { UPLOAD_KINDS, isAllowed } from './kinds';
 import type { UploadKind } from './kinds';
@@ -47,8 +54,38 @@ function filesOf(c: Context<AppEnv>, deps: ModuleDeps): TenantFiles {
 }
 
 function view(info: FileInfo) {
-  const { tenantId: _tenantId, ...rest } = info;
+  const { tenantId: _tenantId, owners: _owners, ownersRecorded: _recorded, ...rest } = info;
   return rest;
+}
+
+/** The caller as the owner checks see them. */
+export async function fileCaller(c: Context<AppEnv>): Promise<FileCaller> {
+  const principal = requirePrincipal(c);
+  let admin = false;
+  try {
+    admin = (await grantsOf(c.get('deps'), principal, null)).all;
+  } catch (error) {
+    // Without the identity modules (tenants, roles) there is no administrator to find.
+    if (!(error instanceof InvalidStoreRequestError)) throw error;
+  }
+  return { c, userId: principal.userId, tenantId: principal.tenantId, admin };
+}
+
+/** The file's owners that let the caller do this; 404 when the tenant has no such file, 403 when none. */
+async function allowedOwners(c: Context<AppEnv>, deps: ModuleDeps, fileId: string, action: FileAction) {
+  const info = await filesOf(c, deps).stat(fileId);
+  if (!info) throw errors.notFound('server.fileNotFound');
+  const caller = await fileCaller(c);
+  const allowed: FileOwner[] = [];
+  for (const owner of info.owners) {
+    if (await ownerAllows(caller, owner, action)) {
+      allowed.push(owner);
+      // One owner is enough to read.
+      if (action === 'read') break;
+    }
+  }
+  if (!allowed.length) throw errors.forbidden('server.fileForbidden');
+  return { info, allowed };
 }
 
 /**
@@ -74,7 +111,7 @@ export const uploadsModule = defineModule({
   name: 'uploads',
   prefix: '/files',
   routes(r, deps) {
-    r.route<unknown, { kind: UploadKind; fileName?: string }>(
+    r.route<unknown, { kind: UploadKind; fileName?: string; caseId?: string }>(
       {
         method: 'post',
         path: '/',
@@ -85,6 +122,7 @@ export const uploadsModule = defineModule({
           properties: {
             kind: { enum: Object.keys(UPLOAD_KINDS) },
             fileName: { type: 'string', maxLength: 1000 },
+            caseId: { type: 'string', minLength: 1, maxLength: 200 },
           },
         },
         upload: { contentTypes: ['application/octet-stream', '*/*'] },
@@ -101,6 +139,13 @@ export const uploadsModule = defineModule({
         }
         const body = c.req.raw.body;
         if (!body) throw errors.badRequest('server.uploadNoFile');
+        const caller = await fileCaller(c);
+        const owner: FileOwner = query.caseId
+          ? { kind: CASE_ATTACHMENT_OWNER, id: query.caseId }
+          : { kind: UPLOAD_OWNER, id: caller.userId };
+        // Checked before the body is read: nothing is stored for a case the caller may not attach to.
+        if (!(await ownerAllows(caller, { ...owner, addedBy: caller.userId }, 'attach')))
+          throw errors.forbidden('server.fileForbidden');
         const contentType = (c.req.header('content-type') ?? 'application/octet-stream')
           .split(';')[0]!
           .trim();
@@ -108,6 +153,7 @@ export const uploadsModule = defineModule({
           fileName,
           contentType,
           maxBytes: deps.config.uploadLimit,
+          owner,
         });
         if (info.size === 0) throw errors.badRequest('server.uploadNoFile');
         return view(info);
@@ -117,6 +163,7 @@ export const uploadsModule = defineModule({
     r.route<unknown, unknown, { fileId: string }>(
       { method: 'get', path: '/:fileId', summary: 'Download a file', params: fileIdParams, download: true },
       async (c, { params }) => {
+        await allowedOwners(c, deps, params.fileId, 'read');
         const { info, stream } = await filesOf(c, deps).getStream(params.fileId);
         return fileResponse(stream, info);
       },
@@ -130,17 +177,21 @@ export const uploadsModule = defineModule({
         params: fileIdParams,
         response: fileInfo,
       },
-      async (c, { params }) => {
-        const info = await filesOf(c, deps).stat(params.fileId);
-        if (!info) throw errors.notFound('server.fileNotFound');
-        return view(info);
-      },
+      async (c, { params }) => view((await allowedOwners(c, deps, params.fileId, 'read')).info),
     );
 
     r.route<unknown, unknown, { fileId: string }>(
-      { method: 'delete', path: '/:fileId', summary: 'Delete an uploaded file', params: fileIdParams },
+      {
+        method: 'delete',
+        path: '/:fileId',
+        summary:
+          "Delete a file: removes the holds the caller may remove (the bytes go with the file's last owner)",
+        params: fileIdParams,
+      },
       async (c, { params }) => {
-        if (!(await filesOf(c, deps).delete(params.fileId))) throw errors.notFound('server.fileNotFound');
+        const { allowed } = await allowedOwners(c, deps, params.fileId, 'delete');
+        const files = filesOf(c, deps);
+        for (const owner of allowed) await files.release(params.fileId, owner);
         return null;
       },
     );

@@ -30,6 +30,7 @@ async function upload(
   bytes: Uint8Array | ReadableStream,
   kind = 'attachment',
   extra: Record<string, string> = {},
+  caseId?: string,
 ) {
   const headers: Record<string, string> = {
     'content-type': 'application/pdf',
@@ -39,7 +40,7 @@ async function upload(
   if (token) headers.authorization = `Bearer ${token}`;
   const init: RequestInit & { duplex?: 'half' } = { method: 'POST', headers, body: bytes as BodyInit };
   if (bytes instanceof ReadableStream) init.duplex = 'half';
-  const response = await app.request(`/api/files?kind=${kind}`, init);
+  const response = await app.request(`/api/files?kind=${kind}${caseId ? `&caseId=${caseId}` : ''}`, init);
   return {
     status: response.status,
     body: (await response.json()) as { code: number; msg: string; data: Record<string, unknown> },
@@ -49,7 +50,7 @@ async function upload(
 describe('uploads and downloads', () => {
   const content = new TextEncoder().encode('%PDF-1.4 不良事件报告 '.repeat(200));
 
-  it('stores an upload and downloads it with its Chinese name in Content-Disposition', async () => {
+  it('stores an upload and downloads it (uploader only) with its Chinese name in Content-Disposition', async () => {
     const name = '严重不良事件报告(2026).pdf';
     const up = await upload('user-t1-alice', name, content);
     expect(up.status).toBe(200);
@@ -62,8 +63,16 @@ describe('uploads and downloads', () => {
     const fileId = up.body.data.fileId as string;
     expect(fileId).toMatch(/^[0-9a-f]{64}$/);
 
-    const down = await app.request(`/api/files/${fileId}`, {
+    // An upload attached to nothing is its uploader's own: another user of the tenant is refused.
+    const refused = await app.request(`/api/files/${fileId}`, {
       headers: { authorization: 'Bearer user-t1-bob' },
+    });
+    expect(refused.status).toBe(403);
+    expect((await call(app, 'GET', `/api/files/${fileId}/info`, { token: 'user-t1-bob' })).status).toBe(403);
+    expect((await call(app, 'DELETE', `/api/files/${fileId}`, { token: 'user-t1-bob' })).status).toBe(403);
+
+    const down = await app.request(`/api/files/${fileId}`, {
+      headers: { authorization: 'Bearer user-t1-alice' },
     });
     expect(down.status).toBe(200);
     expect(down.headers.get('content-type')).toBe('application/pdf');
@@ -76,8 +85,9 @@ describe('uploads and downloads', () => {
     expect(decodeURIComponent(encoded)).toBe(name);
     expect(new Uint8Array(await down.arrayBuffer())).toEqual(content);
 
-    const info = await call(app, 'GET', `/api/files/${fileId}/info`, { token: 'user-t1-bob' });
+    const info = await call(app, 'GET', `/api/files/${fileId}/info`, { token: 'user-t1-alice' });
     expect(info.body.data).toMatchObject({ fileName: name, size: content.length });
+    expect(info.body.data).not.toHaveProperty('owners');
   });
 
   it('refuses an upload over the limit with 413, whether declared or streamed,', async () => {
@@ -120,6 +130,11 @@ describe('uploads and downloads', () => {
       404,
     );
     expect((await call(app, 'DELETE', `/api/files/${fileId}`, { token: 'user-t1-alice' })).status).toBe(404);
+  });
+
+  it('refuses attaching to a case when no module decides for case attachments (fail closed)', async () => {
+    const res = await upload('user-t1-alice', 'a.pdf', content, 'attachment', {}, 'case-1');
+    expect(res.status).toBe(403);
   });
 });
 
