@@ -364,3 +364,43 @@ async function tenantOf(account: string): Promise<string> {
   return ((await call(app(), 'GET', '/api/auth/me', { token })).body.data as { tenant: { tenantId: string } })
     .tenant.tenantId;
 }
+
+describe('the platform operator', () => {
+  it('resets a shared account platform-wide (every session ends) and unlocks it in every tenant', async () => {
+    // entry is shared by tenant A and tenant B by now; B's administrator may not reset it, the operator may.
+    const operator = await f.login('operator');
+    const token = await f.login('entry');
+    const refused = await call(app(), 'POST', '/api/tenancy/operator/accounts/reset-password', {
+      token: adminB,
+      body: { account: 'entry' },
+    });
+    expect(refused.status).toBe(403);
+    const reset = await call(app(), 'POST', '/api/tenancy/operator/accounts/reset-password', {
+      token: operator,
+      body: { account: 'entry' },
+    });
+    expect(reset.body.code).toBe(200);
+    expect((await call(app(), 'GET', '/api/auth/me', { token })).body.code).toBe(400001);
+    const link = new URL((reset.body.data as { resetPath: string }).resetPath, 'http://x').searchParams.get(
+      'token',
+    )!;
+    const set = await call(app(), 'POST', '/api/auth/activation', {
+      body: { token: link, password: 'Entry#Reset2026', confirmPassword: 'Entry#Reset2026' },
+    });
+    expect(set.body.code).toBe(200);
+    f.passwords.entry = 'Entry#Reset2026';
+
+    // Locked in both tenants, unlocked in both by one call.
+    for (const tenantId of [tenantB, await tenantOf('demoadmin')])
+      for (let i = 0; i < 5; i++) await rawLogin('entry', 'Wrong#pass1', { tenantId });
+    expect((await userByAccount(adminB, 'entry'))!.state).toBe('locked');
+    const unlocked = await call(app(), 'POST', '/api/tenancy/operator/accounts/unlock', {
+      token: operator,
+      body: { account: 'entry' },
+    });
+    expect(unlocked.body.code).toBe(200);
+    expect((await userByAccount(adminB, 'entry'))!.state).toBe('enabled');
+    expect((await userByAccount(await f.login('demoadmin'), 'entry'))!.state).toBe('enabled');
+    await f.login('entry');
+  });
+});

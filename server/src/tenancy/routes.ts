@@ -27,6 +27,7 @@ import {
   securitySchema,
 } from '../auth/policy';
 import { forgetTenant } from './tenants';
+import { operatorAccountRoutes } from './operator-accounts';
 import { REGISTRATION_DAYS, purgeExpiredRegistrations, registrationCutoff } from './registrations';
 import { textMatch } from '../store/guard';
 
@@ -830,4 +831,5 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
     'Delete a disabled or rejected tenant: kept with who and when (audit trail), hidden from the list unless asked for; restorable',
   );
   deletion('restore', 'Restore a deleted tenant (its status is unchanged: still disabled or rejected)');
+  operatorAccountRoutes(router, deps);
 }

@@ -1,6 +1,6 @@
 /**
  * The personal menu: change password, signature management, switch tenant (when the account has
- * several), notices (the operator's announcements in force, with their count), help (replays the
+ * several), invitations to other tenants (while some wait), notices (the operator's announcements in force, with their count), help (replays the
  * guided tour), logout.
  */
 import {
@@ -19,6 +19,7 @@ import { useSession } from '../app/SessionContext';
 import { useLanguage } from '../i18n/LanguageContext';
 import { replayTour } from '../tour/tour-state';
 import { NoticesDialog, NoticesMenuItem, useNotices } from './Notices';
+import { InvitationsDialog, InvitationsMenuItem, useInvitations } from './Invitations';
 
 export function PersonalMenu() {
   const { t } = useLanguage();
@@ -26,6 +27,8 @@ export function PersonalMenu() {
   const navigate = useNavigate();
   const notices = useNotices();
   const [noticesOpen, setNoticesOpen] = useState(false);
+  const invitations = useInvitations();
+  const [invitationsOpen, setInvitationsOpen] = useState(false);
   if (!info) return null;
 
   const logout = async () => {
@@ -36,6 +39,12 @@ export function PersonalMenu() {
   return (
     <>
       <NoticesDialog open={noticesOpen} notices={notices} onClose={() => setNoticesOpen(false)} />
+      <InvitationsDialog
+        open={invitationsOpen}
+        items={invitations.items}
+        reload={invitations.reload}
+        onClose={() => setInvitationsOpen(false)}
+      />
       <Menu>
         <MenuTrigger disableButtonEnhancement>
           <Button
@@ -66,6 +75,7 @@ export function PersonalMenu() {
                 {t('personal.switchTenant')}
               </MenuItem>
             ) : null}
+            <InvitationsMenuItem count={invitations.items.length} onOpen={() => setInvitationsOpen(true)} />
             <NoticesMenuItem count={notices.length} onOpen={() => setNoticesOpen(true)} />
             <MenuItem onClick={replayTour} data-testid="personal-help">
               {t('personal.help')}
