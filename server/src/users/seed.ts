@@ -205,6 +205,12 @@ export const DEMO_ACCOUNTS: {
   },
 ];
 
+/**
+ * Acting on a case handed to someone else (workflow actions, SPEC 6 "edit others' entered data") is
+ * the designated report processer's, not every duty's: the others act on the cases handed to them.
+ */
+const EDIT_OTHERS = 'activecase:editOthers';
+
 export const DEMO_ADMIN = 'demoadmin';
 export const DEMO_OPERATOR = 'operator';
 
@@ -340,8 +346,10 @@ export async function seedDemo(deps: ModuleDeps, options: IdentityOptions): Prom
       description: `${demo.en} (demo)`,
       identifier: demo.duty,
       permissions: withParents(
-        tenantPermissions.filter((p) =>
-          demo.prefixes.some((prefix) => p === prefix || p.startsWith(`${prefix}:`)),
+        tenantPermissions.filter(
+          (p) =>
+            (p !== EDIT_OTHERS || demo.duty === 'reportProcesser') &&
+            demo.prefixes.some((prefix) => p === prefix || p.startsWith(`${prefix}:`)),
         ),
         tenantPermissions,
       ),
