@@ -1,20 +1,32 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs. Installs the dependencies when missing; installs Debian's
-// Chromium and CJK fonts for the browser tests when missing and running as root; then runs
-// prettier --check, eslint, tsc --noEmit, vitest and the browser tests. Every step runs; the exit
-// code is non-zero when any failed. Node builtins only: this runs before anything is installed.
+// Chromium and CJK fonts for the browser tests, and faketime, when missing and running as root;
+// then runs prettier --check, eslint, tsc --noEmit, vitest, vitest again with the date faked 400
+// days ahead, and the browser tests. Every step runs; the exit code is non-zero when any failed.
+// Node builtins only: this runs before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { aptInstall, ensureDeps, ROOT } from './ensure-deps.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CJK_FONTS = '/usr/share/fonts/opentype/noto';
+const FAKETIME = '/usr/bin/faketime';
+/**
+ * The suite must mean the same on any day (issue 14): a test that dates things from the real day
+ * against a fixed clock, or the reverse, passes today and fails later. The second vitest run sees
+ * a wall clock 400 days ahead. faketime preloads libfaketime (LD_PRELOAD and FAKETIME are inherited
+ * by vitest's forked workers); esbuild is a static Go binary that it does not reach, which is
+ * harmless: esbuild only compiles.
+ */
+const FAKED_DAYS = 400;
 
-function ensureBrowser() {
+function ensureSystemPackages() {
   const missing = [];
   if (!existsSync(CHROMIUM)) missing.push('chromium');
   if (!existsSync(CJK_FONTS)) missing.push('fonts-noto-cjk');
+  if (!existsSync(FAKETIME)) missing.push('faketime');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     console.warn(
@@ -22,9 +34,9 @@ function ensureBrowser() {
     );
     return;
   }
-  console.log(`Installing ${missing.join(', ')} for the browser tests (apt-get) ...`);
+  console.log(`Installing ${missing.join(', ')} for the browser tests and the faked-date run (apt-get) ...`);
   if (!aptInstall(missing)) {
-    console.error('apt-get failed; the browser tests will fail.');
+    console.error('apt-get failed; the browser tests (or the faked-date run) will fail.');
   }
 }
 
@@ -34,22 +46,33 @@ const steps = [
   ['lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']],
   ['types (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
   ['unit and integration tests (vitest)', bin('vitest'), ['run']],
+  [
+    `unit and integration tests, date faked ${FAKED_DAYS} days ahead (faketime vitest)`,
+    FAKETIME,
+    [`+${FAKED_DAYS} days`, bin('vitest'), 'run'],
+  ],
   ['browser tests (web/e2e)', process.execPath, ['--import', 'tsx', 'scripts/e2e.ts']],
 ];
 
 ensureDeps();
-ensureBrowser();
+ensureSystemPackages();
 
 const results = [];
 for (const [name, command, args] of steps) {
   console.log(`\n=== ${name}`);
-  const started = Date.now();
+  const started = performance.now();
+  if (!existsSync(command)) {
+    const hint = command === FAKETIME ? ' (run as root, or: sudo apt-get install -y faketime)' : '';
+    console.error(`${command} is missing${hint}`);
+    results.push({ name, ok: false, seconds: 0 });
+    continue;
+  }
   const { status } = spawnSync(command, args, {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, FORCE_COLOR: '1' },
   });
-  results.push({ name, ok: status === 0, seconds: Math.round((Date.now() - started) / 100) / 10 });
+  results.push({ name, ok: status === 0, seconds: Math.round((performance.now() - started) / 100) / 10 });
 }
 
 console.log('\n=== summary');
