@@ -44,7 +44,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
           message:
             'Read the time from the clock (server: deps.clock.now(); engine: a `now` parameter; web: web/src/clock.ts).',
         },

@@ -12,6 +12,7 @@ const READS_WALL_CLOCK = `export function stamp(): string {
   const today = new Date();
   return \`\${started} \${today.toISOString()} \${Date()}\`;
 }
+export const wall = { now: Date.now };
 `;
 
 /** What stays allowed: a given time, parsing, durations. */
@@ -31,7 +32,7 @@ async function clockFindings(code: string, filePath: string): Promise<{ line: nu
 }
 
 describe('one clock (lint rule)', () => {
-  it('refuses Date.now(), new Date() and Date() in server, engine and web code', async () => {
+  it('refuses Date.now (called or passed), new Date() and Date() in server, engine and web code', async () => {
     for (const path of [
       'server/src/cases/fixture.ts',
       'engine/src/validation/fixture.ts',
@@ -41,7 +42,7 @@ describe('one clock (lint rule)', () => {
       expect(
         findings.map((f) => f.line),
         path,
-      ).toEqual([2, 3, 4]);
+      ).toEqual([2, 3, 4, 6]);
       expect(findings[0]!.message).toContain('deps.clock.now()');
     }
   });
