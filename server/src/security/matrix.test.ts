@@ -1,0 +1,495 @@
+/**
+ * Must hold (issue 13): every operation of the OpenAPI document, called by each kind of attacker,
+ * is refused, and no answer carries what the attacker may not see. The operations are the app's
+ * route records (the OpenAPI document's source), never a hand list; a path parameter this file
+ * does not know fails the suite, so a new route is covered (or declared) the day it is added.
+ *
+ * Attackers and what each must get (the world is ./fixtures.ts):
+ * - unauthenticated: every non-public operation answers 400001.
+ * - tenant B (its administrator, and a user holding every permission by a business role), sending
+ *   `projectId: <A's P1>`: an operation naming any tenant A object in its path is not answered
+ *   200/203; no answer (envelope or file) contains tenant A's ids or texts the request did not
+ *   carry; tenant A's stored data is unchanged afterwards. A 400 is accepted here: B's store handle
+ *   cannot reach A's documents, so a body refused by validation tells nothing about them.
+ * - outsider: a tenant A user holding every permission by a tenant business role, member of P2
+ *   only, with no `projectId` header: every operation on a P1 case object (the case, its versions,
+ *   files, import, export) or on another user's object (job, download task, message) answers 403
+ *   or 404. A 400 is a failure: the refusal must come before the body is validated ({} is sent).
+ *   Project administration (projects, members, configuration) is a tenant permission: allowed.
+ * - p2Member (foreign projectId header): holds every permission by a project role in P2 only and
+ *   sends `projectId: P2`: as the outsider, and P1's project objects too (project, its sites and
+ *   drugs, settings, configuration, members) answer 403 or 404 — P2's roles lend nothing to P1.
+ * - noRoles: a P1 member without any role, sending `projectId: P1`: every operation declaring a
+ *   permission answers 403 exactly (the route's check runs before the body is read); operations
+ *   without one still refuse other people's objects (files, jobs, tasks, messages).
+ * - every tenant A attacker: no answer contains the P1 case's data (its id, report code,
+ *   narrative, version, files, import, export, task) unless the request named it.
+ *
+ * `knownOpen` holds the pairs that still fail, with the finding that will close them; a listed
+ * pair that passes fails the suite, so the list only shrinks.
+ */
+import { appendFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteRecord } from '../http/route';
+import type { StoredDoc } from '../store/port';
+import type { Actor, ActorKey, World } from './fixtures';
+import { buildWorld } from './fixtures';
+
+/** What a path parameter names, which decides who must be refused on it. */
+type Binding =
+  /** A P1 case object: the case, its versions and files, the import into P1, the export of the case. */
+  | 'case'
+  /** Another user's object (tenant A administrator's job, download task, message). */
+  | 'owned'
+  /** P1 itself, or part of it (sites, drugs, templates of P1). */
+  | 'project'
+  /** A tenant-level object of A (user, role, organisation, receiver, catalogue entry, session). */
+  | 'tenant'
+  /** Nobody's object: the caller's own (a tour), a platform object, a plain number. */
+  | 'none';
+
+interface ParamValue {
+  values: string[];
+  binding: Binding;
+}
+
+/**
+ * Path parameter -> tenant A's objects of that kind. `id` and `versionId` name different kinds on
+ * different routes: resolved by the path. An unknown name, or an `id` under an unknown path, throws.
+ */
+function paramValue(world: World, path: string, name: string): ParamValue {
+  const one = (value: string, binding: Binding): ParamValue => ({ values: [value], binding });
+  switch (name) {
+    case 'caseId':
+      return one(world.caseId, 'case');
+    case 'versionId':
+      if (path.startsWith('/api/cases/')) return one(world.caseVersionId, 'case');
+      if (path.startsWith('/api/dictionaries/versions/')) return one(world.dictionaryVersionId, 'tenant');
+      break;
+    case 'fileId':
+      // Each file the world stores: the case's attachment, the import's file, the export's file
+      // and the download task's file.
+      return {
+        values: [world.attachmentFileId, world.importFileId, world.exportFileId, world.downloadFileId],
+        binding: 'case',
+      };
+    case 'recordId':
+      return one(world.importRecordId, 'case');
+    case 'index':
+      return one('0', 'none');
+    case 'exportId':
+      return one(world.exportId, 'case');
+    case 'jobId':
+      return { values: [world.importJobId, world.downloadJobId], binding: 'owned' };
+    case 'taskId':
+      return one(world.downloadTaskId, 'owned');
+    case 'projectId':
+      return one(world.P1, 'project');
+    case 'itemId':
+      if (path.includes('/sites/')) return one(`${world.P1}-s1`, 'project');
+      if (path.includes('/drugs/')) return one(`${world.P1}-d1`, 'project');
+      break;
+    case 'templateId':
+      // The narrative template slot of P1's configuration (PUT creates it, DELETE removes it).
+      return one('narrative', 'project');
+    case 'userId':
+      return one(world.actors.p1Member.userId, 'tenant');
+    case 'roleId':
+      return one(world.projectRoleId, 'tenant');
+    case 'organisationId':
+      return one(world.tenantA.organisationId, 'tenant');
+    case 'sessionId':
+      return one(world.actors.p1Member.sessionId, 'tenant');
+    case 'tenantId':
+      return one(world.tenantA.id, 'tenant');
+    case 'invitationId':
+      return one(world.invitationId, 'owned');
+    case 'receiverId':
+      return one(world.receiverId, 'tenant');
+    case 'id':
+      if (path.startsWith('/api/report-codes/generators/')) return one(world.generatorId, 'tenant');
+      if (path.startsWith('/api/hospitals/')) return one(world.hospitalId, 'tenant');
+      if (path.startsWith('/api/drug-catalogue/')) return one(world.catalogueDrugId, 'tenant');
+      if (path.startsWith('/api/messages/')) return one(world.messageId, 'owned');
+      if (path.startsWith('/api/operator/') || path.startsWith('/api/sae-templates/'))
+        // Platform objects (operator master data, SAE templates): no tenant owns them.
+        return one('00000000-0000-4000-8000-000000000000', 'none');
+      break;
+    // Declared exceptions: parameters that name no object of another caller.
+    case 'tour': // the caller's own tour flag
+      return one('case', 'none');
+    case 'name': // an operator's scheduled task (platform): operator permission only
+      return one('cleanup', 'none');
+    case 'version': // a published configuration version number of the caller's tenant
+      return one('1', 'none');
+  }
+  throw new Error(
+    `${path}: path parameter "${name}" is not mapped to a fixture object; add it to paramValue`,
+  );
+}
+
+interface Call {
+  route: RouteRecord;
+  method: string;
+  path: string;
+  binding: Binding;
+  /** The ids the request carries (an answer may echo them). */
+  named: string[];
+}
+
+/** The concrete calls of a route: one per value combination of its path parameters. */
+function callsOf(world: World, route: RouteRecord): Call[] {
+  const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  let paths: { path: string; named: string[] }[] = [{ path: route.path, named: [] }];
+  const rank: Binding[] = ['case', 'owned', 'project', 'tenant', 'none'];
+  let binding: Binding = 'none';
+  for (const name of names) {
+    const value = paramValue(world, route.path, name);
+    if (rank.indexOf(value.binding) < rank.indexOf(binding)) binding = value.binding;
+    paths = paths.flatMap(({ path, named }) =>
+      value.values.map((v) => ({ path: path.replace(`:${name}`, v), named: [...named, v] })),
+    );
+  }
+  return paths.map(({ path, named }) => ({
+    route,
+    method: route.declaration.method.toUpperCase(),
+    path,
+    binding,
+    named,
+  }));
+}
+
+interface Answer {
+  status: number;
+  code: number | null;
+  text: string;
+}
+
+async function send(world: World, actor: Actor | null, call: Call, headers: Record<string, string>) {
+  const d = call.route.declaration;
+  const init: RequestInit & { headers: Record<string, string> } = {
+    method: call.method,
+    headers: { 'lang-type': 'en', ...headers },
+  };
+  if (actor) init.headers.authorization = `Bearer ${actor.token}`;
+  if (d.upload) {
+    init.headers['content-type'] = 'application/octet-stream';
+    init.headers['x-file-name'] = 'probe.txt';
+    init.body = 'probe';
+  } else if (d.body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = '{}';
+  }
+  const response = await world.platform.app.request(call.path, init);
+  const text = await response.text();
+  let code: number | null = null;
+  if (response.headers.get('content-type')?.includes('json')) {
+    try {
+      const parsed = JSON.parse(text) as { code?: unknown };
+      code = typeof parsed.code === 'number' ? parsed.code : null;
+    } catch {
+      code = null;
+    }
+  }
+  return { status: response.status, code, text } satisfies Answer;
+}
+
+const refused = (a: Answer) => (a.code === 403 || a.code === 404) && a.status === a.code;
+const succeeded = (a: Answer) => a.status === 200 && (a.code === null || a.code === 200 || a.code === 203);
+const brief = (a: Answer) => `${a.status}/${a.code ?? '-'} ${a.text.slice(0, 140)}`;
+
+/** Markers of P1's case data: none may reach a tenant A attacker. */
+function caseMarkers(world: World): Record<string, string> {
+  return {
+    caseId: world.caseId,
+    reportCode: world.reportCode,
+    narrative: world.caseMarker,
+    caseVersionId: world.caseVersionId,
+    attachmentFileId: world.attachmentFileId,
+    importRecordId: world.importRecordId,
+    importFileId: world.importFileId,
+    exportId: world.exportId,
+    exportFileId: world.exportFileId,
+    downloadTaskId: world.downloadTaskId,
+    downloadFileId: world.downloadFileId,
+    messageId: world.messageId,
+  };
+}
+
+/** Markers of everything tenant A holds: none may reach tenant B. */
+function tenantMarkers(world: World): Record<string, string> {
+  return {
+    ...caseMarkers(world),
+    tenantId: world.tenantA.id,
+    tenantCode: world.tenantA.code,
+    tenantText: world.tenantMarker,
+    P1: world.P1,
+    P2: world.P2,
+    organisationId: world.tenantA.organisationId,
+    receiverId: world.receiverId,
+    generatorId: world.generatorId,
+    hospitalId: world.hospitalId,
+    catalogueDrugId: world.catalogueDrugId,
+    projectRoleId: world.projectRoleId,
+    dictionaryVersionId: world.dictionaryVersionId,
+    invitationId: world.invitationId,
+    ...Object.fromEntries(
+      (['adminA', 'p1Member', 'outsider', 'p2Member', 'noRoles'] as const).flatMap((key) => [
+        [`${key}.userId`, world.actors[key].userId],
+        [`${key}.sessionId`, world.actors[key].sessionId],
+      ]),
+    ),
+  };
+}
+
+function leaks(answer: Answer, markers: Record<string, string>, call: Call): string[] {
+  return Object.entries(markers)
+    .filter(([, value]) => !call.named.includes(value) && answer.text.includes(value))
+    .map(([name]) => name);
+}
+
+/**
+ * Answers that may name P1's objects by id (never their content) to a tenant A caller holding the
+ * route's tenant-wide permission, with the reason.
+ */
+const idEchoes: Record<string, string> = {
+  'GET /api/users/operation-log':
+    'the tenant operation log shows its auditors the request paths (ids, no content) of everyone',
+};
+
+type AttackerKind = 'adminB' | 'userB' | 'outsider' | 'p2Member' | 'noRoles';
+
+// Causes of the pairs still open (the finding each belongs to).
+/** H2: a route naming a project takes the caller's roles from the projectId header's project. */
+const PROJECT_HEADER = 'H2: project routes authorize in the header project, not the path project';
+/** H2: a route naming a project answers for an id that names no project of the caller's tenant. */
+const PROJECT_UNKNOWN = 'H2: project routes answer 200 for an unknown project (no object check)';
+/** H2: export and import routes check the export's case / the import's project after the body. */
+const OBJECT_AFTER_BODY = 'H2: export/import routes check their object after validating the body';
+
+/**
+ * Pairs failing today, `<attacker> <METHOD> <route path>` -> the finding whose fix closes them.
+ * The coordinator empties this list as the fixes land; a listed pair that passes fails the suite.
+ */
+const knownOpen: Record<string, string> = {
+  'adminB GET /api/access/projects/:projectId/members': PROJECT_UNKNOWN,
+  'adminB GET /api/configurator/projects/:projectId': PROJECT_UNKNOWN,
+  'adminB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
+  'userB GET /api/access/projects/:projectId/members': PROJECT_UNKNOWN,
+  'userB GET /api/configurator/projects/:projectId': PROJECT_UNKNOWN,
+  'userB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
+  'outsider POST /api/exports/records/:exportId/ack': OBJECT_AFTER_BODY,
+  'outsider POST /api/exports/transmissions/:exportId/ack': OBJECT_AFTER_BODY,
+  'outsider POST /api/exports/transmissions/:exportId/handle-failure': OBJECT_AFTER_BODY,
+  'outsider POST /api/exports/transmissions/:exportId/resubmit': OBJECT_AFTER_BODY,
+  'outsider POST /api/exports/transmissions/:exportId/send': OBJECT_AFTER_BODY,
+  'outsider POST /api/imports/:recordId/reject': OBJECT_AFTER_BODY,
+  'outsider PUT /api/imports/:recordId/reports/:index': OBJECT_AFTER_BODY,
+  'outsider POST /api/imports/:recordId/reports/:index/generate': OBJECT_AFTER_BODY,
+  'p2Member GET /api/access/projects/:projectId/members': PROJECT_HEADER,
+  'p2Member DELETE /api/access/projects/:projectId/members/:userId': PROJECT_HEADER,
+  'p2Member PUT /api/access/projects/:projectId/members/:userId': PROJECT_HEADER,
+  'p2Member PUT /api/configuration/uat/projects/:projectId': PROJECT_HEADER,
+  'p2Member GET /api/configurator/projects/:projectId': PROJECT_HEADER,
+  'p2Member PUT /api/configurator/uat/projects/:projectId/features': PROJECT_HEADER,
+  'p2Member PUT /api/configurator/uat/projects/:projectId/list': PROJECT_HEADER,
+  'p2Member PUT /api/configurator/uat/projects/:projectId/templates/:templateId': PROJECT_HEADER,
+  'p2Member PUT /api/configurator/uat/projects/:projectId/workflow': PROJECT_HEADER,
+  'p2Member POST /api/dictionaries/coding/projects/:projectId/recode': PROJECT_HEADER,
+  'p2Member GET /api/dictionaries/projects/:projectId/settings': PROJECT_HEADER,
+  'p2Member PUT /api/dictionaries/projects/:projectId/settings': PROJECT_HEADER,
+  'p2Member POST /api/exports/records/:exportId/ack': OBJECT_AFTER_BODY,
+  'p2Member POST /api/exports/transmissions/:exportId/ack': OBJECT_AFTER_BODY,
+  'p2Member POST /api/exports/transmissions/:exportId/handle-failure': OBJECT_AFTER_BODY,
+  'p2Member POST /api/exports/transmissions/:exportId/resubmit': OBJECT_AFTER_BODY,
+  'p2Member POST /api/exports/transmissions/:exportId/send': OBJECT_AFTER_BODY,
+  'p2Member POST /api/imports/:recordId/reject': OBJECT_AFTER_BODY,
+  'p2Member PUT /api/imports/:recordId/reports/:index': OBJECT_AFTER_BODY,
+  'p2Member POST /api/imports/:recordId/reports/:index/generate': OBJECT_AFTER_BODY,
+  'p2Member DELETE /api/projects/:projectId': PROJECT_HEADER,
+  'p2Member GET /api/projects/:projectId': PROJECT_HEADER,
+  'p2Member PUT /api/projects/:projectId': PROJECT_HEADER,
+  'p2Member GET /api/projects/:projectId/drugs': PROJECT_HEADER,
+  'p2Member POST /api/projects/:projectId/drugs': PROJECT_HEADER,
+  'p2Member DELETE /api/projects/:projectId/drugs/:itemId': PROJECT_HEADER,
+  'p2Member PUT /api/projects/:projectId/drugs/:itemId': PROJECT_HEADER,
+  'p2Member POST /api/projects/:projectId/lock': PROJECT_HEADER,
+  'p2Member POST /api/projects/:projectId/restore': PROJECT_HEADER,
+  'p2Member GET /api/projects/:projectId/sites': PROJECT_HEADER,
+  'p2Member POST /api/projects/:projectId/sites': PROJECT_HEADER,
+  'p2Member DELETE /api/projects/:projectId/sites/:itemId': PROJECT_HEADER,
+  'p2Member PUT /api/projects/:projectId/sites/:itemId': PROJECT_HEADER,
+  'p2Member POST /api/projects/:projectId/unlock': PROJECT_HEADER,
+  'p2Member PUT /api/workflow/case/projects/:projectId': PROJECT_HEADER,
+};
+
+/** The verdict of one call: null when it holds, else why not. */
+function verdict(world: World, kind: AttackerKind, call: Call, answer: Answer): string | null {
+  const problems: string[] = [];
+  const d = call.route.declaration;
+  if (kind === 'adminB' || kind === 'userB') {
+    if (call.binding !== 'none' && succeeded(answer)) problems.push('answered tenant A object');
+    const found = leaks(answer, tenantMarkers(world), call);
+    if (found.length) problems.push(`tenant A data in answer: ${found.join(', ')}`);
+    return problems.length ? `${problems.join('; ')} (${brief(answer)})` : null;
+  }
+  if (kind === 'noRoles' && d.permission && answer.code !== 403) problems.push('not 403 without permission');
+  const mustRefuse =
+    call.binding === 'case' ||
+    call.binding === 'owned' ||
+    (kind === 'p2Member' && call.binding === 'project');
+  if (mustRefuse && !refused(answer)) problems.push(`not refused (${call.binding} object)`);
+  const idsMayShow = `${call.method} ${call.route.path}` in idEchoes;
+  const found = leaks(answer, caseMarkers(world), call).filter(
+    (name) => !idsMayShow || name === 'narrative' || name === 'reportCode',
+  );
+  if (found.length) problems.push(`P1 case data in answer: ${found.join(', ')}`);
+  return problems.length ? `${problems.join('; ')} (${brief(answer)})` : null;
+}
+
+/** Reads first, then writes, deletes last: an allowed write cannot hide a later read's answer. */
+function ordered(routes: RouteRecord[]): RouteRecord[] {
+  const rank = { get: 0, post: 1, put: 2, patch: 3, delete: 4 } as const;
+  return [...routes].sort((a, b) => rank[a.declaration.method] - rank[b.declaration.method]);
+}
+
+const guarded = (routes: RouteRecord[]) =>
+  routes.filter((r) => (r.declaration.auth ?? 'required') !== 'none');
+
+/** Runs every guarded operation as the attacker; answers the failing pairs with their reasons. */
+async function attack(world: World, kind: AttackerKind): Promise<Map<string, string>> {
+  const actorKey: ActorKey = kind;
+  const headers: Record<string, string> =
+    kind === 'p2Member'
+      ? { projectid: world.P2 }
+      : kind === 'noRoles'
+        ? { projectid: world.P1 }
+        : kind === 'outsider'
+          ? {}
+          : { projectid: world.P1 };
+  const failing = new Map<string, string>();
+  for (const route of ordered(guarded(world.platform.routes))) {
+    for (const call of callsOf(world, route)) {
+      // A write may end the attacker's own session (logout, password, switch): a fresh one each time.
+      const actor = call.method === 'GET' ? world.actors[actorKey] : await world.reopen(actorKey);
+      const answer = await send(world, actor, call, headers);
+      const problem = verdict(world, kind, call, answer);
+      if (problem) {
+        const key = `${kind} ${call.method} ${route.path}`;
+        failing.set(key, [failing.get(key), `${call.path}: ${problem}`].filter(Boolean).join(' | '));
+      }
+    }
+  }
+  return failing;
+}
+
+/** Compares the failing pairs with knownOpen for this attacker. */
+function judge(kind: AttackerKind, failing: Map<string, string>, routes: RouteRecord[]) {
+  const pairs = new Set(routes.map((r) => `${kind} ${r.declaration.method.toUpperCase()} ${r.path}`));
+  const listed = Object.keys(knownOpen).filter((key) => key.startsWith(`${kind} `));
+  return {
+    unexpected: [...failing].filter(([key]) => !(key in knownOpen)).map(([key, why]) => `${key}: ${why}`),
+    nowPassing: listed.filter((key) => pairs.has(key) && !failing.has(key)),
+    unknownPairs: listed.filter((key) => !pairs.has(key)),
+  };
+}
+
+/** With MATRIX_REPORT=<file>, the failing pairs are written there (JSON lines) to review knownOpen. */
+function report(failing: Map<string, string>): void {
+  const file = process.env.MATRIX_REPORT;
+  if (!file) return;
+  const lines = [...failing].map(([pair, why]) =>
+    JSON.stringify({ pair, known: knownOpen[pair] ?? null, why }),
+  );
+  appendFileSync(file, lines.map((line) => `${line}\n`).join(''));
+}
+
+async function snapshotTenant(world: World, tenantId: string): Promise<string> {
+  const maintenance = world.platform.deps.store.maintenance();
+  const rows: StoredDoc[] = [];
+  for (const definition of await maintenance.definitions()) {
+    if (definition.scope !== 'tenant') continue;
+    for await (const doc of maintenance.scan(definition.name)) if (doc.tenantId === tenantId) rows.push(doc);
+  }
+  rows.sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+  return JSON.stringify(rows);
+}
+
+describe('the operations of the OpenAPI document', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await buildWorld();
+  }, 120_000);
+  afterAll(() => world.close());
+
+  it('maps every path parameter of every route to a fixture object', () => {
+    const unmapped: string[] = [];
+    for (const route of world.platform.routes) {
+      try {
+        callsOf(world, route);
+      } catch (error) {
+        unmapped.push((error as Error).message);
+      }
+    }
+    expect(unmapped).toEqual([]);
+    expect(world.platform.routes.length).toBeGreaterThan(200);
+  });
+
+  it('name real objects: the administrator of tenant A reads each of them', async () => {
+    // Without this the refusals below could come from ids that name nothing.
+    const read = new Map<string, boolean>();
+    for (const route of guarded(world.platform.routes)) {
+      if (route.declaration.method !== 'get') continue;
+      for (const call of callsOf(world, route)) {
+        if (call.binding === 'none') continue;
+        const answer = await send(world, world.actors.adminA, call, { projectid: world.P1 });
+        for (const name of call.named) read.set(name, (read.get(name) ?? false) || succeeded(answer));
+      }
+    }
+    expect([...read].filter(([, ok]) => !ok).map(([id]) => id)).toEqual([]);
+    expect(read.size).toBeGreaterThan(15);
+  });
+
+  it('answer 400001 to a caller without a session, unless public', async () => {
+    const wrong: string[] = [];
+    for (const route of guarded(world.platform.routes)) {
+      for (const call of callsOf(world, route)) {
+        const answer = await send(world, null, call, { projectid: world.P1 });
+        if (answer.code !== 400001) wrong.push(`${call.method} ${call.path}: ${brief(answer)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+const TIMEOUT = 300_000;
+
+// Each attacker meets a world of its own: an allowed write (the outsider may administer projects;
+// tenant B's writes fill B's operation log with the ids they carried) must not change what the
+// next attacker meets.
+for (const kind of ['adminB', 'userB', 'outsider', 'p2Member', 'noRoles'] as const) {
+  describe(`attacker ${kind}`, () => {
+    let world: World;
+    beforeAll(async () => {
+      world = await buildWorld();
+    }, 120_000);
+    afterAll(() => world.close());
+
+    it(
+      'is refused what it may not touch and reads nothing it may not see',
+      { timeout: TIMEOUT },
+      async () => {
+        const tenantA = world.tenantA.id;
+        const before = kind === 'adminB' || kind === 'userB' ? await snapshotTenant(world, tenantA) : null;
+        const failing = await attack(world, kind);
+        report(failing);
+        expect(judge(kind, failing, world.platform.routes)).toEqual({
+          unexpected: [],
+          nowPassing: [],
+          unknownPairs: [],
+        });
+        if (before !== null) expect(await snapshotTenant(world, tenantA)).toBe(before);
+      },
+    );
+  });
+}
