@@ -8,24 +8,34 @@ import { requirePrincipal, tenantHandle } from '../http/context';
 import type { ModuleDeps } from '../http/module';
 import { callerHolds, registerFileOwner } from '../files';
 import type { TenantFiles } from '../files';
-import type { StoredDoc } from '../store/port';
-import { emptyScope, listScope, requireCasesAccess } from '../cases/membership';
+import type { ObjectResolver, RouteObject } from '../http/route';
+import type { StoredDoc, TenantHandle } from '../store/port';
+import { caseCollectionNames } from '../cases/index';
+import type { CaseDocument } from '../cases/document';
+import { emptyScope, listScope, projectIdOf, requireCasesAccess } from '../cases/membership';
 import type { Caller, ExportRecord } from './service';
 import { EXPORT_OWNER, EXPORTS } from './service';
 import { loadExport } from './transmission';
 
-/** The files of an export: read by those who may download exports and reach all its cases. */
+/**
+ * The files of an export: read by those who may download exports in every project of its cases
+ * and reach all its cases.
+ */
 registerFileOwner(EXPORT_OWNER, async (caller, owner, action) => {
   if (action !== 'read') return false;
-  const allowed =
-    (await callerHolds(caller, 'activecase:export')) ||
-    (await callerHolds(caller, 'submittransfer:E2Btransmission'));
-  if (!allowed) return false;
   const record = await tenantHandle(caller.c)
     .collection<ExportRecord>(EXPORTS)
-    .findOne({ batchId: owner.id }, { projection: { caseIds: 1 } });
+    .findOne({ batchId: owner.id }, { projection: { caseIds: 1, projectIds: 1 } });
   if (!record) return false;
   await requireCasesAccess(caller.c, record.caseIds);
+  const scopes = record.projectIds.length ? record.projectIds : [null];
+  for (const projectId of scopes) {
+    const scope = { projectId };
+    const allowed =
+      (await callerHolds(caller, 'activecase:export', scope)) ||
+      (await callerHolds(caller, 'submittransfer:E2Btransmission', scope));
+    if (!allowed) return false;
+  }
   return true;
 });
 
@@ -44,6 +54,32 @@ export function callerOf(c: Context<AppEnv>): Caller {
     has: (key) => translator.has(key),
   };
 }
+
+/**
+ * The object kind `export` (an export record, its files and its transmission line): its permissions
+ * are checked in the projects of its cases - in each of them, for a batch spanning several - never
+ * in the one a header names.
+ */
+export const exportObject: ObjectResolver = {
+  notFound: 'exports.exportNotFound',
+  async scopeOf(handle: TenantHandle, id: string) {
+    const found = await handle
+      .collection<ExportRecord>(EXPORTS)
+      .findOne({ _id: id }, { projection: { projectIds: 1, caseIds: 1 } });
+    if (!found) return null;
+    // Records written before projectIds was kept: their cases' projects.
+    const projectIds =
+      found.projectIds ??
+      (
+        await handle
+          .collection<CaseDocument>(caseCollectionNames.cases)
+          .find({ _id: { $in: found.caseIds } }, { projection: { report: 1 } })
+      ).map((doc) => projectIdOf(doc));
+    return [...new Set(projectIds)].map((projectId) => ({ projectId }));
+  },
+};
+
+export const EXPORT_OBJECT: RouteObject = { param: 'exportId', kind: 'export' };
 
 /** An export whose cases are all in the caller's projects (403 otherwise, 404 when unknown). */
 export async function memberExport(c: Context<AppEnv>, exportId: string): Promise<StoredDoc<ExportRecord>> {

@@ -5,6 +5,7 @@
  */
 import { defineModule } from '../http/module';
 import type { CollectionDefinition } from '../store/port';
+import { exportObject } from './access';
 import { RECEIVERS } from './receivers';
 import { exportRoutes } from './routes';
 import { EXPORTS } from './service';
@@ -26,4 +27,6 @@ export const exportsModule = defineModule({
   name: 'exports',
   collections,
   routes: exportRoutes,
+  // An export's permissions are checked in its cases' projects (access.ts).
+  objects: { export: exportObject },
 });

@@ -22,7 +22,7 @@ import {
   exportView,
   receiveAcknowledgement,
 } from './service';
-import { callerOf, filesOf, listExports, memberExport } from './access';
+import { callerOf, EXPORT_OBJECT, filesOf, listExports, memberExport } from './access';
 import { TRANSMISSION_ACTIONS } from './states';
 import { transmissionView } from './transmission';
 import { exportIdParams, transmissionRoutes } from './transmission-routes';
@@ -151,6 +151,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'get',
       path: '/records/:exportId',
+      object: EXPORT_OBJECT,
       summary: 'One export record with its acknowledgement',
       permission: 'activecase:export',
       params: exportIdParams,
@@ -185,6 +186,7 @@ function recordFileRoutes(
       {
         method: 'get',
         path: `${base}/:exportId/${which === 'file' ? 'file' : 'ack-file'}`,
+        object: EXPORT_OBJECT,
         summary:
           which === 'file' ? 'Downloads the exported E2B file again' : 'Downloads the received ACK file',
         permission: permissions[which],
@@ -207,6 +209,7 @@ function recordFileRoutes(
     {
       method: 'post',
       path: `${base}/:exportId/ack`,
+      object: EXPORT_OBJECT,
       summary: 'Reads an R3 (MCCI_IN200101UV01) or R2 (ichicsrack) acknowledgement for an export',
       description:
         'content is the ACK file in base64 (any XML encoding). A positive ACK marks the record acknowledged, ' +

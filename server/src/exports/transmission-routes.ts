@@ -13,7 +13,7 @@ import type { ExportStatus } from './service';
 import { EXPORT_STATUSES } from './service';
 import { TRANSMISSION_ACTIONS } from './states';
 import { handleFailure, resubmitTransmission, sendTransmission, transmissionView } from './transmission';
-import { callerOf, filesOf, listExports, memberExport } from './access';
+import { callerOf, EXPORT_OBJECT, filesOf, listExports, memberExport } from './access';
 import { textMatch } from '../store/guard';
 
 const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
@@ -75,6 +75,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
     {
       method: 'get',
       path: '/transmissions/:exportId',
+      object: EXPORT_OBJECT,
       summary: 'One transmission with its ACK, handling and communication record (events)',
       permission: 'submittransfer:E2Btransmission',
       params: exportIdParams,
@@ -86,6 +87,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
     {
       method: 'post',
       path: '/transmissions/:exportId/send',
+      object: EXPORT_OBJECT,
       summary: 'Records the transmission of a validated export to its receiver (exported -> sent)',
       description:
         'No gateway is connected: the file is left in the receiver outbox (GET /transmissions?status=sent&' +
@@ -112,6 +114,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
     {
       method: 'post',
       path: '/transmissions/:exportId/handle-failure',
+      object: EXPORT_OBJECT,
       summary: 'Records the handling opinion of a failed or partly rejected transmission (-> handled)',
       permission: TRANSMISSION_ACTIONS.handleFailure.permission,
       params: exportIdParams,
@@ -139,6 +142,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
     {
       method: 'post',
       path: '/transmissions/:exportId/resubmit',
+      object: EXPORT_OBJECT,
       summary:
         'Resubmits a failed transmission: a new validated export of the current case versions, recorded as sent',
       description:

@@ -57,8 +57,11 @@ export interface RouteObject {
 
 /** How a module answers the project of one of its objects (ServerModule `objects`). */
 export interface ObjectResolver {
-  /** The object's project scope; null when it does not exist in the caller's tenant. */
-  scopeOf(handle: TenantHandle, id: string): Promise<AuthorizationScope | null>;
+  /**
+   * The object's project scope; several when it spans projects (an export of cases of several
+   * projects: the permission must hold in each); null when it does not exist in the caller's tenant.
+   */
+  scopeOf(handle: TenantHandle, id: string): Promise<AuthorizationScope | AuthorizationScope[] | null>;
   /** Message key of the 404 for an unknown object (params: {id}). */
   notFound: string;
 }
@@ -161,19 +164,32 @@ export async function callerMay(
     : await authenticator.authorize(principal, permission, c);
 }
 
-/** The project scope of the object a route acts on; 404 when unknown, refused without a resolver. */
-async function objectScope(
+/** The project scopes of the object a route acts on; 404 when unknown, refused without a resolver. */
+async function objectScopes(
   c: Context<AppEnv>,
   object: RouteObject,
   objects: ReadonlyMap<string, ObjectResolver> | undefined,
-): Promise<AuthorizationScope> {
+): Promise<AuthorizationScope[]> {
   const resolver = objects?.get(object.kind);
   // Fail closed: an object kind no mounted module resolves cannot be authorized.
   if (!resolver) throw errors.forbidden();
   const id = c.req.param(object.param) ?? '';
   const scope = id ? await resolver.scopeOf(tenantHandle(c), id) : null;
   if (!scope) throw errors.notFound(resolver.notFound, { id });
-  return scope;
+  const scopes = Array.isArray(scope) ? scope : [scope];
+  // An object of no project at all: only tenant administrators.
+  return scopes.length ? scopes : [{ projectId: null }];
+}
+
+/** The caller holds the permission in every scope (in the request's context without scopes). */
+async function callerMayAll(
+  c: Context<AppEnv>,
+  permission: string,
+  scopes: AuthorizationScope[] | undefined,
+): Promise<boolean> {
+  if (!scopes) return callerMay(c, permission);
+  for (const scope of scopes) if (!(await callerMay(c, permission, scope))) return false;
+  return true;
 }
 
 function routeHandler<B, Q, P>(
@@ -194,9 +210,9 @@ function routeHandler<B, Q, P>(
     if (auth === 'required') {
       requirePrincipal(c);
       if (declaration.permission) {
-        const scope = declaration.object ? await objectScope(c, declaration.object, objects) : undefined;
+        const scopes = declaration.object ? await objectScopes(c, declaration.object, objects) : undefined;
         // Fail closed: a permission-guarded route with no authorizer is refused.
-        if (!(await callerMay(c, declaration.permission, scope))) throw errors.forbidden();
+        if (!(await callerMayAll(c, declaration.permission, scopes))) throw errors.forbidden();
       }
     }
 

@@ -15,6 +15,8 @@ import { demoCaseContent } from '../cases/demo/factory';
 import { createCasesModule, workbenchModule } from '../cases/index';
 import type { Project } from '../cases/projects';
 import { demoProject, PASSWORD, recordingSigner } from '../cases/testing';
+import { exportsModule } from '../exports/index';
+import { EXPORTS } from '../exports/service';
 import { configurationCollections } from '../configuration/service';
 import { ConfiguratorService, configuratorCollections } from '../configurator/service';
 import type { Authenticator } from '../http/context';
@@ -50,6 +52,7 @@ const platform = testPlatform({
     workflowModule,
     reportCodesModule,
     narrativesModule,
+    exportsModule,
   ],
 });
 await platform.ready();
@@ -387,5 +390,56 @@ describe("M3: workflow actions are the case's handler's", () => {
     });
     expect(byHandler.body.code, JSON.stringify(byHandler.body)).toBe(200);
     await editOthers(true);
+  });
+});
+
+describe('exports and transmission lines are read in the projects of their cases', () => {
+  /** An export record as the exports module writes it (the fields the views read). */
+  const record = (id: string, caseIds: string[], projectIds?: string[]) => ({
+    _id: id,
+    receiverId: 'receiver-1',
+    receiverName: '国家药品监督管理局',
+    receiverIdentifier: 'CNNMPA',
+    messageReceiverIdentifier: null,
+    senderIdentifier: 'XYPHARMA',
+    batchId: `XYPHARMA-${id}`,
+    cases: [],
+    caseIds,
+    fileId: `file-${id}`,
+    fileName: `${id}.xml`,
+    size: 1,
+    exportedAt: now.toISOString(),
+    exportedBy: 'author',
+    exportedByName: NAMES.author,
+    status: 'exported',
+    failureText: null,
+    ack: null,
+    ...(projectIds ? { projectIds } : {}),
+  });
+
+  it('refuses a P2-role holder sending projectId P2, and needs every project of a batch', async () => {
+    const p1Case = await filledCase('author', 'p1', 8);
+    const p2Case = await filledCase('mover', 'p2', 9);
+    const exports = store.tenant(TENANT, { userId: 'author' }).collection(EXPORTS);
+    await exports.insertOne(record('export-p1', [p1Case.id], ['p1']));
+    // Written before records kept their projects: the cases' projects are read.
+    await exports.insertOne(record('export-old', [p1Case.id]));
+    await exports.insertOne(record('export-both', [p1Case.id, p2Case.id], ['p1', 'p2']));
+    for (const id of ['export-p1', 'export-old']) {
+      for (const path of [`/exports/records/${id}`, `/exports/transmissions/${id}`]) {
+        const refused = await as('both', 'p2')('GET', path);
+        expect(refused.status, path).toBe(403);
+        expect(refused.body.data).toBeNull();
+        expect((await as('p2only', 'p2')('GET', path)).status, path).toBe(403);
+        const allowed = await as('author')('GET', path);
+        expect(allowed.body.code, path).toBe(200);
+        expect(allowed.body.data.exportId).toBe(id);
+      }
+    }
+    // A batch of P1 and P2 cases: members of one of them only are refused, with any header.
+    expect((await as('author', 'p2')('GET', '/exports/records/export-both')).status).toBe(403);
+    expect((await as('both', 'p2')('GET', '/exports/records/export-both')).status).toBe(403);
+    expect((await as('mover')('GET', '/exports/records/export-both')).body.code).toBe(200);
+    expect((await as('mover')('GET', '/exports/records/no-such-export')).status).toBe(404);
   });
 });
