@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { test } from './kit';
-import { demoPassword, login, skipTour } from './helpers';
+import { apiCall, demoPassword, login, skipTour } from './helpers';
 
 interface MenuItem {
   type: string;
@@ -116,4 +116,56 @@ test('a form validates under the CSP (no eval): the login page and a create dial
   await input.fill('');
   await page.waitForTimeout(300);
   assert.deepEqual(watch.violations, [], `CSP violations:\n${watch.violations.join('\n')}`);
+});
+
+test('an activation link: the token leaves the address at once, is exchanged, and the password is set', async (context) => {
+  const { page, browser, baseUrl, serverOutput } = context;
+  const watch = await watchPolicy(page);
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  const organisations = await apiCall<{ organisationId: string }[]>(page, 'GET', '/tenancy/organisations');
+  const account = `csp${Date.now() % 1_000_000}`;
+  const created = await apiCall<{ activationPath: string }>(page, 'POST', '/users', {
+    account,
+    name: 'CSP 测试用户',
+    email: `${account}@example.cn`,
+    organisationIds: [organisations.data[0]!.organisationId],
+  });
+  assert.equal(created.code, 200, created.msg);
+  const token = new URL(created.data.activationPath, baseUrl).searchParams.get('token')!;
+
+  // The new user opens the link in a browser of their own.
+  const own = await browser.newContext({ locale: 'zh-CN' });
+  try {
+    const holder = await own.newPage();
+    const holderWatch = await watchPolicy(holder);
+    const sent: string[] = [];
+    // Past the page's own address, no request carries the token: not in a URL, not in a Referer.
+    const opened = `${baseUrl}${created.data.activationPath}`;
+    holder.on('request', (request) => {
+      if (request.url() !== opened && request.url().includes(token))
+        sent.push(`${request.url()} had the token`);
+      if ((request.headers().referer ?? '').includes(token))
+        sent.push(`${request.url()}: Referer had the token`);
+    });
+    await holder.goto(opened);
+    await holder.getByTestId('activation-account').waitFor();
+    assert.equal(new URL(holder.url()).search, '', `the address still holds the token: ${holder.url()}`);
+    assert.doesNotMatch(await holder.evaluate(() => location.href), /token/);
+    // The token itself is spent: only the page's in-memory code can set the password now.
+    const replay = await apiCall<{ linkInvalid?: boolean }>(page, 'POST', '/auth/activation/exchange', {
+      token,
+    });
+    assert.equal(replay.code, 400);
+    await holder.getByTestId('password-new').fill('Csp#Active2026');
+    await holder.getByTestId('password-confirm').fill('Csp#Active2026');
+    await holder.getByTestId('password-submit').click();
+    await holder.waitForURL((url) => url.pathname === '/login');
+    await login(holder, baseUrl, account, 'Csp#Active2026');
+    assert.deepEqual(sent, []);
+    assert.deepEqual(holderWatch.violations, [], holderWatch.violations.join('\n'));
+  } finally {
+    await own.close();
+  }
+  assert.deepEqual(watch.violations, [], watch.violations.join('\n'));
 });
