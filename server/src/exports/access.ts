@@ -89,16 +89,17 @@ export async function memberExport(c: Context<AppEnv>, exportId: string): Promis
 }
 
 /**
- * One page of exports matching the filter among the caller's projects (narrowed by the
- * studyProjectIds header), newest first.
+ * One page of exports matching the filter among the caller's projects where they hold the list's
+ * permission (narrowed by the studyProjectIds header), newest first.
  */
 export async function listExports<V>(
   c: Context<AppEnv>,
   filter: Record<string, unknown>,
   page: { page: number; size: number },
   view: (record: StoredDoc<ExportRecord>) => V,
+  permission: string,
 ): Promise<{ total: number; page: number; size: number; items: V[] }> {
-  const scope = await exportScopeFilter(c);
+  const scope = await exportScopeFilter(c, permission);
   if (!scope) return { total: 0, page: page.page, size: page.size, items: [] };
   const exports = tenantHandle(c).collection<ExportRecord>(EXPORTS);
   const where = { ...filter, ...scope };
@@ -113,8 +114,11 @@ export async function listExports<V>(
  * The list filter limiting exports to the caller's projects (narrowed by the studyProjectIds
  * header): {} for no limit, null when the caller may see none.
  */
-async function exportScopeFilter(c: Context<AppEnv>): Promise<Record<string, unknown> | null> {
-  const scope = await listScope(c);
+async function exportScopeFilter(
+  c: Context<AppEnv>,
+  permission: string,
+): Promise<Record<string, unknown> | null> {
+  const scope = await listScope(c, permission);
   if (scope === null) return {};
   if (emptyScope(scope)) return null;
   return { projectIds: { $in: scope } };

@@ -5,7 +5,7 @@
  * cycles). A kind nobody registered grants nothing (fail closed).
  */
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/context';
+import type { AppEnv, AuthorizationScope } from '../http/context';
 
 /** What owns a file: a kind (`case-attachment`, `import` ...) and the owning record's id. */
 export interface FileOwner {
@@ -90,12 +90,22 @@ export function ownersOf(record: { owners?: FileOwnerEntry[]; uploadedBy: string
   return [{ kind: UPLOAD_OWNER, id: record.uploadedBy, addedBy: record.uploadedBy }];
 }
 
-/** For checks: the caller holds the permission by the authenticator (fails closed without one). */
-export async function callerHolds(caller: FileCaller, permission: string): Promise<boolean> {
+/**
+ * For checks: the caller holds the permission by the authenticator, in `scope`'s project when given
+ * (an owner's own project), else in the request's context. Fails closed without an authorizer.
+ */
+export async function callerHolds(
+  caller: FileCaller,
+  permission: string,
+  scope?: AuthorizationScope,
+): Promise<boolean> {
   const principal = caller.c.get('ctx').principal;
-  const authorize = caller.c.get('authenticator')?.authorize;
-  if (!principal || !authorize) return false;
-  return (await authorize(principal, permission, caller.c)) === true;
+  const authenticator = caller.c.get('authenticator');
+  if (!principal || !authenticator?.authorize) return false;
+  const held = scope
+    ? await authenticator.authorize(principal, permission, caller.c, scope)
+    : await authenticator.authorize(principal, permission, caller.c);
+  return held === true;
 }
 
 export const sameOwner = (a: FileOwner, b: FileOwner): boolean => a.kind === b.kind && a.id === b.id;

@@ -46,11 +46,12 @@ export const REJECT = 'reportmanagment:importReport:reject';
  * imports and work in the record's project, never deleted through the file routes.
  */
 const IMPORT_OWNER = 'import';
-registerFileOwner(
-  IMPORT_OWNER,
-  async (caller, owner, action) =>
-    action === 'read' && (await callerHolds(caller, VIEW)) && Boolean(await memberRecord(caller.c, owner.id)),
-);
+registerFileOwner(IMPORT_OWNER, async (caller, owner, action) => {
+  if (action !== 'read') return false;
+  // Throws (refusing) when the record is gone or its project is not the caller's.
+  const record = await memberRecord(caller.c, owner.id);
+  return callerHolds(caller, VIEW, { projectId: record.projectId });
+});
 
 const E2B_DAY = '^\\d{8}$';
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
