@@ -13,6 +13,13 @@ export function pageOptions(query: PageQuery): { skip: number; limit: number } {
   return { skip: (query.page - 1) * query.size, limit: query.size };
 }
 
+/** A `from`/`to` query value: a day (YYYY-MM-DD) or an ISO instant, or empty; nothing else is a bound. */
+export const timeBound = {
+  type: 'string',
+  maxLength: 40,
+  pattern: '^$|^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$',
+} as const;
+
 /** `from`/`to` dates (YYYY-MM-DD or instants) as an `at` range filter. */
 export function timeRange(from?: string, to?: string): Record<string, unknown> {
   const at: Record<string, string> = {};

@@ -22,7 +22,7 @@ import type { Session } from './model';
 import { DEFAULT_SECURITY, OPERATOR_TENANT } from './model';
 import type { IdentityOptions } from './options';
 import type { PageQuery } from './paging';
-import { pageOptions, pageQuery, timeRange } from './paging';
+import { pageOptions, pageQuery, timeBound, timeRange } from './paging';
 import { listSort, sortQuery } from '../entities/sort';
 import type { SortQuery } from '../entities/sort';
 import { assertNewPassword } from './policy';
@@ -114,8 +114,8 @@ const loginLogQuery = {
     ...sortQuery,
     account: str(64),
     result: { enum: ['success', 'failure', 'logout', 'forced'] },
-    from: str(40),
-    to: str(40),
+    from: timeBound,
+    to: timeBound,
     tenantId: str(64),
   },
 };

@@ -25,18 +25,31 @@ export const MAX_FILTER_TEXT = 200;
 const SCALAR = { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_FILTER_TEXT } as const;
 const DAY = { type: ['string', 'null'], maxLength: 10 } as const;
 
+/** Code lists whose codes follow the project's configuration (workflow overrides): any text there. */
+const CONFIGURED_CODELISTS = new Set(['workflowNode']);
+
+/** A select filter's values: its code list's codes (completion also as booleans), or empty. */
+function codeSchema(definition: CaseListFilter): JsonSchema | null {
+  const list = definition.codelist ? codelists[definition.codelist] : undefined;
+  if (!list || CONFIGURED_CODELISTS.has(definition.codelist!)) return null;
+  const codes: unknown[] = list.values.map((entry) => entry.code);
+  if (definition.codelist === 'completionState') codes.push(true, false);
+  return { enum: [...codes, '', null] };
+}
+
 /**
  * The values a list filter accepts, by its operator: a scalar for eq, a scalar or a list of
  * them for in, text for contains, `{from, to}` days for between (empty values mean "no filter").
  * Objects appear nowhere else, so no query operator can travel in a filter value.
  */
 export function filterValueSchema(definition: CaseListFilter): JsonSchema {
+  const value = codeSchema(definition) ?? SCALAR;
   switch (definition.operator) {
     case 'eq':
     case 'anyEq':
-      return SCALAR;
+      return value;
     case 'in':
-      return { anyOf: [SCALAR, { type: 'array', maxItems: 500, items: SCALAR }] };
+      return { anyOf: [value, { type: 'array', maxItems: 500, items: value }] };
     case 'contains':
     case 'anyContains':
       return { type: ['string', 'null'], maxLength: MAX_FILTER_TEXT };

@@ -12,6 +12,7 @@ import { requirePrincipal, tenantHandle } from './context';
 import type { TenantHandle } from '../store/port';
 import { Code, ok } from './envelope';
 import { parseQuery } from './query';
+import { refuseOperatorKeys, takesFilterBody } from './filters';
 import type { JsonSchema, Validator } from './validation';
 import { compileValidator } from './validation';
 
@@ -204,6 +205,7 @@ function routeHandler<B, Q, P>(
   const validateParams: Validator | null =
     declaration.params !== undefined ? compileValidator(declaration.params, 'text') : null;
   const auth = declaration.auth ?? 'required';
+  const filterBody = takesFilterBody(declaration);
 
   return async (c: Context<AppEnv>): Promise<Response> => {
     const ctx = c.get('ctx');
@@ -219,11 +221,13 @@ function routeHandler<B, Q, P>(
     const params: Record<string, string> = c.req.param() as Record<string, string>;
     validateParams?.(params);
     const query = parseQuery(new URL(c.req.url).searchParams);
+    refuseOperatorKeys(query, 'query');
     validateQuery?.(query);
 
     let body: unknown = undefined;
     if (validateBody) {
       body = await readJsonBody(c);
+      if (filterBody) refuseOperatorKeys(body, 'body');
       validateBody(body);
     }
 

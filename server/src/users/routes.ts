@@ -14,7 +14,7 @@ import { notifyAccountLink } from '../messages/notify';
 import { invite, memberState } from '../auth/invitations';
 import type { Account, User, UserState } from '../auth/model';
 import type { PageQuery } from '../auth/paging';
-import { pageOptions, pageQuery, timeRange } from '../auth/paging';
+import { pageOptions, pageQuery, timeBound, timeRange } from '../auth/paging';
 import { assertAccount, assertEmail, assertPhone } from '../auth/policy';
 import { endSessions } from '../auth/sessions';
 import { assertTenantLimit } from '../tenancy/limits';
@@ -111,8 +111,8 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
           ...pageQuery,
           ...sortQuery,
           userId: str(64),
-          from: str(40),
-          to: str(40),
+          from: timeBound,
+          to: timeBound,
           method: { enum: ['POST', 'PUT', 'PATCH', 'DELETE'] },
         },
       },
