@@ -125,6 +125,15 @@ export function invitationRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         { $set: { state: memberState(account, tenantId) } },
       );
       await invitationsOf(deps, principal.userId).deleteOne({ _id: invitation._id });
+      // Shared from now on: a reset or activation link some tenant administrator still holds
+      // would act on the whole account, so every open one stops working.
+      await deps.store
+        .platform({ userId: principal.userId })
+        .collection(C.links)
+        .updateMany(
+          { accountId: principal.userId, usedAt: null },
+          { $set: { usedAt: deps.clock.now().toISOString() } },
+        );
       return { tenantId };
     },
   );

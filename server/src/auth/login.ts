@@ -144,6 +144,7 @@ export async function login(
   options: IdentityOptions,
   input: LoginInput,
 ): Promise<LoginResult> {
+  const started = performance.now();
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const platform = deps.store.platform({ userId: 'system:auth' });
@@ -188,7 +189,10 @@ export async function login(
   if (!account?.passwordHash || !passwordRight) {
     if (account?.passwordHash)
       await countFailure(deps, account, countIn && user ? { tenantId: countIn, user } : null, policy, now);
-    throw await refuse('auth.badCredentials', account?._id ?? null, countIn);
+    const refusal = await refuse('auth.badCredentials', account?._id ?? null, countIn);
+    const wait = (options.loginFloorMs ?? 0) - (performance.now() - started);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    throw refusal;
   }
 
   // The right password: from here on the holder may learn the state of the account.

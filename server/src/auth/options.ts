@@ -7,6 +7,12 @@ export interface IdentityOptions {
   captcha: boolean;
   /** Password hashing cost (tests lower it to stay fast). */
   scryptCost: ScryptCost;
+  /**
+   * A refused login (wrong password, unknown account) answers no sooner than this many ms after it
+   * arrived: the writes a known account's failure makes (its count, the tenant's login log) then do
+   * not tell it from an unknown one by timing. 0: no floor.
+   */
+  loginFloorMs?: number;
   /** Verification-code generator; tests inject a known code. */
   captchaCode?: () => string;
   /** Demo accounts on first start (the seed step). */
@@ -21,6 +27,8 @@ export function identityOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Id
   return {
     captcha: !/^(off|false|0|no)$/i.test(env.PV_LOGIN_CAPTCHA ?? ''),
     scryptCost: DEFAULT_SCRYPT_COST,
+    // Above one verification at the default cost (about 100 ms) plus a few commits.
+    loginFloorMs: 300,
     demoSeed: !/^(off|false|0|no)$/i.test(env.PV_DEMO_SEED ?? ''),
     ...(env.PV_DEMO_PASSWORD ? { demoPassword: env.PV_DEMO_PASSWORD } : {}),
   };

@@ -269,12 +269,25 @@ export function authRoutes(router: ModuleRouter, deps: ModuleDeps, options: Iden
       assertTenantUsable(tenant, deps.clock.now());
       const users = usersOf(deps, tenantId, principal.userId);
       const user = await users.findOne({ accountId: principal.userId });
-      if (!user || user.state !== 'enabled') throw errors.forbidden('auth.userDisabled');
+      // The lock counts per tenant: a membership locked (and not yet run out) is refused as such.
+      const nowIso = deps.clock.now().toISOString();
+      if (user?.state === 'locked' && user.lockedUntil && user.lockedUntil > nowIso)
+        throw errors.forbidden('auth.accountLocked', { until: user.lockedUntil });
+      if (!user || (user.state !== 'enabled' && user.state !== 'locked'))
+        throw errors.forbidden('auth.userDisabled');
       const organisationId =
         body.organisationId ?? user.currentOrganisationId ?? user.organisationIds[0] ?? null;
       if (organisationId && !user.organisationIds.includes(organisationId))
         throw errors.forbidden('auth.notMember');
-      await users.updateOne({ _id: user._id }, { $set: { currentOrganisationId: organisationId } });
+      await users.updateOne(
+        { _id: user._id },
+        {
+          $set: {
+            currentOrganisationId: organisationId,
+            ...(user.state === 'locked' ? { state: 'enabled', failedCount: 0, lockedUntil: null } : {}),
+          },
+        },
+      );
       await accountsOf(deps, principal.userId).updateOne(
         { _id: account._id },
         { $set: { lastTenantId: tenantId } },

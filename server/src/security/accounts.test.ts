@@ -279,6 +279,9 @@ describe('M4: login answers', () => {
     await call(app(), 'POST', `/api/users/${sponsor.userId}/disable`, { token: admin });
     await register('waiting', 'waiting-co', 'Waiting#2026');
 
+    // The floor production uses (300 ms) scaled to the test's cheap scrypt: refused logins answer
+    // no sooner than 80 ms, whatever writes the account's state makes.
+    f.options.loginFloorMs = 80;
     const cases: Record<string, string> = {
       unknown: 'nobody-at-all',
       wrongPassword: 'qc',
@@ -304,6 +307,7 @@ describe('M4: login answers', () => {
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const medians = Object.values(times).map(median);
     expect(Math.max(...medians) - Math.min(...medians), JSON.stringify(medians)).toBeLessThan(20);
+    f.options.loginFloorMs = 0;
 
     // With the right password the holder learns the state.
     const told = async (account: string, password: string) =>
@@ -346,6 +350,14 @@ describe('M4: login answers', () => {
     expect(demoTenant.code).toBe(200);
     const demoAdmin = await f.login('demoadmin');
     expect((await userByAccount(demoAdmin, 'entry'))!.state).toBe('enabled');
+    // Signed in to tenant A, the account still cannot switch into B while B's lock lasts.
+    const switched = await call(app(), 'POST', '/api/auth/switch', {
+      token: (demoTenant.data as { token: string }).token,
+      body: { tenantId: tenantB },
+      lang: 'en',
+    });
+    expect(switched.status).toBe(403);
+    expect(switched.body.msg).toMatch(/locked until/);
     // B's administrator unlocks B's membership.
     const userId = (await userByAccount(adminB, 'entry'))!.userId;
     expect(
