@@ -2,6 +2,8 @@
  * GET parameters arrive flattened, nested objects as `key[sub]` (SPEC section 7). This rebuilds
  * the object: `a[b]=1&a[c]=2` -> {a: {b: '1', c: '2'}}; repeated keys or `a[]` -> arrays.
  */
+import { errors } from './errors';
+
 export type QueryValue = string | string[] | QueryObject;
 export interface QueryObject {
   [key: string]: QueryValue;
@@ -9,10 +11,14 @@ export interface QueryObject {
 
 const UNSAFE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 
+/** No query of the platform nests deeper than a filter's field and operator; more is an attack. */
+export const MAX_QUERY_DEPTH = 8;
+
 export function parseQuery(search: URLSearchParams): QueryObject {
   const result: QueryObject = {};
   for (const [rawKey, value] of search) {
     const parts = splitKey(rawKey);
+    if (parts.length > MAX_QUERY_DEPTH) throw errors.badRequest('common.badRequest');
     if (parts.some((part) => UNSAFE_KEYS.has(part))) continue;
     const forceArray = parts.length > 1 && parts[parts.length - 1] === '';
     if (forceArray) parts.pop();

@@ -13,6 +13,8 @@ import { sha256Hex } from '../auth/crypto';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
 import type { Authenticator } from '../http/context';
+import { AppError } from '../http/errors';
+import { parseQuery } from '../http/query';
 import { call, testPlatform } from '../http/testing';
 import { testStore } from '../http/test-store';
 import { importsModule } from '../imports';
@@ -234,7 +236,7 @@ describe('bad input answers 400', () => {
     ).toBe(400);
   });
 
-  it('refuses a malformed X-File-Name on an import, and malformed percent-encoding in the path', async () => {
+  it('refuses a malformed X-File-Name on an import, a query nested 5,000 deep, and survives malformed percent-encoding in the path and query', async () => {
     const allowAll: Authenticator = {
       authenticate: async () => ({ tenantId: 't1', userId: 'u1', name: 'u1' }),
       authorize: () => true,
@@ -254,6 +256,9 @@ describe('bad input answers 400', () => {
     expect(res.body.code).toBe(400);
     const path = await call(app(), 'GET', '/api/users/%E0%A4%A', { token: await f.login('demoadmin') });
     expect(path.status).toBeLessThan(500);
+    // A query key nested deeper than any filter is refused before anything walks it.
+    expect(() => parseQuery(new URLSearchParams(`a${'[b]'.repeat(5000)}=x`))).toThrow(AppError);
+    expect(parseQuery(new URLSearchParams('f[status][in][]=a'))).toEqual({ f: { status: { in: ['a'] } } });
     const query = await call(app(), 'GET', '/api/users?name=%E0%A4%A', { token: await f.login('demoadmin') });
     expect(query.status).toBeLessThan(500);
   });
