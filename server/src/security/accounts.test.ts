@@ -111,6 +111,7 @@ describe('C1: a tenant administrator naming another tenant’s account', () => {
     const victim = await f.login('entry');
     const created = await createInB('entry');
     expect(created.body.code).toBe(200);
+    expect(created.body.msg).toMatch(/was invited, and joins this tenant once its holder accepts/);
     expect(created.body.data).toMatchObject({
       invited: true,
       user: { state: 'invited' },

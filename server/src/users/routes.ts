@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
 import { requirePrincipal } from '../http/context';
+import { ok } from '../http/envelope';
 import { errors } from '../http/errors';
 import type { StoredDoc } from '../store/port';
 import { accountsOf, findAccount, findAccountByName, newAccount, userDocId, usersOf } from '../auth/accounts';
@@ -294,7 +295,12 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
           invitedByName:
             typeof principal.name === 'string' && principal.name ? principal.name : principal.userId,
         });
-        return { user: userView(user), invited: true, activationPath: null, activationExpiresAt: null };
+        // The form shows this message (no link to pass on): the holder accepts while signed in.
+        return ok(
+          c,
+          { user: userView(user), invited: true, activationPath: null, activationExpiresAt: null },
+          'users.invited',
+        );
       }
       const link = await issueLink(
         deps,
