@@ -10,6 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../../server/src/store';
+import { textMatch } from '../../server/src/store/guard';
 
 const TOTAL = Number(process.env.BENCH_STORE_CASES ?? 100_000);
 const TENANTS = ['t1', 't2', 't3', 't4', 't5'];
@@ -265,7 +266,7 @@ try {
       'workflow.node': nodeValue,
       'report.reportType': typeValue,
       'report.reportDateFirst': { $gte: from, $lte: to },
-      'drugs.name': { $regex: `^${prefix}` },
+      'drugs.name': textMatch(prefix, { mode: 'prefix', caseInsensitive: false }),
     };
     const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
     const order = q % 2 === 0;

@@ -24,6 +24,7 @@ import type { JsonSchema } from '../http/validation';
 import { CATALOGUE } from '../projects/catalogue';
 import { DEMO_TENANT_CODE } from '../users';
 import { C } from '../auth/collections';
+import type { OpenedStore } from '../store';
 
 const LIMIT_MS = 100;
 const CATASTROPHIC = '(a+)+$';
@@ -139,7 +140,8 @@ async function timed(method: string, path: string, token: string, body?: unknown
 
 /** Every document of the demo tenant but its sessions and operation log (each request touches them). */
 async function snapshot(): Promise<string> {
-  const maintenance = f.platform.deps.store.maintenance();
+  // The fixture opens its store with openStore: the whole-store view is there.
+  const maintenance = (f.platform.deps.store as OpenedStore).maintenance();
   const rows: string[] = [];
   for (const definition of await maintenance.definitions()) {
     if (/session|operationLog/i.test(definition.name)) continue;
