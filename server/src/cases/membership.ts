@@ -12,6 +12,7 @@ import type { AppEnv, Principal } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import type { ObjectResolver, RouteObject } from '../http/route';
+import { callerMay } from '../http/route';
 import type { TenantHandle } from '../store/port';
 import { InvalidStoreRequestError } from '../store/port';
 import { C } from './collections';
@@ -68,13 +69,26 @@ export function callerProjects(c: Context<AppEnv>): Promise<ProjectScope> {
 
 /**
  * The projects a list, selection or workbench feed may read: the caller's, narrowed by the
- * `studyProjectIds` header. null: no limit; an empty list: nothing at all.
+ * `studyProjectIds` header, and - given the list's permission - to those where the caller holds it
+ * (a role of the `projectId` header's project lends nothing to another project's cases). null: no
+ * limit; an empty list: nothing at all.
  */
-export async function listScope(c: Context<AppEnv>): Promise<ProjectScope> {
+export async function listScope(c: Context<AppEnv>, permission?: string): Promise<ProjectScope> {
   const requested = c.get('ctx').studyProjectIds;
   const mine = await callerProjects(c);
   if (mine === null) return requested.length ? requested : null;
-  return requested.length ? mine.filter((id) => requested.includes(id)) : mine;
+  const scope = requested.length ? mine.filter((id) => requested.includes(id)) : mine;
+  return permission ? projectsHolding(c, scope, permission) : scope;
+}
+
+/** The projects, of those given, where the caller holds the permission (in order). */
+async function projectsHolding(
+  c: Context<AppEnv>,
+  projectIds: string[],
+  permission: string,
+): Promise<string[]> {
+  const held = await Promise.all(projectIds.map((projectId) => callerMay(c, permission, { projectId })));
+  return projectIds.filter((_, i) => held[i]);
 }
 
 /** The list modules' convention: [] = no limit. Only call when the scope is not empty. */
@@ -121,11 +135,23 @@ export async function requireCaseAccess(c: Context<AppEnv>, caseId: string): Pro
   await requireProjectMember(c, projectIdOf(stored));
 }
 
-/** The given case ids the caller may read, in order (unknown ids pass through to the caller's own check). */
-export async function requireCasesAccess(c: Context<AppEnv>, caseIds: string[]): Promise<void> {
+/**
+ * Refuses (403) unless the caller works in the project of every given case and - given the
+ * permission - holds it there (unknown ids pass through to the caller's own check).
+ */
+export async function requireCasesAccess(
+  c: Context<AppEnv>,
+  caseIds: string[],
+  permission?: string,
+): Promise<void> {
   if ((await callerProjects(c)) === null) return;
   const found = await tenantHandle(c)
     .collection<CaseDocument>(C.cases)
     .find({ _id: { $in: caseIds } }, { projection: { report: 1 } });
-  for (const stored of found) await requireProjectMember(c, projectIdOf(stored));
+  const projectIds = [...new Set(found.map((stored) => projectIdOf(stored)))];
+  for (const projectId of projectIds) await requireProjectMember(c, projectId);
+  if (permission) {
+    for (const projectId of projectIds)
+      if (!(await callerMay(c, permission, { projectId }))) throw errors.forbidden();
+  }
 }

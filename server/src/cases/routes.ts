@@ -166,7 +166,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       body: listQuerySchema,
     },
     async (c, { body }) => {
-      const scope = await listScope(c);
+      const scope = await listScope(c, 'casemanagement:caseview');
       if (emptyScope(scope)) return { total: 0, page: body?.page ?? 1, size: body?.size ?? 20, items: [] };
       return listCases(tenantHandle(c), body ?? {}, scopeIds(scope));
     },
@@ -187,7 +187,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       },
     },
     async (c, { body }) => {
-      const scope = await listScope(c);
+      const scope = await listScope(c, 'activecase');
       const candidates = await findDuplicates(tenantHandle(c), body.document, body.excludeCaseId);
       if (scope === null) return { candidates };
       return { candidates: await visibleCandidates(c, candidates, scope) };
@@ -204,8 +204,8 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       body: { type: 'object', additionalProperties: false, properties: { caseIds, query: listQuerySchema } },
     },
     async (c, { body }) => {
-      const scope = await listScope(c);
-      if (body.caseIds?.length) await requireCasesAccess(c, body.caseIds);
+      const scope = await listScope(c, 'casemanagement:caseview:export');
+      if (body.caseIds?.length) await requireCasesAccess(c, body.caseIds, 'casemanagement:caseview:export');
       else if (emptyScope(scope)) throw errors.badRequest('cases.exportNotSelected');
       return { caseIds: await resolveCaseSelection(tenantHandle(c), body, scopeIds(scope)) };
     },
@@ -281,7 +281,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       permission: FREEZE_PERMISSION,
     },
     async (c) => {
-      const scope = await listScope(c);
+      const scope = await listScope(c, FREEZE_PERMISSION);
       return { projectIds: emptyScope(scope) ? [] : await freezeProjects(tenantHandle(c), scope) };
     },
   );

@@ -14,9 +14,14 @@ const pageQuery: Record<string, JsonSchema> = {
   size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
 };
 
-/** The empty page when the caller works in no project (the feeds' [] would mean every project). */
-async function scoped(c: Context<AppEnv>, page: { page: number; size: number }) {
-  return emptyScope(await listScope(c)) ? { total: 0, page: page.page, size: page.size, items: [] } : null;
+/**
+ * The empty page when the caller works in no project where they hold the feed's permission (the
+ * feeds' [] would mean every project).
+ */
+async function scoped(c: Context<AppEnv>, page: { page: number; size: number }, permission: string) {
+  return emptyScope(await listScope(c, permission))
+    ? { total: 0, page: page.page, size: page.size, items: [] }
+    : null;
 }
 
 export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
@@ -31,10 +36,10 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       query: { type: 'object', properties: pageQuery },
     },
     async (c, { query }) =>
-      (await scoped(c, query)) ??
+      (await scoped(c, query, 'home:casetodo')) ??
       feed(
         tenantHandle(c),
-        todoFilter(requirePrincipal(c).userId, scopeIds(await listScope(c))),
+        todoFilter(requirePrincipal(c).userId, scopeIds(await listScope(c, 'home:casetodo'))),
         { 'state.updatedAt': -1 },
         query,
         today(),
@@ -51,10 +56,10 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       query: { type: 'object', properties: pageQuery },
     },
     async (c, { query }) =>
-      (await scoped(c, query)) ??
+      (await scoped(c, query, 'home:overduecases')) ??
       feed(
         tenantHandle(c),
-        overdueFilter(today(), scopeIds(await listScope(c))),
+        overdueFilter(today(), scopeIds(await listScope(c, 'home:overduecases'))),
         { 'deadline.dueDate': 1 },
         query,
         today(),
@@ -74,9 +79,10 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { query }) => {
       // A reminder window that does not exist is refused even for a caller without projects.
-      const filter = predueFilter(today(), query.days, scopeIds(await listScope(c)));
+      const filter = predueFilter(today(), query.days, scopeIds(await listScope(c, 'home:preduealerts')));
       return (
-        (await scoped(c, query)) ?? feed(tenantHandle(c), filter, { 'deadline.dueDate': 1 }, query, today())
+        (await scoped(c, query, 'home:preduealerts')) ??
+        feed(tenantHandle(c), filter, { 'deadline.dueDate': 1 }, query, today())
       );
     },
   );
@@ -89,7 +95,7 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: 'home:personalhome',
     },
     async (c) => {
-      const scope = await listScope(c);
+      const scope = await listScope(c, 'home:personalhome');
       if (emptyScope(scope))
         return {
           todo: 0,

@@ -43,9 +43,10 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     c: Context<AppEnv>,
     caseIdList: string[],
     body: { receiverId: string; format?: ExportFormat },
+    permission: string,
   ): Promise<Response> => {
-    // Only cases of the caller's projects (403 otherwise), as every case route.
-    await requireCasesAccess(c, caseIdList);
+    // Only cases of the caller's projects, holding the permission in each case's project (403 otherwise).
+    await requireCasesAccess(c, caseIdList, permission);
     const { record, xml } = await exportToReceiver(
       tenantHandle(c),
       filesOf(c, deps),
@@ -82,7 +83,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       body: { type: 'object', additionalProperties: false, required: ['receiverId'], properties: target },
       download: true,
     },
-    async (c, { body, params }) => exportAnswer(c, [params.caseId], body),
+    async (c, { body, params }) => exportAnswer(c, [params.caseId], body, 'activecase:export'),
   );
 
   router.route<{ receiverId: string; format?: ExportFormat; caseIds?: string[]; query?: CaseListQuery }>(
@@ -108,13 +109,13 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
           ? { query: body.query }
           : {};
       // The caller's projects, narrowed by the studyProjectIds header (a user of no project selects nothing).
-      const scope = await listScope(c);
+      const scope = await listScope(c, 'casemanagement:caseview:export');
       const ids = emptyScope(scope)
         ? []
         : await resolveCaseSelection(tenantHandle(c), selection, scopeIds(scope));
       if (ids.length > 500)
         throw errors.badRequest('exports.tooManyCases', { count: ids.length, limit: 500 });
-      return exportAnswer(c, ids, body);
+      return exportAnswer(c, ids, body, 'casemanagement:caseview:export');
     },
   );
 
@@ -143,7 +144,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (query.caseId) filter.caseIds = query.caseId;
       if (query.receiverId) filter.receiverId = query.receiverId;
       if (query.status) filter.status = query.status;
-      return listExports(c, filter, query, exportView);
+      return listExports(c, filter, query, exportView, 'activecase:export');
     },
   );
 

@@ -67,7 +67,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       if (query.receiverId) filter.receiverId = query.receiverId;
       if (query.status) filter.status = query.status;
       if (query.format) filter.format = query.format;
-      return listExports(c, filter, query, transmissionView);
+      return listExports(c, filter, query, transmissionView, 'submittransfer:E2Btransmission');
     },
   );
 

@@ -276,6 +276,37 @@ describe("H2: the projectId header lends no project's roles to another project's
   });
 });
 
+describe("H2 in lists: a project's role shows only that project's cases", () => {
+  it('lists, selections, exports and workbench feeds leave out the projects where the role is not held', async () => {
+    const p1Case = await filledCase('author', 'p1', 10);
+    const p2Case = await filledCase('both', 'p2', 11);
+    // The P1 case waits for 'both' (a P1 member without any role there).
+    const handed = await as('author')('POST', `/cases/${p1Case.id}/submit`, {
+      toNode: 'dataQc',
+      userId: 'both',
+      password: PASSWORD,
+    });
+    expect(handed.body.code, JSON.stringify(handed.body)).toBe(200);
+    const attacker = as('both', 'p2');
+    const ids = (answer: Answer) => answer.body.data.items.map((item: { id: string }) => item.id);
+    const listed = await attacker('POST', '/cases/search', { size: 200 });
+    expect(listed.body.code).toBe(200);
+    expect(ids(listed)).toContain(p2Case.id);
+    expect(ids(listed)).not.toContain(p1Case.id);
+    const todo = await attacker('GET', '/workbench/todo?size=200');
+    expect(todo.body.code).toBe(200);
+    expect(ids(todo)).not.toContain(p1Case.id);
+    expect((await attacker('POST', '/cases/selection', { caseIds: [p1Case.id] })).status).toBe(403);
+    const selected = await attacker('POST', '/cases/selection', { query: { size: 200 } });
+    expect(selected.body.data.caseIds).not.toContain(p1Case.id);
+    const exported = await attacker('POST', '/exports/selection', { receiverId: 'r', caseIds: [p1Case.id] });
+    expect(exported.status).toBe(403);
+    expect((await attacker('POST', `/exports/cases/${p1Case.id}`, { receiverId: 'r' })).status).toBe(403);
+    // The P1 member with a role there still sees it.
+    expect(ids(await as('author', 'p1')('POST', '/cases/search', { size: 200 }))).toContain(p1Case.id);
+  });
+});
+
 describe('M1: a save does not move a case to another project', () => {
   it('refuses another project (a member one, a foreign one, one that does not exist), translated', async () => {
     const target = await filledCase('mover', 'p1', 4);
