@@ -69,7 +69,8 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       response: taskView,
     },
     async (c, { body }) => {
-      const scope = await listScope(c);
+      // The projects where the caller may start it: a role of the header's project lends nothing to others.
+      const scope = await listScope(c, DOWNLOAD_PERMISSIONS.start);
       // A user of no project selects nothing; [] would mean every project to the job.
       if (emptyScope(scope)) throw errors.badRequest('downloads.nothingSelected');
       return startTask(c, deps, 'caseLineListing', LINE_LISTING_JOB, {
