@@ -2,7 +2,7 @@
  * Coding routes across cases, under /api/dictionaries/coding: the bulk recode of a project's cases
  * to a MedDRA version (preview, then apply; a background task) and the medical review task list.
  */
-import { requireProjectMember } from '../cases/index';
+import { PROJECT_OBJECT, requireProjectMember } from '../cases/index';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
@@ -21,6 +21,8 @@ export function codingRoutes(r: ModuleRouter, deps: ModuleDeps, service: Diction
     {
       method: 'post',
       path: '/coding/projects/:projectId/recode',
+      // The project's cases are recoded and saved: the permission is checked in that project.
+      object: PROJECT_OBJECT,
       summary:
         "Recodes the coded MedDRA terms of a project's cases to a version, as a background task (GET /api/jobs/:jobId: progress, then the report of what changes per case); with apply, each changed case is saved (refusals reported per case)",
       permission: MANAGE_PERMISSION,

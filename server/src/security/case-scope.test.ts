@@ -15,6 +15,7 @@ import { demoCaseContent } from '../cases/demo/factory';
 import { createCasesModule, workbenchModule } from '../cases/index';
 import type { Project } from '../cases/projects';
 import { demoProject, PASSWORD, recordingSigner } from '../cases/testing';
+import { dictionariesModule } from '../dictionaries/index';
 import { exportsModule } from '../exports/index';
 import { EXPORTS } from '../exports/service';
 import { configurationCollections } from '../configuration/service';
@@ -53,6 +54,7 @@ const platform = testPlatform({
     reportCodesModule,
     narrativesModule,
     exportsModule,
+    dictionariesModule,
   ],
 });
 await platform.ready();
@@ -302,6 +304,12 @@ describe("H2 in lists: a project's role shows only that project's cases", () => 
     const exported = await attacker('POST', '/exports/selection', { receiverId: 'r', caseIds: [p1Case.id] });
     expect(exported.status).toBe(403);
     expect((await attacker('POST', `/exports/cases/${p1Case.id}`, { receiverId: 'r' })).status).toBe(403);
+    // Recoding a project's cases (which saves them) is checked in that project.
+    const recode = await attacker('POST', '/dictionaries/coding/projects/p1/recode', { version: '27.0' });
+    expect(recode.status).toBe(403);
+    expect(
+      (await attacker('POST', '/dictionaries/coding/projects/nope/recode', { version: '27.0' })).status,
+    ).toBe(404);
     // The P1 member with a role there still sees it.
     expect(ids(await as('author', 'p1')('POST', '/cases/search', { size: 200 }))).toContain(p1Case.id);
   });
