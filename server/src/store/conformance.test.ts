@@ -687,20 +687,24 @@ for (const backend of backends) {
         expect(ids(await traps.find(serverFilter({ $expr: { $eq: ['$code', '$note'] } })))).toEqual(['t1']);
         // Text is matched literally, on indexed (SQL) and unindexed (mingo) paths alike, at once
         // even against the input that makes (a+)+$ backtrack exponentially.
-        const started = performance.now();
+        let slowest = 0;
+        const found = async (filter: Record<string, unknown>) => {
+          const started = performance.now();
+          const docs = await traps.find(filter);
+          slowest = Math.max(slowest, performance.now() - started);
+          return ids(docs);
+        };
         for (const path of ['code', 'note']) {
-          expect(ids(await traps.find({ [path]: textMatch('(a+)+$') }))).toEqual(['t2']);
-          expect(ids(await traps.find({ [path]: textMatch('(A+)+$') }))).toEqual(['t2']);
-          expect(ids(await traps.find({ [path]: textMatch('(A+)+$', { caseInsensitive: false }) }))).toEqual(
+          expect(await found({ [path]: textMatch('(a+)+$') })).toEqual(['t2']);
+          expect(await found({ [path]: textMatch('(A+)+$') })).toEqual(['t2']);
+          expect(await found({ [path]: textMatch('(A+)+$', { caseInsensitive: false }) })).toEqual(
             path === 'code' ? [] : ['t2'],
           );
-          expect(ids(await traps.find({ [path]: textMatch('a'.repeat(30), { mode: 'prefix' }) }))).toEqual([
-            't1',
-          ]);
-          expect(ids(await traps.find({ [path]: textMatch('A!', { mode: 'suffix' }) }))).toEqual(['t1']);
-          expect(ids(await traps.find({ [path]: textMatch('a', { mode: 'exact' }) }))).toEqual([]);
+          expect(await found({ [path]: textMatch('a'.repeat(30), { mode: 'prefix' }) })).toEqual(['t1']);
+          expect(await found({ [path]: textMatch('A!', { mode: 'suffix' }) })).toEqual(['t1']);
+          expect(await found({ [path]: textMatch('a', { mode: 'exact' }) })).toEqual([]);
         }
-        expect(performance.now() - started).toBeLessThan(100);
+        expect(slowest).toBeLessThan(100);
       });
 
       it('refuses script accumulators, $out, $merge and joins outside the tenant scope', async () => {
