@@ -3,18 +3,77 @@
  * id: the case): the members of the case's own project who may open the case read them, those who
  * may save it attach to it, and a hold is removed only by the member who added it (a user cannot
  * delete an administrator's attachment). Tenant administrators pass in the file routes themselves.
+ *
+ * A save makes the files its attachments name the case's (an upload becomes readable by the
+ * project) and lets go of those it no longer names; a file the saver may not read cannot be
+ * attached by naming its id.
  */
-import { CASE_ATTACHMENT_OWNER, callerHolds, registerFileOwner } from '../files';
+import type { Context } from 'hono';
+import { CASE_ATTACHMENT_OWNER, callerHolds, ownerAllows, registerFileOwner } from '../files';
+import type { FileOwner } from '../files';
+import type { AppEnv } from '../http/context';
 import { tenantHandle } from '../http/context';
-import { caseObject, requireCaseAccess } from './membership';
+import { errors } from '../http/errors';
+import { fileCaller } from '../uploads';
+import type { CaseDocument } from './document';
+import { C } from './collections';
+import { projectIdOf, requireCaseAccess } from './membership';
 
 const PERMISSION = { read: 'activecase', attach: 'activecase:save', delete: 'activecase:save' } as const;
 
 registerFileOwner(CASE_ATTACHMENT_OWNER, async (caller, owner, action) => {
-  const scope = await caseObject.scopeOf(tenantHandle(caller.c), owner.id);
-  if (!scope) return false;
+  const stored = await tenantHandle(caller.c)
+    .collection<CaseDocument>(C.cases)
+    .findOne({ _id: owner.id }, { projection: { report: 1 } });
+  if (!stored) return false;
+  const scope = { projectId: projectIdOf(stored) };
   // Throws (refusing) when the case belongs to a project the caller does not work in.
   await requireCaseAccess(caller.c, owner.id);
   if (!(await callerHolds(caller, PERMISSION[action], scope))) return false;
   return action !== 'delete' || owner.addedBy === caller.userId;
 });
+
+/** The file ids a document's attachments name. */
+function attachedFiles(document: CaseDocument): Map<string, string> {
+  const files = new Map<string, string>();
+  const attachments = (document as { attachments?: unknown }).attachments;
+  if (!Array.isArray(attachments)) return files;
+  for (const item of attachments as { fileId?: unknown; fileName?: unknown }[]) {
+    if (typeof item?.fileId === 'string' && item.fileId)
+      files.set(item.fileId, typeof item.fileName === 'string' ? item.fileName : item.fileId);
+  }
+  return files;
+}
+
+/**
+ * Before a save: refuses (400) an attachment naming a file the saver may not read. Answers what
+ * to do once the save is written: the new files become the case's, the dropped ones are let go.
+ */
+export async function attachmentChanges(
+  c: Context<AppEnv>,
+  caseId: string,
+  before: CaseDocument,
+  after: CaseDocument,
+): Promise<() => Promise<void>> {
+  const files = c.get('deps').files;
+  const previous = attachedFiles(before);
+  const next = attachedFiles(after);
+  const added = [...next].filter(([fileId]) => !previous.has(fileId));
+  const dropped = [...previous.keys()].filter((fileId) => !next.has(fileId));
+  if (!files || (!added.length && !dropped.length)) return async () => undefined;
+  const tenantFiles = files.forTenant(tenantHandle(c));
+  const owner: FileOwner = { kind: CASE_ATTACHMENT_OWNER, id: caseId };
+  const projectId = projectIdOf(after as Record<string, unknown>);
+  if (projectId) owner.projectId = projectId;
+  const caller = await fileCaller(c);
+  for (const [fileId, name] of added) {
+    const info = await tenantFiles.stat(fileId);
+    let readable = false;
+    for (const held of info?.owners ?? []) if (!readable) readable = await ownerAllows(caller, held, 'read');
+    if (!readable) throw errors.badRequest('cases.attachmentNotReadable', { name });
+  }
+  return async () => {
+    for (const [fileId] of added) await tenantFiles.addOwner(fileId, owner);
+    for (const fileId of dropped) await tenantFiles.release(fileId, owner);
+  };
+}

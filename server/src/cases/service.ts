@@ -27,6 +27,7 @@ import type { DuplicateCandidate } from './duplicates';
 import type { CaseView } from './persistence';
 import { caseView, insertCase, loadCase, replaceCase } from './persistence';
 import { projectIdOf, requireCaseAccess, requireProjectMember } from './membership';
+import { attachmentChanges } from './file-owner';
 import { findProject } from './projects';
 import type { Project } from './projects';
 import { checkCase, groupByTab } from './validation';
@@ -262,8 +263,10 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
     );
   }
   next.state.configurationVersion = String(check.configurationVersion);
+  const attachFiles = await attachmentChanges(c, caseId, current, next);
   try {
     const written = await handle.transaction((tx) => replaceCase(tx, caseId, next, input.rev, input.reason));
+    await attachFiles();
     return {
       case: caseView(written),
       check: {

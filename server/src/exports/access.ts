@@ -28,7 +28,7 @@ registerFileOwner(EXPORT_OWNER, async (caller, owner, action) => {
     .findOne({ batchId: owner.id }, { projection: { caseIds: 1, projectIds: 1 } });
   if (!record) return false;
   await requireCasesAccess(caller.c, record.caseIds);
-  const scopes = record.projectIds.length ? record.projectIds : [null];
+  const scopes = record.projectIds?.length ? record.projectIds : [null];
   for (const projectId of scopes) {
     const scope = { projectId };
     const allowed =

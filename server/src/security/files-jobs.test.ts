@@ -124,6 +124,40 @@ describe('files have owners (issue 13 M2)', () => {
     }
   });
 
+  it('makes the files a saved case names its attachments, never a file the saver may not read', async () => {
+    const save = async (key: ActorKey, attachments: { fileId: string; fileName: string }[]) => {
+      const read = await as(key, 'GET', `/cases/${world.caseId}`);
+      const { rev, document } = read.body.data as { rev: number; document: Record<string, unknown> };
+      return as(key, 'PUT', `/cases/${world.caseId}`, {
+        rev,
+        document: { ...document, attachments },
+        confirmMissing: true,
+      });
+    };
+    const text = `${world.caseMarker} uploaded, then attached by a save`;
+    const up = await call(app, 'POST', '/api/files?kind=attachment', {
+      token: world.actors.adminA.token,
+      rawBody: new Blob([text]),
+      headers: { 'content-type': 'text/plain', 'x-file-name': 'saved.txt' },
+    });
+    const { fileId } = up.body.data as { fileId: string };
+    expect((await download('p1Member', fileId)).status).toBe(403);
+
+    // Naming a file the saver may not read (the administrator's line listing) is refused.
+    const refused = await save('p1Member', [{ fileId: world.downloadFileId, fileName: 'listing.xlsx' }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toBe('The attached file listing.xlsx does not exist or is not one you may read');
+    expect((await download('p1Member', world.downloadFileId)).status).toBe(403);
+
+    expect((await save('adminA', [{ fileId, fileName: 'saved.txt' }])).status).toBe(200);
+    expect(await download('p1Member', fileId)).toEqual({ status: 200, text });
+    expect((await download('outsider', fileId)).status).toBe(403);
+    // Dropped from the case, the file is the uploader's alone again.
+    expect((await save('p1Member', [])).status).toBe(200);
+    expect((await download('p1Member', fileId)).status).toBe(403);
+    expect((await download('adminA', fileId)).status).toBe(200);
+  });
+
   it("keeps an upload attached to nothing its uploader's own", async () => {
     const text = `${world.caseMarker} loose upload`;
     const up = await call(app, 'POST', '/api/files?kind=attachment', {
