@@ -26,6 +26,8 @@ const caseManagementStandIn = defineModule({
   collections: [
     { name: 'cases', scope: 'tenant' },
     { name: 'projects', scope: 'tenant' },
+    // The access module's memberships: a case is previewed by members of its project.
+    { name: 'projectMembers', scope: 'tenant' },
   ],
 });
 const signatures: string[] = [];
@@ -53,6 +55,9 @@ await handle.collection('cases').insertOne({
   report: { reportCode: 'CN-ACME-2026-0001', studyProjectId: 'P1' },
   patient: { patientsName: 'ZS' },
 });
+await handle
+  .collection('projectMembers')
+  .insertOne({ projectId: 'P1', userId: 'alice', roleIds: [], permissionKeys: [] });
 
 const token = 't1-alice';
 type Body = { code: number; msg: string; data: unknown };
@@ -196,6 +201,13 @@ describe('configurator', () => {
     expect(mismatched.data).toMatchObject({ problem: { line: 2 }, text: null });
 
     const body = 'Case {{report.reportCode}}: patient {{patient.patientsName}} <b>';
+    // Carol may configure templates but works in no project: case-1 is not rendered for her.
+    const outsider = await call(app, 'POST', '/api/configurator/templates/preview', {
+      token: 't1-carol',
+      body: { body, caseId: 'case-1' },
+    });
+    expect(outsider.body.code).toBe(403);
+    expect(JSON.stringify(outsider.body)).not.toContain('ZS');
     const preview = await api('POST', '/templates/preview', { body, caseId: 'case-1' });
     expect(preview.data).toEqual({
       problem: null,

@@ -10,6 +10,7 @@ import { requirePrincipal, tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import { renderNarrative } from '../narratives/index';
 import { caseContent } from '../cases/document';
+import { requireCaseAccess } from '../cases/membership';
 import { defineModule } from '../http/module';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
@@ -231,6 +232,8 @@ function routes(router: ModuleRouter, signer: Signer): void {
         if (!(error instanceof InvalidStoreRequestError)) throw error;
       }
       if (!doc) throw errors.notFound('configurator.template.caseNotFound', { id: body.caseId });
+      // The case is rendered for the caller: only a member of its project (or an administrator) sees it.
+      await requireCaseAccess(c, body.caseId);
       // H.1 narratives render through the narratives module (its helpers and context); a refusal answers 400.
       if (body.kind === 'narrative')
         return {
