@@ -26,7 +26,7 @@ export type { ActionEffectFn } from './actions';
 export { caseContent } from './document';
 export { isMissing, provideCaseCheckFindings } from './validation';
 export type { CaseCheckSource } from './validation';
-export { CASE_OBJECT, PROJECT_OBJECT, callerProjects, requireProjectMember } from './membership';
+export { CASE_OBJECT, PROJECT_OBJECT, callerProjects, listScope, requireProjectMember } from './membership';
 export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
 // For the E2B transmission (server/src/exports): each move of a transmission becomes a history line.

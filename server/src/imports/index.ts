@@ -7,6 +7,7 @@ import { defineModule } from '../http/module';
 import { importCollections } from './collections';
 import { parseJob } from './parse-job';
 import { importRoutes } from './routes';
+import { importObject } from './service';
 
 export { IMPORT_RECORDS, IMPORT_REPORTS } from './collections';
 export type { ImportRecord, ImportReport, ProcessingStatus, ParseStatus } from './collections';
@@ -16,4 +17,6 @@ export const importsModule = defineModule({
   collections: importCollections,
   jobs: [parseJob],
   routes: importRoutes,
+  // An import's permissions are checked in its record's project (service.ts).
+  objects: { import: importObject },
 });

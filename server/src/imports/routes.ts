@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { callerProjects, caseCollectionNames, requireProjectMember } from '../cases';
+import { callerProjects, caseCollectionNames, listScope, requireProjectMember } from '../cases';
 import { dictionaryService } from '../dictionaries';
 import { callerHolds, registerFileOwner } from '../files';
 import type { AppEnv } from '../http/context';
@@ -13,6 +13,7 @@ import { requirePrincipal, tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
+import { callerMay } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import type { Context } from 'hono';
 import { UPLOAD_KINDS, fileResponse } from '../uploads';
@@ -34,6 +35,7 @@ import {
   savePreprocessing,
 } from './service';
 import type { GenerateInput } from './service';
+import { IMPORT_OBJECT } from './service';
 import { textMatch } from '../store/guard';
 
 export const VIEW = 'reportmanagment:importReport';
@@ -178,6 +180,8 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       await checkChoices(deps, handle, query);
       // Reports are imported into a project the importer works in.
       await requireProjectMember(c, query.projectId!);
+      // Importing is checked in the project the cases go to, not in the one a header names.
+      if (!(await callerMay(c, IMPORT, { projectId: query.projectId! }))) throw errors.forbidden();
       if (!deps.files) throw new Error('the file store is not configured');
       const body = c.req.raw.body;
       if (!body) throw errors.badRequest('server.uploadNoFile');
@@ -264,8 +268,9 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (query.processingStatus) filter.processingStatus = query.processingStatus;
       if (query.parseStatus) filter.parseStatus = query.parseStatus;
       if (query.finished !== undefined) filter.finished = query.finished;
-      const mine = await callerProjects(c);
-      if (mine !== null) filter.projectId = { $in: mine };
+      // The projects where the caller may view imports: a role of the header's project lends nothing to others.
+      const scope = await listScope(c, VIEW);
+      if (scope !== null) filter.projectId = { $in: scope };
       const collection = tenantHandle(c).collection<ImportRecord>(IMPORT_RECORDS);
       const [total, items] = await Promise.all([
         collection.count(filter),
@@ -283,6 +288,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'get',
       path: '/:recordId',
+      object: IMPORT_OBJECT,
       summary: 'One import record with its reports (file entry, C.1.1, C.1.8.1, state, generated case)',
       permission: VIEW,
       params: recordParams,
@@ -294,6 +300,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'get',
       path: '/:recordId/file',
+      object: IMPORT_OBJECT,
       summary: 'Downloads the uploaded file as received',
       permission: VIEW,
       params: recordParams,
@@ -316,6 +323,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'get',
       path: '/:recordId/ack',
+      object: IMPORT_OBJECT,
       summary:
         'Downloads the acknowledgement of a finished import (R3 or R2 as received): CA per generated report, CR per rejected one; a zip of several messages gets a zip of ACKs',
       permission: VIEW,
@@ -337,6 +345,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'get',
       path: '/:recordId/reports/:index',
+      object: IMPORT_OBJECT,
       summary:
         'The pre-processing comparison of one report: each field (label, E2B id) imported, in the existing case with the same C.1.1 or C.1.8.1, and chosen',
       permission: VIEW,
@@ -349,6 +358,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'put',
       path: '/:recordId/reports/:index',
+      object: IMPORT_OBJECT,
       summary: 'Saves the pre-processing: the chosen value per field (imported, existing or edited)',
       permission: IMPORT,
       params: reportParams,
@@ -366,6 +376,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'post',
       path: '/:recordId/reports/:index/check',
+      object: IMPORT_OBJECT,
       summary:
         'Data check of the report as pre-processed (saved choices, or the unsaved ones given): wrong values block the import, missing values and dictionary mismatches are listed',
       permission: IMPORT,
@@ -379,6 +390,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'post',
       path: '/:recordId/reports/:index/generate',
+      object: IMPORT_OBJECT,
       summary:
         'Generates a new report or a follow-up version of the existing case from the saved pre-processing (refused while the data check fails)',
       permission: GENERATE,
@@ -397,6 +409,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     {
       method: 'post',
       path: '/:recordId/reject',
+      object: IMPORT_OBJECT,
       summary: 'Rejects the import (irreversible; the client confirms): every report still pending is closed',
       permission: REJECT,
       params: recordParams,

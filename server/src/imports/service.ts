@@ -18,6 +18,7 @@ import type { AppEnv, Principal } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
+import type { ObjectResolver, RouteObject } from '../http/route';
 import type { StoredDoc, TenantHandle } from '../store/port';
 import { identitySigner } from '../workflow/signature';
 import type { Signer } from '../workflow/signature';
@@ -51,6 +52,20 @@ export async function loadRecord(handle: TenantHandle, recordId: string): Promis
   if (!record) throw errors.notFound('imports.recordNotFound', { id: recordId });
   return record;
 }
+
+/**
+ * The object kind `import` (an import record, its file, reports and generation): its permissions
+ * are checked in the record's project, never in the one a header names.
+ */
+export const importObject: ObjectResolver = {
+  notFound: 'imports.recordNotFound',
+  async scopeOf(handle: TenantHandle, id: string) {
+    const found = await records(handle).findOne({ _id: id }, { projection: { projectId: 1 } });
+    return found ? { projectId: found.projectId ?? null } : null;
+  },
+};
+
+export const IMPORT_OBJECT: RouteObject = { param: 'recordId', kind: 'import' };
 
 /** A record of a project the caller works in (403 otherwise). */
 export async function memberRecord(c: Context<AppEnv>, recordId: string): Promise<StoredDoc<ImportRecord>> {

@@ -17,6 +17,7 @@ import type { Project } from '../cases/projects';
 import { demoProject, PASSWORD, recordingSigner } from '../cases/testing';
 import { dictionariesModule } from '../dictionaries/index';
 import { exportsModule } from '../exports/index';
+import { IMPORT_RECORDS, importsModule } from '../imports/index';
 import { EXPORTS } from '../exports/service';
 import { configurationCollections } from '../configuration/service';
 import { ConfiguratorService, configuratorCollections } from '../configurator/service';
@@ -55,6 +56,7 @@ const platform = testPlatform({
     narrativesModule,
     exportsModule,
     dictionariesModule,
+    importsModule,
   ],
 });
 await platform.ready();
@@ -480,5 +482,44 @@ describe('exports and transmission lines are read in the projects of their cases
     expect((await as('both', 'p2')('GET', '/exports/records/export-both')).status).toBe(403);
     expect((await as('mover')('GET', '/exports/records/export-both')).body.code).toBe(200);
     expect((await as('mover')('GET', '/exports/records/no-such-export')).status).toBe(404);
+  });
+});
+
+describe("imports are read in their record's project", () => {
+  it('refuses a P2-role holder sending projectId P2 a P1 import, and leaves it out of the list', async () => {
+    await store.tenant(TENANT, { userId: 'author' }).collection(IMPORT_RECORDS).insertOne({
+      _id: 'import-p1',
+      fileName: 'p1-reports.xml',
+      fileId: 'file-import-p1',
+      size: 1,
+      processingStatus: 'pending',
+      parseStatus: 'parsed',
+      finished: false,
+      importerId: 'author',
+      importerName: NAMES.author,
+      receiptDate: '20261120',
+      pvInformedDate: null,
+      caseProcessorId: null,
+      caseProcessorName: null,
+      importedAt: now.toISOString(),
+      completedAt: null,
+      exception: null,
+      projectId: 'p1',
+      meddraVersionId: 'meddra-27.0',
+      whodrugVersionId: 'whodrug-2024',
+      format: 'r3',
+      profile: null,
+      reportCount: 0,
+      rejected: false,
+    });
+    const attacker = as('both', 'p2');
+    const refused = await attacker('GET', '/imports/import-p1');
+    expect(refused.status).toBe(403);
+    expect(refused.body.data).toBeNull();
+    expect((await attacker('POST', '/imports/import-p1/reject', { reason: 'x' })).status).toBe(403);
+    const ids = (answer: Answer) => answer.body.data.items.map((item: { id: string }) => item.id);
+    expect(ids(await attacker('GET', '/imports'))).not.toContain('import-p1');
+    expect(ids(await as('author', 'p1')('GET', '/imports'))).toContain('import-p1');
+    expect((await attacker('GET', '/imports/no-such-import')).status).toBe(404);
   });
 });
