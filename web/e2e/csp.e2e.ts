@@ -169,3 +169,29 @@ test('an activation link: the token leaves the address at once, is exchanged, an
   }
   assert.deepEqual(watch.violations, [], watch.violations.join('\n'));
 });
+
+test('a case opens under the CSP: every tab of the case form, typing in a field when editable', async (context) => {
+  const { page, baseUrl, serverOutput } = context;
+  const watch = await watchPolicy(page);
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  const list = await apiCall<{ items: { id?: string; caseId?: string }[] }>(page, 'POST', '/cases/search', {
+    page: 1,
+    size: 1,
+  });
+  const row = list.data.items[0];
+  const caseId = row?.caseId ?? row?.id;
+  assert.ok(caseId, `the demo seed has a case: ${JSON.stringify(row)?.slice(0, 300)}`);
+  await visit(page, baseUrl, `/activecase?caseId=${encodeURIComponent(caseId)}`);
+  await page.getByTestId('case-detail').waitFor();
+  const tabs = page.locator('[data-testid^="case-tab-"]');
+  const count = await tabs.count();
+  assert.ok(count > 1, 'the case form has tabs');
+  for (let i = 0; i < count; i += 1) await tabs.nth(i).click();
+  await tabs.first().click();
+  const field = page.locator('[data-testid="case-detail"] input[type="text"]:not([readonly])').first();
+  // Typing runs the field checks; a case the administrator may only read has no editable field.
+  if (await field.count()) await field.pressSequentially('csp', { delay: 20 });
+  await page.waitForTimeout(300);
+  assert.deepEqual(watch.violations, [], `CSP violations:\n${watch.violations.join('\n')}`);
+});
