@@ -20,6 +20,18 @@ export function healthRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         properties: {
           status: { const: 'ok' },
           backend: { enum: ['embedded', 'mongodb'] },
+          store: {
+            type: 'object',
+            description:
+              'The server behind the store as it reported itself at startup; transactions false means writes and their audit entries are not atomic',
+            properties: {
+              kind: { type: 'string' },
+              version: { type: 'string' },
+              transactions: { type: 'boolean' },
+              missing: { type: 'array', items: { type: 'string' } },
+            },
+          },
+          warnings: { type: 'array', items: { type: 'string' } },
           version: { type: 'string' },
           storeLatencyMs: { type: 'number' },
           uptimeSeconds: { type: 'integer' },
@@ -28,18 +40,34 @@ export function healthRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       },
     },
     async () => {
+      const capabilities = deps.store.capabilities;
+      const store = {
+        kind: capabilities.serverKind,
+        version: capabilities.serverVersion,
+        transactions: capabilities.transactions,
+        missing: capabilities.missing,
+      };
       const before = performance.now();
       try {
         await deps.store.platform({ userId: 'system:health' }).collection(JOBS).count({ _id: '' });
       } catch (error) {
         throw new AppError(Code.error, 'server.storeUnavailable', { detail: (error as Error).message }, 503, {
-          data: { status: 'unavailable', backend: deps.store.backend, version: deps.config.version },
+          data: {
+            status: 'unavailable',
+            backend: deps.store.backend,
+            store: { ...store, reachable: false },
+            version: deps.config.version,
+          },
           cause: error,
         });
       }
       return {
         status: 'ok',
         backend: deps.store.backend,
+        store,
+        warnings: capabilities.transactions
+          ? []
+          : ['store without transactions: a write and its audit entry are not committed together'],
         version: deps.config.version,
         storeLatencyMs: Math.round((performance.now() - before) * 100) / 100,
         uptimeSeconds: Math.floor((performance.now() - started) / 1000),

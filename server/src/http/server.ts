@@ -94,7 +94,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     backend: store.backend,
     dataDir,
     version: platform.deps.config.version,
+    store: store.capabilities,
   });
+  if (!store.capabilities.transactions) {
+    log({
+      level: 'warn',
+      msg: 'the store has no transactions: a write and its audit entry are not committed together (store/README.md)',
+      server: `${store.capabilities.serverKind} ${store.capabilities.serverVersion}`,
+    });
+  }
 
   let closing: Promise<void> | null = null;
   return {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { systemClock } from '../clock';
 import type { Clock } from '../clock';
 import { update as applyUpdate } from 'mingo';
+import type { StoreCapabilities } from './capabilities';
 import { diffPaths } from './diff';
 import type { PathChange } from './diff';
 import { checkQuery, refuseScripts, scopeFilter, scopePipeline } from './guard';
@@ -70,6 +71,7 @@ export interface AuditEntry {
 /** The storage-specific half. Filters and pipelines it receives are already scoped and checked. */
 export interface Driver {
   readonly backend: 'embedded' | 'mongodb';
+  readonly capabilities: StoreCapabilities;
   loadDefinitions(): Promise<CollectionDefinition[]>;
   ensure(definition: CollectionDefinition): Promise<void>;
   find(def: CollectionDefinition, filter: Filter, options?: FindOptions): Promise<StoredDoc[]>;
@@ -126,6 +128,10 @@ export class CoreStore implements Store, StoreAdmin {
 
   get backend(): 'embedded' | 'mongodb' {
     return this.driver.backend;
+  }
+
+  get capabilities(): StoreCapabilities {
+    return this.driver.capabilities;
   }
 
   async init(): Promise<void> {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Aggregator, Query } from 'mingo';
 import type { Options as MingoOptions } from 'mingo/types';
+import type { StoreCapabilities } from './capabilities';
 import type { Driver } from './core';
 import { SQL_FALSE, SQL_TRUE, translateFilter } from './sql-filter';
 import type { PathAccess, SqlWhere } from './sql-filter';
@@ -246,6 +247,23 @@ function enableWriteAheadLog(db: Database.Database): void {
 
 export class EmbeddedDriver implements Driver {
   readonly backend = 'embedded' as const;
+
+  private known?: StoreCapabilities;
+
+  /** SQLite with mingo: transactions and every stage the port accepts. */
+  get capabilities(): StoreCapabilities {
+    if (!this.known) {
+      const { v } = this.state.db.prepare('SELECT sqlite_version() AS v').get() as { v: string };
+      this.known = {
+        backend: 'embedded',
+        serverKind: 'sqlite',
+        serverVersion: v,
+        transactions: true,
+        missing: [],
+      };
+    }
+    return this.known;
+  }
 
   private constructor(
     private readonly state: EmbeddedState,

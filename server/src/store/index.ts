@@ -5,6 +5,8 @@ import type { Clock } from '../clock';
 import type { Store, StoreAdmin } from './port';
 
 export * from './port';
+export { StoreUnavailableError, UnsupportedFeatureError } from './capabilities';
+export type { StoreCapabilities } from './capabilities';
 export { PLATFORM_TENANT, AUDIT_COLLECTION, STORE_FIELDS } from './core';
 export type { AuditEntry } from './core';
 export type { PathChange } from './diff';

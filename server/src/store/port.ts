@@ -6,6 +6,7 @@
  * Tenant scope is applied here, below the services: a TenantHandle can only ever see documents
  * whose tenantId is its own, whatever filter or pipeline it is given.
  */
+import type { StoreCapabilities } from './capabilities';
 
 /** A MongoDB-style filter. Values are JSON. `$where` and server-side JavaScript are refused. */
 export type Filter = Record<string, unknown>;
@@ -98,6 +99,8 @@ export interface PlatformHandle extends Handle {
 
 export interface Store {
   readonly backend: 'embedded' | 'mongodb';
+  /** What the server offers (transactions, aggregation stages), asked when the store opened. */
+  readonly capabilities: StoreCapabilities;
   /** Declares a collection (idempotent); creates its table/collection and indexes. */
   define(definition: CollectionDefinition): Promise<void>;
   tenant(tenantId: string, actor: Actor): TenantHandle;
