@@ -23,7 +23,13 @@
  *   permission answers 403 exactly (the route's check runs before the body is read); operations
  *   without one still refuse other people's objects (files, jobs, tasks, messages).
  * - every tenant A attacker: no answer contains the P1 case's data (its id, report code,
- *   narrative, version, files, import, export, task) unless the request named it.
+ *   narrative, version, files, import, export, task) unless the request named it; none of the P1
+ *   case's stored objects changes.
+ *
+ * Bodies: a route that reads one gets `{}` (a refusal must come before validation). A route whose
+ * body declares properties naming objects (`caseIds`, `projectId`, `fileId` ...) is called a second
+ * time with those set to tenant A's objects and its other required properties sampled; that call
+ * is judged by the strongest object it names.
  *
  * `knownOpen` holds the pairs that still fail, with the finding that will close them; a listed
  * pair that passes fails the suite, so the list only shrinks.
@@ -135,6 +141,66 @@ interface Call {
   binding: Binding;
   /** The ids the request carries (an answer may echo them). */
   named: string[];
+  /** A JSON body naming tenant A's objects; without it, `{}` is sent to a route that reads one. */
+  body?: unknown;
+}
+
+/** Body properties that name objects -> tenant A's object of that kind (a list for plural names). */
+function bodyIdValue(world: World, name: string): ParamValue | null {
+  const table: Record<string, ParamValue> = {
+    caseId: { values: [world.caseId], binding: 'case' },
+    exportId: { values: [world.exportId], binding: 'case' },
+    recordId: { values: [world.importRecordId], binding: 'case' },
+    fileId: { values: [world.attachmentFileId], binding: 'case' },
+    taskId: { values: [world.downloadTaskId], binding: 'owned' },
+    jobId: { values: [world.importJobId], binding: 'owned' },
+    projectId: { values: [world.P1], binding: 'project' },
+    studyProjectId: { values: [world.P1], binding: 'project' },
+    receiverId: { values: [world.receiverId], binding: 'tenant' },
+    userId: { values: [world.actors.p1Member.userId], binding: 'tenant' },
+    roleId: { values: [world.projectRoleId], binding: 'tenant' },
+    organisationId: { values: [world.tenantA.organisationId], binding: 'tenant' },
+  };
+  return table[name] ?? table[name.replace(/s$/, '')] ?? null;
+}
+
+type Schema = Record<string, unknown>;
+
+/**
+ * A body for the schema: its required properties sampled (first enum value, minimum, a word), and
+ * every property that names an object - required or not - set to tenant A's object of that kind.
+ * Null when the body names no object.
+ */
+function bodyNaming(world: World, schema: unknown): { body: Schema; ids: ParamValue[] } | null {
+  const ids: ParamValue[] = [];
+  const sample = (s: unknown, name: string, depth: number): unknown => {
+    if (!s || typeof s !== 'object') return 'probe';
+    const node = s as Schema;
+    const id = name ? bodyIdValue(world, name) : null;
+    const type = Array.isArray(node.type) ? (node.type as string[])[0] : (node.type as string | undefined);
+    if (id && (type === 'string' || type === 'array')) {
+      ids.push(id);
+      return type === 'array' ? id.values : id.values[0];
+    }
+    if (node.const !== undefined) return node.const;
+    if (Array.isArray(node.enum)) return node.enum[0];
+    if ((type === 'object' || node.properties) && depth < 4) {
+      const properties = (node.properties ?? {}) as Record<string, unknown>;
+      const required = new Set((node.required as string[] | undefined) ?? []);
+      const out: Schema = {};
+      for (const [key, child] of Object.entries(properties)) {
+        const named = bodyIdValue(world, key);
+        if (required.has(key) || named) out[key] = sample(child, key, depth + 1);
+      }
+      return out;
+    }
+    if (type === 'array') return node.minItems ? [sample(node.items, '', depth + 1)] : [];
+    if (type === 'integer' || type === 'number') return (node.minimum as number | undefined) ?? 1;
+    if (type === 'boolean') return true;
+    return 'probe';
+  };
+  const body = sample(schema, '', 0);
+  return ids.length && body && typeof body === 'object' ? { body: body as Schema, ids } : null;
 }
 
 /** The concrete calls of a route: one per value combination of its path parameters. */
@@ -150,13 +216,28 @@ function callsOf(world: World, route: RouteRecord): Call[] {
       value.values.map((v) => ({ path: path.replace(`:${name}`, v), named: [...named, v] })),
     );
   }
-  return paths.map(({ path, named }) => ({
+  const calls: Call[] = paths.map(({ path, named }) => ({
     route,
     method: route.declaration.method.toUpperCase(),
     path,
     binding,
     named,
   }));
+  // A body that names objects is sent too (the H2 probe deleted a P1 case by its id in the body).
+  const naming = route.declaration.body !== undefined ? bodyNaming(world, route.declaration.body) : null;
+  if (!naming) return calls;
+  const strongest = [binding, ...naming.ids.map((id) => id.binding)].sort(
+    (a, b) => rank.indexOf(a) - rank.indexOf(b),
+  )[0]!;
+  return [
+    ...calls,
+    ...calls.map((call) => ({
+      ...call,
+      binding: strongest,
+      named: [...call.named, ...naming.ids.flatMap((id) => id.values)],
+      body: naming.body,
+    })),
+  ];
 }
 
 interface Answer {
@@ -178,7 +259,7 @@ async function send(world: World, actor: Actor | null, call: Call, headers: Reco
     init.body = 'probe';
   } else if (d.body !== undefined) {
     init.headers['content-type'] = 'application/json';
-    init.body = '{}';
+    init.body = JSON.stringify(call.body ?? {});
   }
   const response = await world.platform.app.request(call.path, init);
   const text = await response.text();
@@ -264,8 +345,8 @@ type AttackerKind = 'adminB' | 'userB' | 'outsider' | 'p2Member' | 'noRoles';
 const PROJECT_HEADER = 'H2: project routes authorize in the header project, not the path project';
 /** H2: a route naming a project answers for an id that names no project of the caller's tenant. */
 const PROJECT_UNKNOWN = 'H2: project routes answer 200 for an unknown project (no object check)';
-/** H2: export and import routes check the export's case / the import's project after the body. */
-const OBJECT_AFTER_BODY = 'H2: export/import routes check their object after validating the body';
+/** H2: a route taking a project in its body uses it without the caller's membership of it. */
+const PROJECT_BODY = 'H2: routes with a body projectId act in that project for non-members';
 
 /**
  * Pairs failing today, `<attacker> <METHOD> <route path>` -> the finding whose fix closes them.
@@ -273,19 +354,26 @@ const OBJECT_AFTER_BODY = 'H2: export/import routes check their object after val
  */
 const knownOpen: Record<string, string> = {
   'adminB GET /api/access/projects/:projectId/members': PROJECT_UNKNOWN,
+  'adminB POST /api/configuration/check': PROJECT_UNKNOWN,
   'adminB GET /api/configurator/projects/:projectId': PROJECT_UNKNOWN,
   'adminB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
   'userB GET /api/access/projects/:projectId/members': PROJECT_UNKNOWN,
+  'userB POST /api/configuration/check': PROJECT_UNKNOWN,
   'userB GET /api/configurator/projects/:projectId': PROJECT_UNKNOWN,
   'userB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
-  'outsider POST /api/exports/records/:exportId/ack': OBJECT_AFTER_BODY,
-  'outsider POST /api/exports/transmissions/:exportId/ack': OBJECT_AFTER_BODY,
-  'outsider POST /api/exports/transmissions/:exportId/handle-failure': OBJECT_AFTER_BODY,
-  'outsider POST /api/exports/transmissions/:exportId/resubmit': OBJECT_AFTER_BODY,
-  'outsider POST /api/exports/transmissions/:exportId/send': OBJECT_AFTER_BODY,
-  'outsider POST /api/imports/:recordId/reject': OBJECT_AFTER_BODY,
-  'outsider PUT /api/imports/:recordId/reports/:index': OBJECT_AFTER_BODY,
-  'outsider POST /api/imports/:recordId/reports/:index/generate': OBJECT_AFTER_BODY,
+  'p2Member POST /api/cases': PROJECT_BODY,
+  'p2Member POST /api/configuration/check': PROJECT_BODY,
+  'p2Member POST /api/dictionaries/meddra/check': PROJECT_BODY,
+  'p2Member POST /api/dictionaries/meddra/hierarchy': PROJECT_BODY,
+  'p2Member POST /api/dictionaries/meddra/recode': PROJECT_BODY,
+  'p2Member POST /api/dictionaries/meddra/search': PROJECT_BODY,
+  'p2Member POST /api/dictionaries/meddra/select': PROJECT_BODY,
+  'p2Member POST /api/dictionaries/meddra/suggest': PROJECT_BODY,
+  'p2Member POST /api/dictionaries/meddra/term': PROJECT_BODY,
+  'p2Member POST /api/dictionaries/whodrug/detail': PROJECT_BODY,
+  'p2Member POST /api/dictionaries/whodrug/search': PROJECT_BODY,
+  'p2Member POST /api/report-codes/generators': PROJECT_BODY,
+  'p2Member PUT /api/report-codes/generators/:id': PROJECT_BODY,
   'p2Member GET /api/access/projects/:projectId/members': PROJECT_HEADER,
   'p2Member DELETE /api/access/projects/:projectId/members/:userId': PROJECT_HEADER,
   'p2Member PUT /api/access/projects/:projectId/members/:userId': PROJECT_HEADER,
@@ -295,17 +383,8 @@ const knownOpen: Record<string, string> = {
   'p2Member PUT /api/configurator/uat/projects/:projectId/list': PROJECT_HEADER,
   'p2Member PUT /api/configurator/uat/projects/:projectId/templates/:templateId': PROJECT_HEADER,
   'p2Member PUT /api/configurator/uat/projects/:projectId/workflow': PROJECT_HEADER,
-  'p2Member POST /api/dictionaries/coding/projects/:projectId/recode': PROJECT_HEADER,
   'p2Member GET /api/dictionaries/projects/:projectId/settings': PROJECT_HEADER,
   'p2Member PUT /api/dictionaries/projects/:projectId/settings': PROJECT_HEADER,
-  'p2Member POST /api/exports/records/:exportId/ack': OBJECT_AFTER_BODY,
-  'p2Member POST /api/exports/transmissions/:exportId/ack': OBJECT_AFTER_BODY,
-  'p2Member POST /api/exports/transmissions/:exportId/handle-failure': OBJECT_AFTER_BODY,
-  'p2Member POST /api/exports/transmissions/:exportId/resubmit': OBJECT_AFTER_BODY,
-  'p2Member POST /api/exports/transmissions/:exportId/send': OBJECT_AFTER_BODY,
-  'p2Member POST /api/imports/:recordId/reject': OBJECT_AFTER_BODY,
-  'p2Member PUT /api/imports/:recordId/reports/:index': OBJECT_AFTER_BODY,
-  'p2Member POST /api/imports/:recordId/reports/:index/generate': OBJECT_AFTER_BODY,
   'p2Member DELETE /api/projects/:projectId': PROJECT_HEADER,
   'p2Member GET /api/projects/:projectId': PROJECT_HEADER,
   'p2Member PUT /api/projects/:projectId': PROJECT_HEADER,
@@ -376,7 +455,8 @@ async function attack(world: World, kind: AttackerKind): Promise<Map<string, str
       const problem = verdict(world, kind, call, answer);
       if (problem) {
         const key = `${kind} ${call.method} ${route.path}`;
-        failing.set(key, [failing.get(key), `${call.path}: ${problem}`].filter(Boolean).join(' | '));
+        const sent = call.body === undefined ? call.path : `${call.path} ${JSON.stringify(call.body)}`;
+        failing.set(key, [failing.get(key), `${sent}: ${problem}`].filter(Boolean).join(' | '));
       }
     }
   }
@@ -413,6 +493,42 @@ async function snapshotTenant(world: World, tenantId: string): Promise<string> {
   }
   rows.sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
   return JSON.stringify(rows);
+}
+
+/**
+ * The P1 case's stored objects (case, versions, history, import, export, task, file records): no
+ * tenant A attacker may change them. Read-only derived data (list summaries) is left out.
+ */
+async function snapshotCaseObjects(world: World): Promise<string> {
+  const handle = world.platform.deps.store.tenant(world.tenantA.id, { userId: 'system:test' });
+  const ids = [
+    world.caseId,
+    world.importRecordId,
+    world.exportId,
+    world.downloadTaskId,
+    world.attachmentFileId,
+    world.importFileId,
+    world.exportFileId,
+    world.downloadFileId,
+  ];
+  const collections = [
+    'cases',
+    'caseVersions',
+    'workflowHistory',
+    'importRecords',
+    'importReports',
+    'e2bExports',
+    'downloadTasks',
+    'files',
+  ];
+  const rows: string[] = [];
+  for (const name of collections) {
+    for (const doc of await handle.collection(name).find({}, { limit: 1000 })) {
+      const text = JSON.stringify(doc);
+      if (ids.some((id) => text.includes(id))) rows.push(text);
+    }
+  }
+  return rows.sort().join('\n');
 }
 
 describe('the operations of the OpenAPI document', () => {
@@ -481,6 +597,7 @@ for (const kind of ['adminB', 'userB', 'outsider', 'p2Member', 'noRoles'] as con
       async () => {
         const tenantA = world.tenantA.id;
         const before = kind === 'adminB' || kind === 'userB' ? await snapshotTenant(world, tenantA) : null;
+        const caseBefore = await snapshotCaseObjects(world);
         const failing = await attack(world, kind);
         report(failing);
         expect(judge(kind, failing, world.platform.routes)).toEqual({
@@ -489,6 +606,7 @@ for (const kind of ['adminB', 'userB', 'outsider', 'p2Member', 'noRoles'] as con
           unknownPairs: [],
         });
         if (before !== null) expect(await snapshotTenant(world, tenantA)).toBe(before);
+        expect(await snapshotCaseObjects(world)).toBe(caseBefore);
       },
     );
   });
