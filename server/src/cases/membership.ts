@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { grantsOf } from '../access/index';
 import type { ProjectMember } from '../access/index';
 import { C as AccessC } from '../auth/collections';
-import type { AppEnv, Principal } from '../http/context';
+import type { AppEnv, AuthorizationScope, Principal } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import type { ObjectResolver, RouteObject } from '../http/route';
@@ -113,15 +113,15 @@ export const projectIdOf = (doc: Record<string, unknown>): string | null => {
  * own project (`report.studyProjectId`), never in the one a header names. Routes acting on a case,
  * or on anything a case owns, declare `object: CASE_OBJECT`.
  */
-export const caseObject: ObjectResolver = {
-  notFound: 'cases.notFound',
-  async scopeOf(handle: TenantHandle, id: string) {
-    const stored = await handle
-      .collection<CaseDocument>(C.cases)
-      .findOne({ _id: id }, { projection: { report: 1 } });
-    return stored ? { projectId: projectIdOf(stored) } : null;
-  },
-};
+export const caseObject: ObjectResolver = { notFound: 'cases.notFound', scopeOf: caseScope };
+
+/** The case's project scope; null when the case does not exist. */
+export async function caseScope(handle: TenantHandle, id: string): Promise<AuthorizationScope | null> {
+  const stored = await handle
+    .collection<CaseDocument>(C.cases)
+    .findOne({ _id: id }, { projection: { report: 1 } });
+  return stored ? { projectId: projectIdOf(stored) } : null;
+}
 
 export const CASE_OBJECT: RouteObject = { param: 'caseId', kind: 'case' };
 

@@ -20,7 +20,7 @@ import type { CaseListQuery } from './list';
 import { caseListQuerySchema, listCases, resolveCaseSelection } from './list';
 import {
   CASE_OBJECT,
-  caseObject,
+  caseScope,
   emptyScope,
   listScope,
   projectIdOf,
@@ -375,7 +375,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       const environment = query.environment ?? 'PRO';
       if (environment === 'UAT') {
         // In the case's own project, as the route's permission.
-        const scope = await caseObject.scopeOf(tenantHandle(c), params.caseId);
+        const scope = await caseScope(tenantHandle(c), params.caseId);
         if (!scope || !(await callerMay(c, CONFIGURATOR_PERMISSION, scope)))
           throw errors.forbidden('cases.uatCheckForbidden');
       }
