@@ -178,7 +178,10 @@ export async function runCaseAction(
   // The case's handler first (or the project's "edit others' data" with its permission), then the
   // node's permissions, then the signature.
   if (workflow.actions[actionId]?.byHandler) {
-    const notHandler = await handlerRefusal(c, doc);
+    const notHandler = await handlerRefusal(
+      { handle, userId: principal.userId, holds: (permission, scope) => callerMay(c, permission, scope) },
+      doc,
+    );
     if (notHandler) throw errors.forbidden(notHandler.messageKey, notHandler.params);
   }
   const facts = caseFacts(doc, project);

@@ -5,11 +5,9 @@
  * data" is on and they hold `activecase:editOthers` in the case's project. This is checked before the
  * node's permission and the electronic signature.
  */
-import type { Context } from 'hono';
 import type { FeatureSwitches } from '../../../engine/src/configurator/index';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { callerMay } from '../http/route';
+import type { AuthorizationScope } from '../http/context';
+import type { TenantHandle } from '../store/port';
 import type { CaseDocument } from './document';
 import { projectIdOf } from './membership';
 import { featuresOf } from './service';
@@ -21,20 +19,26 @@ export interface HandlerRefusal {
   params: Record<string, string>;
 }
 
+/** Who asks, transport-free: their tenant handle, id, and whether they hold a permission in a project. */
+export interface HandlerCaller {
+  handle: TenantHandle;
+  userId: string;
+  holds(permission: string, scope: AuthorizationScope): Promise<boolean>;
+}
+
 /** Why the caller may not take a handler's action on the case now, or null. */
 export async function handlerRefusal(
-  c: Context<AppEnv>,
+  caller: HandlerCaller,
   doc: CaseDocument,
   /** The project's switches when the caller has read them already. */
   features?: FeatureSwitches,
 ): Promise<HandlerRefusal | null> {
-  const userId = requirePrincipal(c).userId;
   const handlerId = doc.state.handlerId;
-  if (!handlerId || handlerId === userId) return null;
+  if (!handlerId || handlerId === caller.userId) return null;
   const projectId = projectIdOf(doc);
   if (projectId) {
-    const switches = features ?? (await featuresOf(tenantHandle(c), projectId));
-    if (switches.editOthersData && (await callerMay(c, EDIT_OTHERS_PERMISSION, { projectId }))) return null;
+    const switches = features ?? (await featuresOf(caller.handle, projectId));
+    if (switches.editOthersData && (await caller.holds(EDIT_OTHERS_PERMISSION, { projectId }))) return null;
   }
   return { messageKey: 'workflow.notHandler', params: { name: doc.state.handlerName || handlerId } };
 }

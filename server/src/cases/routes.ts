@@ -311,7 +311,15 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         : await editRefusalOf(handle, doc, requirePrincipal(c).userId, c.get('deps').clock.now(), features);
       const freezeSwitch = features?.freeze === true;
       // The handler's actions are offered to the case's handler only (or per "edit others' data").
-      const notHandler = await handlerRefusal(c, doc, features);
+      const notHandler = await handlerRefusal(
+        {
+          handle,
+          userId: requirePrincipal(c).userId,
+          holds: (permission, scope) => callerMay(c, permission, scope),
+        },
+        doc,
+        features,
+      );
       const actions = availableActions(workflow, caseFacts(doc, project)).map((action) => {
         if (action.action === 'save' && action.allowed && refusal)
           return { ...action, allowed: false, messageKey: refusal.messageKey };
