@@ -128,6 +128,8 @@ async function runExport(p: Parsed, report: (e: unknown, where?: string) => void
   }
   const outcome = await exportCases(documents, {
     format,
+    // The batch is transmitted now: the command's run is its transmission time.
+    now: new Date(),
     ...(p.options.profile ? { profile: p.options.profile } : {}),
     ...(p.options.sender ? { senderId: p.options.sender } : {}),
     ...(p.options.receiver ? { receiverId: p.options.receiver } : {}),

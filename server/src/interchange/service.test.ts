@@ -42,9 +42,12 @@ describe('readImportFile', () => {
   });
 });
 
+/** The transmission time the exports are stamped with. */
+const NOW = new Date('2026-11-21T08:00:00Z');
+
 describe('exportCases', () => {
   it('refuses an empty selection and an unknown profile with translated keys', async () => {
-    expect(await exportCases([], { format: 'r3' })).toMatchObject({
+    expect(await exportCases([], { format: 'r3', now: NOW })).toMatchObject({
       ok: false,
       refusal: { key: 'interchange.export.noCases' },
     });
@@ -54,6 +57,7 @@ describe('exportCases', () => {
         profile: 'mars',
         senderId: 'S',
         receiverId: 'R',
+        now: NOW,
       }),
     ).toMatchObject({
       ok: false,
@@ -66,6 +70,7 @@ describe('exportCases', () => {
       format: 'r3',
       profile: 'nmpa',
       senderId: 'SENDER',
+      now: NOW,
     });
     expect(outcome.ok).toBe(true);
     if (outcome.ok) expect(outcome.xml).toContain('extension="CDE"');

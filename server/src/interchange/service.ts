@@ -136,7 +136,8 @@ export interface ExportOptions {
   receiverId?: string;
   messageReceiverId?: string;
   batchId?: string;
-  now?: Date;
+  /** Transmission time (N.1.5, N.2.r.4): the caller's clock (the engine reads none). */
+  now: Date;
 }
 
 export type ExportOutcome =

@@ -21,11 +21,14 @@ const entered = {
   ],
 };
 
+/** The transmission time of the batches written here (they carry none of their own). */
+const NOW = new Date('2026-11-21T08:00:00Z');
+
 describe('instance identifiers on export', () => {
   it('gives a drug without a UUID one, and causality refers to it', () => {
     const xml = exportR3(
       { format: 'r3', header: { values: {}, groups: {} }, reports: [caseToRecord(entered)] },
-      { senderId: 'S', receiverId: 'R' },
+      { senderId: 'S', receiverId: 'R', now: NOW },
     );
     expect(xml).not.toContain('{G.k}');
     const drugIds = [...xml.matchAll(/<substanceAdministration [^>]*>\s*<id root="([^"]+)"/g)].map(
@@ -41,7 +44,7 @@ describe('instance identifiers on export', () => {
   it('keeps the UUID a received drug came with', () => {
     const xml = exportR3(
       { format: 'r3', header: { values: {}, groups: {} }, reports: [caseToRecord(entered)] },
-      { senderId: 'S', receiverId: 'R' },
+      { senderId: 'S', receiverId: 'R', now: NOW },
     );
     const again = exportR3(importR3(xml).batch, { senderId: 'S', receiverId: 'R' });
     const id = (text: string) => /<substanceAdministration [^>]*>\s*<id root="([^"]+)"/.exec(text)?.[1];
