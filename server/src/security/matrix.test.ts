@@ -9,7 +9,8 @@
  * - tenant B (its administrator, and a user holding every permission by a business role), sending
  *   `projectId: <A's P1>`: an operation naming any tenant A object in its path is not answered
  *   200/203; no answer (envelope or file) contains tenant A's ids or texts the request did not
- *   carry; tenant A's stored data is unchanged afterwards. A 400 is accepted here: B's store handle
+ *   carry; the answer is the one the same call naming unknown ids gets (no existence oracle);
+ *   tenant A's stored data is unchanged afterwards. A 400 is accepted here: B's store handle
  *   cannot reach A's documents, so a body refused by validation tells nothing about them.
  * - outsider: a tenant A user holding every permission by a tenant business role, member of P2
  *   only, with no `projectId` header: every operation on a P1 case object (the case, its versions,
@@ -452,7 +453,13 @@ async function attack(world: World, kind: AttackerKind): Promise<Map<string, str
       // A write may end the attacker's own session (logout, password, switch): a fresh one each time.
       const actor = call.method === 'GET' ? world.actors[actorKey] : await world.reopen(actorKey);
       const answer = await send(world, actor, call, headers);
-      const problem = verdict(world, kind, call, answer);
+      let problem = verdict(world, kind, call, answer);
+      if (!problem && (kind === 'adminB' || kind === 'userB') && call.binding !== 'none') {
+        const twin = twinOf(call);
+        const unknown = await send(world, world.actors[actorKey], twin.call, headers);
+        if (outcome(unknown, twin.back) !== outcome(answer, (text) => text))
+          problem = `tells A's object from an unknown one: ${brief(answer)} vs ${brief(unknown)}`;
+      }
       if (problem) {
         const key = `${kind} ${call.method} ${route.path}`;
         const sent = call.body === undefined ? call.path : `${call.path} ${JSON.stringify(call.body)}`;
@@ -461,6 +468,38 @@ async function attack(world: World, kind: AttackerKind): Promise<Map<string, str
     }
   }
   return failing;
+}
+
+/**
+ * The same call naming unknown objects of the same shape (the ids' last 8 characters changed), and
+ * how to turn its answer's text back. Tenant B must not tell A's objects from ones that do not exist.
+ */
+function twinOf(call: Call): { call: Call; back: (text: string) => string } {
+  const pairs = [...new Set(call.named)]
+    .filter((id) => id.length >= 8)
+    .map((id) => [id, `${id.slice(0, -8)}0f1e2d3c`] as const);
+  const swap = (text: string, from: 0 | 1) =>
+    pairs.reduce((out, pair) => out.split(pair[from]).join(pair[1 - from]!), text);
+  return {
+    call: {
+      ...call,
+      path: swap(call.path, 0),
+      named: pairs.map((pair) => pair[1]),
+      ...(call.body === undefined ? {} : { body: JSON.parse(swap(JSON.stringify(call.body), 0)) as unknown }),
+    },
+    back: (text) => swap(text, 1),
+  };
+}
+
+/** Status, code and message of an answer (its text mapped by `back`), the request id left out. */
+function outcome(answer: Answer, back: (text: string) => string): string {
+  let msg: string;
+  try {
+    msg = String((JSON.parse(back(answer.text)) as { msg?: unknown }).msg ?? '');
+  } catch {
+    msg = ''; // a file, not an envelope: status and code say it all
+  }
+  return `${answer.status}/${answer.code ?? '-'} ${msg.replace(/\(request [^)]*\)/, '')}`;
 }
 
 /** Compares the failing pairs with knownOpen for this attacker. */
