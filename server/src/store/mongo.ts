@@ -30,6 +30,8 @@ const META = '_collections';
 /** Revision claims on servers whose compare-and-swap is not atomic (see MongoDriver.claimed). */
 const CLAIMS = '_revision_claims';
 const CLAIM_LEASE_MS = 60_000;
+const INDEX_OPTIONS_CONFLICT = 85;
+const INDEX_KEY_SPECS_CONFLICT = 86;
 const CLAIM_WAIT_MS = 10_000;
 const CLAIM_POLL_MS = 10;
 
@@ -129,7 +131,18 @@ export class MongoDriver implements Driver {
       for (const [i, index] of (def.indexes ?? []).entries()) {
         const keys =
           index.fields.tenantId === undefined ? { tenantId: 1, ...index.fields } : { ...index.fields };
-        await coll.createIndex(keys, { name: index.name ?? `i${i}`, unique: index.unique ?? false });
+        const name = index.name ?? `i${i}`;
+        const options = { name, unique: index.unique ?? false };
+        await coll.createIndex(keys, options).catch(async (error: unknown) => {
+          const code = (error as { code?: number }).code;
+          // The same keys under another name (two declarations that differ only by the tenant
+          // prefix or the name): that index serves this one too.
+          if (code === INDEX_OPTIONS_CONFLICT) return;
+          // This name with other keys or options (a changed declaration): built again.
+          if (code !== INDEX_KEY_SPECS_CONFLICT) throw error;
+          await coll.dropIndex(name);
+          await coll.createIndex(keys, options);
+        });
       }
       await this.db
         .collection<MetaDoc>(META)
@@ -148,7 +161,7 @@ export class MongoDriver implements Driver {
       if (options.skip) cursor = cursor.skip(options.skip);
       if (options.limit !== undefined) cursor = cursor.limit(options.limit);
       if (options.projection) cursor = cursor.project(options.projection);
-      return (await cursor.toArray()) as unknown as StoredDoc[];
+      return this.decode(await cursor.toArray()) as unknown as StoredDoc[];
     }, this.capabilities);
   }
 
@@ -160,7 +173,7 @@ export class MongoDriver implements Driver {
   async insert(def: CollectionDefinition, docs: StoredDoc[]): Promise<void> {
     if (docs.length === 0) return;
     try {
-      await this.coll(def.name).insertMany(docs as unknown as AnyDoc[], { ...this.opts, ordered: true });
+      await this.coll(def.name).insertMany(this.encode(docs) as AnyDoc[], { ...this.opts, ordered: true });
     } catch (error) {
       if (!this.session && error instanceof mongoose.mongo.MongoBulkWriteError && error.insertedCount > 0) {
         // No transaction to abort: take back the batch's documents inserted before the failing one
@@ -180,7 +193,7 @@ export class MongoDriver implements Driver {
     try {
       const result = await this.coll(def.name).replaceOne(
         { _id: doc._id, tenantId: doc.tenantId, rev: prevRev },
-        doc as unknown as AnyDoc,
+        this.encode(doc) as AnyDoc,
         this.opts,
       );
       return result.matchedCount === 1;
@@ -242,16 +255,37 @@ export class MongoDriver implements Driver {
   async aggregate(def: CollectionDefinition, _tenantId: string, pipeline: Pipeline): Promise<unknown[]> {
     // core.ts has rewritten every join ($lookup, $unionWith, $graphLookup) to the tenant.
     refuseMissing(this.capabilities, pipeline);
-    return guarded(() => this.coll(def.name).aggregate(pipeline, this.opts).toArray(), this.capabilities);
+    return this.decode(
+      await guarded(() => this.coll(def.name).aggregate(pipeline, this.opts).toArray(), this.capabilities),
+    );
   }
 
   async scan(def: CollectionDefinition, afterId: string | null, batchSize: number): Promise<StoredDoc[]> {
     const filter: Filter = afterId === null ? {} : { _id: { $gt: afterId } };
-    return (await guarded(() =>
-      this.coll(def.name)
-        .find(filter, { sort: { _id: 1 }, limit: batchSize })
-        .toArray(),
-    )) as unknown as StoredDoc[];
+    return this.decode(
+      await guarded(() =>
+        this.coll(def.name)
+          .find(filter, { sort: { _id: 1 }, limit: batchSize })
+          .toArray(),
+      ),
+    ) as unknown as StoredDoc[];
+  }
+
+  /**
+   * A server without nested arrays (FerretDB) gets each array inside an array wrapped as
+   * `{ _pvArray: [...] }`, unwrapped on every read: documents such as dictionary blocks' rows
+   * (arrays of arrays) round-trip unchanged. Filters do not reach into a wrapped array.
+   */
+  private get wrapsNestedArrays(): boolean {
+    return this.capabilities.missing.includes('nested arrays');
+  }
+
+  private encode<T>(value: T): T {
+    return this.wrapsNestedArrays ? (wrapNested(value, false) as T) : value;
+  }
+
+  private decode<T>(value: T): T {
+    return this.wrapsNestedArrays ? (unwrapNested(value) as T) : value;
   }
 
   async transaction<R>(fn: (tx: Driver) => Promise<R>): Promise<R> {
@@ -587,6 +621,35 @@ export function translateError(error: unknown, capabilities?: StoreCapabilities)
     return new UnsupportedFeatureError(feature, capabilities ? describeServer(capabilities) : 'mongodb');
   }
   return error;
+}
+
+const NESTED_ARRAY = '_pvArray';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null &&
+  typeof value === 'object' &&
+  (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+
+function wrapNested(value: unknown, inArray: boolean): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((item) => wrapNested(item, true));
+    return inArray ? { [NESTED_ARRAY]: items } : items;
+  }
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = wrapNested(item, false);
+  return out;
+}
+
+function unwrapNested(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unwrapNested);
+  if (!isPlainObject(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === NESTED_ARRAY && Array.isArray(value[NESTED_ARRAY]))
+    return (value[NESTED_ARRAY] as unknown[]).map(unwrapNested);
+  const out: Record<string, unknown> = {};
+  for (const key of keys) out[key] = unwrapNested(value[key]);
+  return out;
 }
 
 function ignoreExists(error: unknown): void {
