@@ -52,9 +52,10 @@ export type { RuleProfile } from './rules/profiles';
 // E2B interchange: R3/R2 XML, acknowledgements, hardened parsing, zip checks (engine/src/interchange).
 export * from './interchange';
 
-// Case workflow machine and expedited-reporting deadlines (schemas/workflows).
+// Workflow machine (case, E2B transmission) and expedited-reporting deadlines (schemas/workflows).
 export {
   caseWorkflow,
+  transmissionWorkflow,
   reportingDeadlineRules,
   planAction,
   availableActions,

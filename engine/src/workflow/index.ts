@@ -1,6 +1,10 @@
-/** Workflow machine, conditions and reporting deadlines: the declared case workflow applied to facts. */
+/**
+ * Workflow machine, conditions and reporting deadlines: the declared workflows (case, E2B
+ * transmission) applied to facts.
+ */
 import caseWorkflowJson from '../../../schemas/workflows/case.json';
 import deadlinesJson from '../../../schemas/workflows/reporting-deadlines.json';
+import transmissionWorkflowJson from '../../../schemas/workflows/transmission.json';
 import type { DeadlineRules } from './deadlines';
 import type { WorkflowDefinition } from './types';
 
@@ -32,5 +36,7 @@ export type { CaseDeadline, DeadlineRule, DeadlineRules } from './deadlines';
 
 /** The base case workflow of schemas/workflows/case.json. */
 export const caseWorkflow = caseWorkflowJson as unknown as WorkflowDefinition;
+/** The E2B transmission workflow of one export, schemas/workflows/transmission.json. */
+export const transmissionWorkflow = transmissionWorkflowJson as unknown as WorkflowDefinition;
 /** The expedited-reporting deadline rules of schemas/workflows/reporting-deadlines.json. */
 export const reportingDeadlineRules = deadlinesJson as unknown as DeadlineRules;

@@ -55,6 +55,7 @@ export function planAction(
   const fromNode = String(facts.node ?? '');
   const node = def.nodes[fromNode];
   if (!node) return refuse('workflow.unknownNode', { node: fromNode });
+  if (action.system && choice.bySystem !== true) return refuse('workflow.systemOnly', { action: actionId });
   const allFacts: Facts = { ...facts, phase: phaseOf(def, fromNode) };
   for (const guard of action.guards) {
     if (holds(guard.when, allFacts)) return refuse(guard.message, { node: fromNode });
@@ -79,7 +80,7 @@ export function planAction(
   }
   if (action.needsUser && !choice.userId) return refuse('workflow.specifyUser');
   if (action.needsOpinion && !choice.opinion?.trim()) return refuse('workflow.opinionRequired');
-  const permissions = [action.permission];
+  const permissions = action.permission ? [action.permission] : [];
   if (node.permission) permissions.push(node.permission);
   return {
     ok: true,
@@ -104,6 +105,8 @@ export interface AvailableAction {
   needsUser: boolean;
   needsOpinion: boolean;
   signature: boolean;
+  /** Driven by the system only: a user's screen leaves it out. */
+  system: boolean;
   option: { name: string; values: string[] } | null;
 }
 
@@ -128,6 +131,7 @@ export function availableActions(def: WorkflowDefinition, facts: Facts): Availab
       needsUser: action.needsUser === true,
       needsOpinion: action.needsOpinion === true,
       signature: action.signature === true,
+      system: action.system === true,
       option: action.option ? { name: action.option.name, values: action.option.values } : null,
     };
     if (refusedBy) entry.messageKey = refusedBy.message;
@@ -172,7 +176,7 @@ export function checkWorkflow(def: WorkflowDefinition): WorkflowProblem[] {
   if (!def.phases?.[def.goalPhase]) problem('workflow.problem.goalUnknown', { phase: String(def.goalPhase) });
   const knownFacts = new Set([...Object.keys(def.facts ?? {}), 'node', 'phase']);
   for (const [actionId, action] of Object.entries(def.actions ?? {})) {
-    if (!action.permission) problem('workflow.problem.noPermission', { action: actionId });
+    if (!action.permission && !action.system) problem('workflow.problem.noPermission', { action: actionId });
     for (const guard of action.guards ?? []) {
       for (const fact of factsRead(guard.when)) {
         if (!knownFacts.has(fact)) problem('workflow.problem.unknownFact', { action: actionId, fact });

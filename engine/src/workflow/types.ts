@@ -34,8 +34,13 @@ export interface ActionOption {
 
 export interface WorkflowAction {
   label: Bilingual;
-  /** Permission identifier (schemas/menus) the caller needs. */
-  permission: string;
+  /** Permission identifier (schemas/menus) the caller needs; required unless `system`. */
+  permission?: string;
+  /**
+   * Driven by the system (a gateway, a job), never by a user: not offered among a user's actions,
+   * and planAction refuses it unless the choice says the system takes it.
+   */
+  system?: boolean;
   /** True: the case moves along the node's transitions for this action. */
   moves: boolean;
   /**
@@ -87,6 +92,8 @@ export interface ActionChoice {
   userId?: string;
   opinion?: string;
   option?: string;
+  /** The system (not a user) takes the action: only then may a `system` action run. */
+  bySystem?: boolean;
 }
 
 export interface PlannedAction {
