@@ -29,7 +29,8 @@ import { permissionsOfArea } from '../access/menus';
 import type { ProjectMember, Role } from '../access/permissions';
 import { newAccount, userDocId } from '../auth/accounts';
 import { C } from '../auth/collections';
-import type { User } from '../auth/model';
+import type { Account, User } from '../auth/model';
+import type { Project } from '../cases/projects';
 import { invite } from '../auth/invitations';
 import { openSession } from '../auth/sessions';
 import { demoCaseContent } from '../cases/demo/factory';
@@ -38,6 +39,7 @@ import { dictionaryService } from '../dictionaries';
 import { openFileStore } from '../files';
 import { call, testPlatform } from '../http/testing';
 import { testStore } from '../http/test-store';
+import type { OpenedStore } from '../store';
 import { JobRunner } from '../jobs/runner';
 import { createTenant } from '../tenancy/routes';
 
@@ -58,6 +60,7 @@ export interface Actor {
 
 export interface World {
   platform: Platform;
+  store: OpenedStore;
   tenantA: { id: string; name: string; code: string; organisationId: string };
   tenantB: { id: string; name: string; code: string; projectId: string };
   P1: string;
@@ -144,7 +147,7 @@ export async function buildWorld(): Promise<World> {
     const accountId = randomUUID();
     await store
       .platform({ userId: 'system:test' })
-      .collection(C.accounts)
+      .collection<Account>(C.accounts)
       .insertOne(newAccount({ _id: accountId, account, name: account, tenantIds: [tenantId] }));
     await handle.collection<User>(C.users).insertOne({
       _id: userDocId(tenantId, accountId),
@@ -168,8 +171,8 @@ export async function buildWorld(): Promise<World> {
   const P1 = `p1-${randomUUID()}`;
   const P2 = `p2-${randomUUID()}`;
   const PB = `pb-${randomUUID()}`;
-  for (const id of [P1, P2]) await handleA.collection('projects').insertOne(demoProject(id));
-  await handleB.collection('projects').insertOne(demoProject(PB));
+  for (const id of [P1, P2]) await handleA.collection<Project>('projects').insertOne(demoProject(id));
+  await handleB.collection<Project>('projects').insertOne(demoProject(PB));
   const projectRoleId = await role(handleA, 'project', 'allProject');
   const businessRoleId = await role(handleA, 'business', 'allBusiness');
   const p1Member = await user(handleA, a._id, `p1m${suffix}`, []);
@@ -184,7 +187,7 @@ export async function buildWorld(): Promise<World> {
   const invitee = randomUUID();
   await store
     .platform({ userId: 'system:test' })
-    .collection(C.accounts)
+    .collection<Account>(C.accounts)
     .insertOne(newAccount({ _id: invitee, account: `inv${suffix}`, name: `inv${suffix}` }));
   await handleA.collection<User>(C.users).insertOne({
     _id: userDocId(a._id, invitee),
@@ -367,6 +370,7 @@ export async function buildWorld(): Promise<World> {
 
   return {
     platform,
+    store,
     tenantA: { id: a._id, name: a.name, code: a.code, organisationId: orgA._id },
     tenantB: { id: b._id, name: b.name, code: b.code, projectId: PB },
     P1,

@@ -524,7 +524,7 @@ function report(failing: Map<string, string>): void {
 }
 
 async function snapshotTenant(world: World, tenantId: string): Promise<string> {
-  const maintenance = world.platform.deps.store.maintenance();
+  const maintenance = world.store.maintenance();
   const rows: StoredDoc[] = [];
   for (const definition of await maintenance.definitions()) {
     if (definition.scope !== 'tenant') continue;
@@ -539,7 +539,7 @@ async function snapshotTenant(world: World, tenantId: string): Promise<string> {
  * tenant A attacker may change them. Read-only derived data (list summaries) is left out.
  */
 async function snapshotCaseObjects(world: World): Promise<string> {
-  const handle = world.platform.deps.store.tenant(world.tenantA.id, { userId: 'system:test' });
+  const handle = world.store.tenant(world.tenantA.id, { userId: 'system:test' });
   const ids = [
     world.caseId,
     world.importRecordId,
@@ -575,7 +575,7 @@ describe('the operations of the OpenAPI document', () => {
   beforeAll(async () => {
     world = await buildWorld();
   }, 120_000);
-  afterAll(() => world.close());
+  afterAll(() => world?.close());
 
   it('maps every path parameter of every route to a fixture object', () => {
     const unmapped: string[] = [];
@@ -628,7 +628,7 @@ for (const kind of ['adminB', 'userB', 'outsider', 'p2Member', 'noRoles'] as con
     beforeAll(async () => {
       world = await buildWorld();
     }, 120_000);
-    afterAll(() => world.close());
+    afterAll(() => world?.close());
 
     it(
       'is refused what it may not touch and reads nothing it may not see',
