@@ -9,6 +9,8 @@ export { AppError, errors } from './http/errors';
 export { Code, envelope, ok, warning } from './http/envelope';
 export type { Envelope } from './http/envelope';
 export { requestContext, requirePrincipal, tenantHandle } from './http/context';
+export { callerOf, createCaller } from './http/caller';
+export type { Caller, CallerAuthorizer, CallerParts } from './http/caller';
 export type { AppEnv, Authenticator, Principal, RequestContext } from './http/context';
 export type { Logger, LogLine } from './http/log';
 export type { JsonSchema, FieldError } from './http/validation';
@@ -17,6 +19,7 @@ export type { Lang, MessageParams, Translator } from './i18n';
 export { defineJob, nextCronRun } from './jobs';
 export type {
   EnqueueOptions,
+  JobCallerOptions,
   JobContext,
   JobDefinition,
   JobQueue,

@@ -12,6 +12,7 @@ import type { AppEnv, Authenticator } from './context';
 import type { Logger } from './log';
 import type { ModuleRouter, ObjectResolver } from './route';
 import type { Clock } from '../clock';
+import type { CallerAuthorizer } from './caller';
 
 // The clock lives in its own module (the only reader of the wall clock); re-exported for modules.
 export type { Clock } from '../clock';
@@ -44,6 +45,11 @@ export interface ModuleDeps {
   jobs: JobQueue;
   translator: Translator;
   log: Logger;
+  /**
+   * Decides permissions for callers outside a request (a job's caller): the authenticator's
+   * `authorize` with no request context. Absent: such callers hold nothing (fail closed).
+   */
+  authorizer?: CallerAuthorizer | null;
 }
 
 export interface ServerModule {

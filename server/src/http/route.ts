@@ -9,6 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { AppError, errors, formatBytes } from './errors';
 import type { AppEnv, AuthorizationScope, RequestContext } from './context';
 import { requirePrincipal, tenantHandle } from './context';
+import { callerOf } from './caller';
 import type { TenantHandle } from '../store/port';
 import { Code, ok } from './envelope';
 import { parseQuery } from './query';
@@ -150,19 +151,14 @@ function limitBody(maxSize: number, messageKey: string): MiddlewareHandler<AppEn
 /**
  * True when the caller holds the permission by the authenticator's `authorize` - in `scope`'s
  * project when given (the object's own), else in the request's context. Fails closed without an
- * authorizer. Services use it for the permissions they check beyond the route's.
+ * authorizer. Route plumbing; services ask their `Caller` (`caller.authorize`).
  */
 export async function callerMay(
   c: Context<AppEnv>,
   permission: string,
   scope?: AuthorizationScope,
 ): Promise<boolean> {
-  const principal = requirePrincipal(c);
-  const authenticator = c.get('authenticator');
-  if (!authenticator?.authorize) return false;
-  return scope
-    ? await authenticator.authorize(principal, permission, c, scope)
-    : await authenticator.authorize(principal, permission, c);
+  return callerOf(c).authorize(permission, scope);
 }
 
 /** The project scopes of the object a route acts on; 404 when unknown, refused without a resolver. */

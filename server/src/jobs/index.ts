@@ -19,6 +19,7 @@ export const jobsModule = defineModule({
 export { defineJob } from './types';
 export type {
   EnqueueOptions,
+  JobCallerOptions,
   JobContext,
   JobDefinition,
   JobListQuery,

@@ -11,6 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeError } from '../http/errors';
 import type { ModuleDeps } from '../http/module';
+import { createCaller } from '../http/caller';
+import type { Principal } from '../http/context';
 import type { Collection, StoredDoc } from '../store/port';
 import { DuplicateKeyError, RevisionConflictError } from '../store/port';
 import { JOB_SCHEDULES, JOBS } from './collections';
@@ -289,6 +291,18 @@ export class JobRunner {
       tenant: () => {
         if (!job.jobTenantId) throw new Error(`job ${job._id} works for the platform, not a tenant`);
         return this.deps.store.tenant(job.jobTenantId, { userId: job.requestedBy });
+      },
+      caller: (options = {}) => {
+        if (!job.jobTenantId) throw new Error(`job ${job._id} works for the platform, not a tenant`);
+        // The record decides who acts: extras in the options never change the user or the tenant.
+        const { sessionId: _session, ...extras } = { ...options.principal } as Partial<Principal>;
+        return createCaller({
+          deps: this.deps,
+          principal: { ...extras, userId: job.requestedBy, tenantId: job.jobTenantId },
+          lang: options.lang ?? 'zh',
+          requestId: `job:${job._id}`,
+          authorizer: this.deps.authorizer ?? null,
+        });
       },
       deps: this.deps,
     };

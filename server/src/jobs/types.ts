@@ -4,6 +4,9 @@
  */
 import type { TenantHandle } from '../store/port';
 import type { ModuleDeps } from '../http/module';
+import type { Caller } from '../http/caller';
+import type { Principal } from '../http/context';
+import type { Lang } from '../i18n';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
@@ -50,7 +53,21 @@ export interface JobContext<P = unknown> {
   progress(percent: number, message?: string): Promise<void>;
   /** The job's tenant handle, acting as the requester; throws for platform jobs. */
   tenant(): TenantHandle;
+  /**
+   * The user who started the job, in the job's tenant, as a service caller (the same services a
+   * route calls, with that user's permissions, no request context). The identity is the job
+   * record's (`requestedBy`, `jobTenantId`); `principal` adds what the request knew of them (name
+   * ...). Throws for platform jobs.
+   */
+  caller(options?: JobCallerOptions): Caller;
   deps: ModuleDeps;
+}
+
+export interface JobCallerOptions {
+  /** The language the caller's messages are written in; default zh. */
+  lang?: Lang;
+  /** What the request knew of the user beyond their id and tenant (never a session). */
+  principal?: Omit<Principal, 'userId' | 'tenantId' | 'sessionId'>;
 }
 
 export interface JobDefinition<P = unknown, R = unknown> {

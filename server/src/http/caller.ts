@@ -1,0 +1,117 @@
+/**
+ * Who a service acts for, free of any transport. Services take a `Caller`, never Hono's `Context`:
+ * the HTTP layer builds one per request (`callerOf(c)`, in route files), the job runner builds one
+ * for the user who started a job (`JobContext.caller()`), so a job calls the same services a route
+ * does without faking a request.
+ */
+import type { Context } from 'hono';
+import type { Clock } from '../clock';
+import type { Lang, MessageParams, Translator } from '../i18n';
+import type { TenantHandle } from '../store/port';
+import type { AppEnv, AuthorizationScope, Principal } from './context';
+import { requirePrincipal } from './context';
+import type { ModuleDeps } from './module';
+
+export interface Caller {
+  readonly principal: Principal;
+  /** `principal.userId`. */
+  readonly userId: string;
+  /** The caller's tenant-scoped store handle, acting as the caller (for the audit trail). */
+  readonly tenant: TenantHandle;
+  readonly lang: Lang;
+  /** Translates a key into the caller's language. */
+  t(key: string, params?: MessageParams): string;
+  readonly translator: Translator;
+  readonly clock: Clock;
+  /** The request id (`job:<jobId>` for a job): log lines and audit entries carry it. */
+  readonly requestId: string;
+  /**
+   * The project of the request's context (`projectId` header): permissions asked without an object
+   * scope are checked there. A job has none.
+   */
+  readonly projectId: string | null;
+  /** Narrows lists to these projects (`studyProjectIds` header); empty: no narrowing. */
+  readonly studyProjectIds: readonly string[];
+  readonly sysOrgId: string | null;
+  readonly deps: ModuleDeps;
+  /**
+   * True when the caller holds the permission - in `scope`'s project when given (the object's own,
+   * where only its members hold anything), else in `projectId`'s. Fails closed without an authorizer.
+   */
+  authorize(permission: string, scope?: AuthorizationScope): Promise<boolean>;
+}
+
+/** Decides a permission for a principal; the authenticator's `authorize` bound to a request or job. */
+export type CallerAuthorizer = (
+  principal: Principal,
+  permission: string,
+  scope?: AuthorizationScope,
+) => Promise<boolean> | boolean;
+
+export interface CallerParts {
+  deps: ModuleDeps;
+  principal: Principal;
+  lang: Lang;
+  requestId: string;
+  projectId?: string | null;
+  studyProjectIds?: readonly string[];
+  sysOrgId?: string | null;
+  /** Absent: every permission is refused. */
+  authorizer?: CallerAuthorizer | null;
+}
+
+export function createCaller(parts: CallerParts): Caller {
+  const { deps, principal, lang, authorizer } = parts;
+  let tenant: TenantHandle | null = null;
+  return {
+    principal,
+    userId: principal.userId,
+    // Opened on first use: an operator's caller never needs a tenant handle.
+    get tenant() {
+      return (tenant ??= deps.store.tenant(principal.tenantId, { userId: principal.userId }));
+    },
+    lang,
+    t: (key, params) => deps.translator.t(lang, key, params),
+    translator: deps.translator,
+    clock: deps.clock,
+    requestId: parts.requestId,
+    projectId: parts.projectId ?? null,
+    studyProjectIds: parts.studyProjectIds ?? [],
+    sysOrgId: parts.sysOrgId ?? null,
+    deps,
+    async authorize(permission, scope) {
+      if (!authorizer) return false;
+      return (await authorizer(principal, permission, scope)) === true;
+    },
+  };
+}
+
+const callers = new WeakMap<object, Caller>();
+
+/**
+ * The request's caller (built once per request); the session-invalid error (400001) when the
+ * request has none. Route handlers pass it to services.
+ */
+export function callerOf(c: Context<AppEnv>): Caller {
+  const ctx = c.get('ctx');
+  const principal = requirePrincipal(c);
+  let caller = callers.get(ctx);
+  if (caller && caller.principal === principal) return caller;
+  const authenticator = c.get('authenticator');
+  const authorize = authenticator?.authorize?.bind(authenticator);
+  caller = createCaller({
+    deps: c.get('deps'),
+    principal,
+    lang: ctx.lang,
+    requestId: ctx.requestId,
+    projectId: ctx.projectId,
+    studyProjectIds: ctx.studyProjectIds,
+    sysOrgId: ctx.sysOrgId,
+    authorizer: authorize
+      ? (who, permission, scope) =>
+          scope ? authorize(who, permission, c, scope) : authorize(who, permission, c)
+      : null,
+  });
+  callers.set(ctx, caller);
+  return caller;
+}
