@@ -1,5 +1,6 @@
 /** The routes of download tasks (`/api/downloads`), each with its permission from schemas/menus. */
 import { tenantHandle } from '../http/context';
+import { callerOf } from '../http/caller';
 import { errors } from '../http/errors';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
@@ -73,7 +74,7 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       const scope = await listScope(c, DOWNLOAD_PERMISSIONS.start);
       // A user of no project selects nothing; [] would mean every project to the job.
       if (emptyScope(scope)) throw errors.badRequest('downloads.nothingSelected');
-      return startTask(c, deps, 'caseLineListing', LINE_LISTING_JOB, {
+      return startTask(callerOf(c), deps, 'caseLineListing', LINE_LISTING_JOB, {
         query: body.query ?? {},
         projectIds: scopeIds(scope),
         columns: body.columns ?? LINE_LISTING_COLUMNS,
@@ -95,7 +96,7 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         },
       },
     },
-    (c, { query }) => listTasks(c, deps, query),
+    (c, { query }) => listTasks(callerOf(c), deps, query),
   );
 
   router.route<unknown, unknown, { taskId: string }>(
@@ -108,7 +109,7 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       download: true,
     },
     async (c, { params }) => {
-      const task = await ownTask(c, params.taskId);
+      const task = await ownTask(callerOf(c), params.taskId);
       if (!task.fileId) throw errors.badRequest('downloads.notReady');
       if (task.expiresAt <= deps.clock.now().toISOString()) throw errors.notFound('downloads.expired');
       if (!deps.files) throw new Error('the file store is not configured');
@@ -126,7 +127,7 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       params: taskIdParams,
     },
     async (c, { params }) => {
-      await deleteTask(c, deps, params.taskId);
+      await deleteTask(callerOf(c), deps, params.taskId);
       return { deleted: true };
     },
   );

@@ -4,9 +4,7 @@
  * "not found", another tenant cannot reach the collection at all.
  */
 import { randomUUID } from 'node:crypto';
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
+import type { Caller } from '../http/caller';
 import { errors } from '../http/errors';
 import type { ModuleDeps } from '../http/module';
 import type { JobRecord } from '../jobs/types';
@@ -79,15 +77,15 @@ async function unfinishedCount(handle: TenantHandle, deps: ModuleDeps, ownerId: 
 
 /** Creates the task and enqueues its job; the file name is stamped with the start time. */
 export async function startTask<P extends object>(
-  c: Context<AppEnv>,
+  caller: Caller,
   deps: ModuleDeps,
   kind: DownloadKind,
   jobType: string,
   payload: P,
 ): Promise<TaskView> {
-  const principal = requirePrincipal(c);
-  const handle = tenantHandle(c);
-  const lang: Lang = c.get('ctx').lang;
+  const principal = caller.principal;
+  const handle = caller.tenant;
+  const lang: Lang = caller.lang;
   if ((await unfinishedCount(handle, deps, principal.userId)) >= MAX_UNFINISHED_TASKS)
     throw errors.badRequest('downloads.tooManyUnfinished', { limit: MAX_UNFINISHED_TASKS });
   const now = deps.clock.now();
@@ -112,17 +110,17 @@ export async function startTask<P extends object>(
     { ...payload, taskId, lang },
     { tenantId: principal.tenantId, requestedBy: principal.userId, jobId },
   );
-  return taskView(task, job, c.get('t'));
+  return taskView(task, job, caller.t);
 }
 
 /** The caller's tasks, newest first. */
 export async function listTasks(
-  c: Context<AppEnv>,
+  caller: Caller,
   deps: ModuleDeps,
   page: { page: number; size: number },
 ): Promise<{ total: number; page: number; size: number; items: TaskView[] }> {
-  const filter = { ownerId: requirePrincipal(c).userId };
-  const tasks = tasksOf(tenantHandle(c));
+  const filter = { ownerId: caller.userId };
+  const tasks = tasksOf(caller.tenant);
   const [total, docs] = await Promise.all([
     tasks.count(filter),
     tasks.find(filter, {
@@ -132,24 +130,22 @@ export async function listTasks(
     }),
   ]);
   const items = await Promise.all(
-    docs.map(async (task) =>
-      taskView(task, task.fileId ? null : await deps.jobs.get(task.jobId), c.get('t')),
-    ),
+    docs.map(async (task) => taskView(task, task.fileId ? null : await deps.jobs.get(task.jobId), caller.t)),
   );
   return { total, page: page.page, size: page.size, items };
 }
 
 /** The caller's own task; anyone else's (or none) is "not found". */
-export async function ownTask(c: Context<AppEnv>, taskId: string): Promise<StoredDoc<DownloadTask>> {
-  const task = await tasksOf(tenantHandle(c)).findOne({ _id: taskId });
-  if (!task || task.ownerId !== requirePrincipal(c).userId) throw errors.notFound('downloads.taskNotFound');
+export async function ownTask(caller: Caller, taskId: string): Promise<StoredDoc<DownloadTask>> {
+  const task = await tasksOf(caller.tenant).findOne({ _id: taskId });
+  if (!task || task.ownerId !== caller.userId) throw errors.notFound('downloads.taskNotFound');
   return task;
 }
 
 /** Removes the task and its file; a task still being built is stopped first. */
-export async function deleteTask(c: Context<AppEnv>, deps: ModuleDeps, taskId: string): Promise<void> {
-  const task = await ownTask(c, taskId);
-  const handle = tenantHandle(c);
+export async function deleteTask(caller: Caller, deps: ModuleDeps, taskId: string): Promise<void> {
+  const task = await ownTask(caller, taskId);
+  const handle = caller.tenant;
   if (!task.fileId) {
     const job = await deps.jobs.get(task.jobId);
     if (job && (job.status === 'queued' || job.status === 'running')) await deps.jobs.cancel(task.jobId);

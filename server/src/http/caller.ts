@@ -19,8 +19,8 @@ export interface Caller {
   /** The caller's tenant-scoped store handle, acting as the caller (for the audit trail). */
   readonly tenant: TenantHandle;
   readonly lang: Lang;
-  /** Translates a key into the caller's language. */
-  t(key: string, params?: MessageParams): string;
+  /** Translates a key into the caller's language (a plain function: pass it around freely). */
+  readonly t: (key: string, params?: MessageParams) => string;
   readonly translator: Translator;
   readonly clock: Clock;
   /** The request id (`job:<jobId>` for a job): log lines and audit entries carry it. */
@@ -38,7 +38,7 @@ export interface Caller {
    * True when the caller holds the permission - in `scope`'s project when given (the object's own,
    * where only its members hold anything), else in `projectId`'s. Fails closed without an authorizer.
    */
-  authorize(permission: string, scope?: AuthorizationScope): Promise<boolean>;
+  readonly authorize: (permission: string, scope?: AuthorizationScope) => Promise<boolean>;
 }
 
 /** Decides a permission for a principal; the authenticator's `authorize` bound to a request or job. */
