@@ -2,6 +2,7 @@
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
 import type { SecuritySettings } from './model';
+import { entityFormat } from '../entities/schema';
 
 /** What a new password lacks under the policy: message keys in the auth namespace. */
 export function passwordProblems(password: string, policy: SecuritySettings): string[] {
@@ -26,11 +27,13 @@ export function assertNewPassword(password: string, confirm: string, policy: Sec
   }
 }
 
+// The field rules are declared once, in schemas/entities/formats.json (the forms read them too).
 /** Letters, digits and . _ - @ only: no Chinese or other characters (SPEC 5). */
-export const ACCOUNT_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@-]{2,63}$';
+export const ACCOUNT_PATTERN = entityFormat('account').pattern!;
 /** Mobile (11 digits from 1), landline as area code-number, or an international +code. */
-export const PHONE_PATTERN = '^(1[3-9][0-9]{9}|0[0-9]{2,3}-[0-9]{7,8}(-[0-9]{1,6})?|\\+[0-9]{6,15})$';
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PHONE_PATTERN = entityFormat('phone').pattern!;
+const EMAIL = new RegExp(entityFormat('email').pattern!, 'u');
+const EMAIL_MAX = entityFormat('email').maxLength!;
 
 export function assertAccount(account: string): void {
   if (!new RegExp(ACCOUNT_PATTERN).test(account)) throw errors.badRequest('users.accountInvalid');
@@ -38,7 +41,7 @@ export function assertAccount(account: string): void {
 
 export function assertEmail(email: string | undefined): void {
   if (!email || !email.trim()) throw errors.badRequest('users.emailRequired');
-  if (!EMAIL.test(email) || email.length > 254) throw errors.badRequest('users.emailInvalid');
+  if (!EMAIL.test(email) || email.length > EMAIL_MAX) throw errors.badRequest('users.emailInvalid');
 }
 
 export function assertPhone(phone: string | undefined): void {
