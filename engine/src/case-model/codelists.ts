@@ -61,6 +61,7 @@ import termHighlighted from '../../../schemas/codelists/termHighlighted.json';
 import testResult from '../../../schemas/codelists/testResult.json';
 import timeUnit from '../../../schemas/codelists/timeUnit.json';
 import transmissionMode from '../../../schemas/codelists/transmissionMode.json';
+import transmissionState from '../../../schemas/codelists/transmissionState.json';
 import transmissionStatus from '../../../schemas/codelists/transmissionStatus.json';
 import ucumUnit from '../../../schemas/codelists/ucumUnit.json';
 import workflowNode from '../../../schemas/codelists/workflowNode.json';
@@ -127,6 +128,7 @@ export const codelists: Record<string, Codelist> = {
   testResult,
   timeUnit,
   transmissionMode,
+  transmissionState,
   transmissionStatus,
   ucumUnit,
   workflowNode,

@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { availableActions, caseWorkflow, checkWorkflow, planAction, transmissionWorkflow } from './index';
 import type { WorkflowDefinition } from './index';
+import { codelists } from '../case-model/index';
 
 const dir = new URL('../../../schemas/workflows/', import.meta.url);
 const read = (file: string): unknown => JSON.parse(readFileSync(new URL(file, dir), 'utf8'));
@@ -57,6 +58,12 @@ describe('the transmission workflow of schemas/workflows/transmission.json', () 
       expect(item.label.zh.trim(), id).not.toBe('');
       expect(item.label.en.trim(), id).not.toBe('');
     }
+  });
+
+  it('the transmissionState code list (what the web shows) is the states with their labels, in order', () => {
+    expect(codelists.transmissionState!.values).toEqual(
+      def.order.map((state) => ({ code: state, ...def.nodes[state]!.label })),
+    );
   });
 
   it('the gateway drives the states after sent; a user may not', () => {

@@ -23,7 +23,7 @@ import {
   receiveAcknowledgement,
 } from './service';
 import { callerOf, EXPORT_OBJECT, filesOf, listExports, memberExport } from './access';
-import { TRANSMISSION_ACTIONS } from './states';
+import { permissionOf } from './states';
 import { transmissionView } from './transmission';
 import { exportIdParams, transmissionRoutes } from './transmission-routes';
 
@@ -170,7 +170,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   recordFileRoutes(router, deps, '/transmissions', {
     file: 'submittransfer:E2Btransmission',
     ack: 'submittransfer:E2Btransmission:downloadAck',
-    upload: TRANSMISSION_ACTIONS.ack.permission,
+    upload: permissionOf('ack'),
   });
 }
 

@@ -25,7 +25,13 @@ import { caseContent } from '../cases/document';
 import { C as caseCollections } from '../cases/collections';
 import type { ExportFormat, ReceiverProfile } from './receivers';
 import { loadReceiver } from './receivers';
-import { requireTransition } from './states';
+import {
+  INITIAL_STATE,
+  planTransition,
+  RESUBMITTED_EXPORT_STATE,
+  requireTransition,
+  TRANSMISSION_STATES,
+} from './states';
 import { recordAcknowledged } from './case-history';
 
 export const EXPORTS = 'e2bExports';
@@ -35,28 +41,23 @@ export const EXPORT_OWNER = 'export';
 export const ACK_MAX_BYTES = 2 * 1024 * 1024;
 
 /**
- * SPEC 4 transmission states of an export: exported (validated, ready to send), sent (the
- * transmission recorded, the file in the receiver's outbox), then what its ACK says (acknowledged,
- * partial, failed), and after a failure handled (opinion recorded) or resubmitted (a new export
- * of the current case version replaces it). The allowed moves are declared in ./transmission.
+ * SPEC 4 transmission states of an export, declared in schemas/workflows/transmission.json:
+ * exported (validated, ready to send), sent (the transmission recorded, the file in the receiver's
+ * outbox), then what its ACK says (acknowledged, partial, failed), and after a failure handled
+ * (opinion recorded) or resubmitted (a new export of the current case version replaces it); the
+ * states a gateway will report are declared there too. The moves are run by ./states.
  */
-export const EXPORT_STATUSES = [
-  'exported',
-  'sent',
-  'acknowledged',
-  'partial',
-  'failed',
-  'handled',
-  'resubmitted',
-] as const;
-export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+export const EXPORT_STATUSES = TRANSMISSION_STATES;
+/** A state of schemas/workflows/transmission.json. */
+export type ExportStatus = string;
 
 /** One line of a transmission's communication record. */
 export interface TransmissionEvent {
   at: string;
   by: string;
   byName: string | null;
-  action: 'export' | 'send' | 'ack' | 'handleFailure' | 'resubmit';
+  /** `export`, or the `result` the workflow declares for the action (send, ack, handleFailure, resubmit). */
+  action: string;
   status: ExportStatus;
   /** The ACK code, the handling opinion, the batch of the resubmission ... */
   note: string | null;
@@ -246,8 +247,8 @@ export async function exportToReceiver(
   const by = { by: caller.userId, byName: caller.name };
   const resubmitOf = request.resubmitOf ?? null;
   const events: TransmissionEvent[] = [
-    { at, ...by, action: 'export', status: 'exported', note: batchId },
-    ...(resubmitOf ? [{ at, ...by, action: 'send' as const, status: 'sent' as const, note: null }] : []),
+    { at, ...by, action: 'export', status: INITIAL_STATE, note: batchId },
+    ...(resubmitOf ? [{ at, ...by, action: 'send', status: RESUBMITTED_EXPORT_STATE, note: null }] : []),
   ];
   const record = await handle.collection<ExportRecord>(EXPORTS).insertOne({
     format,
@@ -266,7 +267,7 @@ export async function exportToReceiver(
     exportedAt: at,
     exportedBy: caller.userId,
     exportedByName: caller.name,
-    status: resubmitOf ? 'sent' : 'exported',
+    status: resubmitOf ? RESUBMITTED_EXPORT_STATE : INITIAL_STATE,
     failureText: null,
     ack: null,
     projectIds: [...new Set(cases.map((c) => c.projectId).filter((p): p is string => p !== null))],
@@ -285,7 +286,7 @@ export async function exportToReceiver(
 function applyAck(
   record: ExportRecord,
   ack: Acknowledgement,
-): { status: ExportStatus; failureText: string | null; cases: ExportedCase[] } {
+): { status: Acknowledgement['status']; failureText: string | null; cases: ExportedCase[] } {
   const byMessage = new Map<string, Acknowledgement['reports'][number]>();
   for (const report of ack.reports) {
     for (const id of [report.messageId, report.safetyReportId, report.companyNumber])
@@ -302,7 +303,7 @@ function applyAck(
       .filter((r) => r.code === 'CR' && r.text)
       .map((r) => `${r.messageId ?? r.safetyReportId ?? ''}: ${r.text}`.replace(/^: /, '')),
   ].filter((t): t is string => Boolean(t));
-  const status: ExportStatus = ack.status;
+  const status: Acknowledgement['status'] = ack.status;
   return { status, failureText: status === 'acknowledged' ? null : texts.join('\n') || null, cases };
 }
 
@@ -335,6 +336,9 @@ export async function receiveAcknowledgement(
   }
   if (ack.icsrBatchId && ack.icsrBatchId !== record.batchId)
     throw errors.badRequest('exports.ackBatchMismatch', { ack: ack.icsrBatchId, batch: record.batchId });
+  const applied = applyAck(record, ack);
+  // The ACK's verdict picks the state among those the workflow allows, before the file is kept.
+  const plan = planTransition(caller, record, 'ack', { toNode: applied.status });
   const info = await files.putStream(Readable.from([Buffer.from(file.bytes)]), {
     fileName: file.fileName,
     contentType: 'application/xml',
@@ -356,13 +360,12 @@ export async function receiveAcknowledgement(
     ackDate: ack.ackDate ?? null,
     reports: ack.reports,
   };
-  const applied = applyAck(record, ack);
   const event: TransmissionEvent = {
     at: stored.receivedAt,
     by: caller.userId,
     byName: caller.name,
-    action: 'ack',
-    status: applied.status,
+    action: plan.result,
+    status: plan.toNode,
     note: [ack.code, ack.text].filter(Boolean).join(' '),
   };
   // The record and its cases' history lines (acknowledged, or rejected with the text) land together.
@@ -371,7 +374,7 @@ export async function receiveAcknowledgement(
       .collection<ExportRecord>(EXPORTS)
       .updateOne(
         { _id: exportId },
-        { $set: { ...applied, ack: stored, events: [...(record.events ?? []), event] } },
+        { $set: { ...applied, status: plan.toNode, ack: stored, events: [...(record.events ?? []), event] } },
         file.rev === undefined ? {} : { expectedRev: file.rev },
       );
     if (!updated) throw errors.notFound('exports.exportNotFound', { id: exportId });

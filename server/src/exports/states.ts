@@ -1,45 +1,87 @@
 /**
- * The transmission state machine of an export (SPEC 4): which action may run from which state, and
- * the permission its transmission route needs. Labels are `exports.status.<state>` and
- * `exports.action.<action>` (schemas/i18n/exports); a move from any other state is refused with
- * `exports.transitionRefused` naming both, translated.
+ * The transmission state machine of an export (SPEC 4) is declared in
+ * schemas/workflows/transmission.json and run by the engine's workflow machine, as the case
+ * workflow is: which action may run from which state, where it takes the record, and the permission
+ * its route needs. Actions the workflow marks `system` (a gateway's status reports, "no submission
+ * required") are never a user's. A move the workflow does not declare is refused with
+ * `exports.transitionRefused`, naming the action (`exports.action.<action>`) and the state
+ * (`exports.status.<state>`, the in-sentence forms of schemas/i18n/exports) in the caller's language.
  */
+import {
+  availableActions,
+  planAction,
+  targetsOf,
+  transmissionWorkflow,
+} from '../../../engine/src/workflow/index';
+import type { ActionChoice, PlannedAction } from '../../../engine/src/workflow/index';
 import { errors } from '../http/errors';
-import type { ExportStatus } from './service';
 
-export const TRANSMISSION_ACTIONS = {
-  /** Records the transmission to the receiver (no gateway is connected: the file waits in its outbox). */
-  send: { from: ['exported'], permission: 'submittransfer:E2Btransmission:send' },
-  /** Attaches the receiver's acknowledgement; a corrected ACK may replace one not yet dealt with. */
-  ack: {
-    from: ['exported', 'sent', 'acknowledged', 'partial', 'failed'],
-    permission: 'submittransfer:E2Btransmission:send',
-  },
-  /** Records the handling opinion of a rejected transmission. */
-  handleFailure: { from: ['failed', 'partial'], permission: 'submittransfer:E2Btransmission:handleFailure' },
-  /** A new export of the current case versions, linked to the failed one. */
-  resubmit: { from: ['failed', 'partial', 'handled'], permission: 'submittransfer:E2Btransmission:resubmit' },
-} as const satisfies Record<string, { from: readonly ExportStatus[]; permission: string }>;
+const workflow = transmissionWorkflow;
 
-export type TransmissionAction = keyof typeof TRANSMISSION_ACTIONS;
+/** An action of the transmission workflow a user takes (its route is in ./transmission-routes). */
+export type TransmissionAction = 'send' | 'ack' | 'handleFailure' | 'resubmit';
 
-export const allowed = (action: TransmissionAction, status: ExportStatus): boolean =>
-  (TRANSMISSION_ACTIONS[action].from as readonly ExportStatus[]).includes(status);
+/** Every declared state, in the workflow's display order (the list's status filter). */
+export const TRANSMISSION_STATES: readonly string[] = workflow.order;
 
-/** The actions a record's state allows (the list shows only these buttons). */
-export const allowedActions = (status: ExportStatus): TransmissionAction[] =>
-  (Object.keys(TRANSMISSION_ACTIONS) as TransmissionAction[]).filter((a) => allowed(a, status));
+/** The state of a new export. */
+export const INITIAL_STATE: string = workflow.initial;
 
-/** Refuses the action unless the record's state allows it, naming both in the caller's language. */
-export function requireTransition(
+/** A resubmission is exported and sent at once: the state `send` takes a new export to. */
+export const RESUBMITTED_EXPORT_STATE: string = targetsOf(workflow, workflow.initial, 'send')[0]!;
+
+/** The permission the route of a user action needs, as the workflow declares it. */
+export function permissionOf(action: TransmissionAction): string {
+  const permission = workflow.actions[action]?.permission;
+  // A declaration without it cannot serve its route: refuse at startup, not per request.
+  if (!permission || workflow.actions[action]?.system)
+    throw new Error(`schemas/workflows/transmission.json: ${action} is not a user action`);
+  return permission;
+}
+
+/** The user actions a record's state allows (the list shows only these buttons), in declared order. */
+export const allowedActions = (status: string): TransmissionAction[] =>
+  availableActions(workflow, { node: status })
+    .filter((a) => a.allowed && !a.system)
+    .map((a) => a.action as TransmissionAction);
+
+function transitionRefused(
   caller: { t: (key: string) => string },
-  record: { status: ExportStatus; batchId: string },
-  action: TransmissionAction,
-): void {
-  if (allowed(action, record.status)) return;
-  throw errors.badRequest('exports.transitionRefused', {
+  record: { status: string; batchId: string },
+  action: string,
+) {
+  return errors.badRequest('exports.transitionRefused', {
     action: caller.t(`exports.action.${action}`),
     status: caller.t(`exports.status.${record.status}`),
     batch: record.batchId,
   });
+}
+
+/**
+ * Refuses the action unless the record's state allows it, naming both in the caller's language.
+ * Checked before the action's work (an ACK is read only for a record that may take one).
+ */
+export function requireTransition(
+  caller: { t: (key: string) => string },
+  record: { status: string; batchId: string },
+  action: TransmissionAction,
+): void {
+  if (!allowedActions(record.status).includes(action)) throw transitionRefused(caller, record, action);
+}
+
+/**
+ * Plans the move through the workflow machine: the state the record goes to (`toNode` chooses among
+ * several, as an ACK's verdict does) and the line its communication record gets (`result`).
+ */
+export function planTransition(
+  caller: { t: (key: string) => string },
+  record: { status: string; batchId: string },
+  action: TransmissionAction,
+  choice: ActionChoice = {},
+): PlannedAction {
+  const plan = planAction(workflow, action, { node: record.status }, choice);
+  if (plan.ok) return plan;
+  if (plan.messageKey === 'workflow.noTransition' || plan.messageKey === 'workflow.unknownNode')
+    throw transitionRefused(caller, record, action);
+  throw errors.badRequest(plan.messageKey, plan.params);
 }

@@ -11,7 +11,7 @@ import { FORMATS } from './receivers';
 import type { ExportFormat } from './receivers';
 import type { ExportStatus } from './service';
 import { EXPORT_STATUSES } from './service';
-import { TRANSMISSION_ACTIONS } from './states';
+import { permissionOf } from './states';
 import { handleFailure, resubmitTransmission, sendTransmission, transmissionView } from './transmission';
 import { callerOf, EXPORT_OBJECT, filesOf, listExports, memberExport } from './access';
 import { textMatch } from '../store/guard';
@@ -93,7 +93,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
         'No gateway is connected: the file is left in the receiver outbox (GET /transmissions?status=sent&' +
         'receiverId=) for the gateway; the receiver having it is known only from its ACK. Refused when the ' +
         'receiver is disabled, a case was deleted or has a newer version than the file.',
-      permission: TRANSMISSION_ACTIONS.send.permission,
+      permission: permissionOf('send'),
       params: exportIdParams,
       body: { type: 'object', additionalProperties: false, required: ['rev'], properties: { rev } },
     },
@@ -116,7 +116,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       path: '/transmissions/:exportId/handle-failure',
       object: EXPORT_OBJECT,
       summary: 'Records the handling opinion of a failed or partly rejected transmission (-> handled)',
-      permission: TRANSMISSION_ACTIONS.handleFailure.permission,
+      permission: permissionOf('handleFailure'),
       params: exportIdParams,
       body: {
         type: 'object',
@@ -149,7 +149,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
         'The reports the ACK rejected (CR), or all when the batch was rejected, are exported again to the same ' +
         'receiver and format (XSD errors answer 400 with data.xsdErrors and change nothing). Answers ' +
         '{failed, resubmitted}: the failed one is resubmitted and names the new one (resubmittedAs).',
-      permission: TRANSMISSION_ACTIONS.resubmit.permission,
+      permission: permissionOf('resubmit'),
       params: exportIdParams,
       body: { type: 'object', additionalProperties: false, required: ['rev'], properties: { rev } },
     },

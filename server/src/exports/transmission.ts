@@ -14,7 +14,7 @@ import { recordHandled, recordResubmitted, recordSent, rejectedCases } from './c
 import { loadReceiver } from './receivers';
 import type { Caller, ExportRecord, ExportStatus, TransmissionEvent } from './service';
 import { EXPORTS, exportToReceiver, exportView } from './service';
-import { allowedActions, requireTransition } from './states';
+import { allowedActions, planTransition, requireTransition } from './states';
 import type { TransmissionAction } from './states';
 
 const exportsOf = (handle: Handle) => handle.collection<ExportRecord>(EXPORTS);
@@ -89,7 +89,7 @@ export async function sendTransmission(
   now: Date,
 ): Promise<StoredDoc<ExportRecord>> {
   const record = await loadExport(handle, exportId);
-  requireTransition(caller, record, 'send');
+  const plan = planTransition(caller, record, 'send');
   await requireSendable(handle, record);
   // The transmission and its cases' history lines land together.
   return handle.transaction(async (tx) => {
@@ -97,8 +97,8 @@ export async function sendTransmission(
       tx,
       record,
       rev,
-      { status: 'sent', sentAt: now.toISOString(), sentBy: caller.userId, sentByName: caller.name },
-      event(caller, now, 'send', 'sent', record.receiverIdentifier),
+      { status: plan.toNode, sentAt: now.toISOString(), sentBy: caller.userId, sentByName: caller.name },
+      event(caller, now, plan.result, plan.toNode, record.receiverIdentifier),
     );
     await recordSent(tx, caller, sent, now);
     return sent;
@@ -117,16 +117,17 @@ export async function handleFailure(
   requireTransition(caller, record, 'handleFailure');
   const opinion = body.opinion.trim();
   if (!opinion) throw errors.badRequest('exports.opinionRequired');
+  const plan = planTransition(caller, record, 'handleFailure', { opinion });
   return handle.transaction(async (tx) => {
     const handled = await move(
       tx,
       record,
       body.rev,
       {
-        status: 'handled',
+        status: plan.toNode,
         handling: { opinion, at: now.toISOString(), by: caller.userId, byName: caller.name },
       },
-      event(caller, now, 'handleFailure', 'handled', opinion),
+      event(caller, now, plan.result, plan.toNode, opinion),
     );
     await recordHandled(tx, caller, handled, opinion, now);
     return handled;
@@ -149,11 +150,11 @@ export async function resubmitTransmission(
   now: Date,
 ): Promise<{ failed: StoredDoc<ExportRecord>; resubmitted: StoredDoc<ExportRecord> }> {
   const record = await loadExport(handle, exportId);
-  requireTransition(caller, record, 'resubmit');
+  const plan = planTransition(caller, record, 'resubmit');
   const caseIds = rejectedCases(record).map((c) => c.caseId);
   const claimed = await exportsOf(handle).updateOne(
     { _id: record._id },
-    { $set: { status: 'resubmitted' } },
+    { $set: { status: plan.toNode } },
     { expectedRev: body.rev },
   );
   if (!claimed) throw errors.notFound('exports.exportNotFound', { id: exportId });
@@ -184,7 +185,7 @@ export async function resubmitTransmission(
       claimed,
       claimed.rev,
       { resubmittedAs: created._id },
-      event(caller, now, 'resubmit', 'resubmitted', created.batchId),
+      event(caller, now, plan.result, plan.toNode, created.batchId),
     );
     await recordResubmitted(tx, caller, linked, created, now);
     return linked;
