@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { aptInstall, ensureDeps, ROOT } from './ensure-deps.mjs';
+import { runMongoPeer } from './mongo-peer.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CJK_FONTS = '/usr/share/fonts/opentype/noto';
@@ -74,6 +75,20 @@ for (const [name, command, args] of steps) {
   });
   results.push({ name, ok: status === 0, seconds: Math.round((performance.now() - started) / 100) / 10 });
 }
+
+// The MongoDB backend on FerretDB built with Go (scripts/mongo-peer.mjs); one line when skipped.
+results.push(
+  ...(await runMongoPeer((name, command, args, env) => {
+    console.log(`\n=== ${name}`);
+    const started = performance.now();
+    const { status } = spawnSync(command, args, {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...env, FORCE_COLOR: '1' },
+    });
+    return { name, ok: status === 0, seconds: Math.round((performance.now() - started) / 100) / 10 };
+  })),
+);
 
 console.log('\n=== summary');
 for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  (${r.seconds} s)`);
