@@ -14,9 +14,10 @@ export const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
 export const FERRETDB_VERSION = 'v1.24.2';
 const MIN_GO = [1, 22];
 
-/** The Go toolchain: $GO, `go` on PATH, or the usual /usr/local/go; null with the reason when none fits. */
+/** The Go toolchain: $GO, else `go` on PATH or /usr/local/go; null with the reason when none fits. */
 export function findGo(env = process.env) {
-  const candidates = [env.GO, 'go', '/usr/local/go/bin/go'].filter(Boolean);
+  // $GO, when set, is the only candidate (GO=none shows the skipped run).
+  const candidates = env.GO ? [env.GO] : ['go', '/usr/local/go/bin/go'];
   let reason = 'no Go toolchain found (go on PATH or /usr/local/go/bin/go)';
   for (const go of candidates) {
     const out = spawnSync(go, ['env', 'GOVERSION'], { encoding: 'utf8' });
