@@ -4,9 +4,8 @@
  * Publishing and rolling back have no route here: PRO changes only through the configurator's
  * signed publish (`/api/configurator/publish`, `/rollback`), which calls ConfigurationService.
  */
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
+import type { Caller } from '../http/caller';
+import { callerOf } from '../http/caller';
 import { errors } from '../http/errors';
 import { defineModule } from '../http/module';
 import type { ModuleRouter } from '../http/route';
@@ -14,11 +13,12 @@ import type { ConfigEdit } from '../../../engine/src/schema-registry/edits';
 import { configuredTabs } from '../../../engine/src/schema-registry/layout';
 import { ConfigurationService, configurationCollections } from './service';
 import type { Environment } from './service';
+import { PROJECT_OBJECT } from '../projects/object';
 
 export { ConfigurationService, projectOfCase } from './service';
 export type { CheckedCase, ConfigurationVersion, PublishImpact, Environment } from './service';
 
-const service = (c: Context<AppEnv>) => new ConfigurationService(tenantHandle(c), c.get('deps').clock);
+const service = (caller: Caller) => new ConfigurationService(caller.tenant, caller.clock);
 
 const editsBody = {
   type: 'object',
@@ -55,13 +55,9 @@ const environmentSchema = { enum: ['UAT', 'PRO'] };
 const CONFIG_PERMISSION = 'authoritymanagement:projectInfo:config';
 
 /** UAT holds unpublished drafts: only configurators read them or check cases against them. */
-async function assertMayUse(c: Context<AppEnv>, environment: Environment | undefined): Promise<void> {
+async function assertMayUse(caller: Caller, environment: Environment | undefined): Promise<void> {
   if (environment !== 'UAT') return;
-  const authenticator = c.get('authenticator');
-  const allowed = authenticator?.authorize
-    ? await authenticator.authorize(requirePrincipal(c), CONFIG_PERMISSION, c)
-    : false;
-  if (!allowed) throw errors.forbidden('configuration.uatForbidden');
+  if (!(await caller.authorize(CONFIG_PERMISSION))) throw errors.forbidden('configuration.uatForbidden');
 }
 
 function routes(router: ModuleRouter): void {
@@ -72,7 +68,7 @@ function routes(router: ModuleRouter): void {
       summary: 'The UAT edits of the tenant and of every project',
       permission: CONFIG_PERMISSION,
     },
-    async (c) => service(c).uat(),
+    async (c) => service(callerOf(c)).uat(),
   );
 
   router.route<{ edits: ConfigEdit[] }>(
@@ -83,13 +79,14 @@ function routes(router: ModuleRouter): void {
       permission: CONFIG_PERMISSION,
       body: editsBody,
     },
-    async (c, { body }) => ({ edits: await service(c).saveDraft(null, body.edits) }),
+    async (c, { body }) => ({ edits: await service(callerOf(c)).saveDraft(null, body.edits) }),
   );
 
   router.route<{ edits: ConfigEdit[] }, Record<string, unknown>, { projectId: string }>(
     {
       method: 'put',
       path: '/uat/projects/:projectId',
+      object: PROJECT_OBJECT,
       summary: "Replaces a project's UAT edits",
       permission: CONFIG_PERMISSION,
       body: editsBody,
@@ -99,12 +96,14 @@ function routes(router: ModuleRouter): void {
         properties: { projectId: { type: 'string', minLength: 1, maxLength: 100 } },
       },
     },
-    async (c, { body, params }) => ({ edits: await service(c).saveDraft(params.projectId, body.edits) }),
+    async (c, { body, params }) => ({
+      edits: await service(callerOf(c)).saveDraft(params.projectId, body.edits),
+    }),
   );
 
   router.route(
     { method: 'get', path: '/versions', summary: 'Published versions, newest first, with diff and impact' },
-    async (c) => service(c).listVersions(),
+    async (c) => service(callerOf(c)).listVersions(),
   );
 
   router.route<unknown, Record<string, unknown>, { version: number }>(
@@ -118,7 +117,7 @@ function routes(router: ModuleRouter): void {
         properties: { version: { type: 'integer', minimum: 1 } },
       },
     },
-    async (c, { params }) => service(c).getVersion(params.version),
+    async (c, { params }) => service(callerOf(c)).getVersion(params.version),
   );
 
   router.route<unknown, { projectId?: string; environment?: Environment }>(
@@ -133,8 +132,8 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { query }) => {
-      await assertMayUse(c, query.environment);
-      const { configuration, version } = await service(c).resolve(
+      await assertMayUse(callerOf(c), query.environment);
+      const { configuration, version } = await service(callerOf(c)).resolve(
         query.projectId ?? null,
         query.environment ?? 'PRO',
       );
@@ -154,8 +153,8 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { query }) => {
-      await assertMayUse(c, query.environment);
-      const { configuration, version } = await service(c).resolve(
+      await assertMayUse(callerOf(c), query.environment);
+      const { configuration, version } = await service(callerOf(c)).resolve(
         query.projectId ?? null,
         query.environment ?? 'PRO',
       );
@@ -186,13 +185,13 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { body }) => {
-      await assertMayUse(c, body.environment);
+      await assertMayUse(callerOf(c), body.environment);
       const projectId =
         body.projectId ??
         (typeof (body.case.report as { studyProjectId?: unknown } | undefined)?.studyProjectId === 'string'
           ? String((body.case.report as { studyProjectId: string }).studyProjectId)
           : null);
-      return service(c).check(projectId, body.case, {
+      return service(callerOf(c)).check(projectId, body.case, {
         ...(body.environment ? { environment: body.environment } : {}),
         ...(body.profiles ? { profiles: body.profiles } : {}),
       });

@@ -3,10 +3,10 @@
  * case-list overrides, Handlebars templates with compile check and preview, all edited in UAT and
  * published to PRO (with the configuration module's schema and rule edits) under an e-signature.
  */
-import type { Context } from 'hono';
 import { signWithPassword } from '../auth/index';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
+import type { Caller } from '../http/caller';
+import { callerOf } from '../http/caller';
+import { tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import { renderNarrative } from '../narratives/index';
 import { caseContent } from '../cases/document';
@@ -23,6 +23,7 @@ import { ConfiguratorService, configuratorCollections } from './service';
 import type { PublishSigner } from './service';
 import { compileProblem, renderTemplate, TEMPLATE_KINDS } from './templates';
 import type { TemplateDefinition } from './templates';
+import { PROJECT_OBJECT } from '../projects/object';
 
 export { projectFeatures, projectCaseList, projectTemplates, ConfiguratorService } from './service';
 export type { ProjectConfiguration, ConfiguratorChange, ConfiguratorVersion } from './service';
@@ -42,7 +43,7 @@ const CONFIG_PERMISSION = 'authoritymanagement:projectInfo:config';
 const TEMPLATE_PERMISSION = 'authoritymanagement:templateConfiguration:edit';
 const PUBLISH_PERMISSION = 'authoritymanagement:templateConfiguration:publish';
 
-const service = (c: Context<AppEnv>) => new ConfiguratorService(tenantHandle(c), c.get('deps').clock);
+const service = (caller: Caller) => new ConfiguratorService(caller.tenant, caller.clock);
 
 const projectParams = {
   type: 'object',
@@ -101,6 +102,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'get',
       path: '/projects/:projectId',
+      object: PROJECT_OBJECT,
       summary:
         "A project's feature switches, workflow, case list and templates in UAT or PRO ('tenant' for the tenant layer)",
       permission: CONFIG_PERMISSION,
@@ -108,13 +110,14 @@ function routes(router: ModuleRouter, signer: Signer): void {
       query: { type: 'object', properties: { environment: { enum: ['UAT', 'PRO'] } } },
     },
     async (c, { params, query }) =>
-      service(c).projectConfiguration(scopeProject(params.projectId), query.environment ?? 'UAT'),
+      service(callerOf(c)).projectConfiguration(scopeProject(params.projectId), query.environment ?? 'UAT'),
   );
 
   router.route<{ features: Record<string, unknown> }, Record<string, unknown>, { projectId: string }>(
     {
       method: 'put',
       path: '/uat/projects/:projectId/features',
+      object: PROJECT_OBJECT,
       summary: "Sets a project's feature switches in UAT (editTimeLimitHours null = unlimited)",
       permission: CONFIG_PERMISSION,
       params: projectParams,
@@ -125,38 +128,44 @@ function routes(router: ModuleRouter, signer: Signer): void {
         properties: { features: { type: 'object', maxProperties: FEATURE_SWITCH_NAMES.length + 5 } },
       },
     },
-    async (c, { params, body }) => service(c).saveFeatures(scopeProject(params.projectId), body.features),
+    async (c, { params, body }) =>
+      service(callerOf(c)).saveFeatures(scopeProject(params.projectId), body.features),
   );
 
   router.route<{ override: unknown }, Record<string, unknown>, { projectId: string }>(
     {
       method: 'put',
       path: '/uat/projects/:projectId/workflow',
+      object: PROJECT_OBJECT,
       summary:
         "Sets a project's workflow override in UAT (JSON merge patch over the base; null = base). Refused when a node is unreachable or cannot reach regulatory submission",
       permission: CONFIG_PERMISSION,
       params: projectParams,
       body: overrideBody,
     },
-    async (c, { params, body }) => service(c).saveWorkflow(scopeProject(params.projectId), body.override),
+    async (c, { params, body }) =>
+      service(callerOf(c)).saveWorkflow(scopeProject(params.projectId), body.override),
   );
 
   router.route<{ override: ListOverride | null }, Record<string, unknown>, { projectId: string }>(
     {
       method: 'put',
       path: '/uat/projects/:projectId/list',
+      object: PROJECT_OBJECT,
       summary: "Sets a project's case-list columns and filters (ids in order) in UAT; null = base",
       permission: CONFIG_PERMISSION,
       params: projectParams,
       body: overrideBody,
     },
-    async (c, { params, body }) => service(c).saveList(scopeProject(params.projectId), body.override),
+    async (c, { params, body }) =>
+      service(callerOf(c)).saveList(scopeProject(params.projectId), body.override),
   );
 
   router.route<TemplateDefinition, Record<string, unknown>, { projectId: string; templateId: string }>(
     {
       method: 'put',
       path: '/uat/projects/:projectId/templates/:templateId',
+      object: PROJECT_OBJECT,
       summary:
         'Creates or replaces a Handlebars template in UAT; refused with line and reason when it does not compile',
       permission: TEMPLATE_PERMISSION,
@@ -182,13 +191,14 @@ function routes(router: ModuleRouter, signer: Signer): void {
       },
     },
     async (c, { params, body }) =>
-      service(c).saveTemplate(scopeProject(params.projectId), { ...body, id: params.templateId }),
+      service(callerOf(c)).saveTemplate(scopeProject(params.projectId), { ...body, id: params.templateId }),
   );
 
   router.route<unknown, Record<string, unknown>, { projectId: string; templateId: string }>(
     {
       method: 'delete',
       path: '/uat/projects/:projectId/templates/:templateId',
+      object: PROJECT_OBJECT,
       summary: 'Removes a template from UAT',
       permission: TEMPLATE_PERMISSION,
       params: {
@@ -200,7 +210,8 @@ function routes(router: ModuleRouter, signer: Signer): void {
         },
       },
     },
-    async (c, { params }) => service(c).deleteTemplate(scopeProject(params.projectId), params.templateId),
+    async (c, { params }) =>
+      service(callerOf(c)).deleteTemplate(scopeProject(params.projectId), params.templateId),
   );
 
   router.route<{ body: string; caseId?: string; kind?: 'narrative' | 'message'; lang?: 'zh' | 'en' }>(
@@ -256,13 +267,13 @@ function routes(router: ModuleRouter, signer: Signer): void {
         'What publishing UAT to PRO would change (switches, workflows, lists, templates, schema and rule edits) and its impact on open cases',
       permission: PUBLISH_PERMISSION,
     },
-    async (c) => service(c).previewPublish(),
+    async (c) => service(callerOf(c)).previewPublish(),
   );
 
   const signerFor =
-    (c: Context<AppEnv>): PublishSigner =>
+    (caller: Caller): PublishSigner =>
     (password, meaning, subjectId) =>
-      signer(c.get('deps'), requirePrincipal(c), password, meaning, {
+      signer(caller.deps, caller.principal, password, meaning, {
         type: 'configurationVersion',
         id: subjectId,
       });
@@ -283,7 +294,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
         },
       },
     },
-    async (c, { body }) => service(c).publish(signerFor(c), body.password, body.note),
+    async (c, { body }) => service(callerOf(c)).publish(signerFor(callerOf(c)), body.password, body.note),
   );
 
   router.route<{ version: number; password: string; note?: string }>(
@@ -303,7 +314,8 @@ function routes(router: ModuleRouter, signer: Signer): void {
         },
       },
     },
-    async (c, { body }) => service(c).rollback(signerFor(c), body.password, body.version, body.note),
+    async (c, { body }) =>
+      service(callerOf(c)).rollback(signerFor(callerOf(c)), body.password, body.version, body.note),
   );
 
   router.route(
@@ -313,7 +325,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
       summary: 'Version history, newest first: who, when, note, schema/rule and configurator changes, impact',
       permission: CONFIG_PERMISSION,
     },
-    async (c) => service(c).history(),
+    async (c) => service(callerOf(c)).history(),
   );
 }
 

@@ -3,9 +3,8 @@
  * and whether the user has seen each guided tour: the first-login tour (`main`) and the case-page
  * part shown at the first visit of a case page (`case`).
  */
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
+import type { Caller } from '../http/caller';
+import { callerOf } from '../http/caller';
 import { errors } from '../http/errors';
 import { ok } from '../http/envelope';
 import { defineModule } from '../http/module';
@@ -35,9 +34,9 @@ const collections: CollectionDefinition[] = [
   { name: COLLECTION, scope: 'tenant', indexes: [{ fields: { userId: 1 }, unique: true }] },
 ];
 
-function preferencesOf(c: Context<AppEnv>) {
-  const { userId } = requirePrincipal(c);
-  const handle = tenantHandle(c).collection<UserPreferences>(COLLECTION);
+function preferencesOf(caller: Caller) {
+  const { userId } = caller;
+  const handle = caller.tenant.collection<UserPreferences>(COLLECTION);
   return {
     read: () => handle.findOne({ userId }),
     /** Sets (or, with undefined, removes) one field, creating the user's document when missing. */
@@ -59,7 +58,7 @@ function routes(router: ModuleRouter): void {
       response: { type: 'object', properties: { columnJson: { type: 'string' } } },
     },
     async (c) => {
-      const stored = await preferencesOf(c).read();
+      const stored = await preferencesOf(callerOf(c)).read();
       return stored?.columnJson ? { columnJson: stored.columnJson } : {};
     },
   );
@@ -80,7 +79,7 @@ function routes(router: ModuleRouter): void {
     async (c, { body }) => {
       const parsed = parseColumnJson(body.columnJson);
       if ('error' in parsed) throw errors.badRequest(`preferences.${parsed.error}`);
-      const preferences = preferencesOf(c);
+      const preferences = preferencesOf(callerOf(c));
       if (Object.keys(parsed.layouts).length === 0) {
         await preferences.write('columnJson', undefined);
         // The client shows this message and reloads (SPEC 7: on reset, success message and reload).
@@ -116,7 +115,7 @@ function routes(router: ModuleRouter): void {
         response: tourState,
       },
       async (c, input) => {
-        const stored = await preferencesOf(c).read();
+        const stored = await preferencesOf(callerOf(c)).read();
         const seenAt = stored?.[TOUR_FIELDS[input.params.tour ?? 'main']] ?? null;
         return { seen: Boolean(seenAt), seenAt };
       },
@@ -132,7 +131,7 @@ function routes(router: ModuleRouter): void {
       },
       async (c, input) => {
         const seenAt = c.get('deps').clock.now().toISOString();
-        await preferencesOf(c).write(TOUR_FIELDS[input.params.tour ?? 'main'], seenAt);
+        await preferencesOf(callerOf(c)).write(TOUR_FIELDS[input.params.tour ?? 'main'], seenAt);
         return { seen: true, seenAt };
       },
     );
