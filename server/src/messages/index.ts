@@ -3,12 +3,11 @@
  * event the platform emits, and each user's in-app messages rendered from them (shown in the
  * personal menu's notices). See README.md.
  */
-import type { Context } from 'hono';
 import { pageOptions, pageQuery } from '../auth/paging';
 import type { PageQuery } from '../auth/paging';
 import { entityRoutes } from '../entities/crud';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
+import type { Caller } from '../http/caller';
+import { callerOf } from '../http/caller';
 import { errors } from '../http/errors';
 import { defineModule } from '../http/module';
 import type { ModuleDeps } from '../http/module';
@@ -59,13 +58,12 @@ async function seed(deps: ModuleDeps): Promise<void> {
   }
 }
 
-const myMessages = (c: Context<AppEnv>) => tenantHandle(c).collection<Message>(MESSAGES.messages);
+const myMessages = (caller: Caller) => caller.tenant.collection<Message>(MESSAGES.messages);
 
 /** Keeps the language the caller reads in: their messages are rendered in it from then on. */
-async function rememberLang(c: Context<AppEnv>): Promise<void> {
-  const { userId } = requirePrincipal(c);
-  const lang = c.get('ctx').lang;
-  const readers = tenantHandle(c).collection<MessageReader>(MESSAGES.readers);
+async function rememberLang(caller: Caller): Promise<void> {
+  const { userId, lang } = caller;
+  const readers = caller.tenant.collection<MessageReader>(MESSAGES.readers);
   const current = await readers.findOne({ userId });
   if (!current) await readers.insertOne({ userId, lang });
   else if (current.lang !== lang) await readers.updateOne({ _id: current._id }, { $set: { lang } });
@@ -75,22 +73,22 @@ async function rememberLang(c: Context<AppEnv>): Promise<void> {
  * The body as the reader sees it: an account link's placeholder becomes the link with a fresh
  * token (on the public URL) while the link is live, or says the link is no longer valid.
  */
-async function shownBody(c: Context<AppEnv>, message: Message): Promise<string> {
+async function shownBody(caller: Caller, message: Message): Promise<string> {
   if (!message.accountLinkId || !message.body.includes(ACCOUNT_LINK_PLACEHOLDER)) return message.body;
-  const deps = c.get('deps');
-  const token = await showLink(deps, message.accountLinkId, requirePrincipal(c).userId);
+  const deps = caller.deps;
+  const token = await showLink(deps, message.accountLinkId, caller.userId);
   const text = token
     ? `${deps.config.publicUrl}${linkPath(token)}`
     : deps.translator.t(message.lang, 'messages.linkNoLongerValid');
   return message.body.split(ACCOUNT_LINK_PLACEHOLDER).join(text);
 }
 
-async function messageView(c: Context<AppEnv>, message: Message & { _id: string; createdAt: string }) {
+async function messageView(caller: Caller, message: Message & { _id: string; createdAt: string }) {
   return {
     id: message._id,
     event: message.event,
     subject: message.subject,
-    body: await shownBody(c, message),
+    body: await shownBody(caller, message),
     link: message.link,
     lang: message.lang,
     readAt: message.readAt,
@@ -189,16 +187,17 @@ function routes(router: ModuleRouter, deps: ModuleDeps): void {
       },
     },
     async (c, { query }) => {
-      const { userId } = requirePrincipal(c);
-      await rememberLang(c);
+      const caller = callerOf(c);
+      const { userId } = caller;
+      await rememberLang(caller);
       const mine = { recipientId: userId };
       const filter = query.unread ? { ...mine, readAt: null } : mine;
-      const docs = myMessages(c);
+      const docs = myMessages(caller);
       const items = await docs.find(filter, { sort: { createdAt: -1 }, ...pageOptions(query) });
       return {
         total: await docs.count(filter),
         unread: await docs.count({ ...mine, readAt: null }),
-        items: await Promise.all(items.map((message) => messageView(c, message))),
+        items: await Promise.all(items.map((message) => messageView(caller, message))),
       };
     },
   );
@@ -215,13 +214,14 @@ function routes(router: ModuleRouter, deps: ModuleDeps): void {
       },
     },
     async (c, { params }) => {
-      const { userId } = requirePrincipal(c);
-      const docs = myMessages(c);
+      const caller = callerOf(c);
+      const { userId } = caller;
+      const docs = myMessages(caller);
       const message = await docs.findOne({ _id: params.id, recipientId: userId });
       if (!message) throw errors.notFound('messages.messageNotFound');
-      if (message.readAt) return messageView(c, message);
-      const now = c.get('deps').clock.now().toISOString();
-      return messageView(c, (await docs.updateOne({ _id: message._id }, { $set: { readAt: now } }))!);
+      if (message.readAt) return messageView(caller, message);
+      const now = caller.clock.now().toISOString();
+      return messageView(caller, (await docs.updateOne({ _id: message._id }, { $set: { readAt: now } }))!);
     },
   );
 
@@ -232,10 +232,11 @@ function routes(router: ModuleRouter, deps: ModuleDeps): void {
       summary: 'Marks all the caller’s messages read',
     },
     async (c) => {
-      const { userId } = requirePrincipal(c);
-      const now = c.get('deps').clock.now().toISOString();
+      const caller = callerOf(c);
+      const { userId } = caller;
+      const now = caller.clock.now().toISOString();
       return {
-        read: await myMessages(c).updateMany(
+        read: await myMessages(caller).updateMany(
           { recipientId: userId, readAt: null },
           { $set: { readAt: now } },
         ),
