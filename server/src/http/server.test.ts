@@ -35,7 +35,10 @@ describe('startServer', () => {
       code: number;
       data: { backend: string };
     };
-    expect(health).toMatchObject({ code: 200, data: { backend: 'embedded' } });
+    expect(health).toMatchObject({
+      code: 200,
+      data: { backend: 'embedded', store: { kind: 'sqlite', transactions: true, missing: [] }, warnings: [] },
+    });
     // The job runner's own housekeeping schedule sits beside the module's.
     const seededSchedule = async (server: typeof first) =>
       (await server.platform.deps.jobs.listSchedules()).find((s) => s._id === 'seeded.nightly');
