@@ -73,8 +73,19 @@ export interface RowActionDefinition extends CallDefinition {
 }
 
 export interface FormDefinition {
-  /** JSON Schema (2020-12) of the form data. */
+  /**
+   * JSON Schema (2020-12) of the form data. The files of schemas/ui/admin never write it: they name
+   * `entity` and `fields`, and resolvePage (form/entity-form.ts) derives it from schemas/entities.
+   */
   schema: Record<string, unknown>;
+  /** schemas/entities/<entity>.json, or a pointer into it (`tenant#/$defs/decision`). */
+  entity?: string;
+  /** The entity's properties the form shows, in display order. */
+  fields?: string[];
+  /** Fields the form asks for beyond those the entity requires. */
+  required?: string[];
+  /** Per field: a `default`, or `x-options` (choices from the server); never a validation keyword. */
+  annotate?: Record<string, { default?: unknown; 'x-options'?: Record<string, unknown> }>;
   uiSchema?: Record<string, unknown>;
   /** zh/en labels of the schema's fields and enum values, by dotted path (`contact.name`, `kind.organisation`). */
   labels: Record<string, LocalisedText>;

@@ -9,6 +9,7 @@ import type { SelectTabData } from '@fluentui/react-components';
 import type { ListDefinition, PageDefinition, RecordDefinition } from '../../renderers/definition';
 import { ListView } from '../../renderers/list/ListView';
 import { RecordView } from '../../renderers/record/RecordView';
+import { resolvePage } from '../../renderers/form/entity-form';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ADMIN_PAGES, ADMIN_PAGE_PANELS } from './registry';
@@ -40,7 +41,7 @@ export default function AdminPage() {
     const load = definitions[`../../../../schemas/ui/admin/${ADMIN_PAGES[pathname]}.json`];
     setDefinition(null);
     setTab(0);
-    void load?.().then(setDefinition);
+    void load?.().then((page) => setDefinition(resolvePage(page)));
   }, [pathname]);
 
   const sections = useMemo((): Section[] => {

@@ -7,6 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { FormDefinition, PageDefinition } from '../../renderers/definition';
+import { ANNOTATIONS, entityFiles, resolvePage } from '../../renderers/form/entity-form';
+import { resolveEntity } from '../../../../engine/src/entities/resolve';
 import { ADMIN_PAGES } from './registry';
 
 const dir = fileURLToPath(new URL('../../../../schemas/ui/admin/', import.meta.url));
@@ -15,7 +17,58 @@ const menus = JSON.parse(
 ) as { items: { id: string; path?: string; permission: string | null }[] };
 const permissions = new Set(menus.items.map((i) => i.permission).filter(Boolean));
 const menuPaths = new Set(menus.items.map((i) => i.path));
-const load = (name: string) => JSON.parse(readFileSync(`${dir}${name}.json`, 'utf8')) as PageDefinition;
+const raw = (name: string) => JSON.parse(readFileSync(`${dir}${name}.json`, 'utf8')) as PageDefinition;
+const load = (name: string) => resolvePage(raw(name));
+
+/** Keywords that say what a value may be: an admin UI file never writes one (schemas/entities does). */
+const RULE_KEYWORDS = new Set([
+  'pattern',
+  'format',
+  'enum',
+  'const',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'items',
+  'properties',
+  'additionalProperties',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'if',
+  'then',
+  'else',
+]);
+
+/** Where a definition (any JSON) declares a property schema of its own: the paths of its rule keywords. */
+function ownRules(node: unknown, path = '', fieldNames = false): string[] {
+  if (!node || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) => [
+    // Keys of these maps are field names (a receiver has a field called `format`), not keywords.
+    ...(!fieldNames && (RULE_KEYWORDS.has(key) || key === 'schema') ? [`${path}/${key}`] : []),
+    ...ownRules(value, `${path}/${key}`, FIELD_MAPS.has(key) && !fieldNames),
+  ]);
+}
+const FIELD_MAPS = new Set(['labels', 'annotate', 'uiSchema', 'fieldPermissions', 'fixed']);
+
+function formsOf(page: PageDefinition): [string, FormDefinition][] {
+  return [
+    ...page.lists.flatMap((list) => [
+      ...(list.form ? [[list.id, list.form] as [string, FormDefinition]] : []),
+      ...(list.rowActions ?? []).flatMap((action) =>
+        action.form ? [[`${list.id} ${action.key}`, action.form] as [string, FormDefinition]] : [],
+      ),
+    ]),
+    ...(page.records ?? []).map((record) => [record.id, record.form] as [string, FormDefinition]),
+  ];
+}
 
 function bilingual(text: unknown, where: string): void {
   const t = text as { zh?: string; en?: string } | undefined;
@@ -35,7 +88,9 @@ function checkForm(form: FormDefinition, where: string): void {
         bilingual(form.labels[`${path}.${String(value)}`], `${where} ${path}=${String(value)}`);
       // The Fluent form renderer shows an enum without a type as an unsupported field.
       if (child.enum) expect(child.type, `${where} ${path} enum type`).toBeDefined();
-      if (child.type === 'object') walk(child, path);
+      // A field drawn by its own component (`ui:field`, e.g. the SAE overlay) labels its insides.
+      const custom = (form.uiSchema?.[path] as Record<string, unknown> | undefined)?.['ui:field'];
+      if (child.type === 'object' && !custom) walk(child, path);
     }
   };
   walk(form.schema, '');
@@ -87,5 +142,43 @@ describe('administration page definitions', () => {
         if (list.form) checkForm(list.form, where);
       }
     }
+  });
+
+  it('declare no property schema of their own: forms name an entity and its fields', () => {
+    const names = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''));
+    for (const name of names) {
+      const page = raw(name);
+      expect(ownRules(page), `${name}.json restates rules of schemas/entities`).toEqual([]);
+      for (const [where, form] of formsOf(page)) {
+        expect(form.entity, `${name} ${where} entity`).toBeTruthy();
+        const entity = resolveEntity(entityFiles, form.entity!);
+        for (const field of [...(form.fields ?? []), ...(form.required ?? [])])
+          expect(entity.properties[field], `${name} ${where}: ${form.entity} has ${field}`).toBeDefined();
+        for (const [field, extra] of Object.entries(form.annotate ?? {})) {
+          expect(form.fields, `${name} ${where} annotates a shown field`).toContain(field);
+          for (const key of Object.keys(extra))
+            expect(ANNOTATIONS, `${name} ${where} ${field}`).toContain(key);
+        }
+      }
+    }
+  });
+
+  it('finds a planted rule of a form’s own', () => {
+    const planted = raw('organisations');
+    const form = planted.lists[0]!.form!;
+    expect(ownRules(planted)).toEqual([]);
+    form.annotate = { phone: { pattern: '^[0-9]+$' } as never };
+    expect(ownRules(planted)).toEqual(['/lists/0/form/annotate/phone/pattern']);
+    expect(ownRules({ form: { schema: { type: 'object' } } })).toEqual(['/form/schema']);
+  });
+
+  it('render the entity’s own rules: the user and organisation phones take what the server takes', () => {
+    const phoneOf = (page: string) =>
+      (load(page).lists[0]!.form!.schema.properties as Record<string, { pattern?: string }>).phone!.pattern;
+    const server = (entityFiles.formats!.$defs as Record<string, { pattern: string }>).phone!.pattern;
+    expect(phoneOf('organisations')).toBe(server);
+    expect(phoneOf('users')).toBe(server);
   });
 });

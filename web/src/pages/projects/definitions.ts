@@ -8,15 +8,19 @@ import type {
   PageDefinition,
   RowActionDefinition,
 } from '../../renderers/definition';
+import { resolvePage } from '../../renderers/form/entity-form';
 import projects from '../../../../schemas/ui/admin/projects.json';
 import sites from '../../../../schemas/ui/admin/project-sites.json';
 import drugs from '../../../../schemas/ui/admin/project-drugs.json';
 import generators from '../../../../schemas/ui/admin/report-code-generators.json';
 
 // JSON imports widen literal types (method, paging ...); the files are checked by definitions.test.ts.
-export const projectsPage = projects as unknown as PageDefinition;
+// Forms name entity fields; resolvePage derives their schemas from schemas/entities.
+export const projectsPage = resolvePage(projects as unknown as PageDefinition);
 export const projectList = projectsPage.lists[0]!;
-export const generatorsPage = generators as unknown as PageDefinition;
+export const generatorsPage = resolvePage(generators as unknown as PageDefinition);
+const sitesPage = resolvePage(sites as unknown as PageDefinition);
+const drugsPage = resolvePage(drugs as unknown as PageDefinition);
 
 export function lockAction(locked: boolean): RowActionDefinition {
   return projectList.rowActions!.find((action) => action.key === (locked ? 'unlock' : 'lock'))!;
@@ -27,7 +31,7 @@ export function lockAction(locked: boolean): RowActionDefinition {
  * locked (the server refuses the changes anyway; the screen does not offer them).
  */
 export function forProject(kind: 'sites' | 'drugs', projectId: string, locked = false): ListDefinition {
-  const page = (kind === 'sites' ? sites : drugs) as unknown as PageDefinition;
+  const page = kind === 'sites' ? sitesPage : drugsPage;
   const text = JSON.stringify(page.lists[0]).replaceAll('{projectId}', encodeURIComponent(projectId));
   const list = JSON.parse(text) as ListDefinition;
   if (!locked) return list;
@@ -43,7 +47,7 @@ export function basicForm(locked: boolean): FormDefinition {
 
 export const definitionFiles: Record<string, PageDefinition> = {
   projects: projectsPage,
-  'project-sites': sites as unknown as PageDefinition,
-  'project-drugs': drugs as unknown as PageDefinition,
+  'project-sites': sitesPage,
+  'project-drugs': drugsPage,
   'report-code-generators': generatorsPage,
 };

@@ -1,0 +1,71 @@
+/**
+ * The forms of schemas/ui/admin name their fields, not their rules: `entity` (a file of
+ * schemas/entities, or a pointer into one such as `tenant#/$defs/decision`) and `fields` (which of
+ * its properties, in display order). The JSON Schema the form renders and validates is the
+ * entity's own declaration of those fields with the shared formats inlined — the same schema the
+ * server derives its request body from — plus what only the form decides: `required` (fields the
+ * form asks for beyond the entity's), and `annotate` (a default, or `x-options` choices loaded from
+ * the server).
+ */
+import { pickEntity, resolveEntity } from '../../../../engine/src/entities/resolve';
+import type { EntityFiles, SchemaObject } from '../../../../engine/src/entities/resolve';
+import type { FormDefinition, PageDefinition } from '../definition';
+
+const bundled = import.meta.glob<SchemaObject>('../../../../schemas/entities/*.json', {
+  eager: true,
+  import: 'default',
+});
+
+/** schemas/entities by file name (formats included), as the browser bundles them. */
+export const entityFiles: EntityFiles = Object.fromEntries(
+  Object.entries(bundled).map(([path, schema]) => [path.replace(/^.*\/|\.json$/g, ''), schema]),
+);
+
+/** Keys `annotate` may give a field: neither changes what the field accepts. */
+export const ANNOTATIONS = ['default', 'x-options'] as const;
+
+/** The JSON Schema of a form that references an entity (a form with its own `schema` is returned as is). */
+export function formSchema(form: FormDefinition, files: EntityFiles = entityFiles): SchemaObject {
+  if (!form.entity) return form.schema;
+  const picked = pickEntity(resolveEntity(files, form.entity), form.fields ?? []);
+  const properties = { ...(picked.properties as Record<string, SchemaObject>) };
+  for (const [field, extra] of Object.entries(form.annotate ?? {})) {
+    const property = properties[field];
+    if (!property) throw new Error(`${form.entity}: annotate names "${field}", which the form does not show`);
+    const { 'x-options': options, ...rest } = extra;
+    const annotated: SchemaObject = { ...property, ...rest };
+    // Choices of an array's items go on the items (options.ts fills them there).
+    if (options && annotated.items)
+      annotated.items = { ...(annotated.items as SchemaObject), 'x-options': options };
+    else if (options) annotated['x-options'] = options;
+    properties[field] = annotated;
+  }
+  const required = [...(picked.required as string[])];
+  for (const field of form.required ?? []) if (!required.includes(field)) required.push(field);
+  return { ...picked, required, properties };
+}
+
+function withSchema(form: FormDefinition): FormDefinition {
+  return { ...form, schema: formSchema(form) };
+}
+
+/** A page definition with every form's schema resolved from schemas/entities. */
+export function resolvePage(page: PageDefinition): PageDefinition {
+  return {
+    ...page,
+    lists: page.lists.map((list) => ({
+      ...list,
+      ...(list.form ? { form: withSchema(list.form) } : {}),
+      ...(list.rowActions
+        ? {
+            rowActions: list.rowActions.map((action) =>
+              action.form ? { ...action, form: withSchema(action.form) } : action,
+            ),
+          }
+        : {}),
+    })),
+    ...(page.records
+      ? { records: page.records.map((record) => ({ ...record, form: withSchema(record.form) })) }
+      : {}),
+  };
+}
