@@ -5,11 +5,10 @@
  * checks on every route and the audit trail of the store. Per-entity hooks only where behaviour
  * differs (checks JSON Schema cannot express, uniqueness, references, in-use refusals).
  */
-import type { Context } from 'hono';
 import { pageOptions, pageQuery } from '../auth/paging';
 import type { PageQuery } from '../auth/paging';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
+import type { Caller } from '../http/caller';
+import { callerOf } from '../http/caller';
 import { errors } from '../http/errors';
 import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
@@ -73,9 +72,9 @@ export function entityView<T extends object>(doc: StoredDoc<T>) {
 }
 
 /** The store handle an entity's routes use: the caller's tenant, or the platform acting as the caller. */
-export function scopeHandle(c: Context<AppEnv>, scope: 'tenant' | 'platform'): Handle {
-  if (scope === 'tenant') return tenantHandle(c);
-  return c.get('deps').store.platform({ userId: requirePrincipal(c).userId });
+export function scopeHandle(caller: Caller, scope: 'tenant' | 'platform'): Handle {
+  if (scope === 'tenant') return caller.tenant;
+  return caller.deps.store.platform({ userId: caller.userId });
 }
 
 const idParams: JsonSchema = {
@@ -104,10 +103,10 @@ async function assertUnique<T extends object>(
 
 export function entityRoutes<T extends object>(router: ModuleRouter, spec: EntitySpec<T>): void {
   const entity = loadEntity(spec.entity);
-  const handle = (c: Context<AppEnv>) => scopeHandle(c, spec.scope);
-  const collection = (c: Context<AppEnv>) => handle(c).collection<T & SoftDeleted>(spec.collection);
-  const current = async (c: Context<AppEnv>, id: string) => {
-    const doc = await collection(c).findOne({ _id: id });
+  const handle = (caller: Caller) => scopeHandle(caller, spec.scope);
+  const collection = (caller: Caller) => handle(caller).collection<T & SoftDeleted>(spec.collection);
+  const current = async (caller: Caller, id: string) => {
+    const doc = await collection(caller).findOne({ _id: id });
     if (!doc || doc.deleted) throw errors.notFound(spec.notFound);
     return doc;
   };
@@ -143,7 +142,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
         const match = textMatch(query.keyword.trim());
         filter.$or = spec.keywordFields.map((field) => ({ [field]: match }));
       }
-      const docs = collection(c);
+      const docs = collection(callerOf(c));
       const items = await docs.find(filter, { sort, ...pageOptions(query) });
       return { total: await docs.count(filter), items: items.map(entityView) };
     },
@@ -157,7 +156,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
       permission: readPermission,
       params: idParams,
     },
-    async (c, { params }) => entityView(await current(c, params.id)),
+    async (c, { params }) => entityView(await current(callerOf(c), params.id)),
   );
 
   router.route<T>(
@@ -169,8 +168,8 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
       body: bodySchema(entity),
     },
     async (c, { body }) => {
-      const docs = collection(c);
-      await spec.check?.(body, handle(c));
+      const docs = collection(callerOf(c));
+      await spec.check?.(body, handle(callerOf(c)));
       await assertUnique(spec, docs, body);
       return entityView(await docs.insertOne(body as T & SoftDeleted));
     },
@@ -186,10 +185,10 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
       body: bodySchema(entity, { rev: true }),
     },
     async (c, { body, params }) => {
-      const docs = collection(c);
-      const before = await current(c, params.id);
+      const docs = collection(callerOf(c));
+      const before = await current(callerOf(c), params.id);
       const fields = fieldsOf(body);
-      await spec.check?.(fields as T, handle(c), params.id);
+      await spec.check?.(fields as T, handle(callerOf(c)), params.id);
       await assertUnique(spec, docs, fields as T, params.id);
       // The form sends the whole entry: optional fields it leaves out are cleared.
       const cleared = Object.fromEntries(
@@ -215,11 +214,11 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
       params: idParams,
     },
     async (c, { params }) => {
-      const doc = await current(c, params.id);
-      await spec.assertUnused?.(params.id, handle(c));
-      await collection(c).updateOne(
+      const doc = await current(callerOf(c), params.id);
+      await spec.assertUnused?.(params.id, handle(callerOf(c)));
+      await collection(callerOf(c)).updateOne(
         { _id: params.id },
-        { $set: { deleted: true, deletedAt: c.get('deps').clock.now().toISOString() } },
+        { $set: { deleted: true, deletedAt: callerOf(c).clock.now().toISOString() } },
         { expectedRev: doc.rev },
       );
       return null;
@@ -235,7 +234,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
       params: idParams,
     },
     async (c, { params }) => {
-      const docs = collection(c);
+      const docs = collection(callerOf(c));
       const doc = await docs.findOne({ _id: params.id });
       if (!doc) throw errors.notFound(spec.notFound);
       if (!doc.deleted) throw errors.badRequest('entities.notDeleted');
