@@ -105,8 +105,8 @@ export interface AvailableAction {
   needsUser: boolean;
   needsOpinion: boolean;
   signature: boolean;
-  /** Driven by the system only: a user's screen leaves it out. */
-  system: boolean;
+  /** Present (true) for an action driven by the system only: a user's screen leaves it out. */
+  system?: true;
   option: { name: string; values: string[] } | null;
 }
 
@@ -131,10 +131,10 @@ export function availableActions(def: WorkflowDefinition, facts: Facts): Availab
       needsUser: action.needsUser === true,
       needsOpinion: action.needsOpinion === true,
       signature: action.signature === true,
-      system: action.system === true,
       option: action.option ? { name: action.option.name, values: action.option.values } : null,
     };
     if (refusedBy) entry.messageKey = refusedBy.message;
+    if (action.system) entry.system = true;
     return entry;
   });
 }

@@ -31,21 +31,24 @@ const useStyles = makeStyles({
   code: { wordBreak: 'break-all' },
 });
 
-export const STATUS_COLOR: Record<ExportStatus, 'informative' | 'success' | 'warning' | 'danger' | 'subtle'> =
-  {
-    exported: 'informative',
-    sent: 'informative',
-    acknowledged: 'success',
-    partial: 'warning',
-    failed: 'danger',
-    handled: 'subtle',
-    resubmitted: 'subtle',
-  };
+type StatusColor = 'informative' | 'success' | 'warning' | 'danger' | 'subtle';
+/** Badge colours of the states that are not in progress (the rest, the gateway's included, are informative). */
+const STATUS_COLOR: Partial<Record<ExportStatus, StatusColor>> = {
+  acknowledged: 'success',
+  processedSuccessfully: 'success',
+  partial: 'warning',
+  failed: 'danger',
+  processingFailed: 'danger',
+  handled: 'subtle',
+  resubmitted: 'subtle',
+  noSubmissionRequired: 'subtle',
+};
+export const statusColor = (status: ExportStatus): StatusColor => STATUS_COLOR[status] ?? 'informative';
 const SIZE = 10;
 
 export function ExportHistory({ caseId }: { caseId?: string | undefined }) {
   const styles = useStyles();
-  const { et } = useExportText();
+  const { et, stateLabel } = useExportText();
   const [page, setPage] = useState(1);
   const [answer, setAnswer] = useState<{ total: number; items: ExportRecordView[] } | null>(null);
   const [failed, setFailed] = useState(false);
@@ -125,8 +128,8 @@ export function ExportHistory({ caseId }: { caseId?: string | undefined }) {
               <TableCell className={styles.code}>{r.batchId}</TableCell>
               <TableCell>{r.exportedByName ?? r.exportedBy}</TableCell>
               <TableCell>
-                <Badge color={STATUS_COLOR[r.status]} data-testid="export-status">
-                  {et(`uiStatus.${r.status}`)}
+                <Badge color={statusColor(r.status)} data-testid="export-status">
+                  {stateLabel(r.status)}
                 </Badge>
               </TableCell>
               <TableCell>

@@ -1,19 +1,17 @@
 /** Calls of the export screens (server/src/exports/README.md). */
+import { codelists } from '../../../../engine/src/index';
 import { api } from '../../app/api';
 import type { DownloadedFile } from '../../api/request';
 
 export type ExportFormat = 'r3' | 'r2';
-/** SPEC 4 transmission states (server/src/exports/states.ts). */
-export const EXPORT_STATUSES = [
-  'exported',
-  'sent',
-  'acknowledged',
-  'partial',
-  'failed',
-  'handled',
-  'resubmitted',
-] as const;
-export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+/**
+ * SPEC 4 transmission states, in order: the code list transmissionState, whose codes and labels are
+ * the states of schemas/workflows/transmission.json that the server runs.
+ */
+export const EXPORT_STATUSES: readonly string[] = (codelists.transmissionState?.values ?? []).map(
+  (value) => value.code,
+);
+export type ExportStatus = string;
 
 export interface ReceiverOption {
   receiverId: string;

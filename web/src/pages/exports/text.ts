@@ -1,8 +1,10 @@
 /**
  * The export screens' labels: the `ui*` keys of schemas/i18n/exports/{zh,en}.json (the namespace
- * also holds the server's messages), in the display language; bilingual shows both.
+ * also holds the server's messages), and a transmission state's label from the code list
+ * transmissionState, in the display language; bilingual shows both.
  */
 import { useCallback } from 'react';
+import { codelists } from '../../../../engine/src/index';
 import zh from '../../../../schemas/i18n/exports/zh.json';
 import en from '../../../../schemas/i18n/exports/en.json';
 import { pickLabel } from '../../i18n';
@@ -24,5 +26,13 @@ export function useExportText() {
       pickLabel(language, { zh: fill(zh[key], params), en: fill(en[key], params) }),
     [language],
   );
-  return { et, language };
+  /** A transmission state's label (code list transmissionState); an unknown state shows its code. */
+  const stateLabel = useCallback(
+    (state: string) => {
+      const entry = codelists.transmissionState?.values.find((value) => value.code === state);
+      return entry ? pickLabel(language, entry) : state;
+    },
+    [language],
+  );
+  return { et, stateLabel, language };
 }

@@ -28,8 +28,7 @@ import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { ConfirmDialog } from '../../case-form';
 import { EXPORT_STATUSES, fileToBase64 } from '../exports/api';
-import type { ExportStatus } from '../exports/api';
-import { STATUS_COLOR } from '../exports/ExportHistory';
+import { statusColor } from '../exports/ExportHistory';
 import { useExportText } from '../exports/text';
 import { ListPager, PagedTable, useColumnLayout } from '../exports/ListParts';
 import type { ExportKey } from '../exports/text';
@@ -75,7 +74,7 @@ type Pending = { kind: 'send' | 'resubmit' | 'handleFailure' | 'details'; row: T
 export default function TransmissionPage() {
   const styles = useStyles();
   const navigate = useNavigate();
-  const { et } = useExportText();
+  const { et, stateLabel } = useExportText();
   const { info } = useSession();
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
   const can = (permission: string) => permissions.has(permission);
@@ -194,10 +193,10 @@ export default function TransmissionPage() {
           <Badge
             className={styles.nowrap}
             appearance="tint"
-            color={STATUS_COLOR[row.status]}
+            color={statusColor(row.status)}
             data-testid="transmission-status"
           >
-            {et(`uiStatus.${row.status}`)}
+            {stateLabel(row.status)}
           </Badge>
         );
       case 'ackCodes':
@@ -336,7 +335,7 @@ export default function TransmissionPage() {
             <Text weight="semibold">{et('uiEvents')}</Text>
             {(row.events ?? []).map((e, i) => (
               <Text key={i} block data-testid="transmission-event">
-                {`${instant(e.at)} · ${e.byName ?? e.by} · ${et(`uiEvent.${e.action}`)} → ${et(`uiStatus.${e.status}`)}${e.note ? ` · ${e.note}` : ''}`}
+                {`${instant(e.at)} · ${e.byName ?? e.by} · ${et(`uiEvent.${e.action}`)} → ${stateLabel(e.status)}${e.note ? ` · ${e.note}` : ''}`}
               </Text>
             ))}
           </div>
@@ -438,7 +437,7 @@ export default function TransmissionPage() {
         {select(
           'status',
           'uiStatus',
-          EXPORT_STATUSES.map((s: ExportStatus) => ({ value: s, text: et(`uiStatus.${s}`) })),
+          EXPORT_STATUSES.map((s) => ({ value: s, text: stateLabel(s) })),
         )}
         {select('format', 'uiFormat', [
           { value: 'r3', text: et('uiFormatR3') },
