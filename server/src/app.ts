@@ -21,6 +21,7 @@ import type { AppConfig, Clock, ModuleDeps, ServerModule } from './http/module';
 import { modulePrefix, systemClock } from './http/module';
 import type { ObjectResolver, RouteRecord } from './http/route';
 import { createModuleRouter } from './http/route';
+import { projectObject } from './projects/object';
 import { serveWebApp } from './http/static';
 import { healthRoutes } from './health';
 import { buildOpenApi } from './openapi';
@@ -142,7 +143,8 @@ export function createPlatform(options: CreateAppOptions): Platform {
     if (middleware) app.use('/api/*', middleware);
   }
 
-  const objects = new Map<string, ObjectResolver>();
+  // Projects are named by many modules' routes (`:projectId`): the platform resolves them.
+  const objects = new Map<string, ObjectResolver>([['project', projectObject]]);
   for (const module of modules) {
     for (const [kind, resolver] of Object.entries(module.objects ?? {})) {
       if (objects.has(kind)) throw new Error(`object kind ${kind} is registered twice`);

@@ -136,7 +136,7 @@ export async function authorize(
   const operatorPermission = isOperatorPermission(permission);
   if (operatorPermission !== (principal.operator === true)) return false;
   const grants = await grantsOf(deps, principal, scope ? scope.projectId : c.get('ctx').projectId);
-  if (scope && !grants.all && !grants.member) return false;
+  if (scope && scope.membership !== 'optional' && !grants.all && !grants.member) return false;
   return keyGrants(grants.keys, permission, principal.userId);
 }
 

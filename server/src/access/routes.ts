@@ -18,6 +18,7 @@ import { menuItems, permissionsOfArea } from './menus';
 import type { OperatorRole, ProjectMember, Role } from './permissions';
 import { grantsOf } from './permissions';
 import { assertAssignableRoles, assertGrantable } from './service';
+import { PROJECT_OBJECT } from '../projects/object';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const idParams = (name: string) => ({ type: 'object', properties: { [name]: str(64) } });
@@ -218,6 +219,7 @@ export function accessRoutes(
     {
       method: 'get',
       path: '/projects/:projectId/members',
+      object: PROJECT_OBJECT,
       summary: 'Users assigned to a project with their project roles and permission keys',
       permission: 'authoritymanagement:projectInfo:members',
       params: idParams('projectId'),
@@ -241,6 +243,7 @@ export function accessRoutes(
     {
       method: 'put',
       path: '/projects/:projectId/members/:userId',
+      object: PROJECT_OBJECT,
       summary:
         'Assign a user to a project by role, with extra permission keys (`<permission>:<userId>` for that user only)',
       permission: 'authoritymanagement:projectInfo:members',
@@ -286,6 +289,7 @@ export function accessRoutes(
     {
       method: 'delete',
       path: '/projects/:projectId/members/:userId',
+      object: PROJECT_OBJECT,
       summary: 'Remove a user from a project',
       permission: 'authoritymanagement:projectInfo:members',
       params: { type: 'object', properties: { projectId: str(64), userId: str(64) } },

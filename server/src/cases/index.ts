@@ -10,7 +10,7 @@ import { caseCollections } from './collections';
 import { caseRoutes } from './routes';
 import { workbenchRoutes } from './workbench-routes';
 import { seedDemoCases } from './demo/seed';
-import { caseObject, projectObject } from './membership';
+import { caseObject } from './membership';
 // Registers who reaches a case's attachment files through /api/files.
 import './file-owner';
 
@@ -26,7 +26,7 @@ export type { ActionEffectFn } from './actions';
 export { caseContent } from './document';
 export { isMissing, provideCaseCheckFindings } from './validation';
 export type { CaseCheckSource } from './validation';
-export { CASE_OBJECT, PROJECT_OBJECT, callerProjects, listScope, requireProjectMember } from './membership';
+export { CASE_OBJECT, callerProjects, listScope, requireProjectMember } from './membership';
 export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
 // For the E2B transmission (server/src/exports): each move of a transmission becomes a history line.
@@ -46,7 +46,7 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
     collections: caseCollections,
     routes: (router) => caseRoutes(router, signer),
     // A case's permissions are checked in its own project (membership.ts).
-    objects: { case: caseObject, project: projectObject },
+    objects: { case: caseObject },
     seed: seedDemoCases,
   });
 }

@@ -125,20 +125,6 @@ export async function caseScope(handle: TenantHandle, id: string): Promise<Autho
 
 export const CASE_OBJECT: RouteObject = { param: 'caseId', kind: 'case' };
 
-/**
- * The object kind `project` (registered by the cases module, which acts on a project's cases): a
- * route acting on the cases of the project in its path (`:projectId`) is checked in that project.
- */
-export const projectObject: ObjectResolver = {
-  notFound: 'cases.unknownProject',
-  async scopeOf(handle: TenantHandle, id: string) {
-    const found = await handle.collection(C.projects).findOne({ _id: id }, { projection: { _id: 1 } });
-    return found ? { projectId: found._id } : null;
-  },
-};
-
-export const PROJECT_OBJECT: RouteObject = { param: 'projectId', kind: 'project' };
-
 /** Refuses (403) a case of a project the caller is not a member of; 404 when it does not exist. */
 export async function requireCaseAccess(c: Context<AppEnv>, caseId: string): Promise<void> {
   if ((await callerProjects(c)) === null) return;

@@ -23,7 +23,6 @@ import { ConfiguratorService, configuratorCollections } from './service';
 import type { PublishSigner } from './service';
 import { compileProblem, renderTemplate, TEMPLATE_KINDS } from './templates';
 import type { TemplateDefinition } from './templates';
-import { PROJECT_OBJECT } from '../projects/object';
 
 export { projectFeatures, projectCaseList, projectTemplates, ConfiguratorService } from './service';
 export type { ProjectConfiguration, ConfiguratorChange, ConfiguratorVersion } from './service';
@@ -102,7 +101,6 @@ function routes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'get',
       path: '/projects/:projectId',
-      object: PROJECT_OBJECT,
       summary:
         "A project's feature switches, workflow, case list and templates in UAT or PRO ('tenant' for the tenant layer)",
       permission: CONFIG_PERMISSION,
@@ -117,7 +115,6 @@ function routes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'put',
       path: '/uat/projects/:projectId/features',
-      object: PROJECT_OBJECT,
       summary: "Sets a project's feature switches in UAT (editTimeLimitHours null = unlimited)",
       permission: CONFIG_PERMISSION,
       params: projectParams,
@@ -136,7 +133,6 @@ function routes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'put',
       path: '/uat/projects/:projectId/workflow',
-      object: PROJECT_OBJECT,
       summary:
         "Sets a project's workflow override in UAT (JSON merge patch over the base; null = base). Refused when a node is unreachable or cannot reach regulatory submission",
       permission: CONFIG_PERMISSION,
@@ -151,7 +147,6 @@ function routes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'put',
       path: '/uat/projects/:projectId/list',
-      object: PROJECT_OBJECT,
       summary: "Sets a project's case-list columns and filters (ids in order) in UAT; null = base",
       permission: CONFIG_PERMISSION,
       params: projectParams,
@@ -165,7 +160,6 @@ function routes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'put',
       path: '/uat/projects/:projectId/templates/:templateId',
-      object: PROJECT_OBJECT,
       summary:
         'Creates or replaces a Handlebars template in UAT; refused with line and reason when it does not compile',
       permission: TEMPLATE_PERMISSION,
@@ -198,7 +192,6 @@ function routes(router: ModuleRouter, signer: Signer): void {
     {
       method: 'delete',
       path: '/uat/projects/:projectId/templates/:templateId',
-      object: PROJECT_OBJECT,
       summary: 'Removes a template from UAT',
       permission: TEMPLATE_PERMISSION,
       params: {

@@ -2,7 +2,8 @@
  * Coding routes across cases, under /api/dictionaries/coding: the bulk recode of a project's cases
  * to a MedDRA version (preview, then apply; a background task) and the medical review task list.
  */
-import { PROJECT_OBJECT, requireProjectMember } from '../cases/index';
+import { requireProjectMember } from '../cases/index';
+import { PROJECT_OBJECT } from '../projects/object';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';

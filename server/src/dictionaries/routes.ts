@@ -33,6 +33,7 @@ import { viewJob } from '../jobs/routes';
 import type { DictionaryKind } from './collections';
 import type { DictionaryService } from './service';
 import { viewVersion } from './service';
+import { PROJECT_OBJECT } from '../projects/object';
 
 export const MANAGE_PERMISSION = 'authoritymanagement:projectInfo:config';
 export const IMPORT_JOB = 'dictionaries.import';
@@ -343,6 +344,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'put',
       path: '/projects/:projectId/settings',
+      object: PROJECT_OBJECT,
       summary: 'Configure the MedDRA and WHODrug versions of a project (each must be imported)',
       params: projectParams,
       body: object(

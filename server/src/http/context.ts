@@ -27,6 +27,12 @@ export interface Principal {
  */
 export interface AuthorizationScope {
   projectId: string | null;
+  /**
+   * 'required' (default): only the project's members (and tenant administrators) hold anything
+   * there - a case and what it owns. 'optional': tenant roles count for non-members too - the
+   * project's own configuration, which tenant-wide administrators keep.
+   */
+  membership?: 'required' | 'optional';
 }
 
 /**

@@ -28,6 +28,7 @@ import {
   updateProject,
   updateSite,
 } from './service';
+import { PROJECT_OBJECT } from './object';
 
 const PERMISSION = 'authoritymanagement:projectInfo';
 const projectEntity = loadEntity('project');
@@ -94,6 +95,7 @@ export function projectRoutes(router: ModuleRouter): void {
     {
       method: 'get',
       path: '/projects/:projectId',
+      object: PROJECT_OBJECT,
       summary: 'One project with its study sites and drugs',
       permission: PERMISSION,
       params: projectParams,
@@ -116,6 +118,7 @@ export function projectRoutes(router: ModuleRouter): void {
     {
       method: 'put',
       path: '/projects/:projectId',
+      object: PROJECT_OBJECT,
       summary: 'Edit a project’s basic information from the revision read (refused while locked)',
       permission: `${PERMISSION}:edit`,
       params: projectParams,
@@ -131,6 +134,7 @@ export function projectRoutes(router: ModuleRouter): void {
     {
       method: 'delete',
       path: '/projects/:projectId',
+      object: PROJECT_OBJECT,
       summary: 'Delete a project (soft, restorable); refused while locked or while it holds cases',
       permission: `${PERMISSION}:delete`,
       params: projectParams,
@@ -145,6 +149,7 @@ export function projectRoutes(router: ModuleRouter): void {
     {
       method: 'post',
       path: '/projects/:projectId/restore',
+      object: PROJECT_OBJECT,
       summary: 'Restore a deleted project',
       permission: `${PERMISSION}:delete`,
       params: projectParams,
@@ -158,6 +163,7 @@ export function projectRoutes(router: ModuleRouter): void {
       {
         method: 'post',
         path: `/projects/:projectId/${locked ? 'lock' : 'unlock'}`,
+        object: PROJECT_OBJECT,
         summary: `${locked ? 'Lock' : 'Unlock'} a project; the user types the project code as confirmationCode`,
         permission: `${PERMISSION}:lock`,
         params: projectParams,
@@ -183,6 +189,7 @@ export function projectRoutes(router: ModuleRouter): void {
       {
         method: 'get',
         path: `/projects/:projectId/${item.path}`,
+        object: PROJECT_OBJECT,
         summary: `The project’s ${item.path}`,
         permission: PERMISSION,
         params: projectParams,
@@ -196,6 +203,7 @@ export function projectRoutes(router: ModuleRouter): void {
       {
         method: 'post',
         path: `/projects/:projectId/${item.path}`,
+        object: PROJECT_OBJECT,
         summary: `Add to the project’s ${item.path} (refused while locked)`,
         permission: `${PERMISSION}:edit`,
         params: projectParams,
@@ -207,6 +215,7 @@ export function projectRoutes(router: ModuleRouter): void {
       {
         method: 'put',
         path: `/projects/:projectId/${item.path}/:itemId`,
+        object: PROJECT_OBJECT,
         summary: `Edit one of the project’s ${item.path} (the whole item; refused while locked)`,
         permission: `${PERMISSION}:edit`,
         params: itemParams,
@@ -218,6 +227,7 @@ export function projectRoutes(router: ModuleRouter): void {
       {
         method: 'delete',
         path: `/projects/:projectId/${item.path}/:itemId`,
+        object: PROJECT_OBJECT,
         summary: `Remove one of the project’s ${item.path} (refused while locked${item.path === 'sites' ? ' or named by a case' : ''})`,
         permission: `${PERMISSION}:edit`,
         params: itemParams,

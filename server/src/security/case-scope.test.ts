@@ -523,3 +523,20 @@ describe("imports are read in their record's project", () => {
     expect((await attacker('GET', '/imports/no-such-import')).status).toBe(404);
   });
 });
+
+describe("a project's own routes are authorized in the project of the path", () => {
+  it("ignores the header's project roles, counts tenant roles, and answers 404 for an unknown project", async () => {
+    const path = '/workflow/case/projects/p1';
+    // A body the route refuses: only who passes the permission check reaches the 400.
+    const invalid = { notAnOverride: true };
+    expect((await as('p2only', 'p2')('PUT', path, invalid)).status).toBe(403);
+    expect((await as('both', 'p2')('PUT', path, invalid)).status).toBe(403);
+    // A tenant-wide configurator configures any project, member or not.
+    expect((await as('outsider', 'p2')('PUT', path, invalid)).status).toBe(400);
+    // P1's own role holders do, whatever the header says.
+    expect((await as('author', 'p2')('PUT', path, invalid)).status).toBe(400);
+    const unknown = await as('outsider')('PUT', '/workflow/case/projects/no-such-project', invalid);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.msg).toBe('The project does not exist: no-such-project');
+  });
+});

@@ -14,6 +14,7 @@ import { ConfiguratorService } from '../configurator/service';
 import { C } from '../cases/collections';
 import type { Project } from '../cases/projects';
 import { projectWorkflow } from './definitions';
+import { PROJECT_OBJECT } from '../projects/object';
 
 export { projectWorkflow } from './definitions';
 export type { WorkflowHistoryEntry } from './history';
@@ -62,6 +63,7 @@ function routes(router: ModuleRouter): void {
     {
       method: 'put',
       path: '/case/projects/:projectId',
+      object: PROJECT_OBJECT,
       summary:
         "Saves a project's workflow override in UAT (refused with the reason when it leaves a node unreachable or no way to regulatory submission); cases follow it once the configurator publishes UAT to PRO with an e-signature",
       permission: 'authoritymanagement:projectInfo:config',
