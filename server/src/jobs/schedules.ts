@@ -5,11 +5,10 @@
  * and the log of the runs each one fired. Module-declared schedules come back at start when
  * missing, so they are suspended rather than deleted.
  */
-import type { Context } from 'hono';
 import { pageOptions, pageQuery } from '../auth/paging';
 import type { PageQuery } from '../auth/paging';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal } from '../http/context';
+import type { Caller } from '../http/caller';
+import { callerOf } from '../http/caller';
 import { errors } from '../http/errors';
 import type { ModuleDeps } from '../http/module';
 import type { ModuleRouter } from '../http/route';
@@ -49,9 +48,9 @@ export function previewCron(cron: string, timezone: string, after: Date, count =
 }
 
 export function scheduleRoutes(router: ModuleRouter, deps: ModuleDeps): void {
-  const platform = (c: Context<AppEnv>) => deps.store.platform({ userId: requirePrincipal(c).userId });
-  const schedules = (c: Context<AppEnv>) =>
-    platform(c).collection<Omit<ScheduleRecord, '_id'>>(JOB_SCHEDULES);
+  const platform = (caller: Caller) => deps.store.platform({ userId: caller.userId });
+  const schedules = (caller: Caller) =>
+    platform(caller).collection<Omit<ScheduleRecord, '_id'>>(JOB_SCHEDULES);
   const schedulable = (type: string): JobDefinition & Required<Pick<JobDefinition, 'schedulable'>> => {
     const definition = deps.jobs.definitions().find((d) => d.type === type);
     if (!definition?.schedulable) throw errors.badRequest('server.jobNotSchedulable', { type });
@@ -61,8 +60,8 @@ export function scheduleRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     const schema = definition.schedulable?.payload ?? { type: 'object', additionalProperties: false };
     compileValidator(schema, 'body')(payload ?? {});
   };
-  const find = async (c: Context<AppEnv>, name: string) => {
-    const schedule = await schedules(c).findOne({ _id: name });
+  const find = async (caller: Caller, name: string) => {
+    const schedule = await schedules(caller).findOne({ _id: name });
     if (!schedule) throw errors.notFound('server.scheduleNotFound');
     return schedule;
   };
@@ -107,8 +106,8 @@ export function scheduleRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: PERMISSION,
     },
     async (c) => {
-      const items = await schedules(c).find({}, { sort: { _id: 1 } });
-      const lastJobs = await platform(c)
+      const items = await schedules(callerOf(c)).find({}, { sort: { _id: 1 } });
+      const lastJobs = await platform(callerOf(c))
         .collection<Omit<JobRecord, '_id'>>(JOBS)
         .find({ _id: { $in: items.map((s) => s.lastJobId).filter((id): id is string => Boolean(id)) } });
       const statusOf = new Map(lastJobs.map((job) => [job._id, job.status]));
@@ -155,10 +154,10 @@ export function scheduleRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       checkPayload(definition, body.payload);
       const timezone = body.timezone ?? 'UTC';
       previewCron(body.cron, timezone, deps.clock.now(), 1);
-      if (await schedules(c).findOne({ _id: body.name }))
+      if (await schedules(callerOf(c)).findOne({ _id: body.name }))
         throw errors.badRequest('server.scheduleNameTaken', { name: body.name });
       const next = nextCronRun(body.cron, deps.clock.now(), timezone);
-      await schedules(c).insertOne({
+      await schedules(callerOf(c)).insertOne({
         _id: body.name,
         name: body.name,
         type: body.type,
@@ -196,12 +195,12 @@ export function scheduleRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       },
     },
     async (c, { body, params }) => {
-      const current = await find(c, params.name);
+      const current = await find(callerOf(c), params.name);
       const definition = deps.jobs.definitions().find((d) => d.type === current.type);
       if (body.payload !== undefined && definition) checkPayload(definition, body.payload);
       previewCron(body.cron, body.timezone, deps.clock.now(), 1);
       const next = nextCronRun(body.cron, deps.clock.now(), body.timezone);
-      await schedules(c).updateOne(
+      await schedules(callerOf(c)).updateOne(
         { _id: params.name },
         {
           $set: {
@@ -233,9 +232,9 @@ export function scheduleRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         params: nameParams,
       },
       async (c, { params }) => {
-        const current = await find(c, params.name);
+        const current = await find(callerOf(c), params.name);
         const next = enabled ? nextCronRun(current.cron, deps.clock.now(), current.timezone) : null;
-        await schedules(c).updateOne(
+        await schedules(callerOf(c)).updateOne(
           { _id: params.name },
           { $set: { enabled, ...(enabled ? { nextRunAt: next ? next.toISOString() : null } : {}) } },
           { expectedRev: current.rev },
@@ -254,14 +253,14 @@ export function scheduleRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       params: nameParams,
     },
     async (c, { params }) => {
-      const schedule = await find(c, params.name);
-      const principal = requirePrincipal(c);
+      const schedule = await find(callerOf(c), params.name);
+      const principal = callerOf(c).principal;
       const job = await deps.jobs.enqueue(schedule.type, schedule.payload, {
         tenantId: schedule.scheduleTenantId,
         requestedBy: principal.userId,
       });
       // The log lists the jobs a schedule fired; a manual run belongs to it too.
-      await platform(c)
+      await platform(callerOf(c))
         .collection<Omit<JobRecord, '_id'>>(JOBS)
         .updateOne({ _id: job._id }, { $set: { scheduleName: schedule._id } });
       return { jobId: job._id };
@@ -277,9 +276,9 @@ export function scheduleRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       params: nameParams,
     },
     async (c, { params }) => {
-      const schedule = await find(c, params.name);
+      const schedule = await find(callerOf(c), params.name);
       if ((schedule.origin ?? 'module') === 'module') throw errors.badRequest('server.scheduleDeclared');
-      await schedules(c).deleteOne({ _id: params.name });
+      await schedules(callerOf(c)).deleteOne({ _id: params.name });
       return null;
     },
   );
@@ -294,8 +293,8 @@ export function scheduleRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       query: { type: 'object', additionalProperties: false, properties: { ...pageQuery } },
     },
     async (c, { params, query }) => {
-      await find(c, params.name);
-      const jobs = platform(c).collection<Omit<JobRecord, '_id'>>(JOBS);
+      await find(callerOf(c), params.name);
+      const jobs = platform(callerOf(c)).collection<Omit<JobRecord, '_id'>>(JOBS);
       const filter = { scheduleName: params.name };
       const items = await jobs.find(filter, { sort: { createdAt: -1 }, ...pageOptions(query) });
       return {
