@@ -119,18 +119,31 @@ export class GridFsBlobStore implements BlobStore {
   private constructor(
     private readonly connection: Connection,
     private readonly bucket: GridFSBucket,
+    /** The store's translation: a lost server becomes StoreUnavailableError (a clear 500). */
+    private readonly translate: (error: unknown) => unknown,
   ) {}
 
   static async connect(uri: string): Promise<GridFsBlobStore> {
     const mongoose = (await import('mongoose')).default;
-    const connection = mongoose.createConnection(uri);
-    await connection.asPromise();
+    const { SERVER_SELECTION_TIMEOUT_MS, translateError } = await import('../store/mongo');
+    const connection = mongoose.createConnection(uri, {
+      serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+    });
+    try {
+      await connection.asPromise();
+    } catch (error) {
+      throw translateError(error);
+    }
     const bucket = new mongoose.mongo.GridFSBucket(connection.db!, { bucketName: 'files' });
-    return new GridFsBlobStore(connection, bucket as unknown as GridFSBucket);
+    return new GridFsBlobStore(connection, bucket as unknown as GridFSBucket, translateError);
   }
 
   private async find(sha256: string) {
-    return (await this.bucket.find({ filename: sha256 }).limit(1).toArray())[0];
+    try {
+      return (await this.bucket.find({ filename: sha256 }).limit(1).toArray())[0];
+    } catch (error) {
+      throw this.translate(error);
+    }
   }
 
   async put(readable: Readable, maxBytes: number): Promise<{ sha256: string; size: number }> {
@@ -141,7 +154,7 @@ export class GridFsBlobStore implements BlobStore {
     } catch (error) {
       await upload.abort().catch(() => undefined);
       await this.bucket.delete(upload.id).catch(() => undefined);
-      throw error;
+      throw this.translate(error);
     }
     const result = meter.result();
     if (await this.find(result.sha256)) await this.bucket.delete(upload.id);

@@ -52,7 +52,7 @@ interface MetaDoc {
 type AnyDoc = { _id: string } & Record<string, unknown>;
 
 /** How long an operation waits for an unreachable server before the request fails. */
-const SERVER_SELECTION_TIMEOUT_MS = Number(process.env.PV_MONGODB_TIMEOUT_MS ?? 5000);
+export const SERVER_SELECTION_TIMEOUT_MS = Number(process.env.PV_MONGODB_TIMEOUT_MS ?? 5000);
 
 export function encodeDefinition(def: CollectionDefinition): MetaDoc['definition'] {
   if (!def.indexes) return { ...def };
