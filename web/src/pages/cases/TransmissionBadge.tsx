@@ -10,7 +10,8 @@ import type { CaseTransmission, TransmissionStatus } from './case-api';
 import { useCasesText } from './cases-text';
 import { useTransmissionText } from './transmission-text';
 
-const COLOR: Record<TransmissionStatus, BadgeProps['color']> = {
+/** Badge colours by status; a status without one is informative. */
+const COLOR: Partial<Record<TransmissionStatus, BadgeProps['color']>> = {
   rejected: 'danger',
   handled: 'warning',
   resubmitted: 'informative',
@@ -37,7 +38,7 @@ export function TransmissionBadge({ transmission }: { transmission: CaseTransmis
     <>
       <Tooltip content={details} relationship="description">
         <Badge
-          color={COLOR[transmission.status]}
+          color={COLOR[transmission.status] ?? 'informative'}
           data-testid="case-transmission"
           data-status={transmission.status}
         >

@@ -31,8 +31,11 @@ export interface CaseAnswer {
   transmission?: CaseTransmission | null;
 }
 
-/** Worst first: the status of the case is the worst of its receivers' (code list transmissionStatus). */
-export type TransmissionStatus = 'rejected' | 'handled' | 'resubmitted' | 'sent' | 'acknowledged';
+/**
+ * A code of the code list transmissionStatus (its values worst first): the status of the case is the
+ * worst of its receivers'. The list, not a copy here, says which codes exist.
+ */
+export type TransmissionStatus = string;
 
 export interface CaseTransmission {
   /** The current version's status; null when only an earlier version was transmitted. */
