@@ -13,7 +13,8 @@ import { caseContent } from '../cases/document';
 import { requireCaseAccess } from '../cases/membership';
 import { defineModule } from '../http/module';
 import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
+import type { ModuleRouter, ObjectResolver, RouteObject } from '../http/route';
+import { projectObject } from '../projects/object';
 import type { Principal } from '../http/context';
 import { InvalidStoreRequestError } from '../store/port';
 import type { Environment } from '../configuration/index';
@@ -51,6 +52,20 @@ const projectParams = {
 };
 /** 'tenant' addresses the tenant-wide layer, anything else a project. */
 const scopeProject = (projectId: string): string | null => (projectId === 'tenant' ? null : projectId);
+
+/**
+ * The layer a route's `:projectId` names is the object its permission is checked in: a project as
+ * the platform's project object (its roles count there, never the projectId header's project's),
+ * `tenant` with the caller's tenant roles alone.
+ */
+const LAYER_OBJECT: RouteObject = { param: 'projectId', kind: 'configurator-layer' };
+const layerObject: ObjectResolver = {
+  notFound: projectObject.notFound,
+  scopeOf: (handle, id) =>
+    id === 'tenant'
+      ? Promise.resolve({ projectId: null, membership: 'optional' as const })
+      : projectObject.scopeOf(handle, id),
+};
 
 /** An override object, or null for the base. */
 const overrideBody = {
@@ -104,6 +119,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
       summary:
         "A project's feature switches, workflow, case list and templates in UAT or PRO ('tenant' for the tenant layer)",
       permission: CONFIG_PERMISSION,
+      object: LAYER_OBJECT,
       params: projectParams,
       query: { type: 'object', properties: { environment: { enum: ['UAT', 'PRO'] } } },
     },
@@ -117,6 +133,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
       path: '/uat/projects/:projectId/features',
       summary: "Sets a project's feature switches in UAT (editTimeLimitHours null = unlimited)",
       permission: CONFIG_PERMISSION,
+      object: LAYER_OBJECT,
       params: projectParams,
       body: {
         type: 'object',
@@ -136,6 +153,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
       summary:
         "Sets a project's workflow override in UAT (JSON merge patch over the base; null = base). Refused when a node is unreachable or cannot reach regulatory submission",
       permission: CONFIG_PERMISSION,
+      object: LAYER_OBJECT,
       params: projectParams,
       body: overrideBody,
     },
@@ -149,6 +167,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
       path: '/uat/projects/:projectId/list',
       summary: "Sets a project's case-list columns and filters (ids in order) in UAT; null = base",
       permission: CONFIG_PERMISSION,
+      object: LAYER_OBJECT,
       params: projectParams,
       body: overrideBody,
     },
@@ -163,6 +182,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
       summary:
         'Creates or replaces a Handlebars template in UAT; refused with line and reason when it does not compile',
       permission: TEMPLATE_PERMISSION,
+      object: LAYER_OBJECT,
       params: {
         type: 'object',
         required: ['projectId', 'templateId'],
@@ -194,6 +214,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
       path: '/uat/projects/:projectId/templates/:templateId',
       summary: 'Removes a template from UAT',
       permission: TEMPLATE_PERMISSION,
+      object: LAYER_OBJECT,
       params: {
         type: 'object',
         required: ['projectId', 'templateId'],
@@ -330,6 +351,7 @@ export function createConfiguratorModule(options: { signer?: Signer } = {}) {
   return defineModule({
     name: 'configurator',
     collections: configuratorCollections,
+    objects: { 'configurator-layer': layerObject },
     routes: (router) => routes(router, signer),
   });
 }
