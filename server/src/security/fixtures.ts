@@ -250,7 +250,10 @@ export async function buildWorld(): Promise<World> {
       headers: { projectid: P1 },
       lang: 'en',
     });
-    if (res.body.code !== 200) throw new Error(`${method} ${path}: ${JSON.stringify(res.body)}`);
+    if (res.body.code !== 200)
+      throw new Error(
+        `${method} ${path}: ${JSON.stringify(res.body)} ${JSON.stringify(platform.logs.slice(-2))}`,
+      );
     return res.body.data as Data;
   };
   const upload = async (path: string, fileName: string, bytes: Uint8Array | string): Promise<Data> => {
@@ -262,7 +265,7 @@ export async function buildWorld(): Promise<World> {
     });
     if (res.body.code !== 200)
       throw new Error(
-        `upload ${path}: ${JSON.stringify(res.body)} ${JSON.stringify((platform as { logs?: unknown[] }).logs?.slice(-2))}`,
+        `upload ${path}: ${JSON.stringify(res.body)} ${JSON.stringify(platform.logs.slice(-2))}`,
       );
     return res.body.data as Data;
   };
@@ -350,6 +353,12 @@ export async function buildWorld(): Promise<World> {
     return doc.fileId;
   };
 
+  // A narrative template in P1's configuration (UAT), so template routes name a real one.
+  await api('PUT', `/configurator/uat/projects/${P1}/templates/narrative-p1`, {
+    kind: 'narrative',
+    name: { zh: '叙述', en: 'Narrative' },
+    body: 'Case {{report.reportCode}}',
+  });
   const hospital = await handleA
     .collection('hospitals')
     .insertOne({ name: `Hospital ${tenantMarker}`, kind: 'hospital', country: 'CN', deleted: false });
