@@ -17,7 +17,6 @@ import { fileURLToPath } from 'node:url';
 import { demoCaseContent } from '../server/src/cases/demo/factory';
 import { validateR3Xml } from '../server/src/interchange/index';
 import { openStore } from '../server/src/store';
-// @ts-expect-error -- a Node-builtins-only .mjs module without type declarations
 import { startFromControl, stopFromControl } from './mongo-peer.mjs';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelopes read loosely

@@ -5,17 +5,32 @@
  * prefix; newest first; page of 20 with a summary projection) against a hand-written SQL query on
  * the same file returning the same page (the floor).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../../server/src/store';
 import { textMatch } from '../../server/src/store/guard';
+import type { OpenedStore } from '../../server/src/store';
+import {
+  buildFerretDB,
+  ferretArgs,
+  findGo,
+  freePort,
+  startFromControl,
+  stopFromControl,
+} from '../mongo-peer.mjs';
 
 const TOTAL = Number(process.env.BENCH_STORE_CASES ?? 100_000);
 const TENANTS = ['t1', 't2', 't3', 't4', 't5'];
 const BATCH = 1000;
 const QUERIES = 300;
+/**
+ * Every MONGO_EVERY-th case-list query also runs on MongoDB, while the MongoDB queries have taken
+ * less than MONGO_BUDGET_MS (at least 3): FerretDB reads every document of a tenant per query.
+ */
+const MONGO_EVERY = 10;
+const MONGO_BUDGET_MS = 60_000;
 const NODES = ['intake', 'entry', 'qc', 'medicalReview', 'submission', 'closed'];
 const REPORT_TYPES = ['1', '2', '3', '4'];
 const DRUGS = [
@@ -160,6 +175,45 @@ const loadAverage = () =>
     .join(', ');
 const loadAtStart = loadAverage();
 const dir = mkdtempSync(join(tmpdir(), 'pv-bench-store-'));
+
+/**
+ * MongoDB beside the embedded store (report only; the peer is not the production engine):
+ * MONGODB_URI when set (a fresh database in it), else the FerretDB peer when Go is installed
+ * (scripts/mongo-peer.mjs), else none. BENCH_STORE_MONGODB=off leaves it out.
+ */
+async function mongoTarget(): Promise<{ uri: string; stop: () => Promise<void> } | null> {
+  if (process.env.BENCH_STORE_MONGODB === 'off') return null;
+  const database = `/pv_bench_${process.pid}_${Math.floor(performance.timeOrigin)}`;
+  if (process.env.MONGODB_URI) {
+    const url = new URL(process.env.MONGODB_URI);
+    url.pathname = database;
+    return { uri: url.toString(), stop: async () => undefined };
+  }
+  const found = findGo();
+  if (found.go === null) {
+    console.log(`MongoDB figures skipped: ${found.reason}`);
+    return null;
+  }
+  const { bin } = buildFerretDB(found.go);
+  const port = await freePort();
+  const control = join(dir, 'ferretdb-control.json');
+  writeFileSync(
+    control,
+    JSON.stringify({
+      bin,
+      args: ferretArgs(join(dir, 'ferretdb'), port),
+      dir: join(dir, 'ferretdb'),
+      port,
+      pidFile: join(dir, 'ferretdb.pid'),
+      logFile: join(dir, 'ferretdb.log'),
+    }),
+  );
+  await startFromControl(control);
+  return { uri: `mongodb://127.0.0.1:${port}${database}`, stop: () => stopFromControl(control) };
+}
+
+const target = await mongoTarget();
+let mongo: OpenedStore | null = null;
 try {
   const store = await openStore({ dataDir: dir });
   await store.define({
@@ -174,6 +228,24 @@ try {
     ],
   });
   const handles = TENANTS.map((t) => store.tenant(t, { userId: 'system:bench' }));
+  if (target) {
+    mongo = await openStore({ dataDir: dir, mongodbUri: target.uri });
+    await mongo.define({
+      name: 'cases',
+      scope: 'tenant',
+      indexes: [
+        {
+          name: 'caseList',
+          fields: { 'workflow.node': 1, 'report.reportType': 1, 'report.reportDateFirst': -1 },
+        },
+        { name: 'drugName', fields: { 'drugs.name': 1 } },
+      ],
+    });
+  }
+  const mongoHandles = mongo ? TENANTS.map((t) => mongo!.tenant(t, { userId: 'system:bench' })) : [];
+  let mongoInsertMs = 0;
+  const mongoTimes: number[] = [];
+  let mongoDisagreements = 0;
 
   // The insert floor: the same documents as JSON into a bare table (primary key and tenant index
   // only) of another file with the store's durability and cache settings, one transaction per
@@ -219,6 +291,11 @@ try {
     } else {
       runFloor();
       await runStore();
+    }
+    if (mongo) {
+      const started = performance.now();
+      await mongoHandles[tenantIndex]!.collection('cases').insertMany(docs);
+      mongoInsertMs += performance.now() - started;
     }
   }
   floorDb.close();
@@ -306,6 +383,17 @@ try {
       floorIds = runFloor();
       storeIds = await runStore();
     }
+    const mongoSpent = mongoTimes.reduce((sum, ms) => sum + ms, 0);
+    if (mongo && q % MONGO_EVERY === 0 && (mongoTimes.length < 3 || mongoSpent < MONGO_BUDGET_MS)) {
+      const started = performance.now();
+      const page = await mongoHandles[tenant]!.collection('cases').find(filter, {
+        sort: { 'report.reportDateFirst': -1 },
+        limit: 20,
+        projection: { reportCode: 1, 'report.reportDateFirst': 1, 'drugs.name': 1 },
+      });
+      mongoTimes.push(performance.now() - started);
+      if (page.map((d) => d._id).join() !== storeIds.join()) mongoDisagreements++;
+    }
     if (storeIds.join() !== floorIds.join()) {
       throw new Error(
         `store and floor disagree for ${JSON.stringify(filter)}: ${storeIds.join()} vs ${floorIds.join()}`,
@@ -346,7 +434,20 @@ try {
   line('store-insert', insertRate, 'docs/s', floorInsertRate, '>=5000docs/s', insertRate >= 5000);
   line('store-case-list-p95', p95, 'ms', floor95, '<=50ms', p95 <= 50);
   line('store-case-list-p95-vs-floor', p95, 'ms', floor95, '<=2x', p95 <= 2 * floor95);
+  if (mongo) {
+    const { serverKind, serverVersion, transactions } = mongo.capabilities;
+    const sortedMongo = [...mongoTimes].sort((x, y) => x - y);
+    console.log(
+      `MongoDB beside it (${serverKind} ${serverVersion}, transactions ${transactions ? 'on' : 'off'}; report only): ` +
+        `insert ${Math.round(TOTAL / (mongoInsertMs / 1000))} docs/s (embedded ${Math.round(insertRate)}); ` +
+        `case-list over ${mongoTimes.length} of the queries p50 ${percentile(sortedMongo, 50).toFixed(2)} ms, ` +
+        `p95 ${percentile(sortedMongo, 95).toFixed(2)} ms (embedded p95 ${p95.toFixed(2)} ms); ` +
+        `${mongoDisagreements === 0 ? 'same pages as the embedded store' : `${mongoDisagreements} pages differ from the embedded store`}`,
+    );
+  }
 } finally {
+  await mongo?.close();
+  await target?.stop();
   if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
   else console.log(dir);
 }
