@@ -362,7 +362,6 @@ const knownOpen: Record<string, string> = {
   'adminB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
   'userB POST /api/configuration/check': PROJECT_UNKNOWN,
   'userB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
-  'p2Member POST /api/cases': PROJECT_BODY,
   'p2Member POST /api/configuration/check': PROJECT_BODY,
   'p2Member POST /api/dictionaries/meddra/check': PROJECT_BODY,
   'p2Member POST /api/dictionaries/meddra/hierarchy': PROJECT_BODY,
