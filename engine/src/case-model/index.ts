@@ -29,6 +29,7 @@ export type * from './types';
 export type { CaseProperty, CaseSchemaVisitor } from './walk';
 export { codelists } from './codelists';
 export { parseCsv } from './csv';
+export { tabOfPointer } from './tab-of';
 
 export const CASE_SCHEMA_ID = 'https://schemas.pv.local/case/case.schema.json';
 export const MESSAGE_HEADER_SCHEMA_ID = 'https://schemas.pv.local/case/message-header.schema.json';

@@ -49,7 +49,7 @@ const ALWAYS_ANNOTATIONS = [
 
 export function createAjv(
   schemas: SchemaSet,
-  options: Pick<Options, 'code' | 'inlineRefs' | 'validateSchema'> = {},
+  options: Pick<Options, 'code' | 'inlineRefs' | 'validateSchema' | 'messages'> = {},
 ): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,

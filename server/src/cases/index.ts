@@ -8,6 +8,7 @@ import { identitySigner } from '../workflow/signature';
 import type { Signer } from '../workflow/signature';
 import { caseCollections } from './collections';
 import { caseRoutes } from './routes';
+import { validatorRoutes } from './validators';
 import { workbenchRoutes } from './workbench-routes';
 import { seedDemoCases } from './demo/seed';
 import { caseObject } from './membership';
@@ -44,7 +45,10 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
   return defineModule({
     name: 'cases',
     collections: caseCollections,
-    routes: (router) => caseRoutes(router, signer),
+    routes: (router) => {
+      caseRoutes(router, signer);
+      validatorRoutes(router);
+    },
     // A case's permissions are checked in its own project (membership.ts).
     objects: { case: caseObject },
     seed: seedDemoCases,

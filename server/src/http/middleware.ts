@@ -124,7 +124,10 @@ export function securityHeadersMiddleware(): MiddlewareHandler<AppEnv> {
     headers.set('X-Content-Type-Options', 'nosniff');
     if (hsts) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     const path = c.req.path;
-    if (path === '/api' || path.startsWith('/api/') || path === '/health')
+    // An answer that declared itself immutable (content-addressed, no patient data: the case
+    // validators module of a configuration hash) keeps its long cache.
+    const immutable = headers.get('cache-control')?.includes('immutable') ?? false;
+    if ((path === '/api' || path.startsWith('/api/') || path === '/health') && !immutable)
       headers.set('Cache-Control', 'no-store');
   };
 }
