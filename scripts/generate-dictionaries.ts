@@ -13,8 +13,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { MeddraRelease, TermLanguage, WhodrugRelease } from '../engine/src/dictionaries/index';
-import { writeRecord } from '../engine/src/dictionaries/index';
+import { writeRecord } from '@pv/engine';
+import type { MeddraRelease, TermLanguage, WhodrugRelease } from '@pv/engine';
 
 export interface MeddraSize {
   socs: number;

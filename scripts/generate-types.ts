@@ -11,9 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { format, resolveConfig } from 'prettier';
 import type { JSONSchema } from 'json-schema-to-typescript';
-import { caseSchemas, codelists, messageHeaderSchema } from '../engine/src/case-model/index';
-import type { CaseJsonSchema } from '../engine/src/case-model/index';
-import { allowedCodes, nullFlavorSchema } from '../engine/src/schema-registry/index';
+import { caseSchemas, codelists, messageHeaderSchema, allowedCodes, nullFlavorSchema } from '@pv/engine';
+import type { CaseJsonSchema } from '@pv/engine';
 
 export const GENERATED_CASE_TYPES = new URL('../schemas/generated/case.d.ts', import.meta.url);
 

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { baseConfiguration, resolveConfiguration, standaloneValidatorsModule } from '../engine/src/index';
+import { baseConfiguration, resolveConfiguration, standaloneValidatorsModule } from '@pv/engine';
 
 export const VALIDATORS_FILE = fileURLToPath(
   new URL('../schemas/generated/validators/case-validators.mjs', import.meta.url),

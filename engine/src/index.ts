@@ -12,7 +12,7 @@ export {
   formatDataPath,
   pointerToFieldPath,
 } from './schema-registry/schema-set';
-export { expandForValidation, allowedCodes } from './schema-registry/expand';
+export { expandForValidation, allowedCodes, nullFlavorSchema } from './schema-registry/expand';
 export type { ConfigEdit, ConfigLayerName, EditProblem } from './schema-registry/edits';
 export { layerConfiguration, resolveConfiguration, ConfigurationError } from './schema-registry/resolve';
 export type {
@@ -35,9 +35,15 @@ export type { ConfigurationChange } from './configuration/diff';
 
 // Validation: AJV validators per configuration, findings in zh and en.
 export type { Finding, Severity, ValidationResult } from './validation/finding';
+export { summarise } from './validation/finding';
 export { validateCase, validateField } from './validation/validate-case';
 export type { ValidateOptions, StandaloneValidators } from './validation/validate-case';
-export { compiledConfiguration, compiledRulesOf, CUSTOM_PROFILE } from './validation/compile';
+export {
+  compiledConfiguration,
+  compileConfigurationUncached,
+  compiledRulesOf,
+  CUSTOM_PROFILE,
+} from './validation/compile';
 export type { CompiledConfiguration, CompiledRuleSets } from './validation/compile';
 export { standaloneValidatorsModule } from './validation/standalone';
 export { e2bDateProblem } from './validation/e2b-date';
@@ -53,20 +59,20 @@ export type { RuleProfile } from './rules/profiles';
 export * from './interchange';
 
 // Workflow machine (case, E2B transmission) and expedited-reporting deadlines (schemas/workflows).
-export {
-  caseWorkflow,
-  transmissionWorkflow,
-  reportingDeadlineRules,
-  planAction,
-  availableActions,
-  checkWorkflow,
-  resolveWorkflow,
-  reportingDeadline,
-  reminderBucket,
-  WorkflowError,
-} from './workflow';
-export type { WorkflowDefinition, AvailableAction, CaseDeadline, DeadlineRules } from './workflow';
+export * from './workflow';
 
 // Report-code generators (country-organisation-period+number).
-export { formatReportCode, periodOf, checkGenerator, REPORT_CODE_CYCLES } from './report-codes';
-export type { ReportCodeGenerator, ReportCodeCycle } from './report-codes';
+export * from './report-codes';
+
+// MedDRA and WHODrug: release parsing, search, case coding and recoding (engine/src/dictionaries).
+export * from './dictionaries';
+
+// Project configurator: feature switches, list overrides, workflow overrides.
+export * from './configurator';
+
+// Entity schemas (schemas/entities): $ref resolution and field picking for forms and routes.
+export * from './entities/resolve';
+
+// Test fixtures: a complete valid case of any size (engine, server and script tests, benchmarks).
+export { completeCase, largeCase } from './validation/fixtures/complete-case';
+export type { CaseSize } from './validation/fixtures/complete-case';

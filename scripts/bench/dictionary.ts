@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { MeddraRelease, TermLanguage } from '../../engine/src/dictionaries/index';
+import type { MeddraRelease, TermLanguage } from '@pv/engine';
 import { createPlatform } from '../../server/src/app';
 import { dictionariesModule, dictionaryService, filesFromDirectory } from '../../server/src/dictionaries';
 import { openStore } from '../../server/src/store';

@@ -19,10 +19,10 @@ import {
   resolveConfiguration,
   validateCase,
   validateField,
-} from '../../engine/src/index';
-import { compileConfigurationUncached } from '../../engine/src/validation/compile';
-import { largeCase } from '../../engine/src/validation/fixtures/complete-case';
-import type { ConfigEdit } from '../../engine/src/index';
+  compileConfigurationUncached,
+  largeCase,
+} from '@pv/engine';
+import type { ConfigEdit } from '@pv/engine';
 import { benchLine, compareAlternating, timePerCall as measureTimePerCall } from './measure';
 
 const timePerCall = (fn: () => void, minMs = 400): number => measureTimePerCall(fn, minMs, 20, 5);

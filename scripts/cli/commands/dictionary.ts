@@ -7,8 +7,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { DictionaryFormatError } from '../../../engine/src/dictionaries/index';
-import type { TermLanguage } from '../../../engine/src/dictionaries/index';
+import { DictionaryFormatError } from '@pv/engine';
+import type { TermLanguage } from '@pv/engine';
 import { tenancyCollections } from '../../../server/src/auth/collections';
 import {
   dictionaryCollections,

@@ -7,12 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  formatMessage,
-  isInterchangeError,
-  parseXml,
-  readAcknowledgement,
-} from '../../../engine/src/interchange/index';
+import { formatMessage, isInterchangeError, parseXml, readAcknowledgement } from '@pv/engine';
 import { exportCases, readImportFile } from '../../../server/src/interchange/index';
 import type { Refusal } from '../../../server/src/interchange/index';
 

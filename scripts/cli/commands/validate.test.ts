@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { completeCase } from '../../../engine/src/validation/fixtures/complete-case';
+import { completeCase } from '@pv/engine';
 import { run } from './validate';
 
 const dir = mkdtempSync(join(tmpdir(), 'pv-validate-'));

@@ -6,13 +6,8 @@
  * 1: errors; 2: unusable input (unreadable file, bad JSON, unknown option).
  */
 import { readFileSync } from 'node:fs';
-import {
-  baseConfiguration,
-  profilesFor,
-  resolveConfiguration,
-  validateCase,
-} from '../../../engine/src/index';
-import type { Finding, RuleProfile } from '../../../engine/src/index';
+import { baseConfiguration, profilesFor, resolveConfiguration, validateCase } from '@pv/engine';
+import type { Finding, RuleProfile } from '@pv/engine';
 
 export const summary = 'Validate a case document (JSON) against the case schema and rule profiles';
 

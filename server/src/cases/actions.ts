@@ -6,13 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { planAction } from '../../../engine/src/workflow/index';
-import type {
-  Facts,
-  PlannedAction,
-  RefusedAction,
-  WorkflowDefinition,
-} from '../../../engine/src/workflow/index';
+import { planAction } from '@pv/engine';
+import type { Facts, PlannedAction, RefusedAction, WorkflowDefinition } from '@pv/engine';
 import type { AppEnv, AuthorizationScope, Principal } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';

@@ -5,7 +5,7 @@
  * `workflowHistory` one line per workflow action.
  */
 import type { CollectionDefinition, IndexDeclaration } from '../store/port';
-import { caseListDefinition } from '../../../engine/src/case-model/index';
+import { caseListDefinition } from '@pv/engine';
 import { pointerKey } from './summary';
 
 export const C = {

@@ -2,7 +2,7 @@
  * Field-by-field differences between two case documents (version comparison, the conflict answer
  * of a stale save), each with its E2B id and label so a reader sees "C.1.5 changed", not a path.
  */
-import { getCaseProperty } from '../../../engine/src/case-model/index';
+import { getCaseProperty } from '@pv/engine';
 
 export interface FieldChange {
   /** JSON pointer of the field (`/drugs/0/dosages/1/dose`). */

@@ -1,5 +1,5 @@
 /** The case document as stored: E2B sections plus the internal state, nothing else. */
-import { caseSchemas } from '../../../engine/src/case-model/index';
+import { caseSchemas } from '@pv/engine';
 import type { CaseState as GeneratedCaseState } from '../../../schemas/generated/case';
 
 export type CaseState = GeneratedCaseState;

@@ -6,7 +6,7 @@
  * unfreezing needs a reason and stays possible after the switch is turned off, so no case is left
  * frozen for good. Both are workflow-history lines and audited case writes.
  */
-import type { AvailableAction, PlannedAction, RefusedAction } from '../../../engine/src/workflow/index';
+import type { AvailableAction, PlannedAction, RefusedAction } from '@pv/engine';
 import type { TenantHandle } from '../store/port';
 import type { ActionEffectFn, ActionPlanner } from './actions';
 import { C } from './collections';

@@ -5,7 +5,7 @@
  * data" is on and they hold `activecase:editOthers` in the case's project. This is checked before the
  * node's permission and the electronic signature.
  */
-import type { FeatureSwitches } from '../../../engine/src/configurator/index';
+import type { FeatureSwitches } from '@pv/engine';
 import type { AuthorizationScope } from '../http/context';
 import type { TenantHandle } from '../store/port';
 import type { CaseDocument } from './document';

@@ -2,8 +2,8 @@
  * The case list: the tabs and the sixteen filters of schemas/ui/case-list.json over case
  * summaries, with sort and paging; and the selection other modules (export) resolve.
  */
-import { caseListDefinition, codelists } from '../../../engine/src/case-model/index';
-import type { CaseListFilter } from '../../../engine/src/case-model/index';
+import { caseListDefinition, codelists } from '@pv/engine';
+import type { CaseListFilter } from '@pv/engine';
 import { errors } from '../http/errors';
 import type { JsonSchema } from '../http/validation';
 import { textMatch } from '../store/guard';

@@ -1,6 +1,6 @@
 /** The routes of case management (`/api/cases`), each with its permission from schemas/menus. */
 import type { Context } from 'hono';
-import { availableActions } from '../../../engine/src/workflow/index';
+import { availableActions } from '@pv/engine';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError, errors } from '../http/errors';

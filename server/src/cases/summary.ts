@@ -3,9 +3,8 @@
  * workflow state, the reporting deadline and the duplicate-check keys, kept in `caseSummaries` so
  * lists never read whole case documents.
  */
-import { caseListDefinition } from '../../../engine/src/case-model/index';
-import { deadlineRuns, reportingDeadline, reportingDeadlineRules } from '../../../engine/src/workflow/index';
-import type { CaseDeadline } from '../../../engine/src/workflow/index';
+import { caseListDefinition, deadlineRuns, reportingDeadline, reportingDeadlineRules } from '@pv/engine';
+import type { CaseDeadline } from '@pv/engine';
 import type { CaseDocument, CaseState } from './document';
 
 type Doc = Record<string, unknown>;

@@ -5,7 +5,7 @@ import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context';
-import { reportingDeadlineRules } from '../../../engine/src/workflow/index';
+import { reportingDeadlineRules } from '@pv/engine';
 import { emptyScope, listScope, scopeIds } from './membership';
 import { counts, feed, overdueFilter, predueFilter, todoFilter } from './workbench';
 

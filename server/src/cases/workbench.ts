@@ -2,7 +2,7 @@
  * The personal workbench's case feeds (SPEC 2 /home): cases waiting for the caller, cases past
  * their expedited-reporting deadline, and cases due within 7, 15 or 30 days - all from summaries.
  */
-import { addDays, reminderBucket, reportingDeadlineRules } from '../../../engine/src/workflow/index';
+import { addDays, reminderBucket, reportingDeadlineRules } from '@pv/engine';
 import { errors } from '../http/errors';
 import type { Filter, Handle } from '../store/port';
 import { C } from './collections';

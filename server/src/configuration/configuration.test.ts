@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { completeCase } from '../../../engine/src/validation/fixtures/complete-case';
+import { completeCase } from '@pv/engine';
 import type { Authenticator } from '../http/context';
 import { defineModule } from '../http/module';
 import { call, testPlatform } from '../http/testing';

@@ -4,14 +4,20 @@
  * an earlier version's content as a new version. Cases are checked against PRO and record the
  * version they were checked with.
  */
-import { baseConfiguration } from '../../../engine/src/configuration/base';
-import { diffConfigurations } from '../../../engine/src/configuration/diff';
-import type { ConfigurationChange } from '../../../engine/src/configuration/diff';
-import type { ConfigEdit, EditProblem } from '../../../engine/src/schema-registry/edits';
-import { layerConfiguration, resolveConfiguration } from '../../../engine/src/schema-registry/resolve';
-import type { ResolvedConfiguration } from '../../../engine/src/schema-registry/resolve';
-import type { ValidationResult } from '../../../engine/src/validation/finding';
-import { validateCase } from '../../../engine/src/validation/validate-case';
+import {
+  baseConfiguration,
+  diffConfigurations,
+  layerConfiguration,
+  resolveConfiguration,
+  validateCase,
+} from '@pv/engine';
+import type {
+  ConfigurationChange,
+  ConfigEdit,
+  EditProblem,
+  ResolvedConfiguration,
+  ValidationResult,
+} from '@pv/engine';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
 import type { Clock } from '../http/module';

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { caseWorkflow } from '../../../engine/src/workflow/index';
-import { workflowOverrideOf } from '../../../engine/src/configurator/index';
+import { caseWorkflow, workflowOverrideOf } from '@pv/engine';
 import type { Authenticator } from '../http/context';
 import { errors } from '../http/errors';
 import { defineModule } from '../http/module';

@@ -4,9 +4,8 @@
  * published second medical review node.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { workflowOverrideOf } from '../../../engine/src/configurator/index';
-import { caseWorkflow } from '../../../engine/src/workflow/index';
-import type { WorkflowDefinition } from '../../../engine/src/workflow/index';
+import { workflowOverrideOf, caseWorkflow } from '@pv/engine';
+import type { WorkflowDefinition } from '@pv/engine';
 import { caseRig, demoProject, PASSWORD } from '../cases/testing';
 import { demoCaseContent } from '../cases/demo/factory';
 import { ConfigurationService } from '../configuration/index';

@@ -3,24 +3,24 @@
  * Handlebars templates, edited in UAT and published to PRO together with the schema and rule
  * edits of the configuration module (one version number, one e-signature, one history).
  */
-import { caseListDefinition } from '../../../engine/src/case-model/index';
-import type { CaseListDefinition } from '../../../engine/src/case-model/types';
 import {
+  caseListDefinition,
   applyListOverride,
   checkFeatureSwitches,
   checkListOverride,
   checkWorkflowOverride,
   resolveFeatures,
-} from '../../../engine/src/configurator/index';
+  caseWorkflow,
+} from '@pv/engine';
 import type {
+  CaseListDefinition,
   ConfiguratorProblem,
   FeatureSwitches,
   ListOverride,
-} from '../../../engine/src/configurator/index';
-import { caseWorkflow } from '../../../engine/src/workflow/index';
-import type { ConfigEdit } from '../../../engine/src/schema-registry/edits';
-import type { CodelistValue } from '../../../engine/src/schema-registry/types';
-import type { WorkflowDefinition } from '../../../engine/src/workflow/index';
+  ConfigEdit,
+  CodelistValue,
+  WorkflowDefinition,
+} from '@pv/engine';
 import { ConfigurationService } from '../configuration/index';
 import type { ConfigurationVersion, Environment } from '../configuration/index';
 import { AppError, errors } from '../http/errors';

@@ -3,7 +3,7 @@
  * rows of compact tuples, cut into blocks of BLOCK_ROWS.
  */
 import { createHash } from 'node:crypto';
-import type { MeddraRelease, WhodrugRelease } from '../../../engine/src/dictionaries/index';
+import type { MeddraRelease, WhodrugRelease } from '@pv/engine';
 import type { DictionaryBlockDoc } from './collections';
 
 const BLOCK_ROWS = 5000;

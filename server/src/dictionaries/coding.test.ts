@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { codedTermFromCoding, MeddraDictionary, meddraTermsOf } from '../../../engine/src/dictionaries/index';
-import type { MeddraRelease } from '../../../engine/src/dictionaries/index';
+import { codedTermFromCoding, MeddraDictionary, meddraTermsOf } from '@pv/engine';
+import type { MeddraRelease } from '@pv/engine';
 import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../scripts/generate-dictionaries';
 import { caseCollectionNames, createCasesModule, workbenchModule } from '../cases/index';
 import { demoCaseContent } from '../cases/demo/factory';

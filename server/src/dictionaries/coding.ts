@@ -11,16 +11,17 @@ import {
   meddraLocationOfRef,
   meddraTermsOf,
   recodeMeddraTerms,
-} from '../../../engine/src/dictionaries/index';
+  caseSchemas,
+  caseWorkflow,
+} from '@pv/engine';
 import type {
   CaseMeddraTerm,
   MeddraDictionary,
   RecodeStatus,
   RecodedTerm,
   TermLanguage,
-} from '../../../engine/src/dictionaries/index';
-import { caseSchemas } from '../../../engine/src/case-model/index';
-import { caseWorkflow } from '../../../engine/src/workflow/index';
+  Finding,
+} from '@pv/engine';
 import { caseCollectionNames, saveCase } from '../cases/index';
 import type { Project } from '../cases/index';
 import type { AppEnv } from '../http/context';
@@ -28,7 +29,6 @@ import { requirePrincipal, tenantHandle } from '../http/context';
 import { AppError } from '../http/errors';
 import type { Translator } from '../i18n';
 import type { Filter, TenantHandle } from '../store/port';
-import type { Finding } from '../../../engine/src/index';
 import { projectWorkflow } from '../workflow/index';
 import type { DictionaryService } from './service';
 

@@ -8,7 +8,7 @@ import {
   SMALL_MEDDRA,
   whodrugFiles,
 } from '../../../scripts/generate-dictionaries';
-import type { MeddraCoding, MeddraRelease } from '../../../engine/src/dictionaries/index';
+import type { MeddraCoding, MeddraRelease } from '@pv/engine';
 import { openFileStore } from '../files';
 import type { Authenticator } from '../http/context';
 import { call, testPlatform } from '../http/testing';

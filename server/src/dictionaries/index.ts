@@ -3,7 +3,7 @@
  * background task, or the CLI), search, hierarchy, coding and recoding.
  */
 import type { Readable } from 'node:stream';
-import { DictionaryFormatError } from '../../../engine/src/dictionaries/index';
+import { DictionaryFormatError } from '@pv/engine';
 import { provideCaseCheckFindings } from '../cases/index';
 import { AppError } from '../http/errors';
 import { defineModule } from '../http/module';

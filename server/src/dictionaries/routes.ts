@@ -14,14 +14,14 @@ import {
   checkMeddraQuery,
   checkWhodrugQuery,
   recodeMeddraTerms,
-} from '../../../engine/src/dictionaries/index';
+} from '@pv/engine';
 import type {
   CodedMeddraTerm,
   MeddraLevel,
   MeddraSearchOptions,
   TermLanguage,
   WhodrugSearchOptions,
-} from '../../../engine/src/dictionaries/index';
+} from '@pv/engine';
 import { callerHolds, registerFileOwner } from '../files';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal, tenantHandle } from '../http/context';

@@ -10,8 +10,8 @@ import {
   WhodrugDictionary,
   parseMeddraRelease,
   parseWhodrugRelease,
-} from '../../../engine/src/dictionaries/index';
-import type { TermLanguage } from '../../../engine/src/dictionaries/index';
+} from '@pv/engine';
+import type { TermLanguage } from '@pv/engine';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
 import type { Translator } from '../i18n';

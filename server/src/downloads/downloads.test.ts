@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caseListDefinition, codelists } from '../../../engine/src/case-model/index';
+import { caseListDefinition, codelists } from '@pv/engine';
 import { C } from '../cases/collections';
 import { createCasesModule, workbenchModule } from '../cases/index';
 import type { Project } from '../cases/projects';

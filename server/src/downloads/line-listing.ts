@@ -6,8 +6,8 @@
  */
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { caseListDefinition, codelists } from '../../../engine/src/case-model/index';
-import type { CaseListColumn } from '../../../engine/src/case-model/index';
+import { caseListDefinition, codelists } from '@pv/engine';
+import type { CaseListColumn } from '@pv/engine';
 import type { CaseListQuery } from '../cases/list';
 import { listFilter, listSort, toRow } from '../cases/list';
 import type { CaseSummary } from '../cases/summary';

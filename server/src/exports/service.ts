@@ -13,8 +13,8 @@ import {
   isInterchangeError,
   parseXml,
   readAcknowledgement,
-} from '../../../engine/src/interchange/index';
-import type { Acknowledgement, CaseDocument } from '../../../engine/src/interchange/index';
+} from '@pv/engine';
+import type { Acknowledgement, CaseDocument } from '@pv/engine';
 import type { AppError } from '../http/errors';
 import { errors } from '../http/errors';
 import type { TenantFiles } from '../files';

@@ -4,7 +4,7 @@
  * translated refusal of a move the workflow does not declare.
  */
 import { describe, expect, it } from 'vitest';
-import { transmissionWorkflow } from '../../../engine/src/workflow/index';
+import { transmissionWorkflow } from '@pv/engine';
 import { AppError } from '../http/errors';
 import { createTranslator } from '../i18n/index';
 import type { Lang } from '../i18n/index';

@@ -7,13 +7,8 @@
  * `exports.transitionRefused`, naming the action (`exports.action.<action>`) and the state
  * (`exports.status.<state>`, the in-sentence forms of schemas/i18n/exports) in the caller's language.
  */
-import {
-  availableActions,
-  planAction,
-  targetsOf,
-  transmissionWorkflow,
-} from '../../../engine/src/workflow/index';
-import type { ActionChoice, PlannedAction } from '../../../engine/src/workflow/index';
+import { availableActions, planAction, targetsOf, transmissionWorkflow } from '@pv/engine';
+import type { ActionChoice, PlannedAction } from '@pv/engine';
 import { errors } from '../http/errors';
 
 const workflow = transmissionWorkflow;

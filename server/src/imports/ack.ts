@@ -5,8 +5,8 @@
  * A zip of several messages is answered with a zip of one ACK per message.
  */
 import { zipSync } from 'fflate';
-import { writeR2Acknowledgement, writeR3Acknowledgement } from '../../../engine/src/interchange/index';
-import type { AckOptions } from '../../../engine/src/interchange/index';
+import { writeR2Acknowledgement, writeR3Acknowledgement } from '@pv/engine';
+import type { AckOptions } from '@pv/engine';
 import { caseCollectionNames } from '../cases';
 import { errors } from '../http/errors';
 import type { StoredDoc, TenantHandle } from '../store/port';

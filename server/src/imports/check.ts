@@ -5,8 +5,8 @@
  * values block the import; mandatory values still missing are listed and completed in case entry
  * (the case module saves them after confirmation too); dictionary mismatches are listed for the coder.
  */
-import { recodeMeddraTerms } from '../../../engine/src/dictionaries/index';
-import type { CodedMeddraTerm } from '../../../engine/src/dictionaries/index';
+import { recodeMeddraTerms } from '@pv/engine';
+import type { CodedMeddraTerm } from '@pv/engine';
 import { isMissing } from '../cases';
 import { ConfigurationService } from '../configuration';
 import { dictionaryService } from '../dictionaries';

@@ -3,7 +3,7 @@
  * existing case (matched on C.1.1 or C.1.8.1), with its label and E2B id from the case schema,
  * and the document that results from the user's choices.
  */
-import { getCaseProperty } from '../../../engine/src/case-model/index';
+import { getCaseProperty } from '@pv/engine';
 import type { FieldChoice } from './collections';
 
 type Doc = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseXml, readAcknowledgement } from '../../../engine/src/interchange/index';
+import { parseXml, readAcknowledgement } from '@pv/engine';
 import { validateR3Xml } from '../interchange';
 import {
   generateMeddra,

@@ -8,7 +8,7 @@
  * nothing is half-imported. A retried job first removes what an interrupted attempt wrote.
  */
 import type { Readable } from 'node:stream';
-import { listZipEntries } from '../../../engine/src/interchange/index';
+import { listZipEntries } from '@pv/engine';
 import { ImportRefusedError, readImportMessages, validateR3Batches } from '../interchange';
 import type { ImportedMessage, Refusal } from '../interchange';
 import type { ModuleDeps } from '../http/module';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeR3Acknowledgement } from '../../../engine/src/interchange/index';
+import { writeR3Acknowledgement } from '@pv/engine';
 import { validateR3Xml } from './xsd';
 
 describe('R3 acknowledgement we write', () => {

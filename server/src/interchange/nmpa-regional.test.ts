@@ -10,8 +10,8 @@ import {
   parseXml,
   r3Mapping,
   recordToCase,
-} from '../../../engine/src/interchange/index';
-import type { CaseDocument, E2bBatch, E2bRecord } from '../../../engine/src/interchange/index';
+} from '@pv/engine';
+import type { CaseDocument, E2bBatch, E2bRecord } from '@pv/engine';
 import { validateR3Batches } from './xsd';
 import type { XsdResult } from './xsd';
 

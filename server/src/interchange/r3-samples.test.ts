@@ -1,14 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  caseToRecord,
-  exportR3,
-  importR3,
-  missingLeaves,
-  parseXml,
-  recordToCase,
-} from '../../../engine/src/interchange/index';
+import { caseToRecord, exportR3, importR3, missingLeaves, parseXml, recordToCase } from '@pv/engine';
 import { validateR3Batches } from './xsd';
 import type { XsdResult } from './xsd';
 

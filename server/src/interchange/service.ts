@@ -14,14 +14,8 @@ import {
   parseXml,
   recordToCase,
   zipXmlEntries,
-} from '../../../engine/src/interchange/index';
-import type {
-  CaseDocument,
-  E2bBatch,
-  E2bRecord,
-  XmlLimits,
-  ZipLimits,
-} from '../../../engine/src/interchange/index';
+} from '@pv/engine';
+import type { CaseDocument, E2bBatch, E2bRecord, XmlLimits, ZipLimits } from '@pv/engine';
 import { validateR3Xml } from './xsd';
 import type { XsdError } from './xsd';
 

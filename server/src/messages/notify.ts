@@ -4,7 +4,7 @@
  * issued by a tenant administrator (users).
  */
 import type { Context } from 'hono';
-import type { WorkflowDefinition } from '../../../engine/src/workflow/index';
+import type { WorkflowDefinition } from '@pv/engine';
 import type { AppEnv } from '../http/context';
 import { requirePrincipal } from '../http/context';
 import type { WorkflowHistoryEntry } from '../workflow/history';

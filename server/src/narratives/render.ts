@@ -6,9 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import { codelists } from '../../../engine/src/case-model/index';
-import { SERIOUSNESS_CRITERIA } from '../../../engine/src/workflow/index';
-import { getCaseProperty } from '../../../engine/src/case-model/index';
+import { codelists, SERIOUSNESS_CRITERIA, getCaseProperty } from '@pv/engine';
 import { AppError } from '../http/errors';
 import { Code } from '../http/envelope';
 

@@ -3,8 +3,8 @@
  * the counter of the generator's current period is incremented atomically (created at the start
  * value on the period's first code, with a unique index so two first codes cannot both win).
  */
-import { checkGenerator, formatReportCode, maxValue, periodOf } from '../../../engine/src/report-codes/index';
-import type { ReportCodeGenerator } from '../../../engine/src/report-codes/index';
+import { checkGenerator, formatReportCode, maxValue, periodOf } from '@pv/engine';
+import type { ReportCodeGenerator } from '@pv/engine';
 import { AppError, errors } from '../http/errors';
 import { Code } from '../http/envelope';
 import type { Handle, StoredDoc } from '../store/port';

@@ -4,17 +4,16 @@
  * case list and templates of the configurator), checked by the very checks those modules apply to
  * a project's drafts, and merged into a project's UAT draft when a tenant applies it.
  */
-import { baseConfiguration } from '../../../engine/src/configuration/base';
-import { caseListDefinition } from '../../../engine/src/case-model/index';
 import {
+  baseConfiguration,
+  caseListDefinition,
   checkFeatureSwitches,
   checkListOverride,
   checkWorkflowOverride,
-} from '../../../engine/src/configurator/index';
-import type { FeatureSwitches, ListOverride } from '../../../engine/src/configurator/index';
-import type { ConfigEdit } from '../../../engine/src/schema-registry/edits';
-import { layerConfiguration } from '../../../engine/src/schema-registry/resolve';
-import { caseWorkflow } from '../../../engine/src/workflow/index';
+  layerConfiguration,
+  caseWorkflow,
+} from '@pv/engine';
+import type { FeatureSwitches, ListOverride, ConfigEdit } from '@pv/engine';
 import { compileProblem } from '../configurator/index';
 import type { TemplateDefinition } from '../configurator/index';
 import { compileTemplate } from '../narratives/render';

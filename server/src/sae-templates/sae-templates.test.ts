@@ -4,7 +4,7 @@
  * template: the project's UAT draft only, followed by a case of that project once published.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeCase } from '../../../engine/src/validation/fixtures/complete-case';
+import { completeCase } from '@pv/engine';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
 import { configurationModule } from '../configuration/index';

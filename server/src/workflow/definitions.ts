@@ -1,6 +1,6 @@
 /** The case workflow a project runs: the base of schemas/workflows/case.json with the project's override. */
-import { caseWorkflow, resolveWorkflow, WorkflowError } from '../../../engine/src/workflow/index';
-import type { WorkflowDefinition } from '../../../engine/src/workflow/index';
+import { caseWorkflow, resolveWorkflow, WorkflowError } from '@pv/engine';
+import type { WorkflowDefinition } from '@pv/engine';
 import { errors } from '../http/errors';
 
 const cache = new Map<string, WorkflowDefinition>();

@@ -3,8 +3,8 @@
  * override for the workflow designer, and saving a project's override in UAT (PRO changes only
  * through the configurator's signed publish).
  */
-import { caseWorkflow, checkWorkflow, mergePatch } from '../../../engine/src/workflow/index';
-import type { WorkflowDefinition } from '../../../engine/src/workflow/index';
+import { caseWorkflow, checkWorkflow, mergePatch } from '@pv/engine';
+import type { WorkflowDefinition } from '@pv/engine';
 import { tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import { ok } from '../http/envelope';

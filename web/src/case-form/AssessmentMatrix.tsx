@@ -14,7 +14,7 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import type { CaseTabGroup } from '../../../engine/src/index';
+import type { CaseTabGroup } from '@pv/engine';
 import { useLanguage } from '../i18n/LanguageContext';
 import { GroupForm } from './GroupForm';
 import { RepeatableSection, nestedGroups } from './RepeatableSection';

@@ -5,7 +5,7 @@
  */
 import { memo } from 'react';
 import { Card, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
-import type { CaseTab, CaseTabGroup } from '../../../engine/src/index';
+import type { CaseTab, CaseTabGroup } from '@pv/engine';
 import { useLanguage } from '../i18n/LanguageContext';
 import { AssessmentMatrix } from './AssessmentMatrix';
 import { GroupForm } from './GroupForm';

@@ -9,7 +9,7 @@ import Form from '@rjsf/fluentui-rc';
 // AJV's generated code is refused by the page's CSP (no 'unsafe-eval'): see cspValidator.ts.
 import { cspValidator as validator } from '../renderers/form/cspValidator';
 import type { ObjectFieldTemplateProps, RegistryFieldsType } from '@rjsf/utils';
-import type { CaseTabGroup } from '../../../engine/src/index';
+import type { CaseTabGroup } from '@pv/engine';
 import { CaseField } from './CaseField';
 import type { CaseFormContext } from './CaseField';
 import { groupSchema } from './group-schema';

@@ -14,8 +14,8 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { getCaseProperty } from '../../../engine/src/index';
-import type { CaseTabGroup } from '../../../engine/src/index';
+import { getCaseProperty } from '@pv/engine';
+import type { CaseTabGroup } from '@pv/engine';
 import { notify } from '../app/notify';
 import { useLanguage } from '../i18n/LanguageContext';
 import { ConfirmDialog } from './ConfirmDialog';

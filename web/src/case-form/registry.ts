@@ -4,7 +4,7 @@
  * rank whose tester holds renders the field. A new widget is one `register(...)` call.
  */
 import type { ComponentType } from 'react';
-import type { CaseJsonSchema } from '../../../engine/src/index';
+import type { CaseJsonSchema } from '@pv/engine';
 
 export interface FieldDescriptor {
   /** Layout pointer, `*` for array indexes (`/drugs/*\/dosages/*\/startDate`). */

@@ -5,7 +5,7 @@
  * same releases the browser tests import, so an import there is recognised as unchanged. The
  * dictionaries module's seed imports them; the case factory codes with their terms.
  */
-import type { MeddraRelease, WhodrugRelease } from '../../../../engine/src/dictionaries/index';
+import type { MeddraRelease, WhodrugRelease } from '@pv/engine';
 import {
   generateMeddra,
   generateWhodrug,

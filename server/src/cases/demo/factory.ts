@@ -2,7 +2,7 @@
  * Realistic case content for the demo seed and the tests: a clinical-trial case of one project,
  * complete enough to pass every rule profile, varied by a case number.
  */
-import { SERIOUSNESS_CRITERIA } from '../../../../engine/src/workflow/index';
+import { SERIOUSNESS_CRITERIA } from '@pv/engine';
 import type { Project } from '../projects';
 import type { DemoMeddraTerm } from './dictionaries';
 import { DEMO_MEDDRA_VERSION, demoMeddraTerms, demoWhodrugGeneric } from './dictionaries';

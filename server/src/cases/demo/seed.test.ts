@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { tenancyCollections } from '../../auth/collections';
-import { MeddraDictionary } from '../../../../engine/src/dictionaries/index';
+import { MeddraDictionary } from '@pv/engine';
 import { dictionariesModule, dictionaryService } from '../../dictionaries';
 import { narrativesModule } from '../../narratives';
 import { reportCodesModule } from '../../report-codes';

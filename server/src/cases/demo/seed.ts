@@ -5,7 +5,7 @@
  * the demo users had moved them, some overdue or about to be.
  */
 import { randomUUID } from 'node:crypto';
-import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import { caseWorkflow } from '@pv/engine';
 import type { ModuleDeps } from '../../http/module';
 import { nextReportCode, RC } from '../../report-codes/service';
 import type { StoredGenerator } from '../../report-codes/service';

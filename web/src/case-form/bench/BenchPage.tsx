@@ -11,7 +11,7 @@ import type { SelectTabData } from '@fluentui/react-components';
 import { withTheme } from '@rjsf/core';
 import validator from '@rjsf/validator-ajv8';
 import type { RJSFSchema } from '@rjsf/utils';
-import { caseSchemas, caseTabs } from '../../../../engine/src/index';
+import { caseSchemas, caseTabs } from '@pv/engine';
 import { LanguageProvider } from '../../i18n/LanguageContext';
 import { CaseStore } from '../store';
 import { CaseTabView } from '../CaseTabView';

@@ -10,13 +10,8 @@ import type { ChangeEvent } from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Combobox, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import {
-  codedTermFromCoding,
-  meddraLocationOfField,
-  meddraWrites,
-  queryScript,
-} from '../../../../engine/src/dictionaries/index';
-import type { MeddraFieldLocation } from '../../../../engine/src/dictionaries/index';
+import { codedTermFromCoding, meddraLocationOfField, meddraWrites, queryScript } from '@pv/engine';
+import type { MeddraFieldLocation } from '@pv/engine';
 import { api } from '../../app/api';
 import { useDictionaryText } from '../../pages/dictionaries/text';
 import { dictionaries, errorMessage } from '../../pages/dictionaries/api';

@@ -10,7 +10,7 @@ import type { ChangeEvent } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { Button, Combobox, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { WHODRUG_QUERY_MIN_CHARS } from '../../../../engine/src/dictionaries/index';
+import { WHODRUG_QUERY_MIN_CHARS } from '@pv/engine';
 import { api } from '../../app/api';
 import { errorMessage } from '../../pages/dictionaries/api';
 import type { Page, WhodrugHit } from '../../pages/dictionaries/api';

@@ -2,7 +2,7 @@
  * The case form's widget registrations. Ranks: 1 fallbacks by type, 5 schema keywords,
  * 10 the layout's explicit hint. Adding a widget is one `register(...)` here.
  */
-import { meddraLocationOfField } from '../../../../engine/src/dictionaries/index';
+import { meddraLocationOfField } from '@pv/engine';
 import { and, codelistIs, hasHint, hasKeyword, isType, or, register } from '../registry';
 import {
   BooleanWidget,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getCaseProperty } from '../../../../engine/src/index';
-import { MEDDRA_FIELD_LOCATIONS } from '../../../../engine/src/dictionaries/index';
+import { getCaseProperty, MEDDRA_FIELD_LOCATIONS } from '@pv/engine';
 import { selectWidget } from '../registry';
 import './index';
 

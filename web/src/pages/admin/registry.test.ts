@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { FormDefinition, PageDefinition } from '../../renderers/definition';
 import { ANNOTATIONS, entityFiles, resolvePage } from '../../renderers/form/entity-form';
-import { resolveEntity } from '../../../../engine/src/entities/resolve';
+import { resolveEntity } from '@pv/engine';
 import { ADMIN_PAGES } from './registry';
 
 const dir = fileURLToPath(new URL('../../../../schemas/ui/admin/', import.meta.url));

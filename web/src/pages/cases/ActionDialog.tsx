@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import { Dropdown, Field, Input, Option, Textarea } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import { caseWorkflow } from '@pv/engine';
 import type { LocalisedText } from '../../i18n';
 import { api } from '../../app/api';
 import { useLanguage } from '../../i18n/LanguageContext';

@@ -28,8 +28,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData, SelectTabData } from '@fluentui/react-components';
-import { caseListDefinition, codelists } from '../../../../engine/src/index';
-import type { CaseListColumn, CaseListFilter } from '../../../../engine/src/index';
+import { caseListDefinition, codelists } from '@pv/engine';
+import type { CaseListColumn, CaseListFilter } from '@pv/engine';
 import { api } from '../../app/api';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';

@@ -20,8 +20,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { SelectTabData } from '@fluentui/react-components';
-import { caseTabs as baseTabs } from '../../../../engine/src/index';
-import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import { caseTabs as baseTabs, caseWorkflow } from '@pv/engine';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CaseStore, CaseTabView, useCaseFormText } from '../../case-form';
 import { useConfiguredCaseTabs } from '../configurator/configured-tabs';

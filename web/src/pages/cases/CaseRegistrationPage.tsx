@@ -8,8 +8,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Field, Input, Link, Title2, makeStyles, tokens } from '@fluentui/react-components';
-import { getCaseProperty } from '../../../../engine/src/index';
-import type { CaseJsonSchema } from '../../../../engine/src/index';
+import { getCaseProperty } from '@pv/engine';
+import type { CaseJsonSchema } from '@pv/engine';
 import { session } from '../../app/session';
 import { CodelistWidget } from '../../case-form/widgets/CodelistWidget';
 import { useCaseFormText } from '../../case-form';

@@ -1,6 +1,6 @@
 /** The full validation report, grouped by tab; each finding jumps to its field. */
 import { Badge, Button, Caption1, Link, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
-import { caseTabs } from '../../../../engine/src/index';
+import { caseTabs } from '@pv/engine';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { useCaseFormText } from '../../case-form';
 import type { CheckReport } from './case-api';

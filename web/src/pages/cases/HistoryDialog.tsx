@@ -7,7 +7,7 @@ import {
   TableHeaderCell,
   TableRow,
 } from '@fluentui/react-components';
-import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import { caseWorkflow } from '@pv/engine';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { HistoryEntry } from './case-api';

@@ -23,7 +23,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import { caseWorkflow } from '@pv/engine';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { VersionComparison, VersionSummary } from './case-api';

@@ -3,7 +3,7 @@
  * history's transmission lines (`uiTransmission*` of schemas/i18n/cases), in the display language.
  */
 import { useCallback } from 'react';
-import { codelists } from '../../../../engine/src/index';
+import { codelists } from '@pv/engine';
 import { useLanguage } from '../../i18n/LanguageContext';
 import type { HistoryEntry } from './case-api';
 import type { CasesKey } from './cases-text';

@@ -26,15 +26,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { getCaseProperty } from '../../../../engine/src/index';
-import { MEDDRA_FIELD_LOCATIONS, meddraTermsOf } from '../../../../engine/src/dictionaries/index';
-import type {
-  CaseMeddraTerm,
-  CodedMeddraTerm,
-  RecodeStatus,
-  RecodedTerm,
-  TermLanguage,
-} from '../../../../engine/src/dictionaries/index';
+import { getCaseProperty, MEDDRA_FIELD_LOCATIONS, meddraTermsOf } from '@pv/engine';
+import type { CaseMeddraTerm, CodedMeddraTerm, RecodeStatus, RecodedTerm, TermLanguage } from '@pv/engine';
 import { api } from '../../app/api';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';

@@ -21,7 +21,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import { caseWorkflow } from '@pv/engine';
 import { api } from '../../app/api';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { useDictionaryText } from '../dictionaries/text';

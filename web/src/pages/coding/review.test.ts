@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MeddraDictionary,
-  meddraTermsOf,
-  parseMeddraRelease,
-} from '../../../../engine/src/dictionaries/index';
+import { MeddraDictionary, meddraTermsOf, parseMeddraRelease } from '@pv/engine';
 import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../../scripts/generate-dictionaries';
 import { CaseStore } from '../../case-form';
 import {

@@ -2,19 +2,8 @@
  * The coding review's logic, apart from React: the rows of a case's MedDRA terms with their
  * status and suggestions, and the case-store writes that accept a suggestion or a recoded value.
  */
-import {
-  codedTermFromCoding,
-  containsHan,
-  meddraLocationOfRef,
-  meddraWrites,
-  queryScript,
-} from '../../../../engine/src/dictionaries/index';
-import type {
-  CaseMeddraTerm,
-  CodedMeddraTerm,
-  MeddraCoding,
-  TermLanguage,
-} from '../../../../engine/src/dictionaries/index';
+import { codedTermFromCoding, containsHan, meddraLocationOfRef, meddraWrites, queryScript } from '@pv/engine';
+import type { CaseMeddraTerm, CodedMeddraTerm, MeddraCoding, TermLanguage } from '@pv/engine';
 
 export interface Suggestion {
   match: 'exact' | 'normalised';

@@ -25,8 +25,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { CASE_ROOT_ID, fieldOrigins, walkFields } from '../../../../engine/src/index';
-import type { ConfigEdit, FieldInfo, Rule } from '../../../../engine/src/index';
+import { CASE_ROOT_ID, fieldOrigins, walkFields } from '@pv/engine';
+import type { ConfigEdit, FieldInfo, Rule } from '@pv/engine';
 import { api } from '../../app/api';
 import { pickLabel } from '../../i18n';
 import { messageOf } from './api';

@@ -18,8 +18,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { configuredTabs, fitsGroup, pathOfPointer } from '../../../../engine/src/index';
-import type { CaseTabGroup, CaseTabs, ConfigEdit, SchemaSet } from '../../../../engine/src/index';
+import { configuredTabs, fitsGroup, pathOfPointer } from '@pv/engine';
+import type { CaseTabGroup, CaseTabs, ConfigEdit, SchemaSet } from '@pv/engine';
 import { CaseStore, CaseTabView } from '../../case-form';
 import { pickLabel } from '../../i18n';
 import { sampleCase } from './sample';

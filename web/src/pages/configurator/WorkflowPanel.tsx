@@ -15,9 +15,8 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { workflowOverrideOf } from '../../../../engine/src/configurator/index';
-import { caseWorkflow } from '../../../../engine/src/workflow/index';
-import type { WorkflowDefinition } from '../../../../engine/src/workflow/index';
+import { workflowOverrideOf, caseWorkflow } from '@pv/engine';
+import type { WorkflowDefinition } from '@pv/engine';
 import { pickLabel } from '../../i18n';
 import { configurator, messageOf } from './api';
 import { useConfiguratorText } from './text';

@@ -1,8 +1,6 @@
 /** The configurator calls the screens make (server/src/configurator/index.ts). */
 import { api } from '../../app/api';
-import type { FeatureSwitches, ListOverride } from '../../../../engine/src/configurator/index';
-import type { WorkflowDefinition } from '../../../../engine/src/workflow/index';
-import type { CaseListDefinition } from '../../../../engine/src/case-model/types';
+import type { FeatureSwitches, ListOverride, WorkflowDefinition, CaseListDefinition } from '@pv/engine';
 import type { LocalisedText } from '../../i18n';
 
 export interface ProjectChoice {

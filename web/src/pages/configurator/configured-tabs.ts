@@ -5,8 +5,8 @@
  * the base layout is used.
  */
 import { useEffect, useState } from 'react';
-import { caseTabs } from '../../../../engine/src/index';
-import type { CaseTabs } from '../../../../engine/src/index';
+import { caseTabs } from '@pv/engine';
+import type { CaseTabs } from '@pv/engine';
 import { api } from '../../app/api';
 
 export function useConfiguredCaseTabs(

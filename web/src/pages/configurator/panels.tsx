@@ -21,9 +21,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { FEATURE_SWITCH_NAMES } from '../../../../engine/src/configurator/index';
-import type { FeatureSwitches } from '../../../../engine/src/configurator/index';
-import { caseListDefinition } from '../../../../engine/src/case-model/index';
+import { FEATURE_SWITCH_NAMES, caseListDefinition } from '@pv/engine';
+import type { FeatureSwitches } from '@pv/engine';
 import { pickLabel } from '../../i18n';
 import { configurator, messageOf } from './api';
 import type {

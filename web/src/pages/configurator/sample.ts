@@ -3,8 +3,8 @@
  * (first code of a code list, a date of the field's precision, the label as text), one item per
  * repeating group, so the configured tab shows filled in as a case would.
  */
-import { allowedCodes, codelists } from '../../../../engine/src/index';
-import type { CaseJsonSchema, CaseTab } from '../../../../engine/src/index';
+import { allowedCodes, codelists } from '@pv/engine';
+import type { CaseJsonSchema, CaseTab } from '@pv/engine';
 import { setAt } from '../../case-form';
 
 const PRECISION_DIGITS: Record<string, number> = {

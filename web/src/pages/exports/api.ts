@@ -1,5 +1,5 @@
 /** Calls of the export screens (server/src/exports/README.md). */
-import { codelists } from '../../../../engine/src/index';
+import { codelists } from '@pv/engine';
 import { api } from '../../app/api';
 import type { DownloadedFile } from '../../api/request';
 

@@ -4,7 +4,7 @@
  * transmissionState, in the display language; bilingual shows both.
  */
 import { useCallback } from 'react';
-import { codelists } from '../../../../engine/src/index';
+import { codelists } from '@pv/engine';
 import zh from '../../../../schemas/i18n/exports/zh.json';
 import en from '../../../../schemas/i18n/exports/en.json';
 import { pickLabel } from '../../i18n';

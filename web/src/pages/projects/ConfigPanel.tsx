@@ -17,8 +17,8 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { FEATURE_SWITCH_NAMES } from '../../../../engine/src/configurator/index';
-import type { FeatureSwitches } from '../../../../engine/src/configurator/index';
+import { FEATURE_SWITCH_NAMES } from '@pv/engine';
+import type { FeatureSwitches } from '@pv/engine';
 import { configurator } from '../configurator/api';
 import type { ProjectConfiguration } from '../configurator/api';
 import type { ConfiguratorKey } from '../configurator/text';

@@ -1,6 +1,6 @@
 /** The readable contents of a project SAE template's overlay (sections of lines). */
 import { Caption1, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { FEATURE_SWITCH_NAMES } from '../../../../engine/src/configurator/index';
+import { FEATURE_SWITCH_NAMES } from '@pv/engine';
 import { useLanguage } from '../../i18n/LanguageContext';
 import type { Overlay } from './summary';
 import { overlaySections } from './summary';

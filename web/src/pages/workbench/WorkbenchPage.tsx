@@ -20,7 +20,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { SelectTabData } from '@fluentui/react-components';
-import { reportingDeadlineRules } from '../../../../engine/src/index';
+import { reportingDeadlineRules } from '@pv/engine';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import type { FeedKind, WorkbenchCounts } from './api';

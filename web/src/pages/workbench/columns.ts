@@ -2,7 +2,7 @@
  * The columns of the workbench's case feeds: who and what the case is, where it stands in the
  * workflow, and its expedited-reporting clock (rule, due date, days left, reminder window).
  */
-import { caseWorkflow, codelists, reportingDeadlineRules } from '../../../../engine/src/index';
+import { caseWorkflow, codelists, reportingDeadlineRules } from '@pv/engine';
 import type { LocalisedText } from '../../i18n';
 import type { FeedRow } from './api';
 

@@ -7,8 +7,8 @@
  * form asks for beyond the entity's), and `annotate` (a default, or `x-options` choices loaded from
  * the server).
  */
-import { pickEntity, resolveEntity } from '../../../../engine/src/entities/resolve';
-import type { EntityFiles, SchemaObject } from '../../../../engine/src/entities/resolve';
+import { pickEntity, resolveEntity } from '@pv/engine';
+import type { EntityFiles, SchemaObject } from '@pv/engine';
 import type { FormDefinition, PageDefinition } from '../definition';
 
 const bundled = import.meta.glob<SchemaObject>('../../../../schemas/entities/*.json', {
