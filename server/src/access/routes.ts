@@ -11,7 +11,7 @@ import { OPERATOR_TENANT } from '../auth/model';
 import { endSessions } from '../auth/sessions';
 import { issueLink } from '../auth/links';
 import type { IdentityOptions } from '../auth/options';
-import { ACCOUNT_PATTERN } from '../auth/policy';
+import { loadEntity, pickBody } from '../entities/schema';
 import { randomUUID } from 'node:crypto';
 import { forgetTenant } from '../tenancy/tenants';
 import { menuItems, permissionsOfArea } from './menus';
@@ -23,20 +23,16 @@ import { PROJECT_OBJECT } from '../projects/object';
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const idParams = (name: string) => ({ type: 'object', properties: { [name]: str(64) } });
 
-const roleBody = {
-  type: 'object',
-  required: ['name', 'type', 'identifier', 'permissions'],
-  additionalProperties: false,
-  properties: {
-    name: str(64, 1),
-    nameEn: str(128),
-    type: { enum: ['sub-admin', 'business', 'project'] },
-    description: str(500),
-    identifier: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_-]{1,63}$' },
-    permissions: { type: 'array', items: str(200, 1), maxItems: 2000, uniqueItems: true },
-    rev: { type: 'integer' },
-  },
-};
+// Bodies are the entity schemas' declarations (schemas/entities/role.json, operator-user.json,
+// user.json): the admin forms render the same ones.
+const roleEntity = loadEntity('role');
+const operatorUserEntity = loadEntity('operator-user');
+const revision = { rev: { type: 'integer' } };
+const roleBody = pickBody(
+  roleEntity,
+  ['name', 'nameEn', 'type', 'description', 'identifier', 'permissions'],
+  { extra: revision },
+);
 
 export function roleView(r: StoredDoc<Role>) {
   return {
@@ -179,12 +175,7 @@ export function accessRoutes(
       path: '/system-admin',
       summary: 'Change the tenant system administrator (enterprise administrator only)',
       permission: 'authoritymanagement:userAccountManagement:systemAdmin',
-      body: {
-        type: 'object',
-        required: ['userId'],
-        additionalProperties: false,
-        properties: { userId: str(64, 1) },
-      },
+      body: pickBody(loadEntity('user#/$defs/systemAdmin'), ['userId']),
     },
     async (c, { body }) => {
       const principal = requirePrincipal(c);
@@ -313,19 +304,10 @@ export function accessRoutes(
 function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   const roles = (actor: string) =>
     deps.store.platform({ userId: actor }).collection<OperatorRole>(C.operatorRoles);
-  const body = {
-    type: 'object',
-    required: ['name', 'identifier', 'permissions'],
-    additionalProperties: false,
-    properties: {
-      name: str(64, 1),
-      nameEn: str(128),
-      description: str(500),
-      identifier: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_-]{1,63}$' },
-      permissions: { type: 'array', items: str(200, 1), maxItems: 500, uniqueItems: true },
-      rev: { type: 'integer' },
-    },
-  };
+  // Operator roles are roles without a type (the platform's menus only).
+  const body = pickBody(roleEntity, ['name', 'nameEn', 'description', 'identifier', 'permissions'], {
+    extra: revision,
+  });
   const view = (r: StoredDoc<OperatorRole>) => ({
     roleId: r._id,
     name: r.name,
@@ -427,16 +409,7 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       path: '/operator/users',
       summary: 'Add an operator account; answers its activation link path',
       permission: 'holoxcontrol:userRole:add',
-      body: {
-        type: 'object',
-        required: ['account', 'name', 'operatorRoleIds'],
-        additionalProperties: false,
-        properties: {
-          account: { type: 'string', pattern: ACCOUNT_PATTERN },
-          name: str(64, 1),
-          operatorRoleIds: { type: 'array', items: str(64, 1), uniqueItems: true },
-        },
-      },
+      body: pickBody(operatorUserEntity, ['account', 'name', 'operatorRoleIds']),
     },
     async (c, { body: input }) => {
       const actor = requirePrincipal(c).userId;
@@ -470,14 +443,7 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         'Set an operator’s roles (user roles) and the tenants they look after (user jurisdiction; empty: all)',
       permission: 'holoxcontrol:userRole:assign',
       params: idParams('userId'),
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          operatorRoleIds: { type: 'array', items: str(64, 1), uniqueItems: true },
-          jurisdiction: { type: 'array', items: str(64, 1), uniqueItems: true },
-        },
-      },
+      body: pickBody(operatorUserEntity, ['operatorRoleIds', 'jurisdiction'], { required: [] }),
     },
     async (c, { body: input, params }) => {
       const actor = requirePrincipal(c).userId;
@@ -534,12 +500,7 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       summary: 'Set the tenants an operator looks after (user jurisdiction; empty: all)',
       permission: 'holoxcontrol:userJurisdiction:assign',
       params: idParams('userId'),
-      body: {
-        type: 'object',
-        required: ['jurisdiction'],
-        additionalProperties: false,
-        properties: { jurisdiction: { type: 'array', items: str(64, 1), uniqueItems: true, maxItems: 1000 } },
-      },
+      body: pickBody(operatorUserEntity, ['jurisdiction'], { required: ['jurisdiction'] }),
     },
     async (c, { body: input, params }) => {
       const actor = requirePrincipal(c).userId;

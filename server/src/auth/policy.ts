@@ -47,31 +47,3 @@ export function assertEmail(email: string | undefined): void {
 export function assertPhone(phone: string | undefined): void {
   if (phone && !new RegExp(PHONE_PATTERN).test(phone)) throw errors.badRequest('users.phoneInvalid');
 }
-
-/** JSON Schema of the security settings: every field required (SPEC 5). */
-export const securitySchema = {
-  type: 'object',
-  required: [
-    'maxLoginErrors',
-    'autoUnlockHours',
-    'passwordChangeDays',
-    'minLength',
-    'requireUpper',
-    'requireLower',
-    'requireDigit',
-    'requireSpecial',
-    'sessionMinutes',
-  ],
-  additionalProperties: false,
-  properties: {
-    maxLoginErrors: { type: 'integer', minimum: 1, maximum: 20 },
-    autoUnlockHours: { type: 'integer', minimum: 1, maximum: 720 },
-    passwordChangeDays: { type: 'integer', minimum: 0, maximum: 3650 },
-    minLength: { type: 'integer', minimum: 6, maximum: 64 },
-    requireUpper: { type: 'boolean' },
-    requireLower: { type: 'boolean' },
-    requireDigit: { type: 'boolean' },
-    requireSpecial: { type: 'boolean' },
-    sessionMinutes: { type: 'integer', minimum: 30, maximum: 360 },
-  },
-} as const;

@@ -72,6 +72,11 @@ export function bodySchema(entity: EntitySchema, options: { rev?: boolean } = {}
   };
 }
 
+export type BodySchema = Record<string, unknown> & {
+  required: string[];
+  properties: Record<string, JsonSchema>;
+};
+
 /**
  * A body made of some of an entity's properties, as the entity declares them (a route whose body is
  * not the whole entry: a profile edit, an action). `required` replaces the entity's required list
@@ -82,7 +87,7 @@ export function pickBody(
   entity: EntitySchema,
   fields: readonly string[],
   options: { rev?: boolean; required?: readonly string[]; extra?: Record<string, JsonSchema> } = {},
-): Record<string, unknown> {
+): BodySchema {
   const picked = pickEntity(entity, fields);
   const required = [...(options.required ?? (picked.required as string[])), ...(options.rev ? ['rev'] : [])];
   return {
@@ -91,9 +96,9 @@ export function pickBody(
     additionalProperties: false,
     required,
     properties: {
-      ...(picked.properties as Record<string, unknown>),
+      ...(picked.properties as Record<string, JsonSchema>),
       ...options.extra,
-      ...(options.rev ? { rev: { type: 'integer', minimum: 1 } } : {}),
+      ...(options.rev ? { rev: { type: 'integer' } } : {}),
     },
   };
 }

@@ -9,6 +9,7 @@ import { tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import type { ModuleRouter } from '../http/route';
 import type { JsonSchema } from '../http/validation';
+import { loadEntity, pickBody } from '../entities/schema';
 import type { Handle, StoredDoc } from '../store/port';
 
 export const RECEIVERS = 'receivers';
@@ -33,36 +34,25 @@ export interface Receiver {
 
 export type ReceiverInput = Omit<Receiver, 'active'> & { active?: boolean; rev?: number };
 
-// Identifiers go into XML attributes and regulators' gateways: printable ASCII, no spaces (SPEC 5, code fields).
-const identifier = (max: number): JsonSchema => ({
-  type: 'string',
-  maxLength: max,
-  pattern: '^[!-~]*$',
-});
-
-const receiverBody = (requireRev: boolean): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: [
-    'name',
-    'receiverIdentifier',
-    'senderIdentifier',
-    'profile',
-    'format',
-    ...(requireRev ? ['rev'] : []),
-  ],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100 },
-    receiverIdentifier: identifier(60),
-    messageReceiverIdentifier: { anyOf: [identifier(60), { type: 'null' }] },
-    senderIdentifier: identifier(60),
-    profile: { enum: [...PROFILES] },
-    format: { enum: [...FORMATS] },
-    active: { type: 'boolean' },
-    remark: { anyOf: [{ type: 'string', maxLength: 500 }, { type: 'null' }] },
-    rev: { type: 'integer', minimum: 1 },
-  },
-});
+// The body is schemas/entities/receiver.json's declaration (the receiver form renders the same one);
+// identifiers go into XML attributes and regulators' gateways: printable ASCII, no spaces (formats.json).
+const receiverBody = (requireRev: boolean): JsonSchema => {
+  const body = pickBody(
+    loadEntity('receiver'),
+    [
+      'name',
+      'receiverIdentifier',
+      'messageReceiverIdentifier',
+      'senderIdentifier',
+      'profile',
+      'format',
+      'active',
+      'remark',
+    ],
+    { extra: { rev: { type: 'integer', minimum: 1 } } },
+  );
+  return requireRev ? { ...body, required: [...body.required, 'rev'] } : body;
+};
 
 export const receiverIdParams: JsonSchema = {
   type: 'object',

@@ -5,7 +5,8 @@
 import { Ajv2020 } from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { errors } from './errors';
+import { AppError, errors } from './errors';
+import { Code } from './envelope';
 
 export type JsonSchema = Record<string, unknown> | boolean;
 
@@ -14,7 +15,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
   addFormatsModule) as typeof addFormatsModule;
 
 function makeAjv(coerceTypes: boolean | 'array'): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults: true });
+  // verbose: an error carries the schema it broke, so a format's own message (x-message) can be answered.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults: true, verbose: true });
   addFormats(ajv);
   // Schemas in schemas/ annotate E2B ids and UI hints; they are data for other layers.
   ajv.addVocabulary(['x-e2b', 'x-permission', 'x-ui']);
@@ -50,6 +52,13 @@ export type Validator = (value: unknown) => void;
 export function compileValidator(schema: JsonSchema, kind: 'body' | 'text'): Validator {
   const validate: ValidateFunction = (kind === 'body' ? bodyAjv : textAjv).compile(schema);
   return (value) => {
-    if (!validate(value)) throw errors.validation({ errors: toFieldErrors(validate.errors) });
+    if (validate(value)) return;
+    const details = { errors: toFieldErrors(validate.errors) };
+    // A shared format (schemas/entities/formats.json) names its message: "phone number invalid".
+    const declared = validate.errors
+      ?.map((error) => (error.parentSchema as Record<string, unknown> | undefined)?.['x-message'])
+      .find((key): key is string => typeof key === 'string');
+    if (declared) throw new AppError(Code.badRequest, declared, {}, 400, { data: details });
+    throw errors.validation(details);
   };
 }

@@ -2,7 +2,6 @@
  * Report-code generators and counters per tenant and project (`/api/report-codes`), the
  * administration of /authoritymanagement/codeManagement. Cases take codes through `nextReportCode`.
  */
-import { REPORT_CODE_CYCLES } from '../../../engine/src/report-codes/index';
 import { tenantHandle } from '../http/context';
 import { errors } from '../http/errors';
 import { defineModule } from '../http/module';
@@ -11,6 +10,7 @@ import type { JsonSchema } from '../http/validation';
 import type { CollectionDefinition, StoredDoc } from '../store/port';
 import type { Counter, StoredGenerator } from './service';
 import { assertGenerator, previewReportCode, RC } from './service';
+import { loadEntity, pickBody } from '../entities/schema';
 
 export { nextReportCode, generatorFor, RC as reportCodeCollections } from './service';
 export type { StoredGenerator, Counter } from './service';
@@ -25,17 +25,10 @@ const collections: CollectionDefinition[] = [
   },
 ];
 
-const generatorFields: Record<string, JsonSchema> = {
-  name: { type: 'string', minLength: 1, maxLength: 100 },
-  projectId: { type: ['string', 'null'], maxLength: 64 },
-  countryCode: { type: 'string', maxLength: 2 },
-  organisation: { type: 'string', maxLength: 40 },
-  cycle: { enum: [...REPORT_CODE_CYCLES] },
-  length: { type: 'integer' },
-  startValue: { type: 'integer' },
-  utcOffsetMinutes: { type: 'integer', minimum: -720, maximum: 840 },
-  enabled: { type: 'boolean' },
-};
+// Bodies are schemas/entities/report-code-generator.json's declaration (the form renders the same
+// one); each field names the message of the check (assertGenerator) it would otherwise fail.
+const generatorEntity = loadEntity('report-code-generator');
+const GENERATOR_FIELDS = Object.keys(generatorEntity.properties);
 const idParams: JsonSchema = {
   type: 'object',
   required: ['id'],
@@ -72,12 +65,7 @@ function routes(router: ModuleRouter): void {
       summary:
         'Adds a generator: country code, company or regulator name, cycle, length, start value (one enabled per project)',
       permission: 'authoritymanagement:codeManagement:add',
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'countryCode', 'organisation', 'cycle', 'length', 'startValue'],
-        properties: generatorFields,
-      },
+      body: pickBody(generatorEntity, GENERATOR_FIELDS),
     },
     async (c, { body }) => {
       const generator: StoredGenerator = {
@@ -102,12 +90,11 @@ function routes(router: ModuleRouter): void {
       summary: 'Edits a generator from the revision read; counters keep their values',
       permission: 'authoritymanagement:codeManagement:edit',
       params: idParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
+      // An edit may send only the fields it changes.
+      body: pickBody(generatorEntity, GENERATOR_FIELDS, {
         required: ['rev'],
-        properties: { ...generatorFields, rev: { type: 'integer', minimum: 1 } },
-      },
+        extra: { rev: { type: 'integer', minimum: 1 } },
+      }),
     },
     async (c, { params, body }) => {
       const generators = tenantHandle(c).collection<StoredGenerator>(RC.generators);

@@ -19,34 +19,23 @@ import { saveTenantDefaults, tenantDefaults } from './tenant-defaults';
 import type { IdentityOptions } from '../auth/options';
 import {
   ACCOUNT_PATTERN,
-  PHONE_PATTERN,
   assertAccount,
   assertEmail,
   assertNewPassword,
   assertPhone,
-  securitySchema,
 } from '../auth/policy';
 import { forgetTenant } from './tenants';
 import { operatorAccountRoutes } from './operator-accounts';
 import { REGISTRATION_DAYS, purgeExpiredRegistrations, registrationCutoff } from './registrations';
 import { textMatch } from '../store/guard';
+import { loadEntity, pickBody } from '../entities/schema';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
-const limitsSchema = {
-  type: 'object',
-  required: ['projects', 'sponsors', 'users'],
-  additionalProperties: false,
-  properties: {
-    projects: { type: 'integer', minimum: 0, maximum: 100000 },
-    sponsors: { type: 'integer', minimum: 0, maximum: 100000 },
-    users: { type: 'integer', minimum: 1, maximum: 1000000 },
-  },
-};
-const detailSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { address: str(300), description: str(2000), creditCode: str(64) },
-};
+// Bodies are the entity schemas' declarations (schemas/entities/tenant.json, organisation.json,
+// company.json): the admin forms render the same ones.
+const tenantEntity = loadEntity('tenant');
+const securityEntity = loadEntity('tenant#/properties/security');
+const revision = { rev: { type: 'integer' } };
 
 export function tenantView(t: StoredDoc<Tenant>) {
   return {
@@ -81,23 +70,11 @@ interface Organisation {
   address?: string;
 }
 
-const organisationBody = {
-  type: 'object',
-  required: ['name', 'kind'],
-  additionalProperties: false,
-  properties: {
-    name: str(100, 1),
-    nameEn: str(200),
-    kind: { enum: ['organisation', 'institution'] },
-    code: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_.\\-]*$' },
-    parentId: { type: ['string', 'null'], maxLength: 64 },
-    order: { type: 'integer', minimum: 0, default: 0 },
-    contact: str(100),
-    phone: { type: 'string', pattern: PHONE_PATTERN },
-    address: str(300),
-    rev: { type: 'integer' },
-  },
-};
+const organisationBody = pickBody(
+  loadEntity('organisation'),
+  ['name', 'nameEn', 'kind', 'code', 'parentId', 'order', 'contact', 'phone', 'address'],
+  { extra: revision },
+);
 
 /** Creates a tenant with its enterprise administrator (account + user, to be activated). */
 export async function createTenant(
@@ -205,9 +182,10 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
         required: ['tenantName', 'code', 'contactName', 'account', 'email', 'password', 'confirmPassword'],
         additionalProperties: false,
         properties: {
-          tenantName: str(100, 2),
-          tenantNameEn: str(200),
-          code: { type: 'string', pattern: '^[A-Za-z0-9_-]{2,32}$' },
+          // Field rules come from the entity; phone and email are checked after the captcha (below).
+          tenantName: tenantEntity.properties.name,
+          tenantNameEn: tenantEntity.properties.nameEn,
+          code: tenantEntity.properties.code,
           contactName: str(64, 1),
           account: { type: 'string', pattern: ACCOUNT_PATTERN },
           email: str(254, 1),
@@ -309,23 +287,10 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
       summary:
         'Edit the caller’s tenant detail (name, contact, address ...); limits and expiry are the operator’s',
       permission: 'authoritymanagement:sysTenantConfig:edit',
-      body: {
-        type: 'object',
+      body: pickBody(tenantEntity, ['name', 'nameEn', 'contact', 'detail'], {
         required: ['name', 'contact', 'rev'],
-        additionalProperties: false,
-        properties: {
-          name: str(100, 2),
-          nameEn: str(200),
-          contact: {
-            type: 'object',
-            required: ['name', 'email'],
-            additionalProperties: false,
-            properties: { name: str(64, 1), email: str(254, 1), phone: str(32) },
-          },
-          detail: detailSchema,
-          rev: { type: 'integer' },
-        },
-      },
+        extra: revision,
+      }),
     },
     async (c, { body }) => {
       const principal = requirePrincipal(c);
@@ -363,11 +328,8 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
       summary:
         'Set the password policy and session expiry (every field required; session 30-360 minutes); rev is the one GET answered, a stale one is refused (409)',
       permission: 'authoritymanagement:sysTenantConfig:security',
-      body: {
-        ...securitySchema,
-        required: [...securitySchema.required, 'rev'],
-        properties: { ...securitySchema.properties, rev: { type: 'integer' } },
-      },
+      // Every field required (SPEC 5): the entity's security settings as declared.
+      body: pickBody(securityEntity, Object.keys(securityEntity.properties), { rev: true }),
     },
     async (c, { body }) => {
       const principal = requirePrincipal(c);
@@ -511,26 +473,9 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
   );
 
   // Company information: one document per tenant.
-  const companySchema = {
-    type: 'object',
-    required: ['name'],
-    additionalProperties: false,
-    properties: {
-      name: str(200, 1),
-      nameEn: str(300),
-      creditCode: str(64),
-      legalRepresentative: str(64),
-      address: str(300),
-      addressEn: str(500),
-      postalCode: { type: 'string', pattern: '^[0-9]{6}$' },
-      phone: { type: 'string', pattern: PHONE_PATTERN },
-      email: str(254),
-      website: str(300),
-      mahIdentifier: str(100),
-      description: str(4000),
-      rev: { type: 'integer' },
-    },
-  };
+  const companySchema = pickBody(loadEntity('company'), Object.keys(loadEntity('company').properties), {
+    extra: revision,
+  });
   router.route(
     {
       method: 'get',
@@ -589,16 +534,9 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       summary:
         'Set the limits and the password and session policy of new tenants (every field required; existing tenants keep theirs)',
       permission: 'holoxcontrol:lessee:edit',
-      body: {
-        type: 'object',
-        required: ['limits', 'security'],
-        additionalProperties: false,
-        properties: {
-          limits: limitsSchema,
-          security: securitySchema,
-          rev: { type: ['integer', 'null'] },
-        },
-      },
+      body: pickBody(loadEntity('tenant#/$defs/defaults'), ['limits', 'security'], {
+        extra: { rev: { type: ['integer', 'null'] } },
+      }),
     },
     async (c, { body }) => {
       const { rev, ...defaults } = body;
@@ -664,29 +602,15 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       path: '/operator/tenants',
       summary: 'Create an active tenant with its enterprise administrator; answers the activation link path',
       permission: 'holoxcontrol:lessee:add',
-      body: {
-        type: 'object',
-        required: ['name', 'code', 'expiresAt', 'limits', 'contact', 'admin'],
-        additionalProperties: false,
-        properties: {
-          name: str(100, 2),
-          nameEn: str(200),
-          code: { type: 'string', pattern: '^[A-Za-z0-9_-]{2,32}$' },
-          expiresAt: { type: ['string', 'null'], format: 'date-time' },
-          limits: limitsSchema,
-          contact: {
-            type: 'object',
-            required: ['name', 'email'],
-            properties: { name: str(64, 1), email: str(254, 1), phone: str(32) },
-          },
-          admin: {
-            type: 'object',
-            required: ['account', 'name', 'email'],
-            additionalProperties: false,
-            properties: { account: str(64, 1), name: str(64, 1), email: str(254, 1), phone: str(32) },
-          },
-        },
-      },
+      body: pickBody(loadEntity('tenant#/$defs/create'), [
+        'name',
+        'nameEn',
+        'code',
+        'expiresAt',
+        'limits',
+        'contact',
+        'admin',
+      ]),
     },
     async (c, { body }) => {
       const principal = requirePrincipal(c);
@@ -711,17 +635,7 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       summary: 'Set a tenant’s limits, expiry and status (active or disabled)',
       permission: 'holoxcontrol:lessee:edit',
       params: tenantParams,
-      body: {
-        type: 'object',
-        required: ['expiresAt', 'limits', 'status', 'rev'],
-        additionalProperties: false,
-        properties: {
-          expiresAt: { type: ['string', 'null'], format: 'date-time' },
-          limits: limitsSchema,
-          status: { enum: ['active', 'disabled'] },
-          rev: { type: 'integer' },
-        },
-      },
+      body: pickBody(loadEntity('tenant#/$defs/settings'), ['expiresAt', 'limits', 'status'], { rev: true }),
     },
     async (c, { body, params }) => {
       const principal = requirePrincipal(c);
@@ -753,17 +667,7 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       summary: 'Approve or reject a registered tenant (with limits and expiry on approval)',
       permission: 'holoxcontrol:lessee:approve',
       params: tenantParams,
-      body: {
-        type: 'object',
-        required: ['approve'],
-        additionalProperties: false,
-        properties: {
-          approve: { type: 'boolean' },
-          note: str(500),
-          expiresAt: { type: ['string', 'null'], format: 'date-time' },
-          limits: limitsSchema,
-        },
-      },
+      body: pickBody(loadEntity('tenant#/$defs/decision'), ['approve', 'note', 'expiresAt', 'limits']),
     },
     async (c, { body, params }) => {
       const principal = requirePrincipal(c);

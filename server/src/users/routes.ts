@@ -25,6 +25,7 @@ import { assertAssignableRoles } from '../access/service';
 import { requirePermission } from '../access/permissions';
 import type { OperationLogEntry } from './oplog';
 import { textMatch } from '../store/guard';
+import { loadEntity, pickBody } from '../entities/schema';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const userParams = { type: 'object', properties: { userId: str(64) } };
@@ -65,15 +66,10 @@ export function userView(u: StoredDoc<User>) {
   };
 }
 
-const profileProperties = {
-  name: str(64, 1),
-  phone: str(32),
-  email: str(254, 1),
-  job: str(100),
-  organisationIds: { type: 'array', items: str(64, 1), minItems: 1, maxItems: 50, uniqueItems: true },
-  roleIds: { type: 'array', items: str(64, 1), maxItems: 100, uniqueItems: true },
-  duties: { type: 'array', items: str(64, 1), maxItems: 30, uniqueItems: true },
-};
+// Bodies are schemas/entities/user.json's declarations (the user form renders the same ones); the
+// formats' messages (users.phoneInvalid, users.emailInvalid, users.accountInvalid) answer a bad value.
+const userEntity = loadEntity('user');
+const PROFILE = ['name', 'phone', 'email', 'job', 'organisationIds', 'roleIds', 'duties'];
 
 interface UserInput {
   account: string;
@@ -225,12 +221,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       summary:
         'Create a user (to be activated; answers the activation link path), or invite an existing account of another tenant (state invited until its holder accepts)',
       permission: 'authoritymanagement:userAccountManagement:add',
-      body: {
-        type: 'object',
-        required: ['account', 'name', 'email', 'organisationIds'],
-        additionalProperties: false,
-        properties: { account: { type: 'string', maxLength: 64 }, ...profileProperties },
-      },
+      body: pickBody(userEntity, ['account', ...PROFILE]),
     },
     async (c, { body }) => {
       const principal = requirePrincipal(c);
@@ -324,12 +315,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       summary: 'Edit a user’s profile, organisations, roles and duties',
       permission: 'authoritymanagement:userAccountManagement:edit',
       params: userParams,
-      body: {
-        type: 'object',
-        required: ['name', 'email', 'organisationIds', 'rev'],
-        additionalProperties: false,
-        properties: { ...profileProperties, rev: { type: 'integer' } },
-      },
+      body: pickBody(userEntity, PROFILE, { rev: true }),
     },
     async (c, { body, params }) => {
       const principal = requirePrincipal(c);

@@ -1,0 +1,77 @@
+/**
+ * Entity schemas are the single source of request bodies: each file of schemas/entities (but the
+ * shared formats) is read by some route of the running server, seen in the OpenAPI document as the
+ * `x-entity` its body was derived from. A schema no route reads is a second copy waiting to drift.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modules } from '../modules';
+import { testPlatform } from '../http/testing';
+import { testStore } from '../http/test-store';
+import { entityFormat, entityNames, loadEntity, pickBody } from './schema';
+
+type OpenApi = {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>>;
+};
+
+/** Entity file names the document's request bodies were derived from. */
+function entitiesInBodies(doc: OpenApi): Set<string> {
+  const found = new Set<string>();
+  for (const operations of Object.values(doc.paths))
+    for (const operation of Object.values(operations)) {
+      const schema = operation.requestBody?.content['application/json']?.schema as
+        Record<string, unknown> | undefined;
+      const entity = schema?.['x-entity'];
+      if (typeof entity === 'string') found.add(entity.split('#')[0]!);
+    }
+  return found;
+}
+
+function unread(doc: OpenApi, names: string[]): string[] {
+  const read = entitiesInBodies(doc);
+  return names.filter((name) => !read.has(name));
+}
+
+describe('entity schemas and the routes', () => {
+  let store: Awaited<ReturnType<typeof testStore>>;
+  let doc: OpenApi;
+
+  beforeAll(async () => {
+    store = await testStore();
+    const res = await testPlatform({ store, modules }).app.request('/api/openapi.json');
+    doc = (await res.json()) as OpenApi;
+  });
+  afterAll(() => store.close());
+
+  it('every entity schema is read by a route (its body is derived from it)', () => {
+    expect(entityNames().length).toBeGreaterThanOrEqual(20);
+    expect(unread(doc, entityNames())).toEqual([]);
+  });
+
+  it('the identity entities validate their routes’ bodies', () => {
+    const read = entitiesInBodies(doc);
+    for (const name of ['organisation', 'receiver', 'role', 'tenant', 'user', 'company', 'operator-user'])
+      expect(read.has(name), name).toBe(true);
+    const body = (path: string, method: string) =>
+      doc.paths[path]?.[method]?.requestBody?.content['application/json']?.schema as Record<string, unknown>;
+    expect(body('/api/users', 'post')['x-entity']).toBe('user');
+    expect(body('/api/tenancy/organisations/{organisationId}', 'put')['x-entity']).toBe('organisation');
+    expect(body('/api/tenancy/operator/tenants/{tenantId}/decision', 'post')['x-entity']).toBe(
+      'tenant#/$defs/decision',
+    );
+  });
+
+  it('reports an entity schema that no route reads', () => {
+    expect(unread(doc, [...entityNames(), 'planted-entity'])).toEqual(['planted-entity']);
+  });
+
+  it('derives a body from the entity’s own declaration, with the shared formats inlined', () => {
+    const body = pickBody(loadEntity('user'), ['account', 'phone'], { rev: true });
+    expect(body.required).toEqual(['account', 'rev']);
+    expect(body.additionalProperties).toBe(false);
+    expect((body.properties.phone as { pattern: string }).pattern).toBe(entityFormat('phone').pattern);
+    expect(body.properties.account).toMatchObject({
+      maxLength: 64,
+      pattern: entityFormat('account').pattern,
+    });
+  });
+});
