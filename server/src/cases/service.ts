@@ -43,16 +43,15 @@ export interface CreateCaseInput {
   document?: Doc;
 }
 
+/** After the project is checked: a caller outside it learns nothing from the other selections. */
 function requireSelection(input: CreateCaseInput): void {
-  if (!input.projectId) throw errors.badRequest('cases.selectProject');
   if (!input.reportType) throw errors.badRequest('cases.selectReportType');
   if (!input.happenCountry) throw errors.badRequest('cases.selectEventCountry');
 }
 
-async function usableProject(handle: Handle, projectId: string): Promise<Project & { _id: string }> {
+async function existingProject(handle: Handle, projectId: string): Promise<Project & { _id: string }> {
   const project = await findProject(handle, projectId);
   if (!project) throw errors.badRequest('cases.unknownProject', { id: projectId });
-  if (project.locked) throw errors.badRequest('cases.projectLocked', { code: project.code });
   return project;
 }
 
@@ -78,14 +77,16 @@ export async function createCase(
   c: Context<AppEnv>,
   input: CreateCaseInput,
 ): Promise<{ case: CaseView; duplicates: DuplicateCandidate[] }> {
-  requireSelection(input);
+  if (!input.projectId) throw errors.badRequest('cases.selectProject');
   const principal = requirePrincipal(c);
   const handle = tenantHandle(c);
   const now = c.get('deps').clock.now();
-  const project = await usableProject(handle, input.projectId!);
+  const project = await existingProject(handle, input.projectId);
   await requireProjectMember(c, project._id);
   // Adding is checked in the project the case goes to, not in the one a header names.
   if (!(await callerMay(c, 'activecase:add', { projectId: project._id }))) throw errors.forbidden();
+  if (project.locked) throw errors.badRequest('cases.projectLocked', { code: project.code });
+  requireSelection(input);
   if (input.hospitalId && !project.sites.some((site) => site.id === input.hospitalId)) {
     throw errors.badRequest('cases.unknownSite', { id: input.hospitalId });
   }
