@@ -1,5 +1,5 @@
 /**
- * MedDRA is licensed: the repository codes with the synthetic release of generate-dictionaries.ts.
+ * MedDRA is licensed: the repository codes with the synthetic release of engine/src/dictionaries/synthetic.ts.
  * This guard knows only the real MedDRA codes the repository once held (the old demo seed and test
  * fixtures, with their term names) and fails if one of them comes back in a file of the working
  * tree (tracked or new, .gitignore honoured). It is no general MedDRA detector: a real code not in

@@ -7,13 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import {
-  generateMeddra,
-  generateWhodrug,
-  meddraFiles,
-  SMALL_MEDDRA,
-  whodrugFiles,
-} from '../../scripts/generate-dictionaries';
+import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
 import { importRelease, tokenOf } from './dictionary-helpers';
 import { demoPassword, login, missingKeys, skipTour } from './helpers';
 import { test } from './kit';

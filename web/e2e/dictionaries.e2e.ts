@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
-import {
-  generateMeddra,
-  generateWhodrug,
-  meddraFiles,
-  SMALL_MEDDRA,
-  whodrugFiles,
-} from '../../scripts/generate-dictionaries';
+import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
 import { test } from './kit';
 import { importRelease, tokenOf } from './dictionary-helpers';
 import { demoPassword, login, missingKeys, skipTour } from './helpers';

@@ -9,13 +9,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
-import {
-  generateMeddra,
-  generateWhodrug,
-  meddraFiles,
-  SMALL_MEDDRA,
-  whodrugFiles,
-} from '../../scripts/generate-dictionaries';
+import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
 import { test } from './kit';
 import { apiCall, demoPassword, login, missingKeys, skipTour } from './helpers';
 

@@ -55,3 +55,14 @@ export {
   meddraWrites,
 } from './coding/case-terms';
 export type { CaseMeddraTerm, MeddraFieldLocation } from './coding/case-terms';
+// Synthetic releases in the official layouts (no licensed content): tests, the demo seed, benchmarks.
+export {
+  FULL_MEDDRA,
+  SMALL_MEDDRA,
+  generateMeddra,
+  generateWhodrug,
+  meddraFiles,
+  whodrugFiles,
+  random as seededRandom,
+} from './synthetic';
+export type { MeddraPair, MeddraSize } from './synthetic';

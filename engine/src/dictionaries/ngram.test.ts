@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateMeddra, random, SMALL_MEDDRA } from '../../../scripts/generate-dictionaries';
+import { generateMeddra, random, SMALL_MEDDRA } from './synthetic';
 import { NgramIndex, RankedHits, rankMatch } from './ngram';
 
 const texts = generateMeddra(SMALL_MEDDRA).en.llts.map((l) => l.name);

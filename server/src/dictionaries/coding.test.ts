@@ -1,7 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { codedTermFromCoding, MeddraDictionary, meddraTermsOf } from '@pv/engine';
+import {
+  codedTermFromCoding,
+  MeddraDictionary,
+  meddraTermsOf,
+  generateMeddra,
+  meddraFiles,
+  SMALL_MEDDRA,
+} from '@pv/engine';
 import type { MeddraRelease } from '@pv/engine';
-import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../scripts/generate-dictionaries';
 import { caseCollectionNames, createCasesModule, workbenchModule } from '../cases/index';
 import { demoCaseContent } from '../cases/demo/factory';
 import { caseRig, demoProject, PASSWORD, recordingSigner } from '../cases/testing';

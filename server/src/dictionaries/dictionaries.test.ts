@@ -1,13 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  generateMeddra,
-  generateWhodrug,
-  meddraFiles,
-  SMALL_MEDDRA,
-  whodrugFiles,
-} from '../../../scripts/generate-dictionaries';
+import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
 import type { MeddraCoding, MeddraRelease } from '@pv/engine';
 import { openFileStore } from '../files';
 import type { Authenticator } from '../http/context';

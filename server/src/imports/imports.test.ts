@@ -2,15 +2,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseXml, readAcknowledgement } from '@pv/engine';
-import { validateR3Xml } from '../interchange';
 import {
+  parseXml,
+  readAcknowledgement,
   generateMeddra,
   generateWhodrug,
   meddraFiles,
   SMALL_MEDDRA,
   whodrugFiles,
-} from '../../../scripts/generate-dictionaries';
+} from '@pv/engine';
+import { validateR3Xml } from '../interchange';
 import { permissionsOfArea } from '../access/menus';
 import { accessCollections, usersCollections } from '../auth/collections';
 import { caseCollectionNames, createCasesModule } from '../cases';

@@ -17,13 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  generateMeddra,
-  generateWhodrug,
-  meddraFiles,
-  SMALL_MEDDRA,
-  whodrugFiles,
-} from '../../../scripts/generate-dictionaries';
+import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
 import type { Platform } from '../app';
 import { permissionsOfArea } from '../access/menus';
 import type { ProjectMember, Role } from '../access/permissions';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../../scripts/generate-dictionaries';
+import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../synthetic';
 import { walkCaseSchema } from '../../case-model/index';
 import { MeddraDictionary } from '../meddra/dictionary';
 import { parseMeddraRelease } from '../meddra/parse';

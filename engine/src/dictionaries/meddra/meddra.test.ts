@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../../scripts/generate-dictionaries';
+import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../synthetic';
 import { DictionaryFormatError } from '../format-error';
 import { checkMeddraQuery, MeddraDictionary } from './dictionary';
 import { parseMeddraRelease } from './parse';

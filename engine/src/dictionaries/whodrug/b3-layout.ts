@@ -1,7 +1,7 @@
 /**
  * WHODrug Global B3 format: fixed-width text files, one record per line. Positions are 0-based
  * start and length in characters. This table is the single place the layout is declared; the
- * synthetic generator (scripts/generate-dictionaries.ts) writes from it and the reader reads from
+ * synthetic generator (engine/src/dictionaries/synthetic.ts) writes from it and the reader reads from
  * it. Check it against UMC's "WHODrug B3 format" file description of the release being loaded.
  */
 export interface FieldSpec {

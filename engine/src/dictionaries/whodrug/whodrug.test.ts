@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateWhodrug, whodrugFiles } from '../../../../scripts/generate-dictionaries';
+import { generateWhodrug, whodrugFiles } from '../synthetic';
 import { DictionaryFormatError } from '../format-error';
 import { checkWhodrugQuery, WhodrugDictionary } from './dictionary';
 import { parseWhodrugRelease } from './parse';

@@ -1,19 +1,12 @@
 /**
  * The dictionaries of the demo: MedDRA is licensed, so the demo tenant codes with a synthetic
  * release in the official layouts (zh and en, the same codes), and a synthetic WHODrug release,
- * both made by the repository's generator (scripts/generate-dictionaries.ts) with fixed seeds - the
+ * both made by the repository's generator (engine/src/dictionaries/synthetic.ts) with fixed seeds - the
  * same releases the browser tests import, so an import there is recognised as unchanged. The
  * dictionaries module's seed imports them; the case factory codes with their terms.
  */
-import type { MeddraRelease, WhodrugRelease } from '@pv/engine';
-import {
-  generateMeddra,
-  generateWhodrug,
-  meddraFiles,
-  SMALL_MEDDRA,
-  whodrugFiles,
-} from '../../../../scripts/generate-dictionaries';
-import type { MeddraPair } from '../../../../scripts/generate-dictionaries';
+import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
+import type { MeddraRelease, WhodrugRelease, MeddraPair } from '@pv/engine';
 
 /** The generator's default version labels: the releases are synthetic whatever they are called. */
 export const DEMO_MEDDRA_VERSION = '27.0';

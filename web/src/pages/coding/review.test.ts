@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MeddraDictionary, meddraTermsOf, parseMeddraRelease } from '@pv/engine';
-import { generateMeddra, meddraFiles, SMALL_MEDDRA } from '../../../../scripts/generate-dictionaries';
+import {
+  MeddraDictionary,
+  meddraTermsOf,
+  parseMeddraRelease,
+  generateMeddra,
+  meddraFiles,
+  SMALL_MEDDRA,
+} from '@pv/engine';
 import { CaseStore } from '../../case-form';
 import {
   acceptWrites,
