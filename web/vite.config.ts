@@ -8,5 +8,7 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  // The case check's worker (case-form/check-worker.ts) loads the served validators with import().
+  worker: { format: 'es' },
   server: { proxy: { '/api': apiOrigin, '/health': apiOrigin } },
 });

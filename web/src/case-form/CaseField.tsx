@@ -1,18 +1,17 @@
 /**
  * The one RJSF field of the case form (`ui:field` of every property): renders the label, the
  * widget the registry selects, the null-flavor choice where the element allows one, and the
- * field's own check. The value lives here (local state) and is written to the case store on each
- * change; only this field re-renders while the user types.
+ * findings of the configuration's check at this field (the store's board, filled by
+ * case-check.ts with the server's own validators and rules). The value lives here (local state)
+ * and is written to the case store on each change; only this field re-renders while the user types.
  */
-import { memo, useCallback, useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { Dropdown, Field, Option, makeStyles, tokens } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import type { FieldProps } from '@rjsf/utils';
 import type { LocalisedText } from '../i18n';
 import { useCaseFormText } from './text';
 import type { CaseFormKey } from './text';
-import type { FieldCheck } from './field-check';
-import { problemText } from './field-check';
 import type { FieldDescriptor, Registration } from './registry';
 import type { CaseStore } from './store';
 import { keyToPointer } from './pointer';
@@ -21,7 +20,6 @@ import { keyToPointer } from './pointer';
 export interface CaseFieldMeta {
   descriptor: FieldDescriptor;
   registration: Registration;
-  check: FieldCheck;
   label: LocalisedText;
   e2b?: string;
   nullFlavors: string[];
@@ -40,6 +38,7 @@ const useStyles = makeStyles({
   row: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'flex-start' },
   control: { flexGrow: 1, minWidth: 0 },
   flavor: { minWidth: '76px', width: '76px' },
+  finding: { display: 'block' },
   e2b: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular, marginLeft: '4px' },
 });
 
@@ -49,7 +48,7 @@ function isNullFlavored(value: unknown): value is { nullFlavor: string } {
 
 function CaseFieldImpl(props: FieldProps) {
   const styles = useStyles();
-  const { tx, label: pickText, language } = useCaseFormText();
+  const { tx, label: pickText } = useCaseFormText();
   const context = props.registry.formContext as CaseFormContext;
   const meta = (props.uiSchema?.['ui:options'] as { case: CaseFieldMeta }).case;
   const pointer = `${context.base}${keyToPointer(props.name)}`;
@@ -78,10 +77,30 @@ function CaseFieldImpl(props: FieldProps) {
   );
   const caseValue = useCallback((at: string) => store.get(at), [store]);
 
+  const subscribeFindings = useCallback(
+    (listener: () => void) => store.findings.subscribe(pointer, listener),
+    [store, pointer],
+  );
+  const findings = useSyncExternalStore(subscribeFindings, () => store.findings.at(pointer));
+
   const label = pickText(meta.label);
-  const problem = meta.check(value);
-  const lang = language === 'en' ? 'en' : 'zh';
-  const message = problem ? problemText(problem, lang, label) : undefined;
+  const problem = findings.length > 0;
+  const severity = findings.some((f) => f.severity === 'error') ? 'error' : 'warning';
+  const message = problem ? (
+    <span data-testid="field-findings">
+      {findings.map((finding, i) => (
+        <span
+          key={i}
+          data-finding={finding.path}
+          data-rule={finding.ruleId}
+          data-severity={finding.severity}
+          className={styles.finding}
+        >
+          {pickText(finding.message)}
+        </span>
+      ))}
+    </span>
+  ) : undefined;
   const flavored = isNullFlavored(value);
   const Widget = meta.registration.component;
   const disabled = context.readOnly || Boolean(props.disabled) || Boolean(props.readonly);
@@ -98,7 +117,7 @@ function CaseFieldImpl(props: FieldProps) {
         htmlFor: id,
       }}
       required={meta.required}
-      validationState={problem ? 'error' : 'none'}
+      validationState={problem ? severity : 'none'}
       validationMessage={message}
       data-pointer={pointer}
       data-e2b={meta.e2b}

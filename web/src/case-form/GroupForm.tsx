@@ -6,7 +6,9 @@
 import { memo, useMemo } from 'react';
 import { makeStyles, tokens } from '@fluentui/react-components';
 import Form from '@rjsf/fluentui-rc';
-// AJV's generated code is refused by the page's CSP (no 'unsafe-eval'): see cspValidator.ts.
+// These forms hold no values (each CaseField reads and writes the store), so RJSF never validates
+// with this; the case is checked by the configuration's served validators (case-check.ts). AJV's
+// run-time code generation is refused by the page's CSP (no 'unsafe-eval'): see cspValidator.ts.
 import { cspValidator as validator } from '../renderers/form/cspValidator';
 import type { ObjectFieldTemplateProps, RegistryFieldsType } from '@rjsf/utils';
 import type { CaseTabGroup } from '@pv/engine';

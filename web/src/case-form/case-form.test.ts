@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { caseTabs, getCaseProperty } from '../../../engine/src/index';
-import { compileFieldCheck, problemText } from './field-check';
+import { caseTabs, getCaseProperty } from '@pv/engine';
+import type { Finding } from '@pv/engine';
 import { groupSchema } from './group-schema';
 import { concrete, getAt, isBlank, setAt } from './pointer';
 import { selectWidget } from './registry';
@@ -94,7 +94,7 @@ describe('widget registry', () => {
     expect(selectWidget(field('/patient/fdaRace', 'multiSelect'))?.name).toBe('multiCodelist');
   });
 
-  it('builds each group schema once, with a widget and a check for every field', () => {
+  it('builds each group schema once, with a widget for every field', () => {
     const drugs = group('drugs');
     const built = groupSchema(drugs, 'CaseField');
     expect(groupSchema(drugs, 'CaseField')).toBe(built);
@@ -104,21 +104,56 @@ describe('widget registry', () => {
   });
 });
 
-describe('field checks', () => {
-  it('say what the engine says: precision, future, code list, null flavors, length', () => {
-    const birth = compileFieldCheck(getCaseProperty('/patient/birthday')!);
-    expect(birth('19800101')).toBeNull();
-    expect(birth('1980')).toMatchObject({ key: 'e2bDate.precisionMin', params: { precision: 'CCYYMMDD' } });
-    expect(birth('29990101')).toMatchObject({ key: 'e2bDate.future' });
-    expect(birth({ nullFlavor: 'MSK' })).toBeNull();
-    expect(birth({ nullFlavor: 'UNK' })).toMatchObject({ key: 'nullFlavor' });
-    const gender = compileFieldCheck(getCaseProperty('/patient/gender')!);
-    expect(gender('9')).toMatchObject({ key: 'enum' });
-    const name = compileFieldCheck(getCaseProperty('/drugs/*/drugName')!);
-    expect(name('x'.repeat(251))).toMatchObject({ key: 'maxLength', params: { limit: 250 } });
-    expect(problemText({ key: 'maxLength', params: { limit: 250 } }, 'en', 'Drug')).toBe(
-      'Drug must not exceed 250 characters',
+const finding = (path: string, severity: Finding['severity'], ruleId = 'schema.type'): Finding => ({
+  path,
+  ruleId,
+  severity,
+  messageKey: 'validation.type',
+  params: {},
+  message: { zh: `${path} 错误`, en: `${path} is wrong` },
+});
+
+describe('findings board', () => {
+  it('tells only the fields whose findings changed, and counts errors and warnings per tab', () => {
+    const store = new CaseStore({});
+    const board = store.findings;
+    const heard: string[] = [];
+    board.subscribe('/drugs/0/drugName', () => heard.push('drug'));
+    board.subscribe('/patient/height', () => heard.push('height'));
+    board.apply(
+      [
+        ['/drugs/0/drugName', [finding('/drugs/0/drugName', 'error')]],
+        [
+          '/patient/height',
+          [finding('/patient/height', 'error'), finding('/patient/height', 'warning', 'ich.x')],
+        ],
+      ],
+      [],
     );
+    expect(heard).toEqual(['drug', 'height']);
+    expect(board.at('/patient/height').map((f) => f.severity)).toEqual(['error', 'warning']);
+    const counts = board.counts(caseTabs);
+    expect(counts.get('drug')).toEqual({ errors: 1, warnings: 0 });
+    expect(counts.get('patient')).toEqual({ errors: 1, warnings: 1 });
+    heard.length = 0;
+    board.apply([], ['/drugs/0/drugName']);
+    expect(heard).toEqual(['drug']);
+    expect(board.at('/drugs/0/drugName')).toEqual([]);
+    expect(board.counts(caseTabs).get('drug')).toBeUndefined();
+    expect(board.all()).toHaveLength(2);
+  });
+
+  it('hears every write of the store, with the whole document on replace', () => {
+    const store = new CaseStore({});
+    const writes: [string, unknown][] = [];
+    store.onWrite((pointer, value) => writes.push([pointer, value]));
+    store.set('/patient/height', 170);
+    store.set('/patient/height', 170);
+    store.replace({ patient: {} });
+    expect(writes).toEqual([
+      ['/patient/height', 170],
+      ['', { patient: {} }],
+    ]);
   });
 });
 

@@ -1,13 +1,12 @@
 /**
  * The RJSF schema and uiSchema of one layout group (schemas/ui/case-tabs.json), built once per
  * group and kept: forms receive the same objects on every render (stable schema objects), and each
- * field's widget and check are chosen here, not while the user types.
+ * field's widget is chosen here, not while the user types.
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { getCaseProperty } from '../../../engine/src/index';
-import type { CaseTabGroup } from '../../../engine/src/index';
+import { getCaseProperty } from '@pv/engine';
+import type { CaseTabGroup } from '@pv/engine';
 import type { CaseFieldMeta } from './CaseField';
-import { compileFieldCheck } from './field-check';
 import { formKey, relative } from './pointer';
 import { selectWidget } from './registry';
 import './widgets';
@@ -48,7 +47,6 @@ export function groupSchema(group: CaseTabGroup, caseField: unknown): GroupSchem
     const meta: CaseFieldMeta = {
       descriptor,
       registration,
-      check: compileFieldCheck(schema),
       label: (schema['x-label'] as CaseFieldMeta['label']) ?? { zh: key, en: key },
       ...(typeof schema['x-e2b'] === 'string' ? { e2b: schema['x-e2b'] } : {}),
       nullFlavors: (schema['x-nullFlavors'] as string[] | undefined) ?? [],

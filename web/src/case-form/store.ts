@@ -3,10 +3,13 @@
  * prefix they show; a write notifies only subscribers whose prefix overlaps the written pointer, so
  * typing in a drug field re-renders neither the other tabs nor the other drugs.
  */
+import { FindingsBoard } from './findings';
 import type { Json } from './pointer';
 import { getAt, setAt } from './pointer';
 
 type Listener = () => void;
+/** A write: one field (`pointer`), or the whole document (pointer ''). */
+type WriteListener = (pointer: string, value: Json) => void;
 
 export class CaseStore {
   private document: Json;
@@ -14,8 +17,11 @@ export class CaseStore {
   private dirtyListeners = new Set<Listener>();
   private dirty = false;
   private focusListeners = new Set<(pointer: string) => void>();
+  private writeListeners = new Set<WriteListener>();
   /** Writes since the last save, by pointer: what the conflict dialog lists as "your changes". */
   readonly touched = new Set<string>();
+  /** What the configuration's check finds in the document now (case-check.ts fills it). */
+  readonly findings = new FindingsBoard();
 
   constructor(document: Json) {
     this.document = document;
@@ -40,6 +46,7 @@ export class CaseStore {
     this.touched.add(pointer);
     this.markDirty(true);
     this.notify(pointer, silentFor);
+    for (const listener of this.writeListeners) listener(pointer, value);
   }
 
   /** Replaces the document (load, save answer, conflict resolution). */
@@ -48,6 +55,13 @@ export class CaseStore {
     if (!dirty) this.touched.clear();
     this.markDirty(dirty);
     this.notify('', undefined);
+    for (const listener of this.writeListeners) listener('', document);
+  }
+
+  /** Every write, with its pointer and value (the check follows the document with them). */
+  onWrite(listener: WriteListener): () => void {
+    this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
   }
 
   subscribe(prefix: string, listener: Listener): () => void {

@@ -22,13 +22,14 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { SelectTabData } from '@fluentui/react-components';
-import { caseTabs } from '../../../../engine/src/index';
-import { caseWorkflow } from '../../../../engine/src/workflow/index';
+import { caseTabs, caseWorkflow } from '@pv/engine';
 import { RequestError } from '../../api/request';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CaseStore, CaseTabView, ConfirmDialog, getAt, setAt, useCaseFormText } from '../../case-form';
+import { startCaseCheck } from '../../case-form/case-check';
+import type { CaseTabs } from '@pv/engine';
 import { CodingReviewPanel } from '../coding/CodingReviewPanel';
 import { useConfiguredCaseTabs } from '../configurator/configured-tabs';
 import { ExportButton } from '../exports/ExportDialog';
@@ -90,6 +91,27 @@ function revealField(pointer: string, tries = 30): void {
   if (tries > 0) requestAnimationFrame(() => revealField(pointer, tries - 1));
 }
 
+/** The errors (and warnings) the check finds in one tab, beside its name. */
+function TabFindingCount({ store, tabs, tabId }: { store: CaseStore; tabs: CaseTabs; tabId: string }) {
+  const subscribe = useCallback((listener: () => void) => store.findings.onCounts(listener), [store]);
+  useSyncExternalStore(subscribe, () => store.findings.countsVersion);
+  const count = store.findings.counts(tabs).get(tabId);
+  if (!count) return null;
+  return (
+    <Badge
+      size="small"
+      appearance="filled"
+      color={count.errors ? 'danger' : 'warning'}
+      data-testid={`case-tab-count-${tabId}`}
+      data-errors={count.errors}
+      data-warnings={count.warnings}
+      style={{ marginLeft: tokens.spacingHorizontalXS }}
+    >
+      {count.errors || count.warnings}
+    </Badge>
+  );
+}
+
 export default function CaseDetailPage() {
   const [params] = useSearchParams();
   const caseId = params.get('caseId');
@@ -143,6 +165,25 @@ function CaseDetail({ caseId }: { caseId: string }) {
     }
   }, [caseId]);
   useEffect(() => void load(), [load]);
+
+  // The configuration's own check (the server's compiled validators and rules) runs in the
+  // browser on every change: findings beside the fields and in the tab counts.
+  useEffect(() => {
+    if (!store) return;
+    let running: { stop(): void } | null = null;
+    let current = true;
+    caseApi.validators(caseId, caseEnvironment.environment).then(
+      (source) => {
+        if (current) running = startCaseCheck(store, source);
+      },
+      // Without it the form still checks on Check and Save (the server).
+      () => undefined,
+    );
+    return () => {
+      current = false;
+      running?.stop();
+    };
+  }, [store, caseId, caseEnvironment.environment]);
 
   const subscribeDirty = useCallback(
     (listener: () => void) => store?.onDirtyChange(listener) ?? (() => {}),
@@ -371,6 +412,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
             data-tour={t.id === 'attachmentsLiterature' ? 'attachments' : undefined}
           >
             {pick(t.label)}
+            <TabFindingCount store={store} tabs={tabs} tabId={t.id} />
           </Tab>
         ))}
       </TabList>

@@ -1,4 +1,5 @@
 /** The case-management calls the case pages make (server/src/cases/routes.ts), with their answer shapes. */
+import type { CheckSource } from '../../case-form/case-check';
 import { api } from '../../app/api';
 import type { LocalisedText } from '../../i18n';
 
@@ -149,6 +150,12 @@ export const caseApi = {
       body: { document },
       ...(environment === 'UAT' ? { params: { environment } } : {}),
     }),
+  /** Where the browser loads the case's check (the configuration's compiled validators and rules). */
+  validators: (caseId: string, environment: 'UAT' | 'PRO' = 'PRO') =>
+    api.request<CheckSource & { environment: 'UAT' | 'PRO'; configurationVersion: number }>(
+      `/cases/${encodeURIComponent(caseId)}/validators`,
+      { silent: true, ...(environment === 'UAT' ? { params: { environment } } : {}) },
+    ),
   history: (caseId: string) =>
     api.request<{ items: HistoryEntry[] }>(`/cases/${encodeURIComponent(caseId)}/workflow-history`),
   versions: (caseId: string) =>

@@ -30,6 +30,9 @@ function sampleValue(schema: CaseJsonSchema, pointer: string): unknown {
   if (type === 'integer' || type === 'number') return 1;
   if (type !== 'string') return undefined;
   if (Array.isArray(schema.enum)) return schema.enum[0];
+  // A formatted text gets a value of its format (the configuration's validators check it).
+  if (schema.format === 'email') return 'sample@example.org';
+  if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000001';
   const label = schema['x-label'] as { zh?: string } | undefined;
   const text = label?.zh ?? pointer.slice(pointer.lastIndexOf('/') + 1);
   return typeof schema.maxLength === 'number' ? text.slice(0, schema.maxLength) : text;

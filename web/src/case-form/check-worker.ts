@@ -1,0 +1,91 @@
+/**
+ * The case check off the main thread: the configuration's AJV standalone module (served by the
+ * server under its hash, loaded with `import()` from our own origin: no eval, the CSP holds) and
+ * its declared rules, run by the engine exactly as the server's check runs them. The page posts
+ * each write (pointer and value); writes arriving together are checked once, and only the fields
+ * whose findings changed are posted back, so typing costs the page one small message.
+ */
+/// <reference lib="webworker" />
+import { validateCase } from '@pv/engine';
+import type { Finding, ResolvedConfiguration, StandaloneValidators } from '@pv/engine';
+import type { Json } from './pointer';
+import { setAt } from './pointer';
+
+export type CheckRequest =
+  | { type: 'load'; module: string; rules: string; now: number }
+  | { type: 'doc'; doc: Json; now: number }
+  | { type: 'set'; pointer: string; value: Json; now: number };
+
+export type CheckAnswer =
+  | { type: 'result'; hash: string; changed: [string, Finding[]][]; cleared: string[]; ms: number }
+  | { type: 'failed'; message: string };
+
+declare const self: DedicatedWorkerGlobalScope;
+
+let doc: Json = null;
+let now = 0;
+let configuration: ResolvedConfiguration | null = null;
+let standalone: StandaloneValidators | null = null;
+let scheduled = false;
+/** What was last posted, per field: the JSON of its findings. */
+let shown = new Map<string, string>();
+
+const post = (answer: CheckAnswer) => self.postMessage(answer);
+
+function run(): void {
+  scheduled = false;
+  if (!configuration || !standalone || doc === null) return;
+  const started = performance.now();
+  const { findings } = validateCase(configuration, doc, { now, standalone });
+  const byPointer = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const list = byPointer.get(finding.path);
+    if (list) list.push(finding);
+    else byPointer.set(finding.path, [finding]);
+  }
+  const next = new Map<string, string>();
+  const changed: [string, Finding[]][] = [];
+  for (const [pointer, list] of byPointer) {
+    const text = JSON.stringify(list);
+    next.set(pointer, text);
+    if (shown.get(pointer) !== text) changed.push([pointer, list]);
+  }
+  const cleared = [...shown.keys()].filter((pointer) => !next.has(pointer));
+  shown = next;
+  post({ type: 'result', hash: configuration.hash, changed, cleared, ms: performance.now() - started });
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  // Writes already queued are applied first: one check for a burst of keys.
+  setTimeout(run, 0);
+}
+
+async function load(module: string, rules: string): Promise<void> {
+  const base = self.location.href;
+  const [loaded, answer] = await Promise.all([
+    import(/* @vite-ignore */ new URL(module, base).href) as Promise<StandaloneValidators>,
+    fetch(new URL(rules, base)).then((r) => {
+      if (!r.ok) throw new Error(`rules: ${r.status}`);
+      return r.json() as Promise<{ data: ResolvedConfiguration }>;
+    }),
+  ]);
+  standalone = loaded;
+  configuration = answer.data;
+  shown = new Map();
+}
+
+self.onmessage = (event: MessageEvent<CheckRequest>) => {
+  const request = event.data;
+  now = request.now;
+  if (request.type === 'load') {
+    configuration = null;
+    load(request.module, request.rules).then(schedule, (error: unknown) =>
+      post({ type: 'failed', message: String(error) }),
+    );
+    return;
+  }
+  doc = request.type === 'doc' ? request.doc : setAt(doc, request.pointer, request.value);
+  schedule();
+};
