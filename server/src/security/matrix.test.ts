@@ -31,7 +31,8 @@
  * Bodies: a route that reads one gets `{}` (a refusal must come before validation). A route whose
  * body declares properties naming objects (`caseIds`, `projectId`, `fileId` ...) is called a second
  * time with those set to tenant A's objects and its other required properties sampled; that call
- * is judged by the strongest object it names.
+ * is judged by the strongest object it names. A query declaring such properties is sent the same
+ * way: a write's is judged like a body, a read's (a list filter) only by what its answer shows.
  *
  * `knownOpen` holds the pairs that still fail, with the finding that will close them; a listed
  * pair that passes fails the suite, so the list only shrinks.
@@ -147,6 +148,8 @@ interface Call {
   named: string[];
   /** A JSON body naming tenant A's objects; without it, `{}` is sent to a route that reads one. */
   body?: unknown;
+  /** A read whose query names tenant A's objects (a list filter, a context). */
+  filter?: boolean;
 }
 
 /** Body properties that name objects -> tenant A's object of that kind (a list for plural names). */
@@ -227,21 +230,40 @@ function callsOf(world: World, route: RouteRecord): Call[] {
     binding,
     named,
   }));
-  // A body that names objects is sent too (the H2 probe deleted a P1 case by its id in the body).
+  // A body that names objects is sent too (the H2 probe deleted a P1 case by its id in the body),
+  // and so is a query that does (list filters, comparisons).
+  const strongest = (ids: ParamValue[]) =>
+    [binding, ...ids.map((id) => id.binding)].sort((a, b) => rank.indexOf(a) - rank.indexOf(b))[0]!;
+  const extra: Call[] = [];
   const naming = route.declaration.body !== undefined ? bodyNaming(world, route.declaration.body) : null;
-  if (!naming) return calls;
-  const strongest = [binding, ...naming.ids.map((id) => id.binding)].sort(
-    (a, b) => rank.indexOf(a) - rank.indexOf(b),
-  )[0]!;
-  return [
-    ...calls,
-    ...calls.map((call) => ({
-      ...call,
-      binding: strongest,
-      named: [...call.named, ...naming.ids.flatMap((id) => id.values)],
-      body: naming.body,
-    })),
-  ];
+  if (naming)
+    for (const call of calls)
+      extra.push({
+        ...call,
+        binding: strongest(naming.ids),
+        named: [...call.named, ...naming.ids.flatMap((id) => id.values)],
+        body: naming.body,
+      });
+  const asking = route.declaration.query !== undefined ? bodyNaming(world, route.declaration.query) : null;
+  if (asking) {
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(asking.body)) {
+      if (Array.isArray(value)) for (const item of value) search.append(`${key}[]`, String(item));
+      else if (value !== null && typeof value !== 'object') search.append(key, String(value));
+    }
+    // A read's query filters a list or picks a context: it answers, but nothing it may not see
+    // (and, to tenant B, what unknown ids get). A write's query names what it acts on.
+    const read = route.declaration.method === 'get';
+    for (const call of calls)
+      extra.push({
+        ...call,
+        path: `${call.path}?${search}`,
+        binding: read ? call.binding : strongest(asking.ids),
+        named: [...call.named, ...asking.ids.flatMap((id) => id.values)],
+        ...(read ? { filter: true } : {}),
+      });
+  }
+  return [...calls, ...extra];
 }
 
 interface Answer {
@@ -350,14 +372,18 @@ type AttackerKind = (typeof ATTACKERS)[number];
 const PROJECT_HEADER = 'H2: project routes authorize in the header project, not the path project';
 /** H2: a route naming a project answers for an id that names no project of the caller's tenant. */
 const PROJECT_UNKNOWN = 'H2: project routes answer 200 for an unknown project (no object check)';
-/** H2: a route taking a project in its body uses it without the caller's membership of it. */
-const PROJECT_BODY = 'H2: routes with a body projectId act in that project for non-members';
+/** H2: a route taking a project in its body or query checks it late, or not at all. */
+const PROJECT_BODY = 'H2: routes with a body/query projectId act in that project for non-members';
+/** M2: a tenant administrator's upload names a case as its owner without the case being looked up. */
+const UPLOAD_UNKNOWN_CASE = 'M2: an administrator attaches an upload to a case id that does not exist';
 
 /**
  * Pairs failing today, `<attacker> <METHOD> <route path>` -> the finding whose fix closes them.
  * The coordinator empties this list as the fixes land; a listed pair that passes fails the suite.
  */
 const knownOpen: Record<string, string> = {
+  'adminB POST /api/files': UPLOAD_UNKNOWN_CASE,
+  'p2Member POST /api/imports': PROJECT_BODY,
   'adminB POST /api/configuration/check': PROJECT_UNKNOWN,
   'adminB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
   'userB POST /api/configuration/check': PROJECT_UNKNOWN,
@@ -424,7 +450,7 @@ async function attack(world: World, kind: AttackerKind): Promise<Map<string, str
       const actor = call.method === 'GET' ? world.actors[actorKey] : await world.reopen(actorKey);
       const answer = await send(world, actor, call, headers);
       let problem = verdict(world, kind, call, answer);
-      if (!problem && (kind === 'adminB' || kind === 'userB') && call.binding !== 'none') {
+      if (!problem && (kind === 'adminB' || kind === 'userB') && (call.binding !== 'none' || call.filter)) {
         const twin = twinOf(call);
         const unknown = await send(world, world.actors[actorKey], twin.call, headers);
         if (outcome(unknown, twin.back) !== outcome(answer, (text) => text))
