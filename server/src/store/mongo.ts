@@ -128,21 +128,31 @@ export class MongoDriver implements Driver {
       if (existing.length === 0) await this.db.createCollection(def.name).catch(ignoreExists);
       const coll = this.coll(def.name);
       await coll.createIndex({ tenantId: 1, _id: 1 }, { name: 'tenant' });
-      for (const [i, index] of (def.indexes ?? []).entries()) {
-        const keys =
-          index.fields.tenantId === undefined ? { tenantId: 1, ...index.fields } : { ...index.fields };
-        const name = index.name ?? `i${i}`;
-        const options = { name, unique: index.unique ?? false };
-        await coll.createIndex(keys, options).catch(async (error: unknown) => {
-          const code = (error as { code?: number }).code;
-          // The same keys under another name (two declarations that differ only by the tenant
-          // prefix or the name): that index serves this one too.
-          if (code === INDEX_OPTIONS_CONFLICT) return;
-          // This name with other keys or options (a changed declaration): built again.
-          if (code !== INDEX_KEY_SPECS_CONFLICT) throw error;
-          await coll.dropIndex(name);
-          await coll.createIndex(keys, options);
-        });
+      for (const [i, declared] of (def.indexes ?? []).entries()) {
+        // No substring index in MongoDB: a text declaration becomes one index per path (a compound
+        // one over two array paths would be refused: "cannot index parallel arrays").
+        const expanded: IndexDeclaration[] = declared.text
+          ? Object.keys(declared.fields).map((path) => ({
+              name: `${declared.name ?? `i${i}`}_${path}`,
+              fields: { [path]: 1 as const },
+            }))
+          : [declared];
+        for (const index of expanded) {
+          const keys =
+            index.fields.tenantId === undefined ? { tenantId: 1, ...index.fields } : { ...index.fields };
+          const name = index.name ?? `i${i}`;
+          const options = { name, unique: index.unique ?? false };
+          await coll.createIndex(keys, options).catch(async (error: unknown) => {
+            const code = (error as { code?: number }).code;
+            // The same keys under another name (two declarations that differ only by the tenant
+            // prefix or the name): that index serves this one too.
+            if (code === INDEX_OPTIONS_CONFLICT) return;
+            // This name with other keys or options (a changed declaration): built again.
+            if (code !== INDEX_KEY_SPECS_CONFLICT) throw error;
+            await coll.dropIndex(name);
+            await coll.createIndex(keys, options);
+          });
+        }
       }
       await this.db
         .collection<MetaDoc>(META)

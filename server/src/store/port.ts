@@ -51,6 +51,13 @@ export interface IndexDeclaration {
   fields: SortSpec;
   unique?: boolean;
   name?: string;
+  /**
+   * A substring index over each path: literal contains/prefix/suffix matches (textMatch,
+   * literalRegex) are narrowed through it instead of reading every value. Embedded: one FTS5
+   * trigram table per collection. MongoDB has no substring index: one ascending index per path,
+   * whose keys a regex scans instead of the documents.
+   */
+  text?: boolean;
 }
 
 export interface CollectionDefinition {
