@@ -22,7 +22,7 @@ import { caseToRecord, exportR3, importR3, recordToCase } from '@pv/engine';
 import type { E2bBatch } from '@pv/engine';
 import { validateR3Xml } from '../../server/src/interchange/xsd';
 import { openFileStore } from '../../server/src/files';
-import { testPlatform } from '../../server/src/http/testing';
+import { testPlatform } from '../../server/src/testing';
 import { testStore } from '../../server/src/http/test-store';
 import { importsModule } from '../../server/src/imports/index';
 import { IMPORT_RECORDS } from '../../server/src/imports/collections';

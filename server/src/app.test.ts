@@ -2,14 +2,14 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RevisionConflictError } from '../store/port';
-import type { Authenticator } from './context';
-import { requestContext, requirePrincipal } from './context';
-import { Code, warning } from './envelope';
-import { AppError } from './errors';
-import { defineModule } from './module';
+import { RevisionConflictError } from './store/port';
+import type { Authenticator } from './http/context';
+import { requestContext, requirePrincipal } from './http/context';
+import { Code, warning } from './http/envelope';
+import { AppError } from './http/errors';
+import { defineModule } from './http/module';
 import { call, testPlatform } from './testing';
-import { testStore } from './test-store';
+import { testStore } from './http/test-store';
 
 const probe = defineModule({
   name: 'probe',

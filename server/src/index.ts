@@ -30,5 +30,5 @@ export type {
 } from './jobs';
 export { contentDisposition, fileResponse, UPLOAD_KINDS } from './uploads';
 export type { UploadKind } from './uploads';
-export { startServer } from './http/server';
-export type { RunningServer, ServerOptions } from './http/server';
+export { startServer } from './server';
+export type { RunningServer, ServerOptions } from './server';

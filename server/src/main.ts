@@ -5,7 +5,7 @@
  * X-Forwarded-For is believed).
  * Stops cleanly on SIGINT and SIGTERM.
  */
-import { startServer } from './http/server';
+import { startServer } from './server';
 import { stdoutLogger } from './http/log';
 import { describeError } from './http/errors';
 import { parseTrustedProxies, publicUrlOf } from './http/client';

@@ -8,16 +8,16 @@ import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
-import { createPlatform } from '../app';
-import type { Platform } from '../app';
-import { JobRunner } from '../jobs/runner';
-import type { JobRunnerOptions } from '../jobs/runner';
-import { openStore } from '../store';
-import { openFileStore } from '../files';
-import type { AppConfig, ModuleDeps, ServerModule } from './module';
-import type { Logger } from './log';
-import { stdoutLogger } from './log';
-import { describeError } from './errors';
+import { createPlatform } from './app';
+import type { Platform } from './app';
+import { JobRunner } from './jobs/runner';
+import type { JobRunnerOptions } from './jobs/runner';
+import { openStore } from './store';
+import { openFileStore } from './files';
+import type { AppConfig, ModuleDeps, ServerModule } from './http/module';
+import type { Logger } from './http/log';
+import { stdoutLogger } from './http/log';
+import { describeError } from './http/errors';
 
 export interface ServerOptions {
   /** 0 picks a free port. */

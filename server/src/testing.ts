@@ -3,11 +3,11 @@
  * the envelope of a response.
  */
 import type { Hono } from 'hono';
-import type { CreateAppOptions, Platform } from '../app';
-import { createPlatform } from '../app';
-import type { AppEnv } from './context';
-import type { Envelope } from './envelope';
-import type { LogLine } from './log';
+import type { CreateAppOptions, Platform } from './app';
+import { createPlatform } from './app';
+import type { AppEnv } from './http/context';
+import type { Envelope } from './http/envelope';
+import type { LogLine } from './http/log';
 
 export interface TestPlatform extends Platform {
   logs: LogLine[];

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openFileStore } from '../../../server/src/files';
 import type { FileStore } from '../../../server/src/files';
 import { silentLogger } from '../../../server/src/http/log';
-import { startServer } from '../../../server/src/http/server';
+import { startServer } from '../../../server/src/server';
 import { openStore } from '../../../server/src/store';
 import type { OpenedStore, StoredDoc } from '../../../server/src/store';
 import { run } from './data';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../app';
 import type { JsonSchema } from '../http/validation';
 import type { StoredDoc } from '../store/port';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { C } from '../auth/collections';
 import { openSession } from '../auth/sessions';

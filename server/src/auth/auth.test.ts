@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../http/testing';
+import { call } from '../testing';
 import { identityFixture } from './testing';
 import type { IdentityFixture } from './testing';
 import { digestsEqual, hashPassword, secretsEqual, sha256Hex, verifyPassword } from './crypto';

@@ -1,7 +1,7 @@
 /** Test fixture of the identity modules: a platform on a fresh store, a movable clock, demo accounts. */
 import type { Clock, ServerModule } from '../http/module';
-import { call, testPlatform } from '../http/testing';
-import type { TestPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
+import type { TestPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { createAccessModule } from '../access';
 import { createTenancyModule } from '../tenancy';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 // The identity modules read these when first imported (the app imports the module list).
 process.env.PV_LOGIN_CAPTCHA = 'off';
 process.env.PV_DEMO_PASSWORD = 'Demo-Passw0rd!';
-const { call, testPlatform } = await import('../http/testing');
+const { call, testPlatform } = await import('../testing');
 const { testStore } = await import('../http/test-store');
 const { modules } = await import('../modules');
 const store = await testStore();

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { call } from '../http/testing';
+import { call } from '../testing';
 import { C } from './collections';
 import type { Project } from './projects';
 import { caseRig, demoProject, filledCaseOf, PASSWORD } from './testing';

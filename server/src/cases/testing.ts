@@ -9,7 +9,7 @@ import { permissionsOfArea } from '../access/menus';
 import type { Authenticator } from '../http/context';
 import type { Clock, ServerModule } from '../http/module';
 import { systemClock } from '../clock';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { accessCollections, tenancyCollections, usersCollections } from '../auth/collections';
 import { configurationCollections } from '../configuration/service';

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { completeCase } from '@pv/engine';
 import type { Authenticator } from '../http/context';
 import { defineModule } from '../http/module';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { configurationModule } from './index';
 import { CASES, ConfigurationService } from './service';

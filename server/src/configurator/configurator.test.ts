@@ -3,7 +3,7 @@ import { caseWorkflow, workflowOverrideOf } from '@pv/engine';
 import type { Authenticator } from '../http/context';
 import { errors } from '../http/errors';
 import { defineModule } from '../http/module';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { configurationModule } from '../configuration/index';
 import { createConfiguratorModule, projectFeatures, projectTemplates } from './index';

@@ -5,7 +5,7 @@ import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFile
 import type { MeddraCoding, MeddraRelease } from '@pv/engine';
 import { openFileStore } from '../files';
 import type { Authenticator } from '../http/context';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { JobRunner } from '../jobs/runner';
 import type { Collection, Handle, TenantHandle } from '../store/port';

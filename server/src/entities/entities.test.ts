@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modules } from '../modules';
-import { testPlatform } from '../http/testing';
+import { testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { entityFormat, entityNames, loadEntity, pickBody } from './schema';
 

@@ -20,7 +20,7 @@ import { configurationModule } from '../configuration';
 import { dictionariesModule, dictionaryService } from '../dictionaries';
 import { openFileStore } from '../files';
 import type { Authenticator } from '../http/context';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { JobRunner } from '../jobs/runner';
 import { reportCodesModule } from '../report-codes';

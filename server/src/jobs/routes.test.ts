@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Authenticator } from '../http/context';
 import { defineModule } from '../http/module';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { JobRunner } from './runner';
 import { defineJob } from './types';

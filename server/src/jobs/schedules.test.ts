@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
-import { call } from '../http/testing';
-import { prepare } from '../http/server';
+import { call } from '../testing';
+import { prepare } from '../server';
 import { JOBS } from './collections';
 import { JobRunner } from './runner';
 

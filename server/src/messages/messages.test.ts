@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
-import { call } from '../http/testing';
+import { call } from '../testing';
 import { caseRig, filledCaseOf, PASSWORD } from '../cases/testing';
 import { createCasesModule } from '../cases';
 import { workflowModule } from '../workflow';

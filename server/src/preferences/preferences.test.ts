@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Authenticator } from '../http/context';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { preferencesModule } from './index';
 

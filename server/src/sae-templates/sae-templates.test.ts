@@ -11,7 +11,7 @@ import { configurationModule } from '../configuration/index';
 import { createConfiguratorModule } from '../configurator/index';
 import { errors } from '../http/errors';
 import { defineModule } from '../http/module';
-import { call } from '../http/testing';
+import { call } from '../testing';
 import { DEMO_TENANT_CODE } from '../users/index';
 import { DEFAULT_TEMPLATE_ID, saeTemplatesModule } from './index';
 import { defaultTemplate } from './default';

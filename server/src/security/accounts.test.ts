@@ -4,7 +4,7 @@
  * and registration answers that must not tell account states apart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../http/testing';
+import { call } from '../testing';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
 import { REGISTRATION_DAYS } from '../tenancy/registrations';

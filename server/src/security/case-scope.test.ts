@@ -22,7 +22,7 @@ import { EXPORTS } from '../exports/service';
 import { configurationCollections } from '../configuration/service';
 import { ConfiguratorService, configuratorCollections } from '../configurator/service';
 import type { Authenticator } from '../http/context';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { narrativesModule } from '../narratives';
 import { reportCodesModule } from '../report-codes';

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call } from '../http/testing';
+import { call } from '../testing';
 import { buildWorld } from './fixtures';
 import type { ActorKey } from './fixtures';
 

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOperatorPermission } from '../access/menus';
 import { identityFixture, identityModules } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
-import { call } from '../http/testing';
+import { call } from '../testing';
 import type { RouteRecord } from '../http/route';
 import type { JsonSchema } from '../http/validation';
 import { CATALOGUE } from '../projects/catalogue';

@@ -15,7 +15,7 @@ import type { IdentityFixture } from '../auth/testing';
 import type { Authenticator } from '../http/context';
 import { AppError } from '../http/errors';
 import { parseQuery } from '../http/query';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { importsModule } from '../imports';
 import { MESSAGES, messagesModule } from '../messages';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFileStore } from '../files';
 import type { Authenticator } from '../http/context';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { contentDisposition, decodeFileName } from './disposition';
 

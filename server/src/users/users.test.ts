@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../http/testing';
+import { call } from '../testing';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
 

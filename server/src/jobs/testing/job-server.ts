@@ -4,7 +4,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { defineModule } from '../../http/module';
-import { startServer } from '../../http/server';
+import { startServer } from '../../server';
 import { defineJob } from '../types';
 
 const probeFile = process.env.PROBE_FILE!;

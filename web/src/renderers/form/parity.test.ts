@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
 import { identityFixture } from '../../../../server/src/auth/testing';
 import type { IdentityFixture } from '../../../../server/src/auth/testing';
-import { call } from '../../../../server/src/http/testing';
+import { call } from '../../../../server/src/testing';
 import type { FormDefinition, PageDefinition } from '../definition';
 import { cspValidator } from './cspValidator';
 import { resolvePage } from './entity-form';
