@@ -60,7 +60,9 @@ const scopeProject = (projectId: string): string | null => (projectId === 'tenan
  */
 const LAYER_OBJECT: RouteObject = { param: 'projectId', kind: 'configurator-layer' };
 const layerObject: ObjectResolver = {
-  notFound: projectObject.notFound,
+  // projectObject's 404, written out: the modules import each other and projectObject may not be
+  // defined yet when this module loads (scopeOf reaches it at request time).
+  notFound: 'cases.unknownProject',
   scopeOf: (handle, id) =>
     id === 'tenant'
       ? Promise.resolve({ projectId: null, membership: 'optional' as const })
