@@ -463,6 +463,8 @@ for (const backend of backends) {
             { fields: { any: 1 } },
             { fields: { tags: 1 } },
             { fields: { 'items.name': 1 } },
+            // The substring index narrows every literal pattern above on the embedded store.
+            { name: 'substrings', fields: { s: 1, tags: 1, 'items.name': 1 }, text: true },
           ],
         });
         const texts = a.collection('texts');

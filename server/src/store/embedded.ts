@@ -11,7 +11,7 @@ import { Aggregator, Query } from 'mingo';
 import type { Options as MingoOptions } from 'mingo/types';
 import type { StoreCapabilities } from './capabilities';
 import type { Driver } from './core';
-import { SQL_FALSE, SQL_TRUE, translateFilter } from './sql-filter';
+import { SQL_FALSE, SQL_TRUE, TEXT_SEPARATOR, translateFilter } from './sql-filter';
 import type { PathAccess, SqlWhere } from './sql-filter';
 import { DuplicateKeyError } from './port';
 import type {
@@ -37,6 +37,12 @@ interface TableInfo {
   multiTable: string;
   /** Declared index path -> generated column name. */
   columns: Map<string, string>;
+  /** Paths of declared text indexes -> their column in the collection's FTS5 table (x_<name>). */
+  textColumns: Map<string, string>;
+  fts: string;
+  /** FTS5 rowid -> document _id. */
+  keys: string;
+  vocab: string;
 }
 
 const REAL_COLUMNS: Record<string, string> = { _id: 't._id', tenantId: 't.tenantId', rev: 't.rev' };
@@ -49,6 +55,14 @@ function columnName(path: string): string {
   const hash = createHash('sha1').update(path).digest('hex').slice(0, 6);
   return `g_${path.replace(/\./g, '_').slice(0, 40)}_${hash}`;
 }
+
+/** A bare FTS5 column name (column filters take barewords). */
+function textColumnName(path: string): string {
+  return `p_${createHash('sha1').update(path).digest('hex').slice(0, 10)}`;
+}
+
+/** Trigrams a one- or two-character needle may begin before the index is not worth asking. */
+const MAX_PREFIX_TRIGRAMS = 300;
 
 function jsonPath(path: string): string {
   return (
@@ -163,11 +177,23 @@ class EmbeddedState {
     let info = this.tables.get(def.name);
     if (!info || info.def !== def) {
       const columns = new Map<string, string>();
+      const textColumns = new Map<string, string>();
       for (const index of def.indexes ?? []) {
-        for (const path of Object.keys(index.fields))
+        for (const path of Object.keys(index.fields)) {
           if (!(path in REAL_COLUMNS)) columns.set(path, columnName(path));
+          if (index.text) textColumns.set(path, textColumnName(path));
+        }
       }
-      info = { def, table: `c_${def.name}`, multiTable: `m_${def.name}`, columns };
+      info = {
+        def,
+        table: `c_${def.name}`,
+        multiTable: `m_${def.name}`,
+        columns,
+        textColumns: new Map([...textColumns].sort(([a], [b]) => (a < b ? -1 : 1))),
+        fts: `x_${def.name}`,
+        keys: `k_${def.name}`,
+        vocab: `v_${def.name}`,
+      };
       this.tables.set(def.name, info);
     }
     return info;
@@ -374,7 +400,7 @@ export class EmbeddedDriver implements Driver {
       const flags = this.state.flags(def.name);
       for (const [i, index] of (def.indexes ?? []).entries()) {
         const name = indexName(info, i);
-        if (servedBySideTable(index, flags)) continue;
+        if (index.text || servedBySideTable(index, flags)) continue;
         const cols = Object.entries(index.fields).map(([path, dir]) => {
           const column = REAL_COLUMNS[path]?.replace('t.', '') ?? info.columns.get(path)!;
           return `"${column}" ${dir === -1 ? 'DESC' : 'ASC'}`;
@@ -393,7 +419,73 @@ export class EmbeddedDriver implements Driver {
         .run(def.name, JSON.stringify(def));
       // Paths added by a redeclaration may already hold arrays in stored documents.
       if (added) this.refreshFlags(info, this.state.stmt<[], Row>(`SELECT doc FROM "${table}"`).all());
+      this.ensureTextIndex(info);
     });
+  }
+
+  /**
+   * The collection's substring index: an FTS5 trigram table (contentless, one row per document,
+   * one column per text-indexed path) and its key table. Built again from every document when
+   * the set of indexed paths changed; dropped when none is declared.
+   */
+  private ensureTextIndex(info: TableInfo): void {
+    const wanted = [...info.textColumns.values()];
+    const present = this.state
+      .stmt<[], { name: string; hidden: number }>(
+        `SELECT name, hidden FROM pragma_table_xinfo('${info.fts}')`,
+      )
+      .all()
+      .filter((c) => c.hidden === 0)
+      .map((c) => c.name);
+    if (present.join() === wanted.join()) return;
+    this.db.exec(`DROP TABLE IF EXISTS "${info.vocab}"`);
+    this.db.exec(`DROP TABLE IF EXISTS "${info.fts}"`);
+    this.db.exec(`DROP TABLE IF EXISTS "${info.keys}"`);
+    if (wanted.length === 0) return;
+    this.db.exec(`CREATE TABLE "${info.keys}" (rowid INTEGER PRIMARY KEY, _id TEXT NOT NULL UNIQUE)`);
+    // case_sensitive 0: ASCII and other letters folded on both sides; the exact test stays in SQL.
+    this.db.exec(
+      `CREATE VIRTUAL TABLE "${info.fts}" USING fts5(${wanted.join(', ')}, content='', contentless_delete=1, tokenize='trigram case_sensitive 0')`,
+    );
+    this.db.exec(`CREATE VIRTUAL TABLE "${info.vocab}" USING fts5vocab("${info.fts}", 'row')`);
+    const batch = this.db.prepare<[string], Row>(
+      `SELECT doc FROM "${info.table}" WHERE _id > ? ORDER BY _id LIMIT 1000`,
+    );
+    for (let after = ''; ;) {
+      const docs = batch.all(after).map((row) => JSON.parse(row.doc) as StoredDoc);
+      if (docs.length === 0) break;
+      for (const doc of docs) this.writeText(info, doc);
+      after = docs[docs.length - 1]!._id;
+    }
+  }
+
+  /** Indexes a document's texts along the text-indexed paths (nothing when none is declared). */
+  private writeText(info: TableInfo, doc: StoredDoc): void {
+    if (info.textColumns.size === 0) return;
+    const { rowid } = this.state
+      .stmt<[string], { rowid: number }>(`INSERT INTO "${info.keys}" (_id) VALUES (?) RETURNING rowid`)
+      .get(doc._id)!;
+    const values = [...info.textColumns.keys()].map((path) =>
+      multiValues(doc, path.split('.'))
+        .filter((value): value is string => typeof value === 'string')
+        // NUL may end a text for the tokenizer: no needle holding it is narrowed, so it can go.
+        .map((value) => value.replaceAll('\0', TEXT_SEPARATOR) + TEXT_SEPARATOR + TEXT_SEPARATOR)
+        .join(''),
+    );
+    const columns = [...info.textColumns.values()];
+    this.state
+      .stmt(
+        `INSERT INTO "${info.fts}" (rowid, ${columns.join(', ')}) VALUES (?${', ?'.repeat(columns.length)})`,
+      )
+      .run(rowid, ...values);
+  }
+
+  private removeText(info: TableInfo, id: string): void {
+    if (info.textColumns.size === 0) return;
+    const row = this.state
+      .stmt<[string], { rowid: number }>(`DELETE FROM "${info.keys}" WHERE _id = ? RETURNING rowid`)
+      .get(id);
+    if (row) this.state.stmt(`DELETE FROM "${info.fts}" WHERE rowid = ?`).run(row.rowid);
   }
 
   private resolver(info: TableInfo, flags: Flags): (path: string) => PathAccess | undefined {
@@ -403,9 +495,32 @@ export class EmbeddedDriver implements Driver {
       if (!column) return undefined;
       // Arrays within arrays: mingo's matching there is not what the side table holds, so leave it to mingo.
       if (flags[path] === 2) return undefined;
-      if (flags[path] === 1) return { kind: 'multi', table: info.multiTable, path };
-      return { kind: 'column', sql: `t."${column}"` };
+      const textColumn = info.textColumns.get(path);
+      const text = textColumn
+        ? {
+            fts: info.fts,
+            keys: info.keys,
+            column: textColumn,
+            trigrams: (prefix: string) => this.trigrams(info, prefix),
+          }
+        : undefined;
+      if (flags[path] === 1) return { kind: 'multi', table: info.multiTable, path, text };
+      return { kind: 'column', sql: `t."${column}"`, text };
     };
+  }
+
+  /** Indexed trigrams starting with `prefix` (any column), or undefined past MAX_PREFIX_TRIGRAMS. */
+  private trigrams(info: TableInfo, prefix: string): string[] | undefined {
+    const points = [...prefix].map((ch) => ch.codePointAt(0)!);
+    const last = points.pop()!;
+    const upper = String.fromCodePoint(...points, last === 0xd7ff ? 0xe000 : last + 1);
+    const terms = this.state
+      .stmt<[string, string, number], { term: string }>(
+        `SELECT term FROM "${info.vocab}" WHERE term >= ? AND term < ? LIMIT ?`,
+      )
+      .all(prefix, upper, MAX_PREFIX_TRIGRAMS + 1)
+      .map((row) => row.term);
+    return terms.length > MAX_PREFIX_TRIGRAMS ? undefined : terms;
   }
 
   private where(info: TableInfo, filter: Filter): { where: SqlWhere; flags: Flags } {
@@ -492,6 +607,7 @@ export class EmbeddedDriver implements Driver {
           throw translateConstraint(error, def);
         }
         this.writeMulti(info, flags, doc);
+        this.writeText(info, doc);
       }
     });
   }
@@ -511,6 +627,8 @@ export class EmbeddedDriver implements Driver {
       if (changes !== 1) return false;
       this.state.stmt(`DELETE FROM "${info.multiTable}" WHERE _id = ?`).run(doc._id);
       this.writeMulti(info, flags, doc);
+      this.removeText(info, doc._id);
+      this.writeText(info, doc);
       return true;
     });
   }
@@ -521,7 +639,10 @@ export class EmbeddedDriver implements Driver {
       const changes = this.state
         .stmt(`DELETE FROM "${info.table}" WHERE _id = ? AND rev = ?`)
         .run(id, prevRev).changes;
-      if (changes === 1) this.state.stmt(`DELETE FROM "${info.multiTable}" WHERE _id = ?`).run(id);
+      if (changes === 1) {
+        this.state.stmt(`DELETE FROM "${info.multiTable}" WHERE _id = ?`).run(id);
+        this.removeText(info, id);
+      }
       return changes === 1;
     });
   }

@@ -90,3 +90,60 @@ describe('$or over side-table paths', () => {
     expect(where.params).toEqual(['drugs.name', 'drugs.whodrugName', '%xy.1%', '%xy.1%']);
   });
 });
+
+describe('substring index', () => {
+  const asked: string[] = [];
+  const text = (path: string) => ({
+    fts: 'x_c',
+    keys: 'k_c',
+    column: `p_${path.replace('.', '_')}`,
+    trigrams: (prefix: string) => {
+      asked.push(prefix);
+      return prefix === 'zz' ? [] : prefix === 'mx' ? undefined : [`${prefix}1`, `${prefix}"`];
+    },
+  });
+  const indexed: PathResolver = (path) =>
+    path === 'code'
+      ? { kind: 'column', sql: 't.code', text: text(path) }
+      : { kind: 'multi', table: 'm_x', path, text: text(path) };
+
+  it('narrows three characters or more by their phrase, beside the exact condition', () => {
+    const where = translateFilter({ code: { $regex: 'CN\\-"1', $options: 'i' } }, indexed);
+    expect(where.sql).toContain('t._id IN (SELECT k._id FROM "x_c" x JOIN "k_c" k ON k.rowid = x.rowid');
+    expect(where.sql).toContain("t.code LIKE ? ESCAPE '\\'");
+    expect(where).toMatchObject({ exact: true, params: ['{p_code} : ("CN-""1")', '%CN-"1%'] });
+  });
+
+  it('narrows one or two characters by the indexed trigrams they begin, folded as the index folds', () => {
+    asked.length = 0;
+    const where = translateFilter({ code: { $regex: 'A\\%', $options: 'i' } }, indexed);
+    expect(asked).toEqual(['a%']);
+    expect(where.params[0]).toBe('{p_code} : ("a%1" OR "a%""")');
+    // No indexed trigram begins with it: nothing matches, decided in SQL.
+    expect(translateFilter({ code: { $regex: 'ZZ', $options: 'i' } }, indexed)).toMatchObject({
+      sql: '0',
+      exact: true,
+    });
+    // Too many trigrams: the exact condition alone.
+    const many = translateFilter({ code: { $regex: 'MX', $options: 'i' } }, indexed);
+    expect(many).toMatchObject({ exact: true, params: ['%MX%'] });
+    expect(many.sql).not.toContain('MATCH');
+  });
+
+  it('leaves case-sensitive prefixes to the B-tree and cased non-ASCII needles to the exact condition', () => {
+    expect(translateFilter({ code: /^CN-/ }, indexed).sql).not.toContain('MATCH');
+    expect(translateFilter({ code: /σοφ/i }, indexed).sql).not.toContain('MATCH');
+    expect(translateFilter({ code: /σοφ/ }, indexed).sql).toContain('MATCH');
+    expect(translateFilter({ code: { $regex: 'a\uffffb', $options: 'i' } }, indexed).sql).not.toContain(
+      'MATCH',
+    );
+  });
+
+  it('merges $or branches over side-table paths into one phrase over their columns', () => {
+    const contains = { $regex: '注射液', $options: 'i' };
+    const where = translateFilter({ $or: [{ 'drugs.name': contains }, { 'drugs.who': contains }] }, indexed);
+    expect(where.sql.match(/MATCH/g)).toHaveLength(1);
+    expect(where.sql.match(/EXISTS/g)).toHaveLength(1);
+    expect(where.params[0]).toBe('{p_drugs_name p_drugs_who} : ("注射液")');
+  });
+});

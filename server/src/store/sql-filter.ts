@@ -7,12 +7,33 @@
  */
 import type { Filter } from './port';
 
+/**
+ * A path's substring index (a declared text index): an FTS5 trigram table with one row per
+ * document (rowid -> _id through the key table) and one column per indexed path, holding every
+ * text along the path, each followed by two TEXT_SEPARATORs.
+ */
+export interface TextIndexAccess {
+  fts: string;
+  keys: string;
+  column: string;
+  /** The indexed trigrams starting with `prefix` (case-folded), or undefined when there are too many. */
+  trigrams(prefix: string): string[] | undefined;
+}
+
+/**
+ * Ends every indexed text (twice): no trigram spans two texts, and every character of a text
+ * starts a trigram, so one- and two-character needles are found among the trigrams they begin.
+ * A noncharacter: a needle holding it is not narrowed.
+ */
+export const TEXT_SEPARATOR = '\uffff';
+
 /** How a dotted path can be reached in SQL. */
-export type PathAccess =
-  /** A scalar column (real or generated); only for paths never seen holding an array, boolean or object. */
-  | { kind: 'column'; sql: string }
-  /** The multi-value side table: one row per scalar reachable along the path (MongoDB array traversal). */
-  | { kind: 'multi'; table: string; path: string };
+export type PathAccess = (
+  | /** A scalar column (real or generated); only for paths never seen holding an array, boolean or object. */
+    { kind: 'column'; sql: string }
+    /** The multi-value side table: one row per scalar reachable along the path (MongoDB array traversal). */
+  | { kind: 'multi'; table: string; path: string }
+) & { text?: TextIndexAccess };
 
 export type PathResolver = (path: string) => PathAccess | undefined;
 
@@ -22,6 +43,16 @@ export interface SqlWhere {
   exact: boolean;
   /** Set when the SQL is one EXISTS on a side table, so `$or` branches differing only in path merge. */
   sideTable?: SideTableCondition;
+  /** The substring-index narrowing ANDed to it (merged with the side table condition in `$or`). */
+  narrow?: TextNarrow;
+}
+
+interface TextNarrow {
+  fts: string;
+  keys: string;
+  columns: string[];
+  /** The FTS5 query without its column filter; null when no indexed trigram can match. */
+  match: string | null;
 }
 
 interface SideTableCondition {
@@ -80,12 +111,17 @@ function translateOr(value: unknown, resolve: PathResolver): SqlWhere {
         mine !== undefined &&
         m.sideTable?.table === mine.table &&
         m.sideTable.condition === mine.condition &&
-        sameParams(m.sideTable.params, mine.params),
+        sameParams(m.sideTable.params, mine.params) &&
+        m.narrow?.fts === branch.narrow?.fts &&
+        m.narrow?.match === branch.narrow?.match,
     );
     if (index === -1) merged.push(branch);
     else {
-      const other = merged[index]!.sideTable!;
-      merged[index] = existsIn({ ...other, paths: [...other.paths, ...mine!.paths] });
+      const { sideTable: other, narrow } = merged[index]!;
+      const side = existsIn({ ...other!, paths: [...other!.paths, ...mine!.paths] });
+      merged[index] = narrow
+        ? withNarrow(side, { ...narrow, columns: [...narrow.columns, ...branch.narrow!.columns] })
+        : side;
     }
   }
   if (merged.length === 1) return { ...merged[0]!, exact };
@@ -331,6 +367,58 @@ function hasCaseVariants(unit: number): boolean {
 function regex(access: PathAccess, source: string, flags: string): SqlWhere {
   const pattern = literalPattern(source, flags);
   if (!pattern) return ANYTHING;
+  const where = literalWhere(access, pattern);
+  const narrow = access.text && where.sql !== '0' ? narrowing(access.text, pattern) : undefined;
+  return narrow ? withNarrow(where, narrow) : where;
+}
+
+/** Quotes a text as an FTS5 string (a phrase of its trigrams). */
+const ftsString = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/**
+ * The substring-index condition of a literal pattern: the documents whose folded texts hold the
+ * needle's trigrams, a superset of the matches (the index folds case as the query, the pattern's
+ * own condition stays beside it and decides exactly). Undefined where the index cannot help or
+ * might miss a match: an empty needle, a case-sensitive prefix (the column's B-tree serves it),
+ * a case-insensitive needle with a non-ASCII letter that has case variants (JavaScript's folding
+ * of σ/ς/Σ need not be SQLite's).
+ */
+function narrowing(text: TextIndexAccess, pattern: LiteralPattern): TextNarrow | undefined {
+  const needle = pattern.text;
+  if (needle === '' || needle.includes(TEXT_SEPARATOR)) return undefined;
+  if (!pattern.caseInsensitive && pattern.start) return undefined;
+  const units = [...needle];
+  if (
+    pattern.caseInsensitive &&
+    units.some((ch) => ch.length === 1 && ch.charCodeAt(0) >= 128 && hasCaseVariants(ch.charCodeAt(0)))
+  )
+    return undefined;
+  const narrow = { fts: text.fts, keys: text.keys, columns: [text.column] };
+  // Three characters or more: FTS5 folds and splits the phrase into trigrams itself.
+  if (units.length >= 3) return { ...narrow, match: ftsString(needle) };
+  // Shorter: the indexed trigrams the needle begins, folded here as FTS5 folds (ASCII only;
+  // other characters must be caseless).
+  if (!units.every((ch) => ch < '\u0080' || (ch.toLowerCase() === ch && ch.toUpperCase() === ch)))
+    return undefined;
+  const trigrams = text.trigrams(needle.replace(/[A-Z]/g, (ch) => ch.toLowerCase()));
+  if (!trigrams) return undefined;
+  return { ...narrow, match: trigrams.length ? trigrams.map(ftsString).join(' OR ') : null };
+}
+
+function withNarrow(where: SqlWhere, narrow: TextNarrow): SqlWhere {
+  if (narrow.match === null) return { ...NOTHING, narrow };
+  const columns = [...new Set(narrow.columns)];
+  return {
+    sql: `t._id IN (SELECT k._id FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?) AND (${where.sql})`,
+    params: [`{${columns.join(' ')}} : (${narrow.match})`, ...where.params],
+    exact: where.exact,
+    sideTable: where.sideTable,
+    narrow: { ...narrow, columns },
+  };
+}
+
+/** A literal pattern as a condition on the path's values alone (see regex). */
+function literalWhere(access: PathAccess, pattern: LiteralPattern): SqlWhere {
   const { text, start, end } = pattern;
   const isText = (v: string) => `typeof(${v}) = 'text'`;
   if (text === '' && !(start && end)) return on(access, isText, []);
