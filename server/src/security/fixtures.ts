@@ -31,7 +31,7 @@ import { demoCaseContent } from '../cases/demo/factory';
 import { demoProject } from '../cases/testing';
 import { dictionaryService } from '../dictionaries';
 import { openFileStore } from '../files';
-import { call, testPlatform } from '../http/testing';
+import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import type { OpenedStore } from '../store';
 import { JobRunner } from '../jobs/runner';
@@ -83,6 +83,8 @@ export interface World {
   invitationId: string;
   /** Text written into the P1 case (narrative) and the attachment: must never reach an attacker. */
   caseMarker: string;
+  /** Text of P1's own configuration (its study number, its narrative template). */
+  projectMarker: string;
   /** Text of tenant A's tenant-level objects (hospital, drug, message, organisation). */
   tenantMarker: string;
   actors: Record<ActorKey, Actor>;
@@ -109,6 +111,7 @@ export async function buildWorld(): Promise<World> {
   const suffix = randomUUID().slice(0, 8);
   const tenantMarker = `TENANT-A-${randomUUID()}`;
   const caseMarker = `CASE-P1-${randomUUID()}`;
+  const projectMarker = `PROJECT-P1-${randomUUID()}`;
 
   const makeTenant = (code: string, name: string) =>
     createTenant(
@@ -165,7 +168,10 @@ export async function buildWorld(): Promise<World> {
   const P1 = `p1-${randomUUID()}`;
   const P2 = `p2-${randomUUID()}`;
   const PB = `pb-${randomUUID()}`;
-  for (const id of [P1, P2]) await handleA.collection<Project>('projects').insertOne(demoProject(id));
+  await handleA
+    .collection<Project>('projects')
+    .insertOne({ ...demoProject(P1), sponsorStudyNumber: projectMarker });
+  await handleA.collection<Project>('projects').insertOne(demoProject(P2));
   await handleB.collection<Project>('projects').insertOne(demoProject(PB));
   const projectRoleId = await role(handleA, 'project', 'allProject');
   const businessRoleId = await role(handleA, 'business', 'allBusiness');
@@ -351,7 +357,7 @@ export async function buildWorld(): Promise<World> {
   await api('PUT', `/configurator/uat/projects/${P1}/templates/narrative-p1`, {
     kind: 'narrative',
     name: { zh: '叙述', en: 'Narrative' },
-    body: 'Case {{report.reportCode}}',
+    body: `Case {{report.reportCode}} ${projectMarker}`,
   });
   const hospital = await handleA
     .collection('hospitals')
@@ -399,6 +405,7 @@ export async function buildWorld(): Promise<World> {
     projectRoleId,
     invitationId,
     caseMarker,
+    projectMarker,
     tenantMarker,
     actors,
     reopen,

@@ -20,7 +20,8 @@
  * - outsiderP1: the outsider again, claiming the case's project (`projectId: P1`): the same.
  * - p2Member (foreign projectId header): holds every permission by a project role in P2 only and
  *   sends `projectId: P2`: as the outsider, and P1's project objects too (project, its sites and
- *   drugs, settings, configuration, members) answer 403 or 404 — P2's roles lend nothing to P1.
+ *   drugs, settings, configuration, members) answer 403 or 404 — P2's roles lend nothing to P1 —
+ *   and no answer shows P1's own configuration (its study number, its templates).
  * - noRoles: a P1 member without any role, sending `projectId: P1`: every operation declaring a
  *   permission answers 403 exactly (the route's check runs before the body is read); operations
  *   without one still refuse other people's objects (files, jobs, tasks, messages).
@@ -330,6 +331,7 @@ function tenantMarkers(world: World): Record<string, string> {
     tenantId: world.tenantA.id,
     tenantCode: world.tenantA.code,
     tenantText: world.tenantMarker,
+    projectText: world.projectMarker,
     P1: world.P1,
     P2: world.P2,
     organisationId: world.tenantA.organisationId,
@@ -374,6 +376,8 @@ const PROJECT_HEADER = 'H2: project routes authorize in the header project, not 
 const PROJECT_UNKNOWN = 'H2: project routes answer 200 for an unknown project (no object check)';
 /** H2: a route taking a project in its body or query checks it late, or not at all. */
 const PROJECT_BODY = 'H2: routes with a body/query projectId act in that project for non-members';
+/** H2 in lists: the project list takes projectInfo from the header's project and shows them all. */
+const PROJECT_LIST = 'H2: the project list shows every project to a projectInfo holder of one';
 /** M2: a tenant administrator's upload names a case as its owner without the case being looked up. */
 const UPLOAD_UNKNOWN_CASE = 'M2: an administrator attaches an upload to a case id that does not exist';
 
@@ -384,6 +388,7 @@ const UPLOAD_UNKNOWN_CASE = 'M2: an administrator attaches an upload to a case i
 const knownOpen: Record<string, string> = {
   'adminB POST /api/files': UPLOAD_UNKNOWN_CASE,
   'p2Member POST /api/imports': PROJECT_BODY,
+  'p2Member GET /api/projects': PROJECT_LIST,
   'adminB POST /api/configuration/check': PROJECT_UNKNOWN,
   'adminB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
   'userB POST /api/configuration/check': PROJECT_UNKNOWN,
@@ -420,10 +425,13 @@ function verdict(world: World, kind: AttackerKind, call: Call, answer: Answer): 
     (kind === 'p2Member' && call.binding === 'project');
   if (mustRefuse && !refused(answer)) problems.push(`not refused (${call.binding} object)`);
   const idsMayShow = `${call.method} ${call.route.path}` in idEchoes;
-  const found = leaks(answer, caseMarkers(world), call).filter(
+  // P1's own configuration is P1's: its members and tenant-wide administrators read it, a P2 role not.
+  const markers =
+    kind === 'p2Member' ? { ...caseMarkers(world), project: world.projectMarker } : caseMarkers(world);
+  const found = leaks(answer, markers, call).filter(
     (name) => !idsMayShow || name === 'narrative' || name === 'reportCode',
   );
-  if (found.length) problems.push(`P1 case data in answer: ${found.join(', ')}`);
+  if (found.length) problems.push(`P1 data in answer: ${found.join(', ')}`);
   return problems.length ? `${problems.join('; ')} (${brief(answer)})` : null;
 }
 
