@@ -165,6 +165,33 @@ describe('administration page definitions', () => {
     }
   });
 
+  it('take the value labels of enum columns and filters from the entity, not a copy', () => {
+    for (const name of new Set(Object.values(ADMIN_PAGES))) {
+      for (const list of raw(name).lists) {
+        const entity = list.form?.entity?.split('#')[0];
+        if (!entity) continue;
+        const properties = resolveEntity(entityFiles, entity).properties;
+        const named = [
+          ...list.columns.map((c) => [c.field ?? c.key, c.options] as const),
+          ...(list.filters ?? []).map((f) => [f.param, f.options] as const),
+        ];
+        for (const [field, options] of named) {
+          const declared = properties[field]?.enum as unknown[] | undefined;
+          // Options are for values the entity does not declare (e.g. a role type shown but never saved).
+          if (declared && options)
+            expect(
+              Object.keys(options).sort(),
+              `${name}/${list.id} ${field} restates the entity's enum`,
+            ).not.toEqual(declared.map(String).sort());
+        }
+      }
+      for (const list of load(name).lists)
+        for (const column of list.columns)
+          if (column.type === 'enum')
+            expect(column.options, `${name}/${list.id} ${column.key}`).toBeDefined();
+    }
+  });
+
   it('finds a planted rule of a form’s own', () => {
     const planted = raw('organisations');
     const form = planted.lists[0]!.form!;

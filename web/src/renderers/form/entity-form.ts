@@ -5,11 +5,12 @@
  * entity's own declaration of those fields with the shared formats inlined — the same schema the
  * server derives its request body from — plus what only the form decides: `required` (fields the
  * form asks for beyond the entity's), and `annotate` (a default, or `x-options` choices loaded from
- * the server).
+ * the server). A list's enum columns and select filters take their value labels from the same entity.
  */
 import { pickEntity, resolveEntity } from '@pv/engine';
 import type { EntityFiles, SchemaObject } from '@pv/engine';
-import type { FormDefinition, PageDefinition } from '../definition';
+import type { LocalisedText } from '../../i18n';
+import type { FormDefinition, ListDefinition, PageDefinition } from '../definition';
 
 const bundled = import.meta.glob<SchemaObject>('../../../../schemas/entities/*.json', {
   eager: true,
@@ -49,11 +50,41 @@ function withSchema(form: FormDefinition): FormDefinition {
   return { ...form, schema: formSchema(form) };
 }
 
-/** A page definition with every form's schema resolved from schemas/entities. */
+type EnumLabels = Record<string, LocalisedText>;
+
+/**
+ * A list's enum columns and select filters without their own options show the entity's value
+ * labels (`x-enum-labels` of the property they name), the entity being the list form's.
+ */
+function withEntityOptions(list: ListDefinition): ListDefinition {
+  const name = list.form?.entity?.split('#')[0];
+  if (!name) return list;
+  const properties = resolveEntity(entityFiles, name).properties;
+  const labelsOf = (field: string) => properties[field]?.['x-enum-labels'] as EnumLabels | undefined;
+  return {
+    ...list,
+    columns: list.columns.map((column) =>
+      column.type === 'enum' && !column.options
+        ? { ...column, options: labelsOf(column.field ?? column.key) }
+        : column,
+    ),
+    ...(list.filters
+      ? {
+          filters: list.filters.map((filter) =>
+            filter.type === 'select' && !filter.options
+              ? { ...filter, options: labelsOf(filter.param) }
+              : filter,
+          ),
+        }
+      : {}),
+  };
+}
+
+/** A page definition with every form's schema (and enum column's labels) resolved from schemas/entities. */
 export function resolvePage(page: PageDefinition): PageDefinition {
   return {
     ...page,
-    lists: page.lists.map((list) => ({
+    lists: page.lists.map(withEntityOptions).map((list) => ({
       ...list,
       ...(list.form ? { form: withSchema(list.form) } : {}),
       ...(list.rowActions
