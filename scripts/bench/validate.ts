@@ -12,6 +12,11 @@
  * 3. Checking one changed field (its schema and the rules that read it, for its items only), the
  *    median over fields spread over the document. Target: <= 1 ms. Floor: JSON parse+stringify of
  *    the changed field's item.
+ * 4. The browser's copy of the check (issue 14 item 6): the standalone module the server serves for
+ *    the demo project's configuration (the base: the demo seed publishes no configuration), its
+ *    size before gzip (target <= 400 KB) and the time Chromium takes to import it - parse, compile
+ *    and evaluate, the bytes already in its HTTP cache - in a fresh page (target <= 50 ms; the
+ *    median of four more imports under other URLs is printed for information).
  */
 import {
   baseConfiguration,
@@ -23,6 +28,11 @@ import {
   largeCase,
 } from '@pv/engine';
 import type { ConfigEdit } from '@pv/engine';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { bundleValidatorsModule } from '../../server/src/cases/validators-module';
 import { benchLine, compareAlternating, timePerCall as measureTimePerCall } from './measure';
 
 const timePerCall = (fn: () => void, minMs = 400): number => measureTimePerCall(fn, minMs, 20, 5);
@@ -130,3 +140,66 @@ const fieldMedian = sorted[Math.floor(sorted.length / 2)]!;
 const fieldWorst = sorted.at(-1)!;
 bench('validate.one-field', fieldMedian, 'ms', fieldFloor, '<=1ms', fieldMedian <= 1);
 bench('validate.one-field-worst', fieldWorst, 'ms', fieldFloor, '<=1ms', fieldWorst <= 1);
+
+// 4. The standalone module in the browser.
+const moduleCode = await bundleValidatorsModule(configuration);
+const moduleBytes = Buffer.byteLength(moduleCode);
+console.log(
+  `standalone module: ${(moduleBytes / 1024).toFixed(0)} KB, ${(gzipSync(moduleCode).length / 1024).toFixed(0)} KB gzipped`,
+);
+bench(
+  'validate.standalone-module-size',
+  moduleBytes / 1024,
+  'KB',
+  Buffer.byteLength(schemaText) / 1024,
+  '<=400KB',
+  moduleBytes <= 400 * 1024,
+);
+const moduleServer = createServer((request, response) => {
+  if ((request.url ?? '').startsWith('/validators.js')) {
+    response.writeHead(200, {
+      'Content-Type': 'text/javascript',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    });
+    response.end(moduleCode);
+  } else {
+    response.writeHead(200, { 'Content-Type': 'text/html' });
+    response.end('<!doctype html><title>import</title>');
+  }
+});
+await new Promise<void>((listening) => moduleServer.listen(0, '127.0.0.1', listening));
+const origin = `http://127.0.0.1:${(moduleServer.address() as AddressInfo).port}`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+});
+try {
+  const page = await browser.newPage();
+  await page.goto(`${origin}/`);
+  const importTimes: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    importTimes.push(
+      await page.evaluate(async (url) => {
+        await (await fetch(url)).text();
+        const started = performance.now();
+        const loaded = (await import(url)) as { validateCase?: unknown };
+        if (typeof loaded.validateCase !== 'function') throw new Error('no validateCase');
+        return performance.now() - started;
+      }, `${origin}/validators.js?i=${i}`),
+    );
+  }
+  const [cold, ...again] = importTimes;
+  const againMedian = again.sort((a, b) => a - b)[Math.floor(again.length / 2)]!;
+  console.log(
+    `module import in Chromium: first ${cold!.toFixed(1)} ms, again (median) ${againMedian.toFixed(1)} ms`,
+  );
+  const parseFloor = await page.evaluate((text) => {
+    const started = performance.now();
+    JSON.parse(text);
+    return performance.now() - started;
+  }, JSON.stringify(moduleCode));
+  bench('validate.standalone-compile-browser', cold!, 'ms', parseFloor, '<=50ms', cold! <= 50);
+} finally {
+  await browser.close();
+  moduleServer.close();
+}

@@ -8,13 +8,15 @@
  * version 0. A configurator may try the project's UAT drafts on a case (`environment` 'UAT'): such
  * a check only reports; nothing is stored with it, and saving and submitting stay on PRO.
  */
-import { baseConfiguration } from '../../../engine/src/configuration/base';
-import { resolveConfiguration } from '../../../engine/src/schema-registry/resolve';
-import type { ResolvedConfiguration } from '../../../engine/src/schema-registry/resolve';
-import { validateCase } from '../../../engine/src/validation/validate-case';
-import { summarise } from '../../../engine/src/validation/finding';
-import type { Finding, ValidationResult } from '../../../engine/src/validation/finding';
-import { caseTabs } from '../../../engine/src/case-model/index';
+import {
+  baseConfiguration,
+  resolveConfiguration,
+  validateCase,
+  summarise,
+  caseTabs,
+  tabOfPointer,
+} from '@pv/engine';
+import type { ResolvedConfiguration, Finding, ValidationResult } from '@pv/engine';
 import { noClock } from '../clock';
 import { ConfigurationService } from '../configuration/index';
 import type { Environment } from '../configuration/index';
@@ -140,26 +142,9 @@ export async function checkCase(
   };
 }
 
-/** Pointer prefix -> tab id, from schemas/ui/case-tabs.json (the longest declared prefix wins). */
-const tabPrefixes: [string, string][] = caseTabs.tabs
-  .flatMap((tab) =>
-    tab.groups.flatMap((group) =>
-      [group.array, ...group.fields]
-        .filter((f): f is string => !!f)
-        .map((f) => [f, tab.id] as [string, string]),
-    ),
-  )
-  .map(([field, tab]) => [field.replace(/\*/g, '\\d+'), tab] as [string, string])
-  .sort((a, b) => b[0].length - a[0].length);
-
 /** The tab a finding's field lives in, so the check report can group findings and jump to them. */
 export function tabOf(pointer: string): string {
-  for (const [prefix, tab] of tabPrefixes) {
-    if (new RegExp(`^${prefix}(/|$)`).test(pointer)) return tab;
-  }
-  const section = pointer.split('/')[1] ?? '';
-  for (const [prefix, tab] of tabPrefixes) if (prefix.startsWith(`/${section}`)) return tab;
-  return 'overview';
+  return tabOfPointer(caseTabs, pointer);
 }
 
 /** The check report: findings grouped by tab, in tab order. */

@@ -15,25 +15,21 @@
  * by the member-checked route. An unknown hash, or one this process has not offered, answers 404.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { standaloneValidatorsModule } from '@pv/engine';
 import type { ResolvedConfiguration } from '@pv/engine';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
-import { ok } from '../http/envelope';
-import type { JsonSchema } from '../http/validation';
-import type { ModuleRouter } from '../http/route';
-import { callerMay } from '../http/route';
+import { requirePrincipal, tenantHandle } from '../http';
+import { errors } from '../http';
+import { ok } from '../http';
+import type { JsonSchema } from '../http';
+import type { ModuleRouter } from '../http';
+import { callerMay } from '../http';
 import { CASE_OBJECT, caseScope, requireCaseAccess } from './membership';
 import { configurationFor } from './validation';
+import { bundleValidatorsModule } from './validators-module';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Who may try a project's UAT configuration drafts (as the check route). */
 const CONFIGURATOR_PERMISSION = 'authoritymanagement:projectInfo:config';
 const SERVED_LIMIT = 50;
-const HERE = dirname(fileURLToPath(import.meta.url));
 
 const key = randomBytes(32);
 
@@ -63,39 +59,18 @@ function offer(configuration: ResolvedConfiguration): void {
   if (served.size > SERVED_LIMIT) served.delete(served.keys().next().value!);
 }
 
-/**
- * The browser module of a configuration: the engine's standalone validators (without per-field
- * validators: the form checks the whole document) bundled with ajv-formats' checks into one ES
- * module that imports nothing, minified. Generated once per hash.
- */
+/** The browser module of a configuration (validators-module.ts), generated once per hash. */
 export function validatorsModule(configuration: ResolvedConfiguration): Promise<string> {
   let entry = served.get(configuration.hash);
   if (!entry) {
     offer(configuration);
     entry = served.get(configuration.hash)!;
   }
-  entry.module ??= build({
-    stdin: {
-      contents: standaloneValidatorsModule(configuration, { fieldValidators: false }),
-      resolveDir: HERE,
-      sourcefile: `validators-${configuration.hash}.mjs`,
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    minify: true,
-    legalComments: 'none',
-    write: false,
-    logLevel: 'silent',
-  }).then(
-    (result) => result.outputFiles[0]!.text,
-    (error: unknown) => {
-      // A failed build is not kept: the next request tries again.
-      delete served.get(configuration.hash)?.module;
-      throw error;
-    },
-  );
+  entry.module ??= bundleValidatorsModule(configuration).catch((error: unknown) => {
+    // A failed build is not kept: the next request tries again.
+    delete served.get(configuration.hash)?.module;
+    throw error;
+  });
   return entry.module;
 }
 

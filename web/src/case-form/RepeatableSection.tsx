@@ -22,6 +22,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { GroupForm } from './GroupForm';
 import { groupSchema } from './group-schema';
 import { concrete, getAt, isBlank, keyToPointer } from './pointer';
+import { SectionFindings } from './SectionFindings';
 import { seriousnessOf } from './seriousness';
 import type { CaseStore } from './store';
 import { useCaseFormText } from './text';
@@ -181,6 +182,7 @@ function RepeatableSectionImpl({ group, children, allGroups, parentIndexes, stor
           </>
         ) : null}
       </div>
+      <SectionFindings store={store} pointer={arrayPointer} />
       {count > 0 ? (
         <VirtualList
           count={count}

@@ -73,8 +73,13 @@ export class FindingsBoard {
 
   /** Applies a result: the fields whose findings changed, and those that have none any more. */
   apply(changed: [pointer: string, findings: Finding[]][], cleared: string[]): void {
+    const first = !this.ready;
     this.ready = true;
-    if (!changed.length && !cleared.length) return;
+    if (!changed.length && !cleared.length) {
+      // The first result, even an empty one, tells the page the check runs.
+      if (first) for (const listener of this.countListeners) listener();
+      return;
+    }
     for (const pointer of cleared) this.byPointer.delete(pointer);
     for (const [pointer, findings] of changed) this.byPointer.set(pointer, findings);
     this.version++;

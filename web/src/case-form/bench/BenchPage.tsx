@@ -3,6 +3,9 @@
  * `?mode=ours` mounts the case form (tabs, stores, registered widgets) on the big case;
  * `?mode=baseline` renders the whole case schema in one plain @rjsf/core form with its defaults.
  * Both mark `window.__benchReady` (ms since navigation) once the form is on screen and interactive.
+ * `&validators=<path>` (ours): the case check runs as on the case page, from `<path>.js` (the
+ * configuration's standalone module) and `<path>.json` (its rule set), written by the bench script;
+ * `window.__benchCheck` counts the results it posted.
  */
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -14,6 +17,7 @@ import type { RJSFSchema } from '@rjsf/utils';
 import { caseSchemas, caseTabs } from '@pv/engine';
 import { LanguageProvider } from '../../i18n/LanguageContext';
 import { CaseStore } from '../store';
+import { startCaseCheck } from '../case-check';
 import { CaseTabView } from '../CaseTabView';
 import { bigCase } from './big-case';
 
@@ -23,6 +27,7 @@ const CoreForm = withTheme({});
 declare global {
   interface Window {
     __benchReady?: number;
+    __benchCheck?: number;
   }
 }
 
@@ -63,6 +68,23 @@ function Ours() {
   const [store] = useState(() => new CaseStore(bigCase()));
   const [tab, setTab] = useState('drug');
   const current = caseTabs.tabs.find((t) => t.id === tab)!;
+  useEffect(() => {
+    const validators = new URLSearchParams(window.location.search).get('validators');
+    const hash = new URLSearchParams(window.location.search).get('hash');
+    if (!validators || !hash) return;
+    const stopCounting = store.findings.onCounts(() => {
+      window.__benchCheck = (window.__benchCheck ?? 0) + 1;
+    });
+    const running = startCaseCheck(store, {
+      configurationHash: hash,
+      module: `${validators}.js`,
+      rules: `${validators}.json`,
+    });
+    return () => {
+      stopCounting();
+      running.stop();
+    };
+  }, [store]);
   return (
     <>
       <TabList selectedValue={tab} onTabSelect={(_: unknown, d: SelectTabData) => setTab(String(d.value))}>

@@ -190,6 +190,12 @@ function CaseDetail({ caseId }: { caseId: string }) {
     [store],
   );
   const dirty = useSyncExternalStore(subscribeDirty, () => store?.isDirty ?? false);
+  const subscribeFindings = useCallback(
+    (listener: () => void) => store?.findings.onCounts(listener) ?? (() => {}),
+    [store],
+  );
+  // The configuration's check has answered at least once (the browser tests wait for it).
+  const checkReady = useSyncExternalStore(subscribeFindings, () => store?.findings.ready ?? false);
 
   // The unsaved-data prompt: leaving the page inside the app asks; closing the tab warns.
   const blocker = useBlocker(
@@ -310,7 +316,12 @@ function CaseDetail({ caseId }: { caseId: string }) {
   };
 
   return (
-    <div className={styles.page} data-testid="case-detail" data-language={language}>
+    <div
+      className={styles.page}
+      data-testid="case-detail"
+      data-language={language}
+      data-check={checkReady ? 'ready' : 'pending'}
+    >
       <div className={styles.header}>
         <Title3 data-testid="case-report-code">{document.report?.reportCode ?? caseId}</Title3>
         <Badge appearance="outline" data-testid="case-node">
