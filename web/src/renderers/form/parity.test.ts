@@ -1,6 +1,6 @@
 /**
  * The browser's form validator and the server give the same verdict on the same value: phones,
- * postal codes, emails and accounts, valid and invalid, are typed into the admin forms (their
+ * postal codes, emails, code fields and accounts, valid and invalid, are typed into the admin forms (their
  * schemas resolved from schemas/entities as the pages do) and sent to the routes those forms save
  * to. A copied rule that drifted (the user form once refused "010-12345678-8" and "+8613800138000"
  * that the server took) fails here.
@@ -182,6 +182,20 @@ describe('browser form and server give the same verdicts', () => {
     expect(browserAccepts(drifted, user({ phone }))).toBe(false);
     expect(browserAccepts(userForm, user({ phone }))).toBe(true);
     expect(serverVerdict(await api('POST', '/users', user({ phone })))).toBe(true);
+  });
+
+  it('code fields: the organisation form', async () => {
+    const CODES = {
+      valid: ['ORG-1', 'a.b_c', 'X'.repeat(64)],
+      invalid: ['ORG 1', '编码', 'a/b', 'X'.repeat(65)],
+    };
+    const organisation = (code: string) => ({ name: 'Parity', kind: 'organisation', code });
+    await verdicts(
+      CODES,
+      organisationForm,
+      (code) => api('POST', '/tenancy/organisations', organisation(code)),
+      organisation,
+    );
   });
 
   it('accounts: the user form', async () => {
