@@ -26,7 +26,7 @@ import type {
 
 type Row = { doc: string };
 /**
- * Paths (per collection) seen holding an array, a boolean or an object are served by the side
+ * Paths (per collection) seen holding an array or an object are served by the side
  * table (1); paths also seen with arrays inside arrays (2) are not translated to SQL at all.
  */
 type Flags = Record<string, 1 | 2>;
@@ -51,8 +51,12 @@ export function mingoOptions(extra: Partial<MingoOptions> = {}): Partial<MingoOp
   return { idKey: '_id', scriptEnabled: false, ...extra };
 }
 
+/**
+ * The generated column of a path. Its name carries the column layout's version: columns from
+ * before booleans were kept as BLOBs (v1) get another name, so the first define rebuilds the table.
+ */
 function columnName(path: string): string {
-  const hash = createHash('sha1').update(path).digest('hex').slice(0, 6);
+  const hash = createHash('sha1').update(`${path}\0boolean-blobs`).digest('hex').slice(0, 6);
   return `g_${path.replace(/\./g, '_').slice(0, 40)}_${hash}`;
 }
 
@@ -74,7 +78,7 @@ function jsonPath(path: string): string {
   );
 }
 
-/** 0: every value along the path is missing, null, a string or a number; 1: one array level, booleans or objects; 2: two array levels. */
+/** 0: every value along the path is missing, null, a boolean, a string or a number; 1: one array level or objects; 2: two array levels. */
 function pathShape(doc: unknown, parts: string[]): 0 | 1 | 2 {
   let shape: 0 | 1 | 2 = 0;
   const walk = (value: unknown, i: number, inArray: boolean): void => {
@@ -88,8 +92,7 @@ function pathShape(doc: unknown, parts: string[]): 0 | 1 | 2 {
       return;
     }
     if (i === parts.length) {
-      if (typeof value === 'boolean' || (value !== null && typeof value === 'object'))
-        shape = Math.max(shape, 1) as 1 | 2;
+      if (value !== null && typeof value === 'object') shape = Math.max(shape, 1) as 1 | 2;
       return;
     }
     if (value === null || value === undefined || typeof value !== 'object') return;
@@ -391,6 +394,7 @@ export class EmbeddedDriver implements Driver {
         );
         this.db.exec(`DROP TABLE "${table}"`);
         this.db.exec(`ALTER TABLE "${table}__rebuild" RENAME TO "${table}"`);
+        this.recomputeFlags(info);
       }
       this.db.exec(`CREATE INDEX IF NOT EXISTS "${table}__tenant" ON "${table}" (tenantId, _id)`);
       this.db.exec(
@@ -457,6 +461,37 @@ export class EmbeddedDriver implements Driver {
       for (const doc of docs) this.writeText(info, doc);
       after = docs[docs.length - 1]!._id;
     }
+  }
+
+  /**
+   * Flags every index path afresh from the stored documents (after a rebuild: paths flagged only
+   * for booleans, which columns now hold, return to their column) and drops the side-table rows
+   * of paths no longer flagged. Flags can only have shrunk, so flagged paths keep their rows.
+   */
+  private recomputeFlags(info: TableInfo): void {
+    const flags: Flags = {};
+    const paths = [...info.columns.keys()].map((path) => ({ path, parts: path.split('.') }));
+    const batch = this.db.prepare<[string], Row>(
+      `SELECT doc FROM "${info.table}" WHERE _id > ? ORDER BY _id LIMIT 1000`,
+    );
+    for (let after = ''; ;) {
+      const rows = batch.all(after);
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        const doc = JSON.parse(row.doc) as StoredDoc;
+        for (const { path, parts } of paths) {
+          const shape = pathShape(doc, parts);
+          if (shape > (flags[path] ?? 0)) flags[path] = shape as 1 | 2;
+        }
+        after = doc._id;
+      }
+    }
+    this.state.saveFlags(info.def.name, flags);
+    const kept = Object.keys(flags);
+    if (this.db.prepare(`SELECT 1 FROM sqlite_master WHERE name = ?`).get(info.multiTable))
+      this.db
+        .prepare(`DELETE FROM "${info.multiTable}" WHERE path NOT IN (${kept.map(() => '?').join(', ')})`)
+        .run(...kept);
   }
 
   /** Indexes a document's texts along the text-indexed paths (nothing when none is declared). */
@@ -767,9 +802,11 @@ export class EmbeddedDriver implements Driver {
  * of every candidate (a virtual column is recomputed by json_extract on each read).
  */
 function tableSql(table: string, columns: Map<string, string>): string {
-  const generated = [...columns].map(
-    ([path, column]) => `"${column}" GENERATED ALWAYS AS (json_extract(doc, '${jsonPath(path)}')) STORED`,
-  );
+  // Booleans as the side table's one-byte BLOBs: json_extract would give 1 and 0, equal to numbers.
+  const generated = [...columns].map(([path, column]) => {
+    const at = `doc, '${jsonPath(path)}'`;
+    return `"${column}" GENERATED ALWAYS AS (CASE json_type(${at}) WHEN 'true' THEN x'01' WHEN 'false' THEN x'00' ELSE json_extract(${at}) END) STORED`;
+  });
   return `CREATE TABLE "${table}" (${['_id TEXT PRIMARY KEY', 'tenantId TEXT NOT NULL', 'rev INTEGER NOT NULL', ...generated, 'doc TEXT NOT NULL'].join(', ')})`;
 }
 

@@ -217,8 +217,9 @@ function isSqlScalar(value: unknown): value is string | number {
 }
 
 /**
- * Booleans in the side table: one-byte BLOBs, which SQLite never finds equal to a number or a
- * text (a generated column cannot tell true from 1, so paths holding booleans use the side table).
+ * Booleans in generated columns and the side table: one-byte BLOBs, which SQLite never finds equal
+ * to a number or a text (json_extract's 1 and 0 would equal numbers), and which sort after texts
+ * as MongoDB sorts booleans after strings.
  */
 export const SQL_TRUE = Buffer.from([1]);
 export const SQL_FALSE = Buffer.from([0]);
@@ -227,8 +228,7 @@ export const SQL_FALSE = Buffer.from([0]);
 function sqlScalar(access: PathAccess, value: unknown): (string | number | Buffer)[] | undefined {
   if (isSqlScalar(value)) return [value];
   if (typeof value !== 'boolean') return undefined;
-  // A column path has never held a boolean (it would be served by the side table).
-  if (access.kind === 'column') return [];
+  // Generated columns and the side table alike hold booleans as these BLOBs.
   return [value ? SQL_TRUE : SQL_FALSE];
 }
 

@@ -73,5 +73,8 @@ it('upgrades a file from before stored columns and side-table booleans without l
   expect(columns.filter((c) => c.name.startsWith('g_')).map((c) => c.hidden)).toEqual([3, 3]);
   expect(check.pragma('user_version', { simple: true })).toBe(1);
   expect(check.prepare('SELECT count(*) AS n FROM c_cases').get()).toEqual({ n: 4 });
+  // Booleans live in the rebuilt table's columns (as BLOBs): no path needs the side table any more.
+  expect(check.prepare(`SELECT flags FROM _collections WHERE name = 'cases'`).get()).toEqual({ flags: '{}' });
+  expect(check.prepare('SELECT count(*) AS n FROM m_cases').get()).toEqual({ n: 0 });
   check.close();
 });
