@@ -442,7 +442,13 @@ async function main(): Promise<void> {
       );
       await step('the database is back: the platform recovers by itself', async () => {
         await startFromControl(control);
-        await until('health ok', async () => ((await health(a)).status === 200 ? true : undefined), 60_000);
+        // Each instance's driver finds the server again on its own (within a heartbeat or two).
+        for (const instance of [a, b])
+          await until(
+            `${instance.name} healthy`,
+            async () => ((await health(instance)).status === 200 ? true : undefined),
+            60_000,
+          );
         ok(
           await api(a, 'POST', '/cases/search', { token, headers, body: { tab: 'all' } }),
           'list after recovery',
