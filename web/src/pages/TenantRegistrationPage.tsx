@@ -12,6 +12,7 @@ import { api } from '../app/api';
 import { fetchCaptcha } from '../app/identity';
 import { PublicCard } from '../components/PublicCard';
 import { useLanguage } from '../i18n/LanguageContext';
+import { breaksFormat } from './registration-formats';
 
 const FIELDS: readonly { name: string; required: boolean; type?: 'email' | 'tel' | 'password' }[] = [
   { name: 'tenantName', required: true },
@@ -63,6 +64,7 @@ export default function TenantRegistrationPage() {
   const fieldError = (name: FieldName, required: boolean): string | undefined => {
     if (!touched) return undefined;
     if (required && !values[name].trim()) return t('common.required');
+    if (breaksFormat(name, values[name])) return t('form.error.pattern');
     if (name === 'confirmPassword' && values.confirmPassword !== values.password)
       return t('password.mismatch');
     return undefined;
@@ -73,7 +75,10 @@ export default function TenantRegistrationPage() {
     setTouched(true);
     if (
       FIELDS.some(
-        (f) => fieldError(f.name, f.required) !== undefined || (f.required && !values[f.name].trim()),
+        (f) =>
+          fieldError(f.name, f.required) !== undefined ||
+          (f.required && !values[f.name].trim()) ||
+          breaksFormat(f.name, values[f.name]),
       )
     )
       return;
