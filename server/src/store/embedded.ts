@@ -11,7 +11,7 @@ import { Aggregator, Query } from 'mingo';
 import type { Options as MingoOptions } from 'mingo/types';
 import type { StoreCapabilities } from './capabilities';
 import type { Driver } from './core';
-import { SQL_FALSE, SQL_TRUE, TEXT_SEPARATOR, translateFilter } from './sql-filter';
+import { canonicalFold, SQL_FALSE, SQL_TRUE, TEXT_SEPARATOR, translateFilter } from './sql-filter';
 import type { PathAccess, SqlWhere } from './sql-filter';
 import { DuplicateKeyError } from './port';
 import type {
@@ -64,6 +64,12 @@ function columnName(path: string): string {
 function textColumnName(path: string): string {
   return `p_${createHash('sha1').update(path).digest('hex').slice(0, 10)}`;
 }
+
+/**
+ * Texts are folded by canonicalFold before indexing (as a case-insensitive regex compares them),
+ * so the tokenizer must not fold again. Part of the table's layout: another one is rebuilt.
+ */
+const TEXT_TOKENIZER = 'trigram case_sensitive 1';
 
 /** Trigrams a one- or two-character needle may begin before the index is not worth asking. */
 const MAX_PREFIX_TRIGRAMS = 300;
@@ -441,15 +447,17 @@ export class EmbeddedDriver implements Driver {
       .all()
       .filter((c) => c.hidden === 0)
       .map((c) => c.name);
-    if (present.join() === wanted.join()) return;
+    const layout = this.state
+      .stmt<[string], { sql: string }>(`SELECT sql FROM sqlite_master WHERE name = ?`)
+      .get(info.fts)?.sql;
+    if (present.join() === wanted.join() && (wanted.length === 0 || layout?.includes(TEXT_TOKENIZER))) return;
     this.db.exec(`DROP TABLE IF EXISTS "${info.vocab}"`);
     this.db.exec(`DROP TABLE IF EXISTS "${info.fts}"`);
     this.db.exec(`DROP TABLE IF EXISTS "${info.keys}"`);
     if (wanted.length === 0) return;
     this.db.exec(`CREATE TABLE "${info.keys}" (rowid INTEGER PRIMARY KEY, _id TEXT NOT NULL UNIQUE)`);
-    // case_sensitive 0: ASCII and other letters folded on both sides; the exact test stays in SQL.
     this.db.exec(
-      `CREATE VIRTUAL TABLE "${info.fts}" USING fts5(${wanted.join(', ')}, content='', contentless_delete=1, tokenize='trigram case_sensitive 0')`,
+      `CREATE VIRTUAL TABLE "${info.fts}" USING fts5(${wanted.join(', ')}, content='', contentless_delete=1, tokenize='${TEXT_TOKENIZER}')`,
     );
     this.db.exec(`CREATE VIRTUAL TABLE "${info.vocab}" USING fts5vocab("${info.fts}", 'row')`);
     const batch = this.db.prepare<[string], Row>(
@@ -503,8 +511,12 @@ export class EmbeddedDriver implements Driver {
     const values = [...info.textColumns.keys()].map((path) =>
       multiValues(doc, path.split('.'))
         .filter((value): value is string => typeof value === 'string')
-        // NUL may end a text for the tokenizer: no needle holding it is narrowed, so it can go.
-        .map((value) => value.replaceAll('\0', TEXT_SEPARATOR) + TEXT_SEPARATOR + TEXT_SEPARATOR)
+        // NUL may end a text for the tokenizer and lone surrogates become U+FFFD in UTF-8: both
+        // become separators (no needle holding one is narrowed, no needle spans one).
+        .map(
+          (value) =>
+            canonicalFold(value.replace(/\p{Cs}|\0/gu, TEXT_SEPARATOR)) + TEXT_SEPARATOR + TEXT_SEPARATOR,
+        )
         .join(''),
     );
     const columns = [...info.textColumns.values()];

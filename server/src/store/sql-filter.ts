@@ -10,13 +10,13 @@ import type { Filter } from './port';
 /**
  * A path's substring index (a declared text index): an FTS5 trigram table with one row per
  * document (rowid -> _id through the key table) and one column per indexed path, holding every
- * text along the path, each followed by two TEXT_SEPARATORs.
+ * text along the path folded by canonicalFold, each followed by two TEXT_SEPARATORs.
  */
 export interface TextIndexAccess {
   fts: string;
   keys: string;
   column: string;
-  /** The indexed trigrams starting with `prefix` (case-folded), or undefined when there are too many. */
+  /** The indexed trigrams starting with `prefix` (folded), or undefined when there are too many. */
   trigrams(prefix: string): string[] | undefined;
 }
 
@@ -53,6 +53,8 @@ interface TextNarrow {
   columns: string[];
   /** The FTS5 query without its column filter; null when no indexed trigram can match. */
   match: string | null;
+  /** The index alone answers exactly (the pattern's own condition is left out). */
+  exact: boolean;
 }
 
 interface SideTableCondition {
@@ -105,6 +107,19 @@ function translateOr(value: unknown, resolve: PathResolver): SqlWhere {
   // path: SQLite runs an OR of EXISTS as scalar subqueries, several times slower.
   const merged: SqlWhere[] = [];
   for (const branch of branches) {
+    // Exact index answers over several columns of one index: one MATCH with the columns listed.
+    const own = branch.narrow;
+    if (own?.exact) {
+      const index = merged.findIndex(
+        (m) => m.narrow?.exact && m.narrow.fts === own.fts && m.narrow.match === own.match,
+      );
+      if (index === -1) merged.push(branch);
+      else {
+        const other = merged[index]!.narrow!;
+        merged[index] = withNarrow(NOTHING, { ...other, columns: [...other.columns, ...own.columns] });
+      }
+      continue;
+    }
     const mine = branch.sideTable;
     const index = merged.findIndex(
       (m) =>
@@ -375,32 +390,50 @@ function regex(access: PathAccess, source: string, flags: string): SqlWhere {
 /** Quotes a text as an FTS5 string (a phrase of its trigrams). */
 const ftsString = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
+let foldTable: Uint16Array | undefined;
+
 /**
- * The substring-index condition of a literal pattern: the documents whose folded texts hold the
- * needle's trigrams, a superset of the matches (the index folds case as the query, the pattern's
- * own condition stays beside it and decides exactly). Undefined where the index cannot help or
- * might miss a match: an empty needle, a case-sensitive prefix (the column's B-tree serves it),
- * a case-insensitive needle with a non-ASCII letter that has case variants (JavaScript's folding
- * of σ/ς/Σ need not be SQLite's).
+ * A text as a non-unicode case-insensitive JavaScript regex compares it, unit by unit (the spec's
+ * Canonicalize: a unit's upper case when that is one unit, never from non-ASCII to ASCII). The
+ * substring index holds texts folded so, which makes its answer for a case-insensitive needle
+ * exactly the regex's, é/É and σ/ς/Σ included.
+ */
+export function canonicalFold(text: string): string {
+  if (!foldTable) {
+    foldTable = new Uint16Array(0x10000);
+    for (let u = 0; u < 0x10000; u++) {
+      const upper = u >= 0xd800 && u <= 0xdfff ? '' : String.fromCharCode(u).toUpperCase();
+      const code = upper.length === 1 ? upper.charCodeAt(0) : u;
+      foldTable[u] = u >= 128 && code < 128 ? u : code;
+    }
+  }
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += String.fromCharCode(foldTable[text.charCodeAt(i)]!);
+  return out;
+}
+
+/**
+ * The substring-index condition of a literal pattern: the documents whose folded texts (see
+ * canonicalFold) hold the folded needle. For an unanchored case-insensitive needle that is the
+ * exact answer; for anchored or case-sensitive ones a superset, and the pattern's own condition
+ * stays beside it. Undefined where the index does not help: an empty needle, a case-sensitive
+ * prefix (the column's B-tree serves it), a short needle beginning too many trigrams.
  */
 function narrowing(text: TextIndexAccess, pattern: LiteralPattern): TextNarrow | undefined {
   const needle = pattern.text;
   if (needle === '' || needle.includes(TEXT_SEPARATOR)) return undefined;
   if (!pattern.caseInsensitive && pattern.start) return undefined;
-  const units = [...needle];
-  if (
-    pattern.caseInsensitive &&
-    units.some((ch) => ch.length === 1 && ch.charCodeAt(0) >= 128 && hasCaseVariants(ch.charCodeAt(0)))
-  )
-    return undefined;
-  const narrow = { fts: text.fts, keys: text.keys, columns: [text.column] };
-  // Three characters or more: FTS5 folds and splits the phrase into trigrams itself.
-  if (units.length >= 3) return { ...narrow, match: ftsString(needle) };
-  // Shorter: the indexed trigrams the needle begins, folded here as FTS5 folds (ASCII only;
-  // other characters must be caseless).
-  if (!units.every((ch) => ch < '\u0080' || (ch.toLowerCase() === ch && ch.toUpperCase() === ch)))
-    return undefined;
-  const trigrams = text.trigrams(needle.replace(/[A-Z]/g, (ch) => ch.toLowerCase()));
+  const folded = canonicalFold(needle);
+  const narrow = {
+    fts: text.fts,
+    keys: text.keys,
+    columns: [text.column],
+    exact: pattern.caseInsensitive && !pattern.start && !pattern.end,
+  };
+  // Three characters or more: the phrase of its trigrams.
+  if ([...folded].length >= 3) return { ...narrow, match: ftsString(folded) };
+  // Shorter: the indexed trigrams it begins (every indexed character begins one).
+  const trigrams = text.trigrams(folded);
   if (!trigrams) return undefined;
   return { ...narrow, match: trigrams.length ? trigrams.map(ftsString).join(' OR ') : null };
 }
@@ -408,9 +441,12 @@ function narrowing(text: TextIndexAccess, pattern: LiteralPattern): TextNarrow |
 function withNarrow(where: SqlWhere, narrow: TextNarrow): SqlWhere {
   if (narrow.match === null) return { ...NOTHING, narrow };
   const columns = [...new Set(narrow.columns)];
+  const inIndex = `t._id IN (SELECT k._id FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?)`;
+  const match = `{${columns.join(' ')}} : (${narrow.match})`;
+  if (narrow.exact) return { sql: inIndex, params: [match], exact: true, narrow: { ...narrow, columns } };
   return {
-    sql: `t._id IN (SELECT k._id FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?) AND (${where.sql})`,
-    params: [`{${columns.join(' ')}} : (${narrow.match})`, ...where.params],
+    sql: `${inIndex} AND (${where.sql})`,
+    params: [match, ...where.params],
     exact: where.exact,
     sideTable: where.sideTable,
     narrow: { ...narrow, columns },
