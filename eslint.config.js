@@ -1,5 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import moduleBoundaries from './eslint-rules/module-boundaries.js';
+import { allowedCycleEdges } from './eslint-rules/module-cycles.js';
 
 export default tseslint.config(
   {
@@ -69,5 +71,13 @@ export default tseslint.config(
       'web/src/clock.ts',
     ],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+  // Module boundaries (issue 14): a server module is imported through its index.ts only, server code
+  // never imports scripts/, and modules do not import each other in a cycle (known cycles listed
+  // with their reasons in eslint-rules/module-cycles.js, a list that may only shrink).
+  {
+    files: ['server/src/**/*.ts'],
+    plugins: { pv: moduleBoundaries },
+    rules: { 'pv/module-boundaries': ['error', { root: 'server/src', allowedCycleEdges }] },
   },
 );

@@ -8,6 +8,7 @@ export default defineConfig({
       'web/src/**/*.test.{ts,tsx}',
       'scripts/**/*.test.ts',
       'schemas/**/*.test.ts',
+      'eslint-rules/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', 'web/e2e/**'],
     testTimeout: 30000,

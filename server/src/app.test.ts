@@ -2,12 +2,12 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RevisionConflictError } from './store/port';
-import type { Authenticator } from './http/context';
-import { requestContext, requirePrincipal } from './http/context';
-import { Code, warning } from './http/envelope';
-import { AppError } from './http/errors';
-import { defineModule } from './http/module';
+import { RevisionConflictError } from './store';
+import type { Authenticator } from './http';
+import { requestContext, requirePrincipal } from './http';
+import { Code, warning } from './http';
+import { AppError } from './http';
+import { defineModule } from './http';
 import { call, testPlatform } from './testing';
 import { testStore } from './http/test-store';
 

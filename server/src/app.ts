@@ -7,31 +7,27 @@ import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import type { Translator } from './i18n';
 import { createTranslator } from './i18n';
-import type { AppEnv, Authenticator } from './http/context';
-import { envelope, Code } from './http/envelope';
-import { handleError } from './http/errors';
-import type { Logger } from './http/log';
-import { stdoutLogger } from './http/log';
-import {
-  authenticationMiddleware,
-  requestContextMiddleware,
-  securityHeadersMiddleware,
-} from './http/middleware';
-import type { AppConfig, Clock, ModuleDeps, ServerModule } from './http/module';
-import { modulePrefix, systemClock } from './http/module';
-import type { ObjectResolver, RouteRecord } from './http/route';
-import { createModuleRouter } from './http/route';
-import { projectObject } from './projects/object';
-import { serveWebApp } from './http/static';
+import type { AppEnv, Authenticator } from './http';
+import { envelope, Code } from './http';
+import { handleError } from './http';
+import type { Logger } from './http';
+import { stdoutLogger } from './http';
+import { authenticationMiddleware, requestContextMiddleware, securityHeadersMiddleware } from './http';
+import type { AppConfig, Clock, ModuleDeps, ServerModule } from './http';
+import { modulePrefix, systemClock } from './http';
+import type { ObjectResolver, RouteRecord } from './http';
+import { createModuleRouter } from './http';
+import { projectObject } from './projects';
+import { serveWebApp } from './http';
 import { healthRoutes } from './health';
 import { buildOpenApi } from './openapi';
 import { jobsModule } from './jobs';
 import { uploadsModule } from './uploads';
-import { createJobQueue } from './jobs/queue';
-import type { JobDefinition } from './jobs/types';
+import { createJobQueue } from './jobs';
+import type { JobDefinition } from './jobs';
 import { modules as registeredModules } from './modules';
-import type { Store } from './store/port';
-import type { FileStoreLike } from './uploads/types';
+import type { Store } from './store';
+import type { FileStoreLike } from './uploads';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -6,9 +6,9 @@
  * Stops cleanly on SIGINT and SIGTERM.
  */
 import { startServer } from './server';
-import { stdoutLogger } from './http/log';
-import { describeError } from './http/errors';
-import { parseTrustedProxies, publicUrlOf } from './http/client';
+import { stdoutLogger } from './http';
+import { describeError } from './http';
+import { parseTrustedProxies, publicUrlOf } from './http';
 
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {

@@ -3,7 +3,7 @@
  * (`server/src/<module>/index.ts` exporting `defineModule({...})`). The platform's own modules
  * (jobs, uploads) are mounted by createApp itself.
  */
-import type { ServerModule } from './http/module';
+import type { ServerModule } from './http';
 import { authModule } from './auth';
 import { tenancyModule } from './tenancy';
 import { accessModule } from './access';

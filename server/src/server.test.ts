@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defineJob } from './jobs/types';
-import { defineModule } from './http/module';
-import { silentLogger } from './http/log';
+import { defineJob } from './jobs';
+import { defineModule } from './http';
+import { silentLogger } from './http';
 import { startServer } from './server';
 
 const dir = mkdtempSync(join(tmpdir(), 'pv-server-'));

@@ -10,14 +10,14 @@ import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
 import { createPlatform } from './app';
 import type { Platform } from './app';
-import { JobRunner } from './jobs/runner';
-import type { JobRunnerOptions } from './jobs/runner';
+import { JobRunner } from './jobs';
+import type { JobRunnerOptions } from './jobs';
 import { openStore } from './store';
 import { openFileStore } from './files';
-import type { AppConfig, ModuleDeps, ServerModule } from './http/module';
-import type { Logger } from './http/log';
-import { stdoutLogger } from './http/log';
-import { describeError } from './http/errors';
+import type { AppConfig, ModuleDeps, ServerModule } from './http';
+import type { Logger } from './http';
+import { stdoutLogger } from './http';
+import { describeError } from './http';
 
 export interface ServerOptions {
   /** 0 picks a free port. */

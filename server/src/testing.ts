@@ -5,9 +5,9 @@
 import type { Hono } from 'hono';
 import type { CreateAppOptions, Platform } from './app';
 import { createPlatform } from './app';
-import type { AppEnv } from './http/context';
-import type { Envelope } from './http/envelope';
-import type { LogLine } from './http/log';
+import type { AppEnv } from './http';
+import type { Envelope } from './http';
+import type { LogLine } from './http';
 
 export interface TestPlatform extends Platform {
   logs: LogLine[];

@@ -1,8 +1,17 @@
 /** The access module: roles, menus and permissions, project members, the operator area's roles and users. */
-import { defineModule } from '../http/module';
-import { accessCollections } from '../auth/collections';
-import type { IdentityOptions } from '../auth/options';
-import { identityOptionsFromEnv } from '../auth/options';
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { keyGrants, grantsOf, authorize, requirePermission, requireOwner } from './permissions';
+export type { Role, ProjectMember, Grants } from './permissions';
+export { menuItems } from './menus';
+export type { MenuItem } from './menus';
+export { isOperatorPermission, permissionsOfArea } from './menus';
+export type { OperatorRole } from './permissions';
+export { assertAssignableRoles } from './service';
+
+import { defineModule } from '../http';
+import { accessCollections } from '../auth';
+import type { IdentityOptions } from '../auth';
+import { identityOptionsFromEnv } from '../auth';
 import { accessRoutes } from './routes';
 
 /** Names of the modules the server runs (server/src/modules.ts plus the platform's own). */
@@ -11,16 +20,15 @@ export async function mountedModules(): Promise<Set<string>> {
   return new Set(['health', 'jobs', 'uploads', ...modules.map((m) => m.name)]);
 }
 
-export function createAccessModule(options: IdentityOptions = identityOptionsFromEnv()) {
+export function createAccessModule(given?: IdentityOptions) {
   return defineModule({
     name: 'access',
-    collections: accessCollections,
-    routes: (router, deps) => accessRoutes(router, deps, options, mountedModules),
+    // Read when the app mounts the module, not at import: auth may still be loading then (module cycle).
+    get collections() {
+      return accessCollections;
+    },
+    routes: (router, deps) => accessRoutes(router, deps, given ?? identityOptionsFromEnv(), mountedModules),
   });
 }
 
 export const accessModule = createAccessModule();
-export { keyGrants, grantsOf, authorize, requirePermission, requireOwner } from './permissions';
-export type { Role, ProjectMember, Grants } from './permissions';
-export { menuItems } from './menus';
-export type { MenuItem } from './menus';

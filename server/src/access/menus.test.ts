@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { createPlatform } from '../app';
-import type { Store } from '../store/port';
+import type { Store } from '../store';
 import { modules } from '../modules';
 import { menuItems, permissionsOfArea } from './menus';
 import { keyGrants } from './permissions';

@@ -9,12 +9,12 @@
  * (holoxcontrol:*) belong to platform operators only, and operators hold no tenant permission.
  */
 import type { Context } from 'hono';
-import type { AppEnv, AuthorizationScope, Principal } from '../http/context';
-import type { ModuleDeps } from '../http/module';
-import { errors } from '../http/errors';
-import { C } from '../auth/collections';
-import type { Account, User } from '../auth/model';
-import { getTenant } from '../tenancy/tenants';
+import type { AppEnv, AuthorizationScope, Principal } from '../http';
+import type { ModuleDeps } from '../http';
+import { errors } from '../http';
+import { C } from '../auth';
+import type { Account, User } from '../auth';
+import { getTenant } from '../tenancy';
 import { isOperatorPermission, permissionsOfArea } from './menus';
 
 export type RoleType = 'enterprise-admin' | 'sub-admin' | 'business' | 'project';

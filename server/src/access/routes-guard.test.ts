@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../app';
-import type { JsonSchema } from '../http/validation';
-import type { StoredDoc } from '../store/port';
+import type { JsonSchema } from '../http';
+import type { StoredDoc } from '../store';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
-import { C } from '../auth/collections';
-import { openSession } from '../auth/sessions';
-import { createTenant } from '../tenancy/routes';
+import { C } from '../auth';
+import { openSession } from '../auth';
+import { createTenant } from '../tenancy';
 
 const MARKER = 'TENANT-B-SECRET';
 process.env.PV_LOGIN_CAPTCHA = 'off';

@@ -1,9 +1,9 @@
 /** Rules of role assignment: sub-administrators grant only what they hold. */
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal } from '../http/context';
-import { errors } from '../http/errors';
-import { C } from '../auth/collections';
+import type { AppEnv } from '../http';
+import { requirePrincipal } from '../http';
+import { errors } from '../http';
+import { C } from '../auth';
 import type { Role } from './permissions';
 import { grantsOf } from './permissions';
 

@@ -1,6 +1,6 @@
 /** Accounts (platform) and the tenant user records that go with them. */
-import type { ModuleDeps } from '../http/module';
-import type { Collection, StoredDoc } from '../store/port';
+import type { ModuleDeps } from '../http';
+import type { Collection, StoredDoc } from '../store';
 import { C } from './collections';
 import type { Account, User } from './model';
 

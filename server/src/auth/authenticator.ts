@@ -4,12 +4,12 @@
  * was disabled ends access on the next request (400001 with the reason). A password that must be
  * changed limits the session to the password and identity routes (code 4012 elsewhere).
  */
-import type { Authenticator, Principal } from '../http/context';
-import { AppError } from '../http/errors';
-import { Code } from '../http/envelope';
-import type { ModuleDeps } from '../http/module';
-import { authorize } from '../access/permissions';
-import { assertTenantUsable, getTenant } from '../tenancy/tenants';
+import type { Authenticator, Principal } from '../http';
+import { AppError } from '../http';
+import { Code } from '../http';
+import type { ModuleDeps } from '../http';
+import { authorize } from '../access';
+import { assertTenantUsable, getTenant } from '../tenancy';
 import { resolveSession } from './sessions';
 
 /** Routes a session that must change its password may still call. */

@@ -4,7 +4,7 @@
  * sha256 of the code is stored; checking consumes the code whatever the answer.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { PlatformHandle } from '../store/port';
+import type { PlatformHandle } from '../store';
 import { C } from './collections';
 import { digestsEqual, sha256Hex } from './crypto';
 

@@ -3,7 +3,7 @@
  * platform collections (a login starts before the tenant is known); everything a tenant
  * administers lives in tenant collections.
  */
-import type { CollectionDefinition, IndexDeclaration } from '../store/port';
+import type { CollectionDefinition, IndexDeclaration } from '../store';
 
 export const C = {
   // platform scope

@@ -2,7 +2,33 @@
  * The auth module: login with verification code, sessions and the platform authenticator,
  * passwords, activation links, online users, login log, electronic signature.
  */
-import { defineModule } from '../http/module';
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { signWithPassword } from './signature';
+export type { SignatureRecord, Crop } from './signature';
+export { reverifyPassword } from './login';
+export { hashPassword, verifyPassword, secretsEqual, digestsEqual } from './crypto';
+export type { IdentityOptions } from './options';
+export { identityOptionsFromEnv } from './options';
+export type { SecuritySettings, Tenant, User, UserState, Account } from './model';
+export { accountsOf, findAccount, findAccountByName, newAccount, userDocId, usersOf } from './accounts';
+export { consumeCaptcha } from './captcha';
+export { C, USER_SORTABLE, accessCollections, tenancyCollections, usersCollections } from './collections';
+export { randomToken, sha256Hex } from './crypto';
+export { invite, memberState } from './invitations';
+export { issueLink, linkPath, showLink } from './links';
+export { DEFAULT_SECURITY, OPERATOR_TENANT } from './model';
+export type { TenantLimits } from './model';
+export {
+  ACCOUNT_PATTERN,
+  assertAccount,
+  assertEmail,
+  assertNewPassword,
+  assertPhone,
+  passwordProblems,
+} from './policy';
+export { endSessions, openSession } from './sessions';
+
+import { defineModule } from '../http';
 import { createAuthenticator } from './authenticator';
 import { authCollections } from './collections';
 import type { IdentityOptions } from './options';
@@ -23,11 +49,3 @@ export function createAuthModule(options: IdentityOptions = identityOptionsFromE
 }
 
 export const authModule = createAuthModule();
-
-export { signWithPassword } from './signature';
-export type { SignatureRecord, Crop } from './signature';
-export { reverifyPassword } from './login';
-export { hashPassword, verifyPassword, secretsEqual, digestsEqual } from './crypto';
-export type { IdentityOptions } from './options';
-export { identityOptionsFromEnv } from './options';
-export type { SecuritySettings, Tenant, User, UserState, Account } from './model';

@@ -4,12 +4,12 @@
  * (the account's `tenantIds` does not list the tenant, so it cannot be entered), and the platform
  * keeps an invitation the account holder sees once signed in, and accepts or declines.
  */
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import { requirePrincipal } from '../http/context';
-import { errors } from '../http/errors';
-import type { StoredDoc } from '../store/port';
-import { assertTenantUsable, getTenant } from '../tenancy/tenants';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import { requirePrincipal } from '../http';
+import { errors } from '../http';
+import type { StoredDoc } from '../store';
+import { assertTenantUsable, getTenant } from '../tenancy';
 import { accountsOf, findAccount, userDocId, usersOf } from './accounts';
 import { C } from './collections';
 import type { Account, User, UserState } from './model';

@@ -5,10 +5,10 @@
  * (showLink) and never store one. A used, expired or unknown link answers "Your current link is
  * invalid." (您的链接已失效).
  */
-import type { ModuleDeps } from '../http/module';
-import { AppError } from '../http/errors';
-import { Code } from '../http/envelope';
-import type { StoredDoc } from '../store/port';
+import type { ModuleDeps } from '../http';
+import { AppError } from '../http';
+import { Code } from '../http';
+import type { StoredDoc } from '../store';
 import { C } from './collections';
 import { digestsEqual, randomToken, sha256Hex } from './crypto';
 

@@ -5,12 +5,12 @@
  * operator's platform login log) without the password or the code.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
-import type { ModuleDeps } from '../http/module';
-import type { StoredDoc } from '../store/port';
-import { assertTenantUsable, getTenant } from '../tenancy/tenants';
-import { purgeExpiredRegistrations } from '../tenancy/registrations';
+import { AppError, errors } from '../http';
+import { Code } from '../http';
+import type { ModuleDeps } from '../http';
+import type { StoredDoc } from '../store';
+import { assertTenantUsable, getTenant } from '../tenancy';
+import { purgeExpiredRegistrations } from '../tenancy';
 import { accountsOf, findAccountByName, usersOf } from './accounts';
 import { consumeCaptcha } from './captcha';
 import { C } from './collections';

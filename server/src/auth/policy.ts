@@ -1,8 +1,8 @@
 /** Password rules of a tenant's security settings, and the field rules of SPEC 5 for accounts. */
-import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
+import { AppError, errors } from '../http';
+import { Code } from '../http';
 import type { SecuritySettings } from './model';
-import { entityFormat } from '../entities/schema';
+import { entityFormat } from '../entities';
 
 /** What a new password lacks under the policy: message keys in the auth namespace. */
 export function passwordProblems(password: string, policy: SecuritySettings): string[] {

@@ -4,8 +4,8 @@
  * old one with reason 'replaced', and the old token's next call answers 400002.
  */
 import { randomUUID } from 'node:crypto';
-import type { ModuleDeps } from '../http/module';
-import type { Store, StoredDoc } from '../store/port';
+import type { ModuleDeps } from '../http';
+import type { Store, StoredDoc } from '../store';
 import { C } from './collections';
 import { digestsEqual, randomToken, sha256Hex } from './crypto';
 import type { Session, SessionEnd } from './model';

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { registerFileOwner } from '../files';
 import type { FileOwner } from '../files';
-import type { Principal } from '../http/context';
-import type { ModuleDeps } from '../http/module';
-import { errors } from '../http/errors';
-import type { StoredDoc } from '../store/port';
+import type { Principal } from '../http';
+import type { ModuleDeps } from '../http';
+import { errors } from '../http';
+import type { StoredDoc } from '../store';
 import { C } from './collections';
 import { reverifyPassword } from './login';
 

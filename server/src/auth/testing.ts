@@ -1,5 +1,5 @@
 /** Test fixture of the identity modules: a platform on a fresh store, a movable clock, demo accounts. */
-import type { Clock, ServerModule } from '../http/module';
+import type { Clock, ServerModule } from '../http';
 import { call, testPlatform } from '../testing';
 import type { TestPlatform } from '../testing';
 import { testStore } from '../http/test-store';

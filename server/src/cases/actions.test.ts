@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseRig, demoProject, PASSWORD } from './testing';
 import { demoCaseContent } from './demo/factory';
-import { ConfiguratorService } from '../configurator/service';
+import { ConfiguratorService } from '../configurator';
 
 const rig = await caseRig();
 afterAll(() => rig.close());

@@ -5,9 +5,9 @@
  */
 import { auditService } from '../audit';
 import type { AuditEntry } from '../audit';
-import { AppError } from '../http/errors';
-import { Code } from '../http/envelope';
-import type { Handle } from '../store/port';
+import { AppError } from '../http';
+import { Code } from '../http';
+import type { Handle } from '../store';
 import { C } from './collections';
 import { caseContent } from './document';
 import type { FieldChange } from './diff';

@@ -1,6 +1,6 @@
 /** Users as case management needs them: who the next handler is, and their display name. */
-import type { Handle } from '../store/port';
-import { InvalidStoreRequestError } from '../store/port';
+import type { Handle } from '../store';
+import { InvalidStoreRequestError } from '../store';
 
 export interface Handler {
   id: string;

@@ -3,7 +3,7 @@
  * patient (initials, sex, age), reaction terms, suspect drugs or onset dates, scored so the most
  * likely duplicates come first. Reads summaries only.
  */
-import type { Filter, Handle } from '../store/port';
+import type { Filter, Handle } from '../store';
 import { C } from './collections';
 import type { CaseSummary, DuplicateKeys } from './summary';
 import { duplicateKeys } from './summary';

@@ -11,9 +11,9 @@
 import type { Context } from 'hono';
 import { CASE_ATTACHMENT_OWNER, callerHolds, ownerAllows, registerFileOwner } from '../files';
 import type { FileOwner } from '../files';
-import type { AppEnv } from '../http/context';
-import { tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
+import type { AppEnv } from '../http';
+import { tenantHandle } from '../http';
+import { errors } from '../http';
 import { fileCaller } from '../uploads';
 import type { CaseDocument } from './document';
 import { C } from './collections';

@@ -7,7 +7,7 @@
  * frozen for good. Both are workflow-history lines and audited case writes.
  */
 import type { AvailableAction, PlannedAction, RefusedAction } from '@pv/engine';
-import type { TenantHandle } from '../store/port';
+import type { TenantHandle } from '../store';
 import type { ActionEffectFn, ActionPlanner } from './actions';
 import { C } from './collections';
 import type { CaseDocument, CaseState } from './document';

@@ -6,8 +6,8 @@
  * node's permission and the electronic signature.
  */
 import type { FeatureSwitches } from '@pv/engine';
-import type { AuthorizationScope } from '../http/context';
-import type { TenantHandle } from '../store/port';
+import type { AuthorizationScope } from '../http';
+import type { TenantHandle } from '../store';
 import type { CaseDocument } from './document';
 import { projectIdOf } from './membership';
 import { featuresOf } from './service';

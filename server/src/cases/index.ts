@@ -2,24 +2,11 @@
  * Case management: the case list and detail, save/check, the workflow actions, versions,
  * duplicate check and the personal workbench's case feeds. See README.md for the API.
  */
-import { defineModule } from '../http/module';
-import type { ServerModule } from '../http/module';
-import { identitySigner } from '../workflow/signature';
-import type { Signer } from '../workflow/signature';
-import { caseCollections } from './collections';
-import { caseRoutes } from './routes';
-import { validatorRoutes } from './validators';
-import { workbenchRoutes } from './workbench-routes';
-import { seedDemoCases } from './demo/seed';
-import { caseObject } from './membership';
-// Registers who reaches a case's attachment files through /api/files.
-import './file-owner';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { resolveCaseSelection } from './list';
 export type { CaseListQuery } from './list';
 export { findDuplicates } from './duplicates';
 export { saveCase } from './service';
-// For the E2B import (server/src/imports): a report becomes a case or a follow-up version here.
 export { createCase, followUpEffect } from './service';
 export type { CreateCaseInput, FollowUpInput } from './service';
 export { runCaseAction } from './actions';
@@ -30,10 +17,41 @@ export type { CaseCheckSource } from './validation';
 export { CASE_OBJECT, callerProjects, listScope, requireProjectMember } from './membership';
 export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
-// For the E2B transmission (server/src/exports): each move of a transmission becomes a history line.
 export { recordCaseTransmissions } from './transmission';
 export type { CaseTransmissionMove, CaseTransmissionStatus } from './transmission';
 export type { Project, StudySite, ProjectDrug } from './projects';
+export { C, caseCollections } from './collections';
+export {
+  DEMO_MEDDRA_VERSION,
+  DEMO_WHODRUG_VERSION,
+  demoDictionaryFiles,
+  demoMeddraTerms,
+} from './demo/dictionaries';
+export { REACTION_TERMS, demoCaseContent } from './demo/factory';
+export { DEMO_PROJECT_CODE, DEMO_SEED_ACTOR, demoTenantId } from './demo/tenant';
+export type { CaseDocument } from './document';
+export { caseListQuerySchema, listFilter, listSort, toRow } from './list';
+export { emptyScope, projectIdOf, requireCaseAccess, requireCasesAccess, scopeIds } from './membership';
+export { loadCase } from './persistence';
+export { findProject } from './projects';
+export { pointerKey } from './summary';
+export type { CaseSummary } from './summary';
+
+import { defineModule } from '../http';
+import type { ServerModule } from '../http';
+import { identitySigner } from '../workflow';
+import type { Signer } from '../workflow';
+import { caseCollections } from './collections';
+import { caseRoutes } from './routes';
+import { validatorRoutes } from './validators';
+import { workbenchRoutes } from './workbench-routes';
+import { seedDemoCases } from './demo/seed';
+import { caseObject } from './membership';
+// Registers who reaches a case's attachment files through /api/files.
+import './file-owner';
+
+// For the E2B import (server/src/imports): a report becomes a case or a follow-up version here.
+// For the E2B transmission (server/src/exports): each move of a transmission becomes a history line.
 
 export interface CasesModuleOptions {
   /** The electronic-signature function (default: the identity module's signWithPassword). */

@@ -4,10 +4,10 @@
  */
 import { caseListDefinition, codelists } from '@pv/engine';
 import type { CaseListFilter } from '@pv/engine';
-import { errors } from '../http/errors';
-import type { JsonSchema } from '../http/validation';
-import { textMatch } from '../store/guard';
-import type { Filter, Handle, SortSpec } from '../store/port';
+import { errors } from '../http';
+import type { JsonSchema } from '../http';
+import { textMatch } from '../store';
+import type { Filter, Handle, SortSpec } from '../store';
 import { C } from './collections';
 import type { CaseSummary } from './summary';
 import { pointerKey } from './summary';

@@ -7,14 +7,14 @@
 import type { Context } from 'hono';
 import { grantsOf } from '../access/index';
 import type { ProjectMember } from '../access/index';
-import { C as AccessC } from '../auth/collections';
-import type { AppEnv, AuthorizationScope, Principal } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
-import type { ObjectResolver, RouteObject } from '../http/route';
-import { callerMay } from '../http/route';
-import type { TenantHandle } from '../store/port';
-import { InvalidStoreRequestError } from '../store/port';
+import { C as AccessC } from '../auth';
+import type { AppEnv, AuthorizationScope, Principal } from '../http';
+import { requirePrincipal, tenantHandle } from '../http';
+import { errors } from '../http';
+import type { ObjectResolver, RouteObject } from '../http';
+import { callerMay } from '../http';
+import type { TenantHandle } from '../store';
+import { InvalidStoreRequestError } from '../store';
 import { C } from './collections';
 import type { CaseDocument } from './document';
 

@@ -1,6 +1,6 @@
 /** Reading and writing case documents with their summary, always together. */
-import { errors } from '../http/errors';
-import type { Handle, StoredDoc, Update } from '../store/port';
+import { errors } from '../http';
+import type { Handle, StoredDoc, Update } from '../store';
 import { C } from './collections';
 import type { CaseDocument } from './document';
 import { CASE_SECTIONS, caseContent } from './document';

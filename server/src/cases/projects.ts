@@ -3,7 +3,7 @@
  * generator and the workflow override. Kept in the tenant's `projects` collection; the
  * administration screens (projects, sites, drugs) edit the same documents.
  */
-import type { Handle, StoredDoc } from '../store/port';
+import type { Handle, StoredDoc } from '../store';
 import { C } from './collections';
 
 export interface StudySite {

@@ -1,15 +1,15 @@
 /** The routes of case management (`/api/cases`), each with its permission from schemas/menus. */
 import type { Context } from 'hono';
 import { availableActions } from '@pv/engine';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { AppError, errors } from '../http/errors';
-import { warning } from '../http/envelope';
-import type { JsonSchema } from '../http/validation';
-import type { ModuleRouter } from '../http/route';
-import { callerMay } from '../http/route';
-import { projectWorkflow } from '../workflow/definitions';
-import type { Signer } from '../workflow/signature';
+import type { AppEnv } from '../http';
+import { requirePrincipal, tenantHandle } from '../http';
+import { AppError, errors } from '../http';
+import { warning } from '../http';
+import type { JsonSchema } from '../http';
+import type { ModuleRouter } from '../http';
+import { callerMay } from '../http';
+import { projectWorkflow } from '../workflow';
+import type { Signer } from '../workflow';
 import type { ActionEffectFn, ActionPlanner, ActionRequest } from './actions';
 import { caseFacts, moveEffect, projectOf, runCaseAction } from './actions';
 import { caseContent } from './document';

@@ -5,19 +5,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { permissionsOfArea } from '../access/menus';
-import type { Authenticator } from '../http/context';
-import type { Clock, ServerModule } from '../http/module';
+import { permissionsOfArea } from '../access';
+import type { Authenticator } from '../http';
+import type { Clock, ServerModule } from '../http';
 import { systemClock } from '../clock';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
-import { accessCollections, tenancyCollections, usersCollections } from '../auth/collections';
-import { configurationCollections } from '../configuration/service';
-import { configuratorCollections } from '../configurator/service';
+import { accessCollections, tenancyCollections, usersCollections } from '../auth';
+import { configurationCollections } from '../configuration';
+import { configuratorCollections } from '../configurator';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
 import { narrativesModule } from '../narratives';
-import type { Signer } from '../workflow/signature';
+import type { Signer } from '../workflow';
 import { createCasesModule, workbenchModule } from './index';
 import type { Project } from './projects';
 import { C } from './collections';
@@ -49,7 +49,7 @@ export function recordingSigner(): Signer & {
   const signed: { userId: string; meaning: string; subjectId: string }[] = [];
   const signer = (async (deps, principal, password, meaning, subject) => {
     if (password !== PASSWORD) {
-      const { errors } = await import('../http/errors');
+      const { errors } = await import('../http');
       throw errors.badRequest('workflow.passwordRequired');
     }
     signed.push({ userId: principal.userId, meaning, subjectId: subject.id });

@@ -10,8 +10,8 @@
  * history line records that it was frozen.
  */
 import { randomUUID } from 'node:crypto';
-import type { Handle } from '../store/port';
-import type { WorkflowHistoryEntry } from '../workflow/history';
+import type { Handle } from '../store';
+import type { WorkflowHistoryEntry } from '../workflow';
 import { C } from './collections';
 import type { CaseDocument } from './document';
 import { caseContent } from './document';

@@ -20,8 +20,8 @@ import type { ResolvedConfiguration, Finding, ValidationResult } from '@pv/engin
 import { noClock } from '../clock';
 import { ConfigurationService } from '../configuration/index';
 import type { Environment } from '../configuration/index';
-import type { TenantHandle } from '../store/port';
-import { InvalidStoreRequestError } from '../store/port';
+import type { TenantHandle } from '../store';
+import { InvalidStoreRequestError } from '../store';
 
 export type { Finding, ValidationResult };
 

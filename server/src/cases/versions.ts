@@ -3,9 +3,9 @@
  * comparison, the data change log from the audit trail, and the workflow history of a case.
  */
 import { auditService } from '../audit';
-import { errors } from '../http/errors';
-import type { Handle, StoredDoc } from '../store/port';
-import type { WorkflowHistoryEntry } from '../workflow/history';
+import { errors } from '../http';
+import type { Handle, StoredDoc } from '../store';
+import type { WorkflowHistoryEntry } from '../workflow';
 import type { CaseSnapshot } from './actions';
 import { C } from './collections';
 import { caseContent } from './document';

@@ -1,10 +1,10 @@
 /** Routes of the personal workbench's case feeds (`/api/workbench`). */
-import { tenantHandle, requirePrincipal } from '../http/context';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
+import { tenantHandle, requirePrincipal } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/context';
+import type { AppEnv } from '../http';
 import { reportingDeadlineRules } from '@pv/engine';
 import { emptyScope, listScope, scopeIds } from './membership';
 import { counts, feed, overdueFilter, predueFilter, todoFilter } from './workbench';

@@ -3,8 +3,8 @@
  * their expedited-reporting deadline, and cases due within 7, 15 or 30 days - all from summaries.
  */
 import { addDays, reminderBucket, reportingDeadlineRules } from '@pv/engine';
-import { errors } from '../http/errors';
-import type { Filter, Handle } from '../store/port';
+import { errors } from '../http';
+import type { Filter, Handle } from '../store';
 import { C } from './collections';
 import type { CaseListRow } from './list';
 import { toRow } from './list';

@@ -4,19 +4,21 @@
  * Publishing and rolling back have no route here: PRO changes only through the configurator's
  * signed publish (`/api/configurator/publish`, `/rollback`), which calls ConfigurationService.
  */
-import type { Caller } from '../http/caller';
-import { callerOf } from '../http/caller';
-import { errors } from '../http/errors';
-import { defineModule } from '../http/module';
-import type { ModuleRouter } from '../http/route';
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { ConfigurationService, projectOfCase } from './service';
+export type { CheckedCase, ConfigurationVersion, PublishImpact, Environment } from './service';
+export { configurationCollections } from './service';
+
+import type { Caller } from '../http';
+import { callerOf } from '../http';
+import { errors } from '../http';
+import { defineModule } from '../http';
+import type { ModuleRouter } from '../http';
 import { configuredTabs } from '@pv/engine';
 import type { ConfigEdit } from '@pv/engine';
 import { ConfigurationService, configurationCollections } from './service';
 import type { Environment } from './service';
-import { PROJECT_OBJECT } from '../projects/object';
-
-export { ConfigurationService, projectOfCase } from './service';
-export type { CheckedCase, ConfigurationVersion, PublishImpact, Environment } from './service';
+import { PROJECT_OBJECT } from '../projects';
 
 const service = (caller: Caller) => new ConfigurationService(caller.tenant, caller.clock);
 

@@ -18,11 +18,11 @@ import type {
   ResolvedConfiguration,
   ValidationResult,
 } from '@pv/engine';
-import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
-import type { Clock } from '../http/module';
-import type { CollectionDefinition, TenantHandle } from '../store/port';
-import { DuplicateKeyError, InvalidStoreRequestError } from '../store/port';
+import { AppError, errors } from '../http';
+import { Code } from '../http';
+import type { Clock } from '../http';
+import type { CollectionDefinition, TenantHandle } from '../store';
+import { DuplicateKeyError, InvalidStoreRequestError } from '../store';
 
 export const DRAFTS = 'configurationDrafts';
 export const VERSIONS = 'configurationVersions';

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseWorkflow, workflowOverrideOf } from '@pv/engine';
-import type { Authenticator } from '../http/context';
-import { errors } from '../http/errors';
-import { defineModule } from '../http/module';
+import type { Authenticator } from '../http';
+import { errors } from '../http';
+import { defineModule } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { configurationModule } from '../configuration/index';

@@ -3,20 +3,27 @@
  * case-list overrides, Handlebars templates with compile check and preview, all edited in UAT and
  * published to PRO (with the configuration module's schema and rule edits) under an e-signature.
  */
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { projectFeatures, projectCaseList, projectTemplates, ConfiguratorService } from './service';
+export type { ProjectConfiguration, ConfiguratorChange, ConfiguratorVersion } from './service';
+export { compileProblem, renderTemplate } from './templates';
+export type { TemplateDefinition, TemplateKind, CompileProblem } from './templates';
+export { configuratorCollections } from './service';
+
 import { signWithPassword } from '../auth/index';
-import type { Caller } from '../http/caller';
-import { callerOf } from '../http/caller';
-import { tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
+import type { Caller } from '../http';
+import { callerOf } from '../http';
+import { tenantHandle } from '../http';
+import { errors } from '../http';
 import { renderNarrative } from '../narratives/index';
-import { caseContent } from '../cases/document';
-import { requireCaseAccess } from '../cases/membership';
-import { defineModule } from '../http/module';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter, ObjectResolver, RouteObject } from '../http/route';
-import { projectObject } from '../projects/object';
-import type { Principal } from '../http/context';
-import { InvalidStoreRequestError } from '../store/port';
+import { caseContent } from '../cases';
+import { requireCaseAccess } from '../cases';
+import { defineModule } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter, ObjectResolver, RouteObject } from '../http';
+import { projectObject } from '../projects';
+import type { Principal } from '../http';
+import { InvalidStoreRequestError } from '../store';
 import type { Environment } from '../configuration/index';
 import { FEATURE_SWITCH_NAMES } from '@pv/engine';
 import type { ListOverride } from '@pv/engine';
@@ -24,11 +31,6 @@ import { ConfiguratorService, configuratorCollections } from './service';
 import type { PublishSigner } from './service';
 import { compileProblem, renderTemplate, TEMPLATE_KINDS } from './templates';
 import type { TemplateDefinition } from './templates';
-
-export { projectFeatures, projectCaseList, projectTemplates, ConfiguratorService } from './service';
-export type { ProjectConfiguration, ConfiguratorChange, ConfiguratorVersion } from './service';
-export { compileProblem, renderTemplate } from './templates';
-export type { TemplateDefinition, TemplateKind, CompileProblem } from './templates';
 
 /** Signs as the caller; tests hand in their own. */
 export type Signer = (

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { workflowOverrideOf, caseWorkflow } from '@pv/engine';
 import type { WorkflowDefinition } from '@pv/engine';
 import { caseRig, demoProject, PASSWORD } from '../cases/testing';
-import { demoCaseContent } from '../cases/demo/factory';
+import { demoCaseContent } from '../cases';
 import { ConfigurationService } from '../configuration/index';
 import { exportCases } from '../interchange/index';
 import { ConfiguratorService } from './service';

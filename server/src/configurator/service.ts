@@ -23,13 +23,13 @@ import type {
 } from '@pv/engine';
 import { ConfigurationService } from '../configuration/index';
 import type { ConfigurationVersion, Environment } from '../configuration/index';
-import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
+import { AppError, errors } from '../http';
+import { Code } from '../http';
 import { noClock } from '../clock';
 import type { Clock } from '../clock';
-import type { CollectionDefinition, TenantHandle } from '../store/port';
-import { InvalidStoreRequestError } from '../store/port';
-import { compileTemplate } from '../narratives/render';
+import type { CollectionDefinition, TenantHandle } from '../store';
+import { InvalidStoreRequestError } from '../store';
+import { compileTemplate } from '../narratives';
 import { compileProblem } from './templates';
 import type { TemplateDefinition } from './templates';
 

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { errors } from '../http/errors';
+import { errors } from '../http';
 
 const DISTRIBUTION_FILE = /\.(asc|txt)$/i;
 

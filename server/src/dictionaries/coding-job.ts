@@ -5,10 +5,10 @@
  * in a request context rebuilt for that user (membership, permissions and audit as in the request).
  */
 import { Context } from 'hono';
-import type { AppEnv, Principal, RequestContext } from '../http/context';
-import type { ModuleDeps } from '../http/module';
+import type { AppEnv, Principal, RequestContext } from '../http';
+import type { ModuleDeps } from '../http';
 import type { Lang } from '../i18n';
-import { defineJob } from '../jobs/types';
+import { defineJob } from '../jobs';
 import { recodeProject } from './coding';
 import type { DictionaryService } from './service';
 

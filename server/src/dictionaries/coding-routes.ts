@@ -3,12 +3,12 @@
  * to a MedDRA version (preview, then apply; a background task) and the medical review task list.
  */
 import { requireProjectMember } from '../cases/index';
-import { PROJECT_OBJECT } from '../projects/object';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
-import { viewJob } from '../jobs/routes';
+import { PROJECT_OBJECT } from '../projects';
+import { requirePrincipal, tenantHandle } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
+import { viewJob } from '../jobs';
 import { medicalReviewTasks } from './coding';
 import { RECODE_JOB, callerOf } from './coding-job';
 import type { RecodeJobPayload } from './coding-job';

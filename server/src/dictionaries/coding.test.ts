@@ -9,10 +9,10 @@ import {
 } from '@pv/engine';
 import type { MeddraRelease } from '@pv/engine';
 import { caseCollectionNames, createCasesModule, workbenchModule } from '../cases/index';
-import { demoCaseContent } from '../cases/demo/factory';
+import { demoCaseContent } from '../cases';
 import { caseRig, demoProject, PASSWORD, recordingSigner } from '../cases/testing';
 import { createTranslator } from '../i18n';
-import { JobRunner } from '../jobs/runner';
+import { JobRunner } from '../jobs';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
 import { recodeProject } from './coding';

@@ -24,11 +24,11 @@ import type {
 } from '@pv/engine';
 import { caseCollectionNames, saveCase } from '../cases/index';
 import type { Project } from '../cases/index';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { AppError } from '../http/errors';
+import type { AppEnv } from '../http';
+import { requirePrincipal, tenantHandle } from '../http';
+import { AppError } from '../http';
 import type { Translator } from '../i18n';
-import type { Filter, TenantHandle } from '../store/port';
+import type { Filter, TenantHandle } from '../store';
 import { projectWorkflow } from '../workflow/index';
 import type { DictionaryService } from './service';
 

@@ -3,7 +3,7 @@
  * (a few dozen documents per release rather than a hundred thousand), written in one transaction:
  * a release is there whole or not at all. Search runs on an in-memory index built from the blocks.
  */
-import type { CollectionDefinition } from '../store/port';
+import type { CollectionDefinition } from '../store';
 
 export const VERSIONS = 'dictionaryVersions';
 export const BLOCKS = 'dictionaryBlocks';

@@ -4,11 +4,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
 import type { MeddraCoding, MeddraRelease } from '@pv/engine';
 import { openFileStore } from '../files';
-import type { Authenticator } from '../http/context';
+import type { Authenticator } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
-import { JobRunner } from '../jobs/runner';
-import type { Collection, Handle, TenantHandle } from '../store/port';
+import { JobRunner } from '../jobs';
+import type { Collection, Handle, TenantHandle } from '../store';
 import { BLOCKS, VERSIONS } from './collections';
 import { dictionariesModule, dictionaryService, filesFromDirectory } from './index';
 

@@ -2,13 +2,23 @@
  * The dictionaries module: MedDRA and WHODrug releases per tenant, their import (HTTP upload as a
  * background task, or the CLI), search, hierarchy, coding and recoding.
  */
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { DictionaryService, formatRefusal } from './service';
+export { meddraCodingFindings } from './coding';
+export type { ProjectRecodeReport } from './coding';
+export { RECODE_JOB } from './coding-job';
+export type { ImportResult, VersionView } from './service';
+export { filesFromDirectory, filesFromZip } from './archive';
+export { dictionaryCollections } from './collections';
+export { configureDemoProject } from './seed';
+
 import type { Readable } from 'node:stream';
 import { DictionaryFormatError } from '@pv/engine';
 import { provideCaseCheckFindings } from '../cases/index';
-import { AppError } from '../http/errors';
-import { defineModule } from '../http/module';
-import { defineJob } from '../jobs/types';
-import type { Store } from '../store/port';
+import { AppError } from '../http';
+import { defineModule } from '../http';
+import { defineJob } from '../jobs';
+import type { Store } from '../store';
 import { filesFromZip } from './archive';
 import { dictionaryCollections } from './collections';
 import type { ImportJobPayload } from './routes';
@@ -18,14 +28,6 @@ import { recodeJob } from './coding-job';
 import { meddraCodingFindings } from './coding';
 import { DictionaryService, refusalIssues } from './service';
 import { seedDemoDictionaries } from './seed';
-
-export { DictionaryService, formatRefusal } from './service';
-export { meddraCodingFindings } from './coding';
-export type { ProjectRecodeReport } from './coding';
-export { RECODE_JOB } from './coding-job';
-export type { ImportResult, VersionView } from './service';
-export { filesFromDirectory, filesFromZip } from './archive';
-export { dictionaryCollections } from './collections';
 
 const services = new WeakMap<Store, DictionaryService>();
 

@@ -23,17 +23,17 @@ import type {
   WhodrugSearchOptions,
 } from '@pv/engine';
 import { callerHolds, registerFileOwner } from '../files';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
-import { viewJob } from '../jobs/routes';
+import type { AppEnv } from '../http';
+import { requirePrincipal, tenantHandle } from '../http';
+import { errors } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
+import { viewJob } from '../jobs';
 import type { DictionaryKind } from './collections';
 import type { DictionaryService } from './service';
 import { viewVersion } from './service';
-import { PROJECT_OBJECT } from '../projects/object';
+import { PROJECT_OBJECT } from '../projects';
 
 export const MANAGE_PERMISSION = 'authoritymanagement:projectInfo:config';
 export const IMPORT_JOB = 'dictionaries.import';

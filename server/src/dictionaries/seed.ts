@@ -3,12 +3,12 @@
  * WHODrug releases (server/src/cases/demo/dictionaries.ts) through the import service, and the
  * demo project codes with them. No licensed dictionary content is ever part of the repository.
  */
-import { DEMO_MEDDRA_VERSION, DEMO_WHODRUG_VERSION, demoDictionaryFiles } from '../cases/demo/dictionaries';
-import { C } from '../cases/collections';
-import { DEMO_PROJECT_CODE, DEMO_SEED_ACTOR, demoTenantId } from '../cases/demo/tenant';
-import type { ModuleDeps } from '../http/module';
-import type { TenantHandle } from '../store/port';
-import { InvalidStoreRequestError } from '../store/port';
+import { DEMO_MEDDRA_VERSION, DEMO_WHODRUG_VERSION, demoDictionaryFiles } from '../cases';
+import { C } from '../cases';
+import { DEMO_PROJECT_CODE, DEMO_SEED_ACTOR, demoTenantId } from '../cases';
+import type { ModuleDeps } from '../http';
+import type { TenantHandle } from '../store';
+import { InvalidStoreRequestError } from '../store';
 import type { DictionarySettingsDoc } from './collections';
 import { SETTINGS } from './collections';
 import { DictionaryService } from './service';

@@ -12,11 +12,11 @@ import {
   parseWhodrugRelease,
 } from '@pv/engine';
 import type { TermLanguage } from '@pv/engine';
-import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
+import { AppError, errors } from '../http';
+import { Code } from '../http';
 import type { Translator } from '../i18n';
-import type { StoredDoc, TenantHandle } from '../store/port';
-import { DuplicateKeyError } from '../store/port';
+import type { StoredDoc, TenantHandle } from '../store';
+import { DuplicateKeyError } from '../store';
 import type {
   DictionaryBlockDoc,
   DictionaryKind,

@@ -1,4 +1,4 @@
-import type { CollectionDefinition } from '../store/port';
+import type { CollectionDefinition } from '../store';
 
 export const DOWNLOAD_TASKS = 'downloadTasks';
 

@@ -1,12 +1,12 @@
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseListDefinition, codelists } from '@pv/engine';
-import { C } from '../cases/collections';
+import { C } from '../cases';
 import { createCasesModule, workbenchModule } from '../cases/index';
-import type { Project } from '../cases/projects';
+import type { Project } from '../cases';
 import { caseRig, demoProject, filledCaseOf } from '../cases/testing';
 import { openFileStore } from '../files';
-import { JobRunner } from '../jobs/runner';
+import { JobRunner } from '../jobs';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
 import { DOWNLOAD_TASKS } from './collections';

@@ -3,10 +3,10 @@
  * the tasks whose expiry (finish + retention, or start + retention for a task that never
  * finished) has passed. The download route already refuses an expired file before this runs.
  */
-import { C as identityCollections } from '../auth/collections';
-import { defineJob } from '../jobs/types';
-import type { ScheduleDeclaration } from '../jobs/types';
-import { InvalidStoreRequestError } from '../store/port';
+import { C as identityCollections } from '../auth';
+import { defineJob } from '../jobs';
+import type { ScheduleDeclaration } from '../jobs';
+import { InvalidStoreRequestError } from '../store';
 import { DOWNLOAD_TASKS } from './collections';
 import type { DownloadTask } from './collections';
 import { removeTask } from './service';

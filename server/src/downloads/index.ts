@@ -2,7 +2,12 @@
  * Download tasks (personal workbench, /home/downloadstasks): long exports run as background jobs
  * that leave a file in the file store for their owner, kept for a retention period.
  */
-import { defineModule } from '../http/module';
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { DOWNLOAD_PERMISSIONS } from './routes';
+export { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
+export type { TaskView } from './service';
+
+import { defineModule } from '../http';
 import { downloadCollections } from './collections';
 import { purgeExpiredDownloads, downloadSchedules } from './housekeeping';
 import { caseLineListingJob } from './line-listing';
@@ -15,7 +20,3 @@ export const downloadsModule = defineModule({
   jobs: [caseLineListingJob, purgeExpiredDownloads],
   schedules: downloadSchedules,
 });
-
-export { DOWNLOAD_PERMISSIONS } from './routes';
-export { RETENTION_DAYS } from './collections';
-export type { TaskView } from './service';

@@ -1,13 +1,13 @@
 /** The routes of download tasks (`/api/downloads`), each with its permission from schemas/menus. */
-import { tenantHandle } from '../http/context';
-import { callerOf } from '../http/caller';
-import { errors } from '../http/errors';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
-import type { CaseListQuery } from '../cases/list';
-import { caseListQuerySchema } from '../cases/list';
-import { emptyScope, listScope, scopeIds } from '../cases/membership';
+import { tenantHandle } from '../http';
+import { callerOf } from '../http';
+import { errors } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
+import type { CaseListQuery } from '../cases';
+import { caseListQuerySchema } from '../cases';
+import { emptyScope, listScope, scopeIds } from '../cases';
 import { fileResponse } from '../uploads';
 import { LINE_LISTING_COLUMNS, LINE_LISTING_JOB } from './line-listing';
 import { deleteTask, listTasks, ownTask, startTask } from './service';

@@ -4,12 +4,12 @@
  * "not found", another tenant cannot reach the collection at all.
  */
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../http/caller';
-import { errors } from '../http/errors';
-import type { ModuleDeps } from '../http/module';
-import type { JobRecord } from '../jobs/types';
+import type { Caller } from '../http';
+import { errors } from '../http';
+import type { ModuleDeps } from '../http';
+import type { JobRecord } from '../jobs';
 import type { Lang } from '../i18n';
-import type { StoredDoc, TenantHandle } from '../store/port';
+import type { StoredDoc, TenantHandle } from '../store';
 import { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
 import type { DownloadKind, DownloadTask } from './collections';
 import { releaseFile } from './line-listing';

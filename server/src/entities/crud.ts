@@ -5,18 +5,18 @@
  * checks on every route and the audit trail of the store. Per-entity hooks only where behaviour
  * differs (checks JSON Schema cannot express, uniqueness, references, in-use refusals).
  */
-import { pageOptions, pageQuery } from '../auth/paging';
-import type { PageQuery } from '../auth/paging';
-import type { Caller } from '../http/caller';
-import { callerOf } from '../http/caller';
-import { errors } from '../http/errors';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
-import type { Collection, Handle, StoredDoc } from '../store/port';
+import { pageOptions, pageQuery } from '../http';
+import type { PageQuery } from '../http';
+import type { Caller } from '../http';
+import { callerOf } from '../http';
+import { errors } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
+import type { Collection, Handle, StoredDoc } from '../store';
 import { bodySchema, fieldsOf, loadEntity } from './schema';
 import { listSort, sortQuery } from './sort';
 import type { SortQuery } from './sort';
-import { textMatch } from '../store/guard';
+import { textMatch } from '../store';
 
 export interface SoftDeleted {
   deleted?: boolean;

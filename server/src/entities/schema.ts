@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pickEntity, resolveEntity } from '../../../engine/src/entities/resolve';
 import type { EntityFiles } from '../../../engine/src/entities/resolve';
-import type { JsonSchema } from '../http/validation';
+import type { JsonSchema } from '../http';
 
 export type EntitySchema = Record<string, unknown> & {
   properties: Record<string, Record<string, unknown>>;

@@ -4,8 +4,8 @@
  * Only fields a route declares may be sorted (each covered by an index where the collection has
  * them); anything else is refused, never silently ignored.
  */
-import { errors } from '../http/errors';
-import type { SortSpec } from '../store/port';
+import { errors } from '../http';
+import type { SortSpec } from '../store';
 
 export interface SortQuery {
   sort?: string;

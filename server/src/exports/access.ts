@@ -3,16 +3,16 @@
  * exports of cases in the projects the caller works in (cases module's membership).
  */
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import type { ModuleDeps } from '../http/module';
+import type { AppEnv } from '../http';
+import { requirePrincipal, tenantHandle } from '../http';
+import type { ModuleDeps } from '../http';
 import { callerHolds, registerFileOwner } from '../files';
 import type { TenantFiles } from '../files';
-import type { ObjectResolver, RouteObject } from '../http/route';
-import type { StoredDoc, TenantHandle } from '../store/port';
+import type { ObjectResolver, RouteObject } from '../http';
+import type { StoredDoc, TenantHandle } from '../store';
 import { caseCollectionNames } from '../cases/index';
-import type { CaseDocument } from '../cases/document';
-import { emptyScope, listScope, projectIdOf, requireCasesAccess } from '../cases/membership';
+import type { CaseDocument } from '../cases';
+import { emptyScope, listScope, projectIdOf, requireCasesAccess } from '../cases';
 import type { Caller, ExportRecord } from './service';
 import { EXPORT_OWNER, EXPORTS } from './service';
 import { loadExport } from './transmission';

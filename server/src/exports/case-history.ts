@@ -5,7 +5,7 @@
  */
 import { recordCaseTransmissions } from '../cases/index';
 import type { CaseTransmissionMove, CaseTransmissionStatus } from '../cases/index';
-import type { Handle } from '../store/port';
+import type { Handle } from '../store';
 import type { Caller, ExportedCase, ExportRecord } from './service';
 
 type Detail = Pick<CaseTransmissionMove, 'status'> & Partial<CaseTransmissionMove>;

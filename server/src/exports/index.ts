@@ -3,15 +3,17 @@
  * receiver (R3 validated against the XSD before it is offered), the export history and the
  * acknowledgements. See README.md for the API.
  */
-import { defineModule } from '../http/module';
-import type { CollectionDefinition } from '../store/port';
+// The public surface first: other modules read these while this module's routes may still be loading.
+export type { Receiver, ReceiverView, ExportFormat, ReceiverProfile } from './receivers';
+export type { ExportRecord, ExportView, ExportStatus, AckRecord } from './service';
+export { EXPORTS } from './service';
+
+import { defineModule } from '../http';
+import type { CollectionDefinition } from '../store';
 import { exportObject } from './access';
 import { RECEIVERS } from './receivers';
 import { exportRoutes } from './routes';
 import { EXPORTS } from './service';
-
-export type { Receiver, ReceiverView, ExportFormat, ReceiverProfile } from './receivers';
-export type { ExportRecord, ExportView, ExportStatus, AckRecord } from './service';
 
 const collections: CollectionDefinition[] = [
   { name: RECEIVERS, scope: 'tenant', audited: true, indexes: [{ fields: { name: 1 }, unique: true }] },

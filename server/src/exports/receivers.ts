@@ -5,12 +5,12 @@
  * later edit of the receiver never changes what the history says was sent.
  */
 import { r3Profiles } from '../../../engine/src/interchange/index';
-import { tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
-import { loadEntity, pickBody } from '../entities/schema';
-import type { Handle, StoredDoc } from '../store/port';
+import { tenantHandle } from '../http';
+import { errors } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
+import { loadEntity, pickBody } from '../entities';
+import type { Handle, StoredDoc } from '../store';
 
 export const RECEIVERS = 'receivers';
 export const PROFILES = ['ich', 'fda', 'nmpa', 'ema'] as const;

@@ -1,17 +1,17 @@
 /** The routes of E2B export (`/api/exports`): export of one case or a selection, the history, ACKs. */
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/context';
-import { tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
+import type { AppEnv } from '../http';
+import { tenantHandle } from '../http';
+import { errors } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
 import { fileResponse } from '../uploads';
 import { resolveCaseSelection } from '../cases/index';
-import { CASE_OBJECT, emptyScope, listScope, requireCasesAccess, scopeIds } from '../cases/membership';
+import { CASE_OBJECT, emptyScope, listScope, requireCasesAccess, scopeIds } from '../cases';
 import type { CaseListQuery } from '../cases/index';
-import { caseListQuerySchema } from '../cases/list';
+import { caseListQuerySchema } from '../cases';
 import { FORMATS, receiverRoutes } from './receivers';
 import type { ExportFormat } from './receivers';
 import type { ExportStatus } from './service';

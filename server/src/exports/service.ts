@@ -15,14 +15,14 @@ import {
   readAcknowledgement,
 } from '@pv/engine';
 import type { Acknowledgement, CaseDocument } from '@pv/engine';
-import type { AppError } from '../http/errors';
-import { errors } from '../http/errors';
+import type { AppError } from '../http';
+import { errors } from '../http';
 import type { TenantFiles } from '../files';
-import type { Handle, StoredDoc, TenantHandle } from '../store/port';
+import type { Handle, StoredDoc, TenantHandle } from '../store';
 import { exportCases } from '../interchange/index';
 import type { XsdError } from '../interchange/index';
-import { caseContent } from '../cases/document';
-import { C as caseCollections } from '../cases/collections';
+import { caseContent } from '../cases';
+import { C as caseCollections } from '../cases';
 import type { ExportFormat, ReceiverProfile } from './receivers';
 import { loadReceiver } from './receivers';
 import {

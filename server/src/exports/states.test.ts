@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { transmissionWorkflow } from '@pv/engine';
-import { AppError } from '../http/errors';
+import { AppError } from '../http';
 import { createTranslator } from '../i18n/index';
 import type { Lang } from '../i18n/index';
 import {

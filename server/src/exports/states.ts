@@ -9,7 +9,7 @@
  */
 import { availableActions, planAction, targetsOf, transmissionWorkflow } from '@pv/engine';
 import type { ActionChoice, PlannedAction } from '@pv/engine';
-import { errors } from '../http/errors';
+import { errors } from '../http';
 
 const workflow = transmissionWorkflow;
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { demoCaseContent } from '../cases/demo/factory';
+import { demoCaseContent } from '../cases';
 import { demoProject } from '../cases/testing';
 import type { RigAnswer } from '../cases/testing';
 

@@ -3,10 +3,10 @@
  * /submittransfer/E2Btransmission): the list, send, failure handling and resubmission. The files
  * and the ACK upload under the same prefix are declared with the export records' (routes.ts).
  */
-import { tenantHandle } from '../http/context';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
+import { tenantHandle } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
 import { FORMATS } from './receivers';
 import type { ExportFormat } from './receivers';
 import type { ExportStatus } from './service';
@@ -14,7 +14,7 @@ import { EXPORT_STATUSES } from './service';
 import { permissionOf } from './states';
 import { handleFailure, resubmitTransmission, sendTransmission, transmissionView } from './transmission';
 import { callerOf, EXPORT_OBJECT, filesOf, listExports, memberExport } from './access';
-import { textMatch } from '../store/guard';
+import { textMatch } from '../store';
 
 const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 export const exportIdParams: JsonSchema = {

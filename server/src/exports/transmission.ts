@@ -5,11 +5,11 @@
  * installation: "send" records the transmission and leaves the file in the receiver's outbox (the
  * sent transmissions of that receiver) for its gateway; only an uploaded ACK says the receiver got it.
  */
-import { C as caseCollections } from '../cases/collections';
-import { caseContent } from '../cases/document';
-import { errors } from '../http/errors';
+import { C as caseCollections } from '../cases';
+import { caseContent } from '../cases';
+import { errors } from '../http';
 import type { TenantFiles } from '../files';
-import type { Handle, StoredDoc, TenantHandle } from '../store/port';
+import type { Handle, StoredDoc, TenantHandle } from '../store';
 import { recordHandled, recordResubmitted, recordSent, rejectedCases } from './case-history';
 import { loadReceiver } from './receivers';
 import type { Caller, ExportRecord, ExportStatus, TransmissionEvent } from './service';

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Connection } from 'mongoose';
 import type { GridFSBucket } from 'mongodb';
-import { StoreError } from '../store';
+import { StoreError, loadMongoSupport } from '../store';
 
 export class FileTooLargeError extends StoreError {
   constructor(readonly maxBytes: number) {
@@ -125,7 +125,7 @@ export class GridFsBlobStore implements BlobStore {
 
   static async connect(uri: string): Promise<GridFsBlobStore> {
     const mongoose = (await import('mongoose')).default;
-    const { SERVER_SELECTION_TIMEOUT_MS, translateError } = await import('../store/mongo');
+    const { SERVER_SELECTION_TIMEOUT_MS, translateError } = await loadMongoSupport();
     const connection = mongoose.createConnection(uri, {
       serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
     });

@@ -4,17 +4,7 @@
  * owners (owners.ts): the same bytes stored for two purposes are one record with two owners, and
  * the record (and the bytes) go when the last owner lets go.
  */
-import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { systemClock } from '../clock';
-import type { Clock } from '../clock';
-import { DuplicateKeyError, RevisionConflictError } from '../store';
-import type { OpenedStore, TenantHandle } from '../store';
-import { DirectoryBlobStore, FileNotFoundError, GridFsBlobStore, isFileId } from './blobs';
-import type { BlobStore } from './blobs';
-import { ownersOf, sameOwner } from './owners';
-import type { FileOwner, FileOwnerEntry } from './owners';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { FileNotFoundError, FileTooLargeError, isFileId } from './blobs';
 export type { BlobStore } from './blobs';
 export {
@@ -26,6 +16,17 @@ export {
   UPLOAD_OWNER,
 } from './owners';
 export type { FileAction, FileCaller, FileOwner, FileOwnerCheck, FileOwnerEntry } from './owners';
+
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { systemClock } from '../clock';
+import type { Clock } from '../clock';
+import { DuplicateKeyError, RevisionConflictError } from '../store';
+import type { OpenedStore, TenantHandle } from '../store';
+import { DirectoryBlobStore, FileNotFoundError, GridFsBlobStore, isFileId } from './blobs';
+import type { BlobStore } from './blobs';
+import { ownersOf, sameOwner } from './owners';
+import type { FileOwner, FileOwnerEntry } from './owners';
 
 export const FILES_COLLECTION = 'files';
 

@@ -5,7 +5,7 @@
  * cycles). A kind nobody registered grants nothing (fail closed).
  */
 import type { Context } from 'hono';
-import type { AppEnv, AuthorizationScope } from '../http/context';
+import type { AppEnv, AuthorizationScope } from '../http';
 
 /** What owns a file: a kind (`case-attachment`, `import` ...) and the owning record's id. */
 export interface FileOwner {

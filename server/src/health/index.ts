@@ -1,8 +1,8 @@
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import { AppError } from '../http/errors';
-import { Code } from '../http/envelope';
-import { JOBS } from '../jobs/collections';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import { AppError } from '../http';
+import { Code } from '../http';
+import { JOBS } from '../jobs';
 
 // Uptime is a duration: the monotonic clock, not a date.
 const started = performance.now();

@@ -7,7 +7,7 @@
 import type { Context } from 'hono';
 import type { Clock } from '../clock';
 import type { Lang, MessageParams, Translator } from '../i18n';
-import type { TenantHandle } from '../store/port';
+import type { TenantHandle } from '../store';
 import type { AppEnv, AuthorizationScope, Principal } from './context';
 import { requirePrincipal } from './context';
 import type { ModuleDeps } from './module';

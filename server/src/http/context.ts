@@ -5,7 +5,7 @@
  */
 import type { Context } from 'hono';
 import type { Lang, MessageParams, Translator } from '../i18n';
-import type { TenantHandle } from '../store/port';
+import type { TenantHandle } from '../store';
 import type { ModuleDeps } from './module';
 import type { LogLine } from './log';
 import { errors } from './errors';

@@ -4,9 +4,9 @@
  * step and its job handlers. `server/src/modules.ts` lists the modules the server runs.
  */
 import type { Translator } from '../i18n';
-import type { CollectionDefinition, Store } from '../store/port';
-import type { JobDefinition, JobQueue, ScheduleDeclaration } from '../jobs/types';
-import type { FileStoreLike } from '../uploads/types';
+import type { CollectionDefinition, Store } from '../store';
+import type { JobDefinition, JobQueue, ScheduleDeclaration } from '../jobs';
+import type { FileStoreLike } from '../uploads';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Authenticator } from './context';
 import type { Logger } from './log';

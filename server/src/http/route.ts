@@ -10,7 +10,7 @@ import { AppError, errors, formatBytes } from './errors';
 import type { AppEnv, AuthorizationScope, RequestContext } from './context';
 import { requirePrincipal, tenantHandle } from './context';
 import { callerOf } from './caller';
-import type { TenantHandle } from '../store/port';
+import type { TenantHandle } from '../store';
 import { Code, ok } from './envelope';
 import { parseQuery } from './query';
 import { refuseOperatorKeys, takesFilterBody } from './filters';

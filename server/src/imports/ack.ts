@@ -8,8 +8,8 @@ import { zipSync } from 'fflate';
 import { writeR2Acknowledgement, writeR3Acknowledgement } from '@pv/engine';
 import type { AckOptions } from '@pv/engine';
 import { caseCollectionNames } from '../cases';
-import { errors } from '../http/errors';
-import type { StoredDoc, TenantHandle } from '../store/port';
+import { errors } from '../http';
+import type { StoredDoc, TenantHandle } from '../store';
 import type { ImportRecord, ImportReport } from './collections';
 import { IMPORT_REPORTS } from './collections';
 

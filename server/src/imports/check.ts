@@ -10,8 +10,8 @@ import type { CodedMeddraTerm } from '@pv/engine';
 import { isMissing } from '../cases';
 import { ConfigurationService } from '../configuration';
 import { dictionaryService } from '../dictionaries';
-import type { ModuleDeps } from '../http/module';
-import type { TenantHandle } from '../store/port';
+import type { ModuleDeps } from '../http';
+import type { TenantHandle } from '../store';
 import type { ImportRecord } from './collections';
 import { leaves } from './compare';
 

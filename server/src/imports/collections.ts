@@ -3,7 +3,7 @@
  * import needs), and one document per report the file held (the imported case document, the
  * user's pre-processing choices and what became of it).
  */
-import type { CollectionDefinition } from '../store/port';
+import type { CollectionDefinition } from '../store';
 
 export const IMPORT_RECORDS = 'importRecords';
 export const IMPORT_REPORTS = 'importReports';

@@ -12,17 +12,17 @@ import {
   whodrugFiles,
 } from '@pv/engine';
 import { validateR3Xml } from '../interchange';
-import { permissionsOfArea } from '../access/menus';
-import { accessCollections, usersCollections } from '../auth/collections';
+import { permissionsOfArea } from '../access';
+import { accessCollections, usersCollections } from '../auth';
 import { caseCollectionNames, createCasesModule } from '../cases';
 import { recordingSigner, demoProject } from '../cases/testing';
 import { configurationModule } from '../configuration';
 import { dictionariesModule, dictionaryService } from '../dictionaries';
 import { openFileStore } from '../files';
-import type { Authenticator } from '../http/context';
+import type { Authenticator } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
-import { JobRunner } from '../jobs/runner';
+import { JobRunner } from '../jobs';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
 import { importsModule } from './index';

@@ -3,14 +3,15 @@
  * job, the pre-processing comparison with the existing case, the data check, and the generation
  * of new reports or follow-up versions through case management. See README.md for the API.
  */
-import { defineModule } from '../http/module';
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { IMPORT_RECORDS, IMPORT_REPORTS } from './collections';
+export type { ImportRecord, ImportReport, ProcessingStatus, ParseStatus } from './collections';
+
+import { defineModule } from '../http';
 import { importCollections } from './collections';
 import { parseJob } from './parse-job';
 import { importRoutes } from './routes';
 import { importObject } from './service';
-
-export { IMPORT_RECORDS, IMPORT_REPORTS } from './collections';
-export type { ImportRecord, ImportReport, ProcessingStatus, ParseStatus } from './collections';
 
 export const importsModule = defineModule({
   name: 'imports',

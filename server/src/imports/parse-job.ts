@@ -11,9 +11,9 @@ import type { Readable } from 'node:stream';
 import { listZipEntries } from '@pv/engine';
 import { ImportRefusedError, readImportMessages, validateR3Batches } from '../interchange';
 import type { ImportedMessage, Refusal } from '../interchange';
-import type { ModuleDeps } from '../http/module';
-import { defineJob } from '../jobs/types';
-import type { TenantHandle } from '../store/port';
+import type { ModuleDeps } from '../http';
+import { defineJob } from '../jobs';
+import type { TenantHandle } from '../store';
 import type { ImportException, ImportRecord, ImportReport } from './collections';
 import { IMPORT_RECORDS, IMPORT_REPORTS } from './collections';
 

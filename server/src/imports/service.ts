@@ -14,14 +14,14 @@ import {
   requireProjectMember,
   runCaseAction,
 } from '../cases';
-import type { AppEnv, Principal } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
-import type { ObjectResolver, RouteObject } from '../http/route';
-import type { StoredDoc, TenantHandle } from '../store/port';
-import { identitySigner } from '../workflow/signature';
-import type { Signer } from '../workflow/signature';
+import type { AppEnv, Principal } from '../http';
+import { requirePrincipal, tenantHandle } from '../http';
+import { AppError, errors } from '../http';
+import { Code } from '../http';
+import type { ObjectResolver, RouteObject } from '../http';
+import type { StoredDoc, TenantHandle } from '../store';
+import { identitySigner } from '../workflow';
+import type { Signer } from '../workflow';
 import { checkImportedDocument } from './check';
 import type { DataCheck } from './check';
 import type { FieldChoice, ImportRecord, ImportReport } from './collections';

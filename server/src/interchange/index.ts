@@ -1,4 +1,5 @@
 /** E2B interchange on the server: reading uploads, exporting validated batches, the XSD check. */
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { readImportFile, readImportMessages, ImportRefusedError, exportCases } from './service';
 export type {
   ImportOutcome,

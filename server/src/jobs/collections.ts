@@ -1,4 +1,4 @@
-import type { CollectionDefinition } from '../store/port';
+import type { CollectionDefinition } from '../store';
 
 export const JOBS = 'jobs';
 export const JOB_SCHEDULES = 'jobSchedules';

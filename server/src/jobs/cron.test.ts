@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors';
+import { AppError } from '../http';
 import { nextCronRun } from './cron';
 
 const at = (iso: string) => new Date(iso);

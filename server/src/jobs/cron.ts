@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
-import { AppError } from '../http/errors';
-import { Code } from '../http/envelope';
+import { AppError } from '../http';
+import { Code } from '../http';
 
 /**
  * The next instant strictly after `after` matching a 5-field (minute hour day month weekday) or

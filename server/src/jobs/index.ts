@@ -1,21 +1,4 @@
-import { defineModule } from '../http/module';
-import { jobCollections } from './collections';
-import { housekeepingSchedules, purgeFinishedJobs } from './housekeeping';
-import { jobRoutes } from './routes';
-import { scheduleRoutes } from './schedules';
-
-export const jobsModule = defineModule({
-  name: 'jobs',
-  collections: jobCollections,
-  // The operator's schedule routes first: `/schedules` must not be read as a job id.
-  routes: (router, deps) => {
-    scheduleRoutes(router, deps);
-    jobRoutes(router, deps);
-  },
-  jobs: [purgeFinishedJobs],
-  schedules: housekeepingSchedules,
-});
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { defineJob } from './types';
 export type {
   EnqueueOptions,
@@ -32,3 +15,25 @@ export type {
 } from './types';
 export { createJobQueue } from './queue';
 export { nextCronRun } from './cron';
+export { JOBS } from './collections';
+export { viewJob } from './routes';
+export { JobRunner } from './runner';
+export type { JobRunnerOptions } from './runner';
+
+import { defineModule } from '../http';
+import { jobCollections } from './collections';
+import { housekeepingSchedules, purgeFinishedJobs } from './housekeeping';
+import { jobRoutes } from './routes';
+import { scheduleRoutes } from './schedules';
+
+export const jobsModule = defineModule({
+  name: 'jobs',
+  collections: jobCollections,
+  // The operator's schedule routes first: `/schedules` must not be read as a job id.
+  routes: (router, deps) => {
+    scheduleRoutes(router, deps);
+    jobRoutes(router, deps);
+  },
+  jobs: [purgeFinishedJobs],
+  schedules: housekeepingSchedules,
+});

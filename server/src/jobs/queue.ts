@@ -1,8 +1,8 @@
-import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
-import type { Clock } from '../http/module';
-import type { PlatformHandle, Store } from '../store/port';
-import { DuplicateKeyError, RevisionConflictError } from '../store/port';
+import { AppError, errors } from '../http';
+import { Code } from '../http';
+import type { Clock } from '../http';
+import type { PlatformHandle, Store } from '../store';
+import { DuplicateKeyError, RevisionConflictError } from '../store';
 import { JOB_SCHEDULES, JOBS } from './collections';
 import { nextCronRun } from './cron';
 import type {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Authenticator } from '../http/context';
-import { defineModule } from '../http/module';
+import type { Authenticator } from '../http';
+import { defineModule } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { JobRunner } from './runner';

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
-import { grantsOf } from '../access/permissions';
-import type { AppEnv, Principal } from '../http/context';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import { requirePrincipal } from '../http/context';
-import { errors } from '../http/errors';
-import { InvalidStoreRequestError } from '../store/port';
+import { grantsOf } from '../access';
+import type { AppEnv, Principal } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import { requirePrincipal } from '../http';
+import { errors } from '../http';
+import { InvalidStoreRequestError } from '../store';
 import type { JobRecord, JobStatus } from './types';
 
 const STATUSES: JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'canceled'];

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlatform } from '../app';
-import { AppError } from '../http/errors';
-import { defineModule } from '../http/module';
-import { silentLogger } from '../http/log';
+import { AppError } from '../http';
+import { defineModule } from '../http';
+import { silentLogger } from '../http';
 import { testStore } from '../http/test-store';
 import { JOBS } from './collections';
 import { newJobRecord } from './queue';

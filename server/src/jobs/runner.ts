@@ -9,12 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { describeError } from '../http/errors';
-import type { ModuleDeps } from '../http/module';
-import { createCaller } from '../http/caller';
-import type { Principal } from '../http/context';
-import type { Collection, StoredDoc } from '../store/port';
-import { DuplicateKeyError, RevisionConflictError } from '../store/port';
+import { describeError } from '../http';
+import type { ModuleDeps } from '../http';
+import { createCaller } from '../http';
+import type { Principal } from '../http';
+import type { Collection, StoredDoc } from '../store';
+import { DuplicateKeyError, RevisionConflictError } from '../store';
 import { JOB_SCHEDULES, JOBS } from './collections';
 import { nextCronRun } from './cron';
 import { newJobRecord } from './queue';

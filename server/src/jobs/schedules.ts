@@ -5,14 +5,14 @@
  * and the log of the runs each one fired. Module-declared schedules come back at start when
  * missing, so they are suspended rather than deleted.
  */
-import { pageOptions, pageQuery } from '../auth/paging';
-import type { PageQuery } from '../auth/paging';
-import type { Caller } from '../http/caller';
-import { callerOf } from '../http/caller';
-import { errors } from '../http/errors';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import { compileValidator } from '../http/validation';
+import { pageOptions, pageQuery } from '../http';
+import type { PageQuery } from '../http';
+import type { Caller } from '../http';
+import { callerOf } from '../http';
+import { errors } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import { compileValidator } from '../http';
 import { JOB_SCHEDULES, JOBS } from './collections';
 import { compileCron, nextCronRun } from './cron';
 import type { JobDefinition, JobRecord, ScheduleRecord } from './types';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../http/module';
+import { systemClock } from '../http';
 import { openStore } from '../store';
 import { JOBS } from './collections';
 import { createJobQueue, newJobRecord } from './queue';

@@ -2,10 +2,10 @@
  * Background jobs: records and leases live in the store (platform collections `jobs` and
  * `jobSchedules`), so any number of server processes sharing the store run each job once.
  */
-import type { TenantHandle } from '../store/port';
-import type { ModuleDeps } from '../http/module';
-import type { Caller } from '../http/caller';
-import type { Principal } from '../http/context';
+import type { TenantHandle } from '../store';
+import type { ModuleDeps } from '../http';
+import type { Caller } from '../http';
+import type { Principal } from '../http';
 import type { Lang } from '../i18n';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';

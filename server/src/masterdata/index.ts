@@ -6,15 +6,15 @@
  * schemas/menus, each entry with its type, permission and serving module). Each list is the generic entity CRUD of server/src/entities over its schema
  * in schemas/entities, with hooks only where behaviour differs.
  */
-import { requirePrincipal } from '../http/context';
-import { errors } from '../http/errors';
-import { defineModule } from '../http/module';
-import type { CollectionDefinition, Handle } from '../store/port';
-import { entityRoutes, entityView } from '../entities/crud';
-import { isCountryCode } from '../entities/codelists';
+import { requirePrincipal } from '../http';
+import { errors } from '../http';
+import { defineModule } from '../http';
+import type { CollectionDefinition, Handle } from '../store';
+import { entityRoutes, entityView } from '../entities';
+import { isCountryCode } from '../entities';
 import { mountedModules } from '../access';
-import { menuItems } from '../access/menus';
-import type { MenuItem } from '../access/menus';
+import { menuItems } from '../access';
+import type { MenuItem } from '../access';
 
 export const MASTERDATA = {
   dictTypes: 'dictTypes',

@@ -3,11 +3,11 @@
  * event's template in force (platform, enabled, not deleted) rendered in the recipient's language
  * (the language they last read their messages in; Chinese until then).
  */
-import { describeError } from '../http/errors';
-import type { ModuleDeps } from '../http/module';
+import { describeError } from '../http';
+import type { ModuleDeps } from '../http';
 import type { Lang } from '../i18n';
-import type { CollectionDefinition } from '../store/port';
-import { InvalidStoreRequestError } from '../store/port';
+import type { CollectionDefinition } from '../store';
+import { InvalidStoreRequestError } from '../store';
 import type { MessageEvent, MessageVariables } from './events';
 import type { MessageTemplate } from './templates';
 import { renderMessage } from './templates';

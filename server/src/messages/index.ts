@@ -3,30 +3,31 @@
  * event the platform emits, and each user's in-app messages rendered from them (shown in the
  * personal menu's notices). See README.md.
  */
-import { pageOptions, pageQuery } from '../auth/paging';
-import type { PageQuery } from '../auth/paging';
-import { entityRoutes } from '../entities/crud';
-import type { Caller } from '../http/caller';
-import { callerOf } from '../http/caller';
-import { errors } from '../http/errors';
-import { defineModule } from '../http/module';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import { LANGS } from '../i18n';
-import type { Lang } from '../i18n';
-import type { Message, MessageReader } from './delivery';
-import { ACCOUNT_LINK_PLACEHOLDER, MESSAGES, messagesCollections } from './delivery';
-import { linkPath, showLink } from '../auth/links';
-import type { MessageEvent } from './events';
-import { EVENT_SAMPLES, EVENT_VARIABLES, MESSAGE_EVENTS, defaultText } from './events';
-import type { MessageTemplate, TemplateField } from './templates';
-import { TEMPLATE_FIELDS, assertTemplate, renderMessage } from './templates';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { notifyAccountLink, notifyCaseHandedOver } from './notify';
 export { deliver, messagesCollections, MESSAGES } from './delivery';
 export type { Message } from './delivery';
 export { MESSAGE_EVENTS, EVENT_VARIABLES } from './events';
 export type { MessageEvent } from './events';
+
+import { pageOptions, pageQuery } from '../http';
+import type { PageQuery } from '../http';
+import { entityRoutes } from '../entities';
+import type { Caller } from '../http';
+import { callerOf } from '../http';
+import { errors } from '../http';
+import { defineModule } from '../http';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import { LANGS } from '../i18n';
+import type { Lang } from '../i18n';
+import type { Message, MessageReader } from './delivery';
+import { ACCOUNT_LINK_PLACEHOLDER, MESSAGES, messagesCollections } from './delivery';
+import { linkPath, showLink } from '../auth';
+import type { MessageEvent } from './events';
+import { EVENT_SAMPLES, EVENT_VARIABLES, MESSAGE_EVENTS, defaultText } from './events';
+import type { MessageTemplate, TemplateField } from './templates';
+import { TEMPLATE_FIELDS, assertTemplate, renderMessage } from './templates';
 
 const PERMISSION = 'holoxcontrol:messageTemplate';
 const textSchema = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });

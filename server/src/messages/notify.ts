@@ -5,9 +5,9 @@
  */
 import type { Context } from 'hono';
 import type { WorkflowDefinition } from '@pv/engine';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal } from '../http/context';
-import type { WorkflowHistoryEntry } from '../workflow/history';
+import type { AppEnv } from '../http';
+import { requirePrincipal } from '../http';
+import type { WorkflowHistoryEntry } from '../workflow';
 import { messageTime } from './events';
 import { ACCOUNT_LINK_PLACEHOLDER, deliverQuietly } from './delivery';
 

@@ -5,8 +5,8 @@
  * Messages are plain text (the web shows them as text), so nothing is HTML-escaped.
  */
 import Handlebars from 'handlebars';
-import { compileProblem, renderTemplate } from '../configurator/templates';
-import { errors } from '../http/errors';
+import { compileProblem, renderTemplate } from '../configurator';
+import { errors } from '../http';
 import type { Lang } from '../i18n';
 import type { MessageEvent, MessageVariables } from './events';
 import { EVENT_VARIABLES } from './events';

@@ -3,21 +3,22 @@
  * published template, which the user edits before saving it to H.1. Templates are edited in the
  * configurator's UAT and reach cases only through its signed publish.
  */
-import { tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
-import { defineModule } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
-import type { TenantHandle } from '../store/port';
-import { projectTemplates } from '../configurator/service';
-import { caseContent } from '../cases/document';
-import { loadCase } from '../cases/persistence';
-import { findProject } from '../cases/projects';
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { renderNarrative, compileTemplate } from './render';
+
+import { tenantHandle } from '../http';
+import { errors } from '../http';
+import { defineModule } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
+import type { TenantHandle } from '../store';
+import { projectTemplates } from '../configurator';
+import { caseContent } from '../cases';
+import { loadCase } from '../cases';
+import { findProject } from '../cases';
 import type { NarrativeLang } from './render';
 import { defaultTemplate, renderNarrative } from './render';
-import { CASE_OBJECT, requireCaseAccess } from '../cases/membership';
-
-export { renderNarrative, compileTemplate } from './render';
+import { CASE_OBJECT, requireCaseAccess } from '../cases';
 
 const draftBody: JsonSchema = { type: 'string', minLength: 1, maxLength: 50000 };
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseRig, demoProject } from '../cases/testing';
-import { demoCaseContent, REACTION_TERMS } from '../cases/demo/factory';
-import { ConfiguratorService } from '../configurator/service';
+import { demoCaseContent, REACTION_TERMS } from '../cases';
+import { ConfiguratorService } from '../configurator';
 
 const rig = await caseRig();
 afterAll(() => rig.close());

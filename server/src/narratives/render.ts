@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { codelists, SERIOUSNESS_CRITERIA, getCaseProperty } from '@pv/engine';
-import { AppError } from '../http/errors';
-import { Code } from '../http/envelope';
+import { AppError } from '../http';
+import { Code } from '../http';
 
 export type NarrativeLang = 'zh' | 'en';
 

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document, generated from the route declarations (one source for validation,
  * permission checks and documentation).
  */
-import type { RouteRecord } from '../http/route';
+import type { RouteRecord } from '../http';
 
 type Schema = Record<string, unknown> | boolean;
 

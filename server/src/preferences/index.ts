@@ -3,17 +3,18 @@
  * and whether the user has seen each guided tour: the first-login tour (`main`) and the case-page
  * part shown at the first visit of a case page (`case`).
  */
-import type { Caller } from '../http/caller';
-import { callerOf } from '../http/caller';
-import { errors } from '../http/errors';
-import { ok } from '../http/envelope';
-import { defineModule } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import type { CollectionDefinition, Update } from '../store/port';
-import { COLUMN_JSON_MAX_LENGTH, parseColumnJson } from './column-layout';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { parseColumnJson } from './column-layout';
 export type { ColumnLayouts, TableColumnLayout } from './column-layout';
+
+import type { Caller } from '../http';
+import { callerOf } from '../http';
+import { errors } from '../http';
+import { ok } from '../http';
+import { defineModule } from '../http';
+import type { ModuleRouter } from '../http';
+import type { CollectionDefinition, Update } from '../store';
+import { COLUMN_JSON_MAX_LENGTH, parseColumnJson } from './column-layout';
 
 const COLLECTION = 'userPreferences';
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Authenticator } from '../http/context';
+import type { Authenticator } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { preferencesModule } from './index';

@@ -6,11 +6,11 @@
  * use) and restore.
  */
 import { caseCollectionNames } from '../cases';
-import { entityRoutes } from '../entities/crud';
-import type { SoftDeleted } from '../entities/crud';
-import { errors } from '../http/errors';
-import type { ModuleRouter } from '../http/route';
-import type { CollectionDefinition } from '../store/port';
+import { entityRoutes } from '../entities';
+import type { SoftDeleted } from '../entities';
+import { errors } from '../http';
+import type { ModuleRouter } from '../http';
+import type { CollectionDefinition } from '../store';
 import { assertCountry } from './entities';
 
 export const CATALOGUE = { hospitals: 'hospitals', drugs: 'drugCatalogue' } as const;

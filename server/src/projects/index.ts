@@ -3,18 +3,26 @@
  * projects with their study sites, drugs and lock state, and the tenant's hospital and drug
  * catalogues. Routes: /api/projects..., /api/hospitals..., /api/drug-catalogue... (README.md).
  */
-import { defineModule } from '../http/module';
-import { caseCollections } from '../cases/collections';
-import { caseCollectionNames } from '../cases';
-import { catalogueCollections, catalogueRoutes } from './catalogue';
-import { projectRoutes } from './routes';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export type { Hospital, CatalogueDrug } from './catalogue';
 export { CATALOGUE as catalogueCollectionNames } from './catalogue';
+export { CATALOGUE } from './catalogue';
+export { PROJECT_OBJECT, projectObject } from './object';
 
-// The projects collection is declared by case management too (declaring is idempotent): this
-// module must work whether or not the cases module is mounted beside it.
-const projectsCollection = caseCollections.find((c) => c.name === caseCollectionNames.projects)!;
+import { defineModule } from '../http';
+import type { CollectionDefinition } from '../store';
+import { catalogueCollections, catalogueRoutes } from './catalogue';
+import { projectRoutes } from './routes';
+import { PROJECTS } from './service';
+
+// This module owns the projects collection. Case management still declares the same definition
+// (declaring is idempotent) until its collections file drops it.
+const projectsCollection: CollectionDefinition = {
+  name: PROJECTS,
+  scope: 'tenant',
+  audited: true,
+  indexes: [{ fields: { code: 1 }, unique: true }],
+};
 
 export const projectsModule = defineModule({
   name: 'projects',

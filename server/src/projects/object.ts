@@ -5,10 +5,10 @@
  * never in the project the `projectId` header names. Membership is not required here (a tenant-wide
  * configurator configures any project); routes acting on the project's cases check it themselves.
  */
-import type { ObjectResolver, RouteObject } from '../http/route';
-import type { TenantHandle } from '../store/port';
-import { InvalidStoreRequestError } from '../store/port';
-import { C } from '../cases/collections';
+import type { ObjectResolver, RouteObject } from '../http';
+import type { TenantHandle } from '../store';
+import { InvalidStoreRequestError } from '../store';
+import { C } from '../cases';
 
 export const projectObject: ObjectResolver = {
   notFound: 'cases.unknownProject',

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { tenancyCollections } from '../auth/collections';
+import { tenancyCollections } from '../auth';
 import { caseRig, demoProject } from '../cases/testing';
 import { createCasesModule } from '../cases';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
-import type { Project } from '../cases/projects';
+import type { Project } from '../cases';
 import { projectsModule } from '.';
 
 const rig = await caseRig({

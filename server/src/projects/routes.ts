@@ -1,17 +1,17 @@
 /** HTTP routes of project administration (/api/projects); the catalogues are in catalogue.ts. */
 import type { Context } from 'hono';
-import { pageOptions, pageQuery } from '../auth/paging';
-import type { PageQuery } from '../auth/paging';
-import { listSort, sortQuery } from '../entities/sort';
-import type { SortQuery } from '../entities/sort';
-import type { Project } from '../cases/projects';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
-import { bodySchema, fieldsOf, loadEntity } from '../entities/schema';
+import { pageOptions, pageQuery } from '../http';
+import type { PageQuery } from '../http';
+import { listSort, sortQuery } from '../entities';
+import type { SortQuery } from '../entities';
+import type { Project } from '../cases';
+import type { AppEnv } from '../http';
+import { requirePrincipal, tenantHandle } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
+import { bodySchema, fieldsOf, loadEntity } from '../entities';
 import type { DrugInput, ProjectInput, SiteInput } from './service';
-import { textMatch } from '../store/guard';
+import { textMatch } from '../store';
 import {
   PROJECTS,
   addDrug,

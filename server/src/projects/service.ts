@@ -4,19 +4,20 @@
  * tenant's `projects` collection that case management reads (server/src/cases/projects.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Project, ProjectDrug, StudySite } from '../cases/projects';
+import type { Project, ProjectDrug, StudySite } from '../cases';
 import { caseCollectionNames } from '../cases';
-import { errors } from '../http/errors';
-import type { Handle, StoredDoc, TenantHandle } from '../store/port';
-import { RevisionConflictError } from '../store/port';
+import { errors } from '../http';
+import type { Handle, StoredDoc, TenantHandle } from '../store';
+import { RevisionConflictError } from '../store';
 import { assertSponsorLimit, assertTenantLimit } from '../tenancy';
-import { C } from '../auth/collections';
-import type { Store } from '../store/port';
+import { C } from '../auth';
+import type { Store } from '../store';
 import { assertCountry } from './entities';
 import { CATALOGUE, type Hospital, type CatalogueDrug } from './catalogue';
-import { textMatch } from '../store/guard';
+import { textMatch } from '../store';
 
-export const PROJECTS = caseCollectionNames.projects;
+/** The projects collection: owned by this module (case management reads it through this module). */
+export const PROJECTS = 'projects';
 
 /** The fields an administrator writes; the rest (lock, sites, drugs) have their own routes. */
 export type ProjectInput = Omit<

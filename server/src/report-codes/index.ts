@@ -2,18 +2,20 @@
  * Report-code generators and counters per tenant and project (`/api/report-codes`), the
  * administration of /authoritymanagement/codeManagement. Cases take codes through `nextReportCode`.
  */
-import { tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
-import { defineModule } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import type { JsonSchema } from '../http/validation';
-import type { CollectionDefinition, StoredDoc } from '../store/port';
-import type { Counter, StoredGenerator } from './service';
-import { assertGenerator, previewReportCode, RC } from './service';
-import { loadEntity, pickBody } from '../entities/schema';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { nextReportCode, generatorFor, RC as reportCodeCollections } from './service';
 export type { StoredGenerator, Counter } from './service';
+export { RC } from './service';
+
+import { tenantHandle } from '../http';
+import { errors } from '../http';
+import { defineModule } from '../http';
+import type { ModuleRouter } from '../http';
+import type { JsonSchema } from '../http';
+import type { CollectionDefinition, StoredDoc } from '../store';
+import type { Counter, StoredGenerator } from './service';
+import { assertGenerator, previewReportCode, RC } from './service';
+import { loadEntity, pickBody } from '../entities';
 
 const collections: CollectionDefinition[] = [
   { name: RC.generators, scope: 'tenant', audited: true, indexes: [{ fields: { projectId: 1 } }] },

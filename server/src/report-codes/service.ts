@@ -5,10 +5,10 @@
  */
 import { checkGenerator, formatReportCode, maxValue, periodOf } from '@pv/engine';
 import type { ReportCodeGenerator } from '@pv/engine';
-import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
-import type { Handle, StoredDoc } from '../store/port';
-import { DuplicateKeyError } from '../store/port';
+import { AppError, errors } from '../http';
+import { Code } from '../http';
+import type { Handle, StoredDoc } from '../store';
+import { DuplicateKeyError } from '../store';
 
 export const RC = { generators: 'reportCodeGenerators', counters: 'reportCodeCounters' } as const;
 

@@ -5,20 +5,21 @@
  * a tenant's configurator reads the enabled ones and applies one to a project, which writes the
  * project's UAT draft only: PRO changes through the configurator's signed publish, as always.
  */
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { defineModule } from '../http/module';
-import type { ModuleDeps } from '../http/module';
-import { DuplicateKeyError } from '../store/port';
-import { entityRoutes } from '../entities/crud';
-import { defaultTemplate, DEFAULT_TEMPLATE_ID } from './default';
-import { assertOverlay } from './overlay';
-import { applyTemplate, enabledTemplate, SAE_TEMPLATES } from './service';
-import type { SaeTemplate } from './service';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { overlayProblems, assertOverlay, mergeEdits } from './overlay';
 export type { SaeOverlay, OverlayProblem } from './overlay';
 export type { SaeTemplate, ApplyResult } from './service';
 export { DEFAULT_TEMPLATE_ID } from './default';
+
+import { requirePrincipal, tenantHandle } from '../http';
+import { defineModule } from '../http';
+import type { ModuleDeps } from '../http';
+import { DuplicateKeyError } from '../store';
+import { entityRoutes } from '../entities';
+import { defaultTemplate, DEFAULT_TEMPLATE_ID } from './default';
+import { assertOverlay } from './overlay';
+import { applyTemplate, enabledTemplate, SAE_TEMPLATES } from './service';
+import type { SaeTemplate } from './service';
 
 /** Who configures a tenant's projects (the configurator's permission) reads and applies templates. */
 const CONFIG_PERMISSION = 'authoritymanagement:projectInfo:config';

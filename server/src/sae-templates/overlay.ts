@@ -16,9 +16,9 @@ import {
 import type { FeatureSwitches, ListOverride, ConfigEdit } from '@pv/engine';
 import { compileProblem } from '../configurator/index';
 import type { TemplateDefinition } from '../configurator/index';
-import { compileTemplate } from '../narratives/render';
-import { Code } from '../http/envelope';
-import { AppError } from '../http/errors';
+import { compileTemplate } from '../narratives';
+import { Code } from '../http';
+import { AppError } from '../http';
 import type { MessageParams } from '../i18n';
 
 export interface SaeOverlay {

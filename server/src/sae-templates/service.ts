@@ -6,12 +6,12 @@
 import { ConfigurationService } from '../configuration/index';
 import { ConfiguratorService } from '../configurator/index';
 import type { TemplateDefinition } from '../configurator/index';
-import { errors } from '../http/errors';
+import { errors } from '../http';
 import type { MessageParams } from '../i18n';
-import type { Clock } from '../http/module';
-import type { PlatformHandle, TenantHandle } from '../store/port';
-import { InvalidStoreRequestError } from '../store/port';
-import type { SoftDeleted } from '../entities/crud';
+import type { Clock } from '../http';
+import type { PlatformHandle, TenantHandle } from '../store';
+import { InvalidStoreRequestError } from '../store';
+import type { SoftDeleted } from '../entities';
 import { assertOverlay, mergeEdits } from './overlay';
 import type { SaeOverlay } from './overlay';
 

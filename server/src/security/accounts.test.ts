@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../testing';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
-import { REGISTRATION_DAYS } from '../tenancy/registrations';
+import { REGISTRATION_DAYS } from '../tenancy';
 
 let f: IdentityFixture;
 const app = () => f.platform.app;

@@ -6,22 +6,22 @@
  * permission model (roles, project members, project roles) on a fresh embedded store.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { permissionsOfArea } from '../access/menus';
-import { authorize } from '../access/permissions';
-import type { ProjectMember, Role } from '../access/permissions';
-import { accessCollections, C as AuthC, tenancyCollections, usersCollections } from '../auth/collections';
-import { C } from '../cases/collections';
-import { demoCaseContent } from '../cases/demo/factory';
+import { permissionsOfArea } from '../access';
+import { authorize } from '../access';
+import type { ProjectMember, Role } from '../access';
+import { accessCollections, C as AuthC, tenancyCollections, usersCollections } from '../auth';
+import { C } from '../cases';
+import { demoCaseContent } from '../cases';
 import { createCasesModule, workbenchModule } from '../cases/index';
-import type { Project } from '../cases/projects';
+import type { Project } from '../cases';
 import { demoProject, PASSWORD, recordingSigner } from '../cases/testing';
 import { dictionariesModule } from '../dictionaries/index';
 import { exportsModule } from '../exports/index';
 import { IMPORT_RECORDS, importsModule } from '../imports/index';
-import { EXPORTS } from '../exports/service';
-import { configurationCollections } from '../configuration/service';
-import { ConfiguratorService, configuratorCollections } from '../configurator/service';
-import type { Authenticator } from '../http/context';
+import { EXPORTS } from '../exports';
+import { configurationCollections } from '../configuration';
+import { ConfiguratorService, configuratorCollections } from '../configurator';
+import type { Authenticator } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { narrativesModule } from '../narratives';

@@ -15,15 +15,15 @@
  *   and a "!") answers without an error and, where the answer is a page, matches nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isOperatorPermission } from '../access/menus';
+import { isOperatorPermission } from '../access';
 import { identityFixture, identityModules } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
 import { call } from '../testing';
-import type { RouteRecord } from '../http/route';
-import type { JsonSchema } from '../http/validation';
-import { CATALOGUE } from '../projects/catalogue';
+import type { RouteRecord } from '../http';
+import type { JsonSchema } from '../http';
+import { CATALOGUE } from '../projects';
 import { DEMO_TENANT_CODE } from '../users';
-import { C } from '../auth/collections';
+import { C } from '../auth';
 import type { OpenedStore } from '../store';
 
 const LIMIT_MS = 100;

@@ -19,23 +19,23 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
 import type { Platform } from '../app';
-import { permissionsOfArea } from '../access/menus';
-import type { ProjectMember, Role } from '../access/permissions';
-import { newAccount, userDocId } from '../auth/accounts';
-import { C } from '../auth/collections';
-import type { Account, User } from '../auth/model';
-import type { Project } from '../cases/projects';
-import { invite } from '../auth/invitations';
-import { openSession } from '../auth/sessions';
-import { demoCaseContent } from '../cases/demo/factory';
+import { permissionsOfArea } from '../access';
+import type { ProjectMember, Role } from '../access';
+import { newAccount, userDocId } from '../auth';
+import { C } from '../auth';
+import type { Account, User } from '../auth';
+import type { Project } from '../cases';
+import { invite } from '../auth';
+import { openSession } from '../auth';
+import { demoCaseContent } from '../cases';
 import { demoProject } from '../cases/testing';
 import { dictionaryService } from '../dictionaries';
 import { openFileStore } from '../files';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import type { OpenedStore } from '../store';
-import { JobRunner } from '../jobs/runner';
-import { createTenant } from '../tenancy/routes';
+import { JobRunner } from '../jobs';
+import { createTenant } from '../tenancy';
 
 // Read by the identity modules when they are first imported (below, dynamically).
 process.env.PV_LOGIN_CAPTCHA = 'off';
@@ -344,9 +344,9 @@ export async function buildWorld(): Promise<World> {
   await runner.tick();
   await runner.idle();
   // File ids the answers do not show (exports, download tasks) are read where they are kept.
-  const { DOWNLOAD_TASKS } = await import('../downloads/collections');
-  const { IMPORT_RECORDS } = await import('../imports/collections');
-  const { EXPORTS } = await import('../exports/service');
+  const { DOWNLOAD_TASKS } = await import('../downloads');
+  const { IMPORT_RECORDS } = await import('../imports');
+  const { EXPORTS } = await import('../exports');
   const fileOf = async (collection: string, id: string): Promise<string> => {
     const doc = await handleA.collection<{ fileId: string | null }>(collection).findOne({ _id: id });
     if (!doc?.fileId) throw new Error(`no file for ${collection} ${id}`);

@@ -40,8 +40,8 @@
  */
 import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteRecord } from '../http/route';
-import type { StoredDoc } from '../store/port';
+import type { RouteRecord } from '../http';
+import type { StoredDoc } from '../store';
 import type { Actor, ActorKey, World } from './fixtures';
 import { buildWorld } from './fixtures';
 

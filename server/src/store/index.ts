@@ -1,15 +1,37 @@
 /** The store: openStore picks the backend (embedded SQLite by default, MongoDB with a URI). */
-import { CoreStore } from './core';
-import { EmbeddedDriver } from './embedded';
-import type { Clock } from '../clock';
-import type { Store, StoreAdmin } from './port';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export * from './port';
 export { StoreUnavailableError, UnsupportedFeatureError } from './capabilities';
 export type { StoreCapabilities } from './capabilities';
 export { PLATFORM_TENANT, AUDIT_COLLECTION, STORE_FIELDS } from './core';
 export type { AuditEntry } from './core';
 export type { PathChange } from './diff';
+export { textMatch } from './guard';
+export {
+  DuplicateKeyError,
+  ForbiddenQueryError,
+  InvalidStoreRequestError,
+  RevisionConflictError,
+  StoreError,
+} from './port';
+export type {
+  Collection,
+  CollectionDefinition,
+  Filter,
+  Handle,
+  IndexDeclaration,
+  PlatformHandle,
+  SortSpec,
+  Store,
+  StoredDoc,
+  TenantHandle,
+  Update,
+} from './port';
+
+import { CoreStore } from './core';
+import { EmbeddedDriver } from './embedded';
+import type { Clock } from '../clock';
+import type { Store, StoreAdmin } from './port';
 
 export interface OpenStoreOptions {
   /** Data directory of the embedded backend (store.sqlite lives there). */
@@ -32,4 +54,16 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   }
   await store.init();
   return store;
+}
+
+/**
+ * The MongoDB backend's timeout and error translation, loaded on demand (mongoose only when used):
+ * the file store's GridFS blobs share them.
+ */
+export async function loadMongoSupport(): Promise<{
+  SERVER_SELECTION_TIMEOUT_MS: number;
+  translateError: (error: unknown) => unknown;
+}> {
+  const { SERVER_SELECTION_TIMEOUT_MS, translateError } = await import('./mongo');
+  return { SERVER_SELECTION_TIMEOUT_MS, translateError };
 }

@@ -1,18 +1,26 @@
 /** The tenancy module: tenants (registration, approval, limits, expiry, security), organisations, company. */
-import { defineModule } from '../http/module';
-import { tenancyCollections } from '../auth/collections';
-import type { IdentityOptions } from '../auth/options';
-import { identityOptionsFromEnv } from '../auth/options';
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { assertSponsorLimit, assertTenantLimit } from './limits';
+export { getTenant, assertTenantUsable } from './tenants';
+export { REGISTRATION_DAYS, onlyRegistered, purgeExpiredRegistrations } from './registrations';
+export { createTenant } from './routes';
+export { forgetTenant } from './tenants';
+
+import { defineModule } from '../http';
+import { tenancyCollections } from '../auth';
+import type { IdentityOptions } from '../auth';
+import { identityOptionsFromEnv } from '../auth';
 import { tenancyRoutes } from './routes';
 
-export function createTenancyModule(options: IdentityOptions = identityOptionsFromEnv()) {
+export function createTenancyModule(given?: IdentityOptions) {
   return defineModule({
     name: 'tenancy',
-    collections: tenancyCollections,
-    routes: (router, deps) => tenancyRoutes(router, deps, options),
+    // Read when the app mounts the module, not at import: auth may still be loading then (module cycle).
+    get collections() {
+      return tenancyCollections;
+    },
+    routes: (router, deps) => tenancyRoutes(router, deps, given ?? identityOptionsFromEnv()),
   });
 }
 
 export const tenancyModule = createTenancyModule();
-export { assertSponsorLimit, assertTenantLimit } from './limits';
-export { getTenant, assertTenantUsable } from './tenants';

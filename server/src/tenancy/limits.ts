@@ -1,7 +1,7 @@
 /** Tenant limits on projects, sponsors and users (SPEC 6), for the modules that create them. */
-import { errors } from '../http/errors';
-import type { Store } from '../store/port';
-import type { TenantLimits } from '../auth/model';
+import { errors } from '../http';
+import type { Store } from '../store';
+import type { TenantLimits } from '../auth';
 import { getTenant } from './tenants';
 
 /**

@@ -4,15 +4,15 @@
  * session, or unlock it in every tenant. Limited to the operator's jurisdiction: every tenant of
  * the account must be one they look after.
  */
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import { requirePrincipal } from '../http/context';
-import { errors } from '../http/errors';
-import type { StoredDoc } from '../store/port';
-import { accountsOf, findAccount, findAccountByName, usersOf } from '../auth/accounts';
-import { issueLink } from '../auth/links';
-import type { Account } from '../auth/model';
-import { endSessions } from '../auth/sessions';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import { requirePrincipal } from '../http';
+import { errors } from '../http';
+import type { StoredDoc } from '../store';
+import { accountsOf, findAccount, findAccountByName, usersOf } from '../auth';
+import { issueLink } from '../auth';
+import type { Account } from '../auth';
+import { endSessions } from '../auth';
 
 const accountBody = {
   type: 'object',

@@ -5,11 +5,11 @@
  * every reader that could be fooled by a stale registration (login, registration, user creation,
  * the operator's tenant list and decision) purges the expired ones first.
  */
-import type { ModuleDeps } from '../http/module';
-import type { StoredDoc } from '../store/port';
-import { accountsOf } from '../auth/accounts';
-import { C } from '../auth/collections';
-import type { Account, Tenant } from '../auth/model';
+import type { ModuleDeps } from '../http';
+import type { StoredDoc } from '../store';
+import { accountsOf } from '../auth';
+import { C } from '../auth';
+import type { Account, Tenant } from '../auth';
 import { forgetTenant, getTenant } from './tenants';
 
 /** Days an unapproved registration is kept waiting before it expires. */

@@ -1,34 +1,28 @@
 /** HTTP routes of the tenancy module (prefix /api/tenancy). */
 import { randomUUID } from 'node:crypto';
-import type { ModuleDeps } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import { requirePrincipal } from '../http/context';
-import { AppError, errors } from '../http/errors';
-import { Code, ok } from '../http/envelope';
-import type { StoredDoc } from '../store/port';
-import { DuplicateKeyError } from '../store/port';
-import { accountsOf, findAccount, findAccountByName, newAccount, userDocId } from '../auth/accounts';
-import { consumeCaptcha } from '../auth/captcha';
-import { C } from '../auth/collections';
-import { hashPassword } from '../auth/crypto';
-import { issueLink } from '../auth/links';
-import type { SecuritySettings, Tenant, TenantLimits, User } from '../auth/model';
-import { DEFAULT_SECURITY } from '../auth/model';
+import type { ModuleDeps } from '../http';
+import type { ModuleRouter } from '../http';
+import { requirePrincipal } from '../http';
+import { AppError, errors } from '../http';
+import { Code, ok } from '../http';
+import type { StoredDoc } from '../store';
+import { DuplicateKeyError } from '../store';
+import { accountsOf, findAccount, findAccountByName, newAccount, userDocId } from '../auth';
+import { consumeCaptcha } from '../auth';
+import { C } from '../auth';
+import { hashPassword } from '../auth';
+import { issueLink } from '../auth';
+import type { SecuritySettings, Tenant, TenantLimits, User } from '../auth';
+import { DEFAULT_SECURITY } from '../auth';
 import type { TenantDefaults } from './tenant-defaults';
 import { saveTenantDefaults, tenantDefaults } from './tenant-defaults';
-import type { IdentityOptions } from '../auth/options';
-import {
-  ACCOUNT_PATTERN,
-  assertAccount,
-  assertEmail,
-  assertNewPassword,
-  assertPhone,
-} from '../auth/policy';
+import type { IdentityOptions } from '../auth';
+import { ACCOUNT_PATTERN, assertAccount, assertEmail, assertNewPassword, assertPhone } from '../auth';
 import { forgetTenant } from './tenants';
 import { operatorAccountRoutes } from './operator-accounts';
 import { REGISTRATION_DAYS, purgeExpiredRegistrations, registrationCutoff } from './registrations';
-import { textMatch } from '../store/guard';
-import { loadEntity, pickBody } from '../entities/schema';
+import { textMatch } from '../store';
+import { loadEntity, pickBody } from '../entities';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 // Bodies are the entity schemas' declarations (schemas/entities/tenant.json, organisation.json,

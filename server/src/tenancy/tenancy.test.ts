@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../testing';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
-import { loadEntity } from '../entities/schema';
+import { loadEntity } from '../entities';
 
 let f: IdentityFixture;
 beforeAll(async () => {

@@ -3,10 +3,10 @@
  * the password and session policy a new tenant starts with, whether registered or created by an
  * operator. Changing them never touches existing tenants.
  */
-import type { ModuleDeps } from '../http/module';
-import type { SecuritySettings, TenantLimits } from '../auth/model';
-import { DEFAULT_SECURITY } from '../auth/model';
-import { C } from '../auth/collections';
+import type { ModuleDeps } from '../http';
+import type { SecuritySettings, TenantLimits } from '../auth';
+import { DEFAULT_SECURITY } from '../auth';
+import { C } from '../auth';
 
 const DEFAULTS_ID = 'tenantDefaults';
 

@@ -1,9 +1,9 @@
 /** Reading tenants, with a few seconds' cache: every request checks its tenant's status and expiry. */
-import { AppError } from '../http/errors';
-import { Code } from '../http/envelope';
-import type { Store, StoredDoc } from '../store/port';
-import { C } from '../auth/collections';
-import type { Tenant } from '../auth/model';
+import { AppError } from '../http';
+import { Code } from '../http';
+import type { Store, StoredDoc } from '../store';
+import { C } from '../auth';
+import type { Tenant } from '../auth';
 
 const CACHE_MS = 3000;
 const caches = new WeakMap<Store, Map<string, { tenant: StoredDoc<Tenant> | null; at: number }>>();

@@ -11,25 +11,27 @@
  * Reading and deleting through these routes check the file's owners (files/owners.ts): a caller
  * passes when one owner's module allows it; administrators pass every registered owner kind.
  */
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { Context } from 'hono';
-import { grantsOf } from '../access/permissions';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
-import { defineModule } from '../http/module';
-import type { ModuleDeps } from '../http/module';
-import { CASE_ATTACHMENT_OWNER, ownerAllows, UPLOAD_OWNER } from '../files';
-import type { FileAction, FileCaller, FileInfo, FileOwner, TenantFiles } from '../files';
-import { InvalidStoreRequestError } from '../store/port';
-import { contentDisposition, decodeFileName } from './disposition';
-import { UPLOAD_KINDS, isAllowed } from './kinds';
-import type { UploadKind } from './kinds';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { contentDisposition } from './disposition';
 export { UPLOAD_KINDS } from './kinds';
 export type { UploadKind } from './kinds';
+export type { FileStoreLike } from './types';
+
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { Context } from 'hono';
+import { grantsOf } from '../access';
+import type { AppEnv } from '../http';
+import { requirePrincipal, tenantHandle } from '../http';
+import { errors } from '../http';
+import { defineModule } from '../http';
+import type { ModuleDeps } from '../http';
+import { CASE_ATTACHMENT_OWNER, ownerAllows, UPLOAD_OWNER } from '../files';
+import type { FileAction, FileCaller, FileInfo, FileOwner, TenantFiles } from '../files';
+import { InvalidStoreRequestError } from '../store';
+import { contentDisposition, decodeFileName } from './disposition';
+import { UPLOAD_KINDS, isAllowed } from './kinds';
+import type { UploadKind } from './kinds';
 
 const fileIdParams = {
   type: 'object',

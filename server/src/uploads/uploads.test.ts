@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFileStore } from '../files';
-import type { Authenticator } from '../http/context';
+import type { Authenticator } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import { contentDisposition, decodeFileName } from './disposition';

@@ -1,22 +1,27 @@
 /** The users module: tenant users (states, activation, reset), the user operation log, the demo seed. */
-import { defineModule } from '../http/module';
-import { usersCollections } from '../auth/collections';
-import type { IdentityOptions } from '../auth/options';
-import { identityOptionsFromEnv } from '../auth/options';
+// The public surface first: other modules read these while this module's routes may still be loading.
+export type { OperationLogEntry } from './oplog';
+export { DEMO_TENANT_CODE, DEMO_ACCOUNTS } from './seed';
+
+import { defineModule } from '../http';
+import { usersCollections } from '../auth';
+import type { IdentityOptions } from '../auth';
+import { identityOptionsFromEnv } from '../auth';
 import { operationLogMiddleware } from './oplog';
 import { usersRoutes } from './routes';
 import { seedDemo } from './seed';
 
-export function createUsersModule(options: IdentityOptions = identityOptionsFromEnv()) {
+export function createUsersModule(given?: IdentityOptions) {
   return defineModule({
     name: 'users',
-    collections: usersCollections,
+    // Read when the app mounts the module, not at import: auth may still be loading then (module cycle).
+    get collections() {
+      return usersCollections;
+    },
     routes: usersRoutes,
     middleware: operationLogMiddleware,
-    seed: (deps) => seedDemo(deps, options),
+    seed: (deps) => seedDemo(deps, given ?? identityOptionsFromEnv()),
   });
 }
 
 export const usersModule = createUsersModule();
-export type { OperationLogEntry } from './oplog';
-export { DEMO_TENANT_CODE, DEMO_ACCOUNTS } from './seed';

@@ -5,11 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../http/context';
-import type { ModuleDeps } from '../http/module';
-import { C } from '../auth/collections';
-import { OPERATOR_TENANT } from '../auth/model';
-import { describeError } from '../http/errors';
+import type { AppEnv } from '../http';
+import type { ModuleDeps } from '../http';
+import { C } from '../auth';
+import { OPERATOR_TENANT } from '../auth';
+import { describeError } from '../http';
 
 export interface OperationLogEntry {
   at: string;

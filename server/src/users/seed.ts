@@ -4,17 +4,17 @@
  * Passwords are random; they are printed once, when the accounts are created, and never again.
  */
 import { randomUUID } from 'node:crypto';
-import type { ModuleDeps } from '../http/module';
-import { accountsOf, findAccountByName, newAccount, userDocId } from '../auth/accounts';
-import { C } from '../auth/collections';
-import { hashPassword, randomToken } from '../auth/crypto';
-import type { Tenant, User } from '../auth/model';
-import { DEFAULT_SECURITY } from '../auth/model';
-import { passwordProblems } from '../auth/policy';
-import type { IdentityOptions } from '../auth/options';
-import { permissionsOfArea } from '../access/menus';
-import type { OperatorRole, Role } from '../access/permissions';
-import { createTenant } from '../tenancy/routes';
+import type { ModuleDeps } from '../http';
+import { accountsOf, findAccountByName, newAccount, userDocId } from '../auth';
+import { C } from '../auth';
+import { hashPassword, randomToken } from '../auth';
+import type { Tenant, User } from '../auth';
+import { DEFAULT_SECURITY } from '../auth';
+import { passwordProblems } from '../auth';
+import type { IdentityOptions } from '../auth';
+import { permissionsOfArea } from '../access';
+import type { OperatorRole, Role } from '../access';
+import { createTenant } from '../tenancy';
 
 export const DEMO_TENANT_CODE = 'demo';
 

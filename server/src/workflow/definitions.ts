@@ -1,7 +1,7 @@
 /** The case workflow a project runs: the base of schemas/workflows/case.json with the project's override. */
 import { caseWorkflow, resolveWorkflow, WorkflowError } from '@pv/engine';
 import type { WorkflowDefinition } from '@pv/engine';
-import { errors } from '../http/errors';
+import { errors } from '../http';
 
 const cache = new Map<string, WorkflowDefinition>();
 

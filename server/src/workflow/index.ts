@@ -3,22 +3,24 @@
  * override for the workflow designer, and saving a project's override in UAT (PRO changes only
  * through the configurator's signed publish).
  */
-import { caseWorkflow, checkWorkflow, mergePatch } from '@pv/engine';
-import type { WorkflowDefinition } from '@pv/engine';
-import { tenantHandle } from '../http/context';
-import { errors } from '../http/errors';
-import { ok } from '../http/envelope';
-import { defineModule } from '../http/module';
-import type { ModuleRouter } from '../http/route';
-import { ConfiguratorService } from '../configurator/service';
-import { C } from '../cases/collections';
-import type { Project } from '../cases/projects';
-import { projectWorkflow } from './definitions';
-import { PROJECT_OBJECT } from '../projects/object';
-
+// The public surface first: other modules read these while this module's routes may still be loading.
 export { projectWorkflow } from './definitions';
 export type { WorkflowHistoryEntry } from './history';
 export type { Signer, SignatureProof } from './signature';
+export { identitySigner } from './signature';
+
+import { caseWorkflow, checkWorkflow, mergePatch } from '@pv/engine';
+import type { WorkflowDefinition } from '@pv/engine';
+import { tenantHandle } from '../http';
+import { errors } from '../http';
+import { ok } from '../http';
+import { defineModule } from '../http';
+import type { ModuleRouter } from '../http';
+import { ConfiguratorService } from '../configurator';
+import { C } from '../cases';
+import type { Project } from '../cases';
+import { projectWorkflow } from './definitions';
+import { PROJECT_OBJECT } from '../projects';
 
 function routes(router: ModuleRouter): void {
   router.route<unknown, { projectId?: string }>(

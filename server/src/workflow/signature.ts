@@ -3,9 +3,9 @@
  * must have a signature picture and give their password again). One adapter, so tests and other
  * deployments can hand in their own signer.
  */
-import { signWithPassword } from '../auth/signature';
-import type { Principal } from '../http/context';
-import type { ModuleDeps } from '../http/module';
+import { signWithPassword } from '../auth';
+import type { Principal } from '../http';
+import type { ModuleDeps } from '../http';
 
 export interface SignatureProof {
   _id: string;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseRig } from '../cases/testing';
-import { ConfiguratorService } from '../configurator/service';
+import { ConfiguratorService } from '../configurator';
 
 const rig = await caseRig();
 afterAll(() => rig.close());

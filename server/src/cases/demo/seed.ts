@@ -6,19 +6,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { caseWorkflow } from '@pv/engine';
-import type { ModuleDeps } from '../../http/module';
-import { nextReportCode, RC } from '../../report-codes/service';
-import type { StoredGenerator } from '../../report-codes/service';
-import type { Handle } from '../../store/port';
-import { InvalidStoreRequestError } from '../../store/port';
-import type { WorkflowHistoryEntry } from '../../workflow/history';
+import type { ModuleDeps } from '../../http';
+import { nextReportCode, RC } from '../../report-codes';
+import type { StoredGenerator } from '../../report-codes';
+import type { Handle } from '../../store';
+import { InvalidStoreRequestError } from '../../store';
+import type { WorkflowHistoryEntry } from '../../workflow';
 import type { CaseSnapshot } from '../actions';
 import { C } from '../collections';
 import type { CaseDocument, CaseState } from '../document';
 import { e2bNow } from '../document';
 import { insertCase } from '../persistence';
 import type { Project } from '../projects';
-import { configureDemoProject } from '../../dictionaries/seed';
+import { configureDemoProject } from '../../dictionaries';
 import { demoCaseContent, REACTION_TERMS } from './factory';
 import { DEMO_PROJECT_CODE, DEMO_SEED_ACTOR, demoTenantId } from './tenant';
 

@@ -1,6 +1,6 @@
 /** The demo tenant (created by the identity seed), which the demo seeds fill. */
-import type { ModuleDeps } from '../../http/module';
-import { InvalidStoreRequestError } from '../../store/port';
+import type { ModuleDeps } from '../../http';
+import { InvalidStoreRequestError } from '../../store';
 
 export const DEMO_SEED_ACTOR = 'system:seed';
 /** The demo project's code (C.1 study), made by the case module's demo seed. */

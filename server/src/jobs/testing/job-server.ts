@@ -3,7 +3,7 @@
  * job appends "<jobId> <pid>" to PROBE_FILE. Started twice on one DATA_DIR by two-processes.test.ts.
  */
 import { appendFileSync } from 'node:fs';
-import { defineModule } from '../../http/module';
+import { defineModule } from '../../http';
 import { startServer } from '../../server';
 import { defineJob } from '../types';
 

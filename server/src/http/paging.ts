@@ -1,4 +1,4 @@
-/** Page parameters shared by the identity list routes. */
+/** Page and time-range parameters shared by the list routes of every module. */
 export const pageQuery = {
   page: { type: 'integer', minimum: 1, default: 1 },
   size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },

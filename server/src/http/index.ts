@@ -1,0 +1,32 @@
+/** The HTTP layer's public surface for modules: routing, the request context, the envelope, errors, callers. */
+// The public surface first: other modules read these while this module's routes may still be loading.
+export { callerOf, createCaller } from './caller';
+export type { Caller, CallerAuthorizer, CallerParts } from './caller';
+export { clientAddress, parseTrustedProxies, publicUrlOf } from './client';
+export { requestContext, requirePrincipal, tenantHandle } from './context';
+export type { AppEnv, Authenticator, AuthorizationScope, Principal, RequestContext } from './context';
+export { Code, envelope, ok, warning } from './envelope';
+export type { Envelope } from './envelope';
+export { AppError, describeError, errors, handleError } from './errors';
+export { silentLogger, stdoutLogger } from './log';
+export type { LogLine, Logger } from './log';
+export { authenticationMiddleware, requestContextMiddleware, securityHeadersMiddleware } from './middleware';
+export { defineModule, modulePrefix, systemClock } from './module';
+export type { AppConfig, Clock, ModuleDeps, ServerModule } from './module';
+export { pageOptions, pageQuery, timeBound, timeRange } from './paging';
+export type { PageQuery } from './paging';
+export { parseQuery } from './query';
+export { callerMay, createModuleRouter, readJsonBody } from './route';
+export type {
+  HttpMethod,
+  ModuleRouter,
+  ObjectResolver,
+  RouteDeclaration,
+  RouteHandler,
+  RouteInput,
+  RouteObject,
+  RouteRecord,
+} from './route';
+export { serveWebApp } from './static';
+export { compileValidator } from './validation';
+export type { FieldError, JsonSchema } from './validation';
