@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modules } from '../modules';
 import { testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
-import { entityFormat, entityNames, loadEntity, pickBody } from './schema';
+import { entityFiles, entityFormat, entityNames, loadEntity, pickBody } from './schema';
 
 type OpenApi = {
   paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>>;
@@ -73,5 +73,42 @@ describe('entity schemas and the routes', () => {
       maxLength: 64,
       pattern: entityFormat('account').pattern,
     });
+  });
+
+  it('a property naming a shared format only annotates or narrows it (the inlined rule is the format’s)', () => {
+    const formats = entityFiles().formats!.$defs as Record<string, Record<string, unknown>>;
+    const problems: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const { $ref, ...siblings } = node as Record<string, unknown>;
+      const format =
+        typeof $ref === 'string' && $ref.startsWith('formats.json#/$defs/')
+          ? formats[$ref.slice(20)]
+          : undefined;
+      if (typeof $ref === 'string' && $ref.startsWith('formats.json') && !format)
+        problems.push(`${where}: ${$ref} unknown`);
+      if (format)
+        for (const [key, value] of Object.entries(siblings)) {
+          const narrows =
+            key.startsWith('x-') ||
+            ['readOnly', 'description', 'default'].includes(key) ||
+            (key === 'minLength' && typeof value === 'number') ||
+            (key === 'maxLength' &&
+              typeof value === 'number' &&
+              value <= ((format.maxLength as number) ?? Infinity)) ||
+            (key === 'type' && format.type === undefined);
+          if (!narrows) problems.push(`${where}: ${key} beside ${$ref}`);
+        }
+      for (const [key, child] of Object.entries(node)) walk(child, `${where}/${key}`);
+    };
+    for (const name of entityNames()) walk(entityFiles()[name], name);
+    expect(problems).toEqual([]);
+    // The check itself: a sibling that loosens the format is reported.
+    const before = problems.length;
+    walk({ phone: { $ref: 'formats.json#/$defs/phone', maxLength: 100, pattern: '.*' } }, 'planted');
+    expect(problems.slice(before)).toEqual([
+      'planted/phone: maxLength beside formats.json#/$defs/phone',
+      'planted/phone: pattern beside formats.json#/$defs/phone',
+    ]);
   });
 });
