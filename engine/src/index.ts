@@ -36,7 +36,7 @@ export type { ConfigurationChange } from './configuration/diff';
 // Validation: AJV validators per configuration, findings in zh and en.
 export type { Finding, Severity, ValidationResult } from './validation/finding';
 export { summarise } from './validation/finding';
-export { validateCase, validateField } from './validation/validate-case';
+export { validateCase, validateField, IncrementalCaseCheck } from './validation/validate-case';
 export type { ValidateOptions, StandaloneValidators } from './validation/validate-case';
 export {
   compiledConfiguration,

@@ -396,6 +396,26 @@ export function runPlan(plan: RulePlan, doc: unknown, out: Finding[]): void {
   }
 }
 
+/**
+ * As `runPlan`, each rule's findings into its own list (`outOf(rule)`): the browser's check keeps
+ * them and, after a write, runs again only the rules that read the written field.
+ */
+export function runPlanPerRule(plan: RulePlan, doc: unknown, outOf: (rule: CompiledRule) => Finding[]): void {
+  for (const group of plan.groups) {
+    const members = group.members.filter((member) => member.rule.applies(doc));
+    if (members.length === 0) continue;
+    const outs = members.map((member) => outOf(member.rule));
+    eachInstance(doc, group.items, (item, binding) => {
+      for (let m = 0; m < members.length; m++) {
+        const { rule, rest } = members[m]!;
+        let value = item;
+        for (let i = 0; i < rest.length && value !== undefined; i++) value = childOf(value, rest[i]!);
+        rule.visit(value, doc, binding, outs[m]!, item);
+      }
+    });
+  }
+}
+
 export function runRules(rules: readonly CompiledRule[], doc: unknown, out: Finding[]): void {
   runPlan(planRules(rules), doc, out);
 }

@@ -6,8 +6,8 @@ import { summarise } from './finding';
 import { compiledConfiguration, compiledRulesOf, CUSTOM_PROFILE } from './compile';
 import type { CompiledRuleSets } from './compile';
 import type { ErrorObject } from 'ajv';
-import { planRules, runPlan } from '../rules/compile';
-import type { RulePlan } from '../rules/compile';
+import { planRules, runPlan, runPlanPerRule } from '../rules/compile';
+import type { CompiledRule, RulePlan } from '../rules/compile';
 import type { CompiledConfiguration } from './compile';
 import { findingsFromErrors } from './findings';
 
@@ -142,4 +142,82 @@ export function validateField(
     }
   }
   return summarise(sortFindings(findings));
+}
+
+/** True when every object and list above `pointer` exists in `doc`. */
+function parentsExist(doc: unknown, tokens: readonly string[]): boolean {
+  let value: unknown = doc;
+  for (let i = 0; i < tokens.length - 1; i++) {
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<string, unknown>)[tokens[i]!];
+  }
+  return value !== null && typeof value === 'object';
+}
+
+/**
+ * The check of a document being edited (the browser's case form), kept up to date write by write
+ * with the same result as `validateCase` (the same findings; their order within one field and
+ * severity may differ). The schema runs whole (the standalone validators are fast, and `required`
+ * belongs to the parent); the rules are kept per rule, and a write of one value runs again only
+ * the rules that read that field - every other rule read nothing that changed. A write that adds
+ * or removes an object or list item checks everything.
+ */
+export class IncrementalCaseCheck {
+  private readonly compiled: CompiledRuleSets;
+  private readonly plan: RulePlan;
+  private readonly readers = new Map<string, CompiledRule[]>();
+  private ruleFindings = new Map<CompiledRule, Finding[]>();
+
+  constructor(
+    private readonly configuration: ResolvedConfiguration,
+    private readonly standalone: StandaloneValidators,
+    profiles?: readonly string[],
+  ) {
+    checkStandalone(configuration, standalone);
+    this.compiled = compiledRulesOf(configuration);
+    const selected = selectedProfiles(configuration, profiles);
+    this.plan = planFor(this.compiled, selected);
+    for (const profile of selected)
+      for (const [path, rules] of this.compiled.rules.get(profile)?.byField ?? [])
+        this.readers.set(path, [...(this.readers.get(path) ?? []), ...rules]);
+  }
+
+  /** Checks the whole document. */
+  check(doc: unknown, now: number): ValidationResult {
+    const kept = new Map<CompiledRule, Finding[]>();
+    runPlanPerRule(this.plan, doc, (rule) => {
+      let list = kept.get(rule);
+      if (!list) kept.set(rule, (list = []));
+      return list;
+    });
+    this.ruleFindings = kept;
+    return this.result(doc, now);
+  }
+
+  /** After `before` became `after` by one write at `pointer` (the document's last check was of `before`). */
+  checkWrite(before: unknown, after: unknown, pointer: string, now: number): ValidationResult {
+    const tokens = pointerTokens(pointer);
+    const fieldPath = pointerToFieldPath(pointer);
+    const field = this.compiled.fieldIndex.byPath.get(fieldPath);
+    if (!field || field.kind !== 'value' || !parentsExist(before, tokens) || !parentsExist(after, tokens))
+      return this.check(after, now);
+    const readers = this.readers.get(fieldPath) ?? [];
+    if (readers.length) {
+      for (const rule of readers) this.ruleFindings.set(rule, []);
+      runPlanPerRule(planRules(readers), after, (rule) => this.ruleFindings.get(rule)!);
+    }
+    return this.result(after, now);
+  }
+
+  private result(doc: unknown, now: number): ValidationResult {
+    const validate = this.standalone.validateCase;
+    validate.call({ now }, doc);
+    const findings = findingsFromErrors(validate.errors, this.compiled.fieldIndex);
+    for (const group of this.plan.groups)
+      for (const { rule } of group.members) {
+        const list = this.ruleFindings.get(rule);
+        if (list) findings.push(...list);
+      }
+    return summarise(sortFindings(findings));
+  }
 }
