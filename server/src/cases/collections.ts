@@ -4,7 +4,7 @@
  * duplicate check read, written in the same transaction; `caseVersions` holds immutable snapshots;
  * `workflowHistory` one line per workflow action.
  */
-import type { CollectionDefinition, IndexDeclaration } from '../store/port';
+import type { CollectionDefinition, IndexDeclaration } from '../store';
 import { caseListDefinition } from '@pv/engine';
 import { pointerKey } from './summary';
 
@@ -36,6 +36,41 @@ const filterIndexes: IndexDeclaration[] = filterPaths.map((path) => ({
   fields: { [path]: 1 },
 }));
 
+/**
+ * The paths of the "contains" filters (report code, patient numbers, drug and generic names): one
+ * substring index, so those filters read it instead of every summary (embedded: FTS5 trigrams).
+ */
+const textIndex: IndexDeclaration = {
+  name: 'contains',
+  text: true,
+  fields: Object.fromEntries(
+    caseListDefinition.filters
+      .filter((filter) => filter.operator === 'contains' || filter.operator === 'anyContains')
+      .flatMap((filter) => filter.fields)
+      .map((field) => [`v.${pointerKey(field)}`, 1 as const]),
+  ),
+};
+
+/**
+ * The tabs' and the select filters' columns in one index after the tenant: a tab count, and a
+ * contains filter's candidates checked against the tab, read index entries only, never the
+ * summaries (validity and project lead: every list query names them).
+ */
+const listIndex: IndexDeclaration = {
+  name: 'list',
+  fields: {
+    'state.validity': 1,
+    'v.report_studyProjectId': 1,
+    'state.isSae': 1,
+    'state.isSusar': 1,
+    'state.isFrozen': 1,
+    'state.versionType': 1,
+    'v.state_workflowNode': 1,
+    'v.state_isCompleted': 1,
+    'v.report_reportDateFirst': 1,
+  },
+};
+
 export const caseCollections: CollectionDefinition[] = [
   {
     name: C.cases,
@@ -53,6 +88,8 @@ export const caseCollections: CollectionDefinition[] = [
       { name: 'dup_initials', fields: { 'dup.initials': 1 } },
       ...columnIndexes,
       ...filterIndexes,
+      listIndex,
+      textIndex,
     ],
   },
   { name: C.versions, scope: 'tenant', audited: true, indexes: [{ fields: { caseId: 1, at: 1 } }] },
