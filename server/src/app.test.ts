@@ -327,3 +327,11 @@ describe('health, OpenAPI and the web app', () => {
     }
   });
 });
+
+describe('the module registry', () => {
+  it('hands every module the names of the modules this platform mounts (access reads them, not modules.ts)', () => {
+    expect([...platform.deps.modules].sort()).toEqual(['health', 'jobs', 'probe', 'uploads']);
+    const other = testPlatform({ store, modules: [defineModule({ name: 'alpha' })] });
+    expect([...other.deps.modules].sort()).toEqual(['alpha', 'health', 'jobs', 'uploads']);
+  });
+});

@@ -103,6 +103,8 @@ export function createPlatform(options: CreateAppOptions): Platform {
     ),
     translator,
     log,
+    // health is mounted by createApp itself, beside the modules.
+    modules: ['health', ...modules.map((module) => module.name)],
   };
 
   const suppliers = modules.filter((module) => module.authenticator);

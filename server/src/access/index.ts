@@ -9,15 +9,15 @@ export type { OperatorRole } from './permissions';
 export { assertAssignableRoles } from './service';
 
 import { defineModule } from '../http';
+import type { ModuleDeps } from '../http';
 import { accessCollections } from '../auth';
 import type { IdentityOptions } from '../auth';
 import { identityOptionsFromEnv } from '../auth';
 import { accessRoutes } from './routes';
 
-/** Names of the modules the server runs (server/src/modules.ts plus the platform's own). */
-export async function mountedModules(): Promise<Set<string>> {
-  const { modules } = await import('../modules');
-  return new Set(['health', 'jobs', 'uploads', ...modules.map((m) => m.name)]);
+/** Names of the modules the platform mounts: the registry createPlatform hands every module. */
+export function mountedModules(deps: ModuleDeps): Set<string> {
+  return new Set(deps.modules);
 }
 
 export function createAccessModule(given?: IdentityOptions) {
@@ -27,7 +27,10 @@ export function createAccessModule(given?: IdentityOptions) {
     get collections() {
       return accessCollections;
     },
-    routes: (router, deps) => accessRoutes(router, deps, given ?? identityOptionsFromEnv(), mountedModules),
+    routes: (router, deps) =>
+      accessRoutes(router, deps, given ?? identityOptionsFromEnv(), () =>
+        Promise.resolve(mountedModules(deps)),
+      ),
   });
 }
 

@@ -50,6 +50,11 @@ export interface ModuleDeps {
    * `authorize` with no request context. Absent: such callers hold nothing (fail closed).
    */
   authorizer?: CallerAuthorizer | null;
+  /**
+   * Names of the modules this platform mounts (createPlatform's registry, the platform's own
+   * modules and health included): a module asks here instead of importing the module list.
+   */
+  modules: readonly string[];
 }
 
 export interface ServerModule {

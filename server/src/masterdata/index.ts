@@ -110,7 +110,7 @@ export const masterdataModule = defineModule({
   name: 'masterdata',
   prefix: '',
   collections: masterdataCollections,
-  routes(router) {
+  routes(router, deps) {
     entityRoutes<DictType>(router, {
       path: '/operator/dict-types',
       collection: MASTERDATA.dictTypes,
@@ -235,7 +235,7 @@ export const masterdataModule = defineModule({
         permission: 'holoxcontrol:systemConfig',
       },
       async () => {
-        const mounted = await mountedModules();
+        const mounted = mountedModules(deps);
         type Node = Omit<MenuItem, 'label'> & {
           labelZh: string;
           labelEn: string;
