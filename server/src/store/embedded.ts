@@ -604,11 +604,15 @@ export class EmbeddedDriver implements Driver {
     const params = [...where.params];
     // Without a pushed order, rows reach mingo in _id order so its sort is deterministic even on mixed types.
     sql += ` ORDER BY ${order ?? 't._id'}`;
-    if (order) {
-      // Literal (validated integer) bounds let SQLite plan for the page size.
-      if (options.limit !== undefined || options.skip)
-        sql += ` LIMIT ${options.limit ?? -1} OFFSET ${options.skip ?? 0}`;
-    }
+    if (order && options.limit !== undefined) {
+      // A page: its ids first, sorted on index entries alone, then only its rows are read. SQLite
+      // otherwise sorts whole result rows, reading (and extracting from) every match: the first
+      // page of a 44,000-case tab took 160 ms. Literal (validated integer) bounds let SQLite plan
+      // for the page size.
+      sql =
+        `SELECT ${select} FROM "${info.table}" t WHERE t._id IN (SELECT t._id FROM "${info.table}" t WHERE ${where.sql}` +
+        ` ORDER BY ${order} LIMIT ${options.limit} OFFSET ${options.skip ?? 0}) ORDER BY ${order}`;
+    } else if (order && options.skip) sql += ` LIMIT -1 OFFSET ${options.skip}`;
     const rows = this.state.stmt<unknown[], Record<string, string | null>>(sql).all(...params);
     const docs = fields
       ? rows.map((r) => partialDoc(fields, r))
