@@ -254,7 +254,8 @@ async function writeValidators(): Promise<{ path: string; hash: string }> {
 
 async function main() {
   await buildPage();
-  validators = await writeValidators();
+  // BENCH_CASE_FORM_CHECK=off: ours without the check (what the check costs, for tuning).
+  if (process.env.BENCH_CASE_FORM_CHECK !== 'off') validators = await writeValidators();
   const server = await serve();
   try {
     const ours = await measure(server.url, 'ours');

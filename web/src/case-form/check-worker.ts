@@ -1,12 +1,14 @@
 /**
  * The case check off the main thread: the configuration's AJV standalone module (served by the
  * server under its hash, loaded with `import()` from our own origin: no eval, the CSP holds) and
- * its declared rules, run by the engine exactly as the server's check runs them. The page posts
- * each write (pointer and value); writes arriving together are checked once, and only the fields
- * whose findings changed are posted back, so typing costs the page one small message.
+ * its declared rules, run by the engine as the server's check runs them (`IncrementalCaseCheck`:
+ * the same findings as `validateCase`; after a write of one value only the rules reading that
+ * field run again). The page posts each write (pointer and value); writes arriving together are
+ * checked once, and only the fields whose findings changed are posted back, so typing costs the
+ * page one small message.
  */
 /// <reference lib="webworker" />
-import { validateCase } from '@pv/engine';
+import { IncrementalCaseCheck } from '@pv/engine';
 import type { Finding, ResolvedConfiguration, StandaloneValidators } from '@pv/engine';
 import type { Json } from './pointer';
 import { setAt } from './pointer';
@@ -25,7 +27,10 @@ declare const self: DedicatedWorkerGlobalScope;
 let doc: Json = null;
 let now = 0;
 let configuration: ResolvedConfiguration | null = null;
-let standalone: StandaloneValidators | null = null;
+let checker: IncrementalCaseCheck | null = null;
+/** The document as last checked, and the writes since (null: check it whole). */
+let checked: Json = null;
+let pending: string[] | null = null;
 let scheduled = false;
 /** What was last posted, per field: the JSON of its findings. */
 let shown = new Map<string, string>();
@@ -34,9 +39,15 @@ const post = (answer: CheckAnswer) => self.postMessage(answer);
 
 function run(): void {
   scheduled = false;
-  if (!configuration || !standalone || doc === null) return;
+  if (!configuration || !checker || doc === null) return;
   const started = performance.now();
-  const { findings } = validateCase(configuration, doc, { now, standalone });
+  // Writes of one field since the last check: the incremental check; anything else: the whole document.
+  const { findings } =
+    pending && pending.length > 0 && new Set(pending).size === 1
+      ? checker.checkWrite(checked, doc, pending[0]!, now)
+      : checker.check(doc, now);
+  checked = doc;
+  pending = [];
   const byPointer = new Map<string, Finding[]>();
   for (const finding of findings) {
     const list = byPointer.get(finding.path);
@@ -71,8 +82,9 @@ async function load(module: string, rules: string): Promise<void> {
       return r.json() as Promise<{ data: ResolvedConfiguration }>;
     }),
   ]);
-  standalone = loaded;
   configuration = answer.data;
+  checker = new IncrementalCaseCheck(configuration, loaded);
+  pending = null;
   shown = new Map();
 }
 
@@ -86,6 +98,12 @@ self.onmessage = (event: MessageEvent<CheckRequest>) => {
     );
     return;
   }
-  doc = request.type === 'doc' ? request.doc : setAt(doc, request.pointer, request.value);
+  if (request.type === 'doc') {
+    doc = request.doc;
+    pending = null;
+  } else {
+    doc = setAt(doc, request.pointer, request.value);
+    pending?.push(request.pointer);
+  }
   schedule();
 };
