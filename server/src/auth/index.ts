@@ -39,6 +39,7 @@ import { invitationRoutes } from './invitations';
 export function createAuthModule(options: IdentityOptions = identityOptionsFromEnv()) {
   return defineModule({
     name: 'auth',
+    dependsOn: ['access', 'tenancy'],
     collections: authCollections,
     routes: (router, deps) => {
       authRoutes(router, deps, options);

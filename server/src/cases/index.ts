@@ -62,6 +62,17 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
   const signer = options.signer ?? identitySigner;
   return defineModule({
     name: 'cases',
+    dependsOn: [
+      'access',
+      'auth',
+      'configuration',
+      'configurator',
+      'dictionaries',
+      'messages',
+      'report-codes',
+      'uploads',
+      'workflow',
+    ],
     collections: caseCollections,
     routes: (router) => {
       caseRoutes(router, signer);

@@ -203,6 +203,7 @@ function routes(router: ModuleRouter): void {
 
 export const configurationModule = defineModule({
   name: 'configuration',
+  dependsOn: ['projects'],
   collections: configurationCollections,
   routes,
 });

@@ -354,6 +354,7 @@ export function createConfiguratorModule(options: { signer?: Signer } = {}) {
   const signer = options.signer ?? identitySigner;
   return defineModule({
     name: 'configurator',
+    dependsOn: ['auth', 'cases', 'configuration', 'narratives', 'projects'],
     collections: configuratorCollections,
     objects: { 'configurator-layer': layerObject },
     routes: (router) => routes(router, signer),

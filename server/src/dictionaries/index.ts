@@ -92,6 +92,7 @@ const importJob = defineJob<ImportJobPayload, unknown>({
 
 export const dictionariesModule = defineModule({
   name: 'dictionaries',
+  dependsOn: ['cases', 'jobs', 'projects', 'workflow'],
   collections: dictionaryCollections,
   jobs: [importJob, recodeJob((deps) => dictionaryService(deps.store))],
   // The demo tenant codes with synthetic releases (MedDRA and WHODrug are licensed).

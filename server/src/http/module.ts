@@ -60,6 +60,11 @@ export interface ModuleDeps {
 export interface ServerModule {
   /** Folder name; also the default URL prefix and the OpenAPI tag. */
   name: string;
+  /**
+   * The modules this one imports (their index.ts), by folder name: the module map of
+   * server/README.md. server/src/modules.test.ts keeps it equal to the imports.
+   */
+  dependsOn?: readonly string[];
   /** URL prefix under /api; defaults to `/<name>`. Use '' to declare full paths (e.g. `/system/...`). */
   prefix?: string;
   /** Collections the module owns; declared in the store before the first request. */

@@ -15,6 +15,7 @@ import { importObject } from './service';
 
 export const importsModule = defineModule({
   name: 'imports',
+  dependsOn: ['cases', 'configuration', 'dictionaries', 'jobs', 'uploads', 'workflow'],
   collections: importCollections,
   jobs: [parseJob],
   routes: importRoutes,

@@ -28,6 +28,7 @@ import { scheduleRoutes } from './schedules';
 
 export const jobsModule = defineModule({
   name: 'jobs',
+  dependsOn: ['access'],
   collections: jobCollections,
   // The operator's schedule routes first: `/schedules` must not be read as a job id.
   routes: (router, deps) => {

@@ -108,6 +108,7 @@ async function assertDistinctNames(input: LineListingField, handle: Handle, id?:
 
 export const masterdataModule = defineModule({
   name: 'masterdata',
+  dependsOn: ['access'],
   prefix: '',
   collections: masterdataCollections,
   routes(router, deps) {

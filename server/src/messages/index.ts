@@ -248,6 +248,7 @@ function routes(router: ModuleRouter, deps: ModuleDeps): void {
 
 export const messagesModule = defineModule({
   name: 'messages',
+  dependsOn: ['auth', 'configurator', 'workflow'],
   prefix: '',
   collections: messagesCollections,
   routes,

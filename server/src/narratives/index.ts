@@ -103,4 +103,8 @@ function routes(router: ModuleRouter): void {
   );
 }
 
-export const narrativesModule = defineModule({ name: 'narratives', routes });
+export const narrativesModule = defineModule({
+  name: 'narratives',
+  dependsOn: ['cases', 'configurator'],
+  routes,
+});

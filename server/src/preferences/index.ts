@@ -141,6 +141,7 @@ function routes(router: ModuleRouter): void {
 
 export const preferencesModule = defineModule({
   name: 'preferences',
+  dependsOn: [],
   prefix: '',
   collections,
   routes,

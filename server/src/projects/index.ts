@@ -26,6 +26,7 @@ const projectsCollection: CollectionDefinition = {
 
 export const projectsModule = defineModule({
   name: 'projects',
+  dependsOn: ['auth', 'cases', 'tenancy'],
   prefix: '',
   collections: [projectsCollection, ...catalogueCollections],
   routes: (router) => {

@@ -157,4 +157,4 @@ function routes(router: ModuleRouter): void {
   );
 }
 
-export const reportCodesModule = defineModule({ name: 'report-codes', collections, routes });
+export const reportCodesModule = defineModule({ name: 'report-codes', dependsOn: [], collections, routes });

@@ -15,6 +15,7 @@ import { tenancyRoutes } from './routes';
 export function createTenancyModule(given?: IdentityOptions) {
   return defineModule({
     name: 'tenancy',
+    dependsOn: ['auth'],
     // Read when the app mounts the module, not at import: auth may still be loading then (module cycle).
     get collections() {
       return tenancyCollections;

@@ -111,6 +111,7 @@ export function fileResponse(
 
 export const uploadsModule = defineModule({
   name: 'uploads',
+  dependsOn: ['access'],
   prefix: '/files',
   routes(r, deps) {
     r.route<unknown, { kind: UploadKind; fileName?: string; caseId?: string }>(

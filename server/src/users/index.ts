@@ -14,6 +14,7 @@ import { seedDemo } from './seed';
 export function createUsersModule(given?: IdentityOptions) {
   return defineModule({
     name: 'users',
+    dependsOn: ['access', 'auth', 'messages', 'tenancy'],
     // Read when the app mounts the module, not at import: auth may still be loading then (module cycle).
     get collections() {
       return usersCollections;

@@ -95,4 +95,8 @@ function routes(router: ModuleRouter): void {
   );
 }
 
-export const workflowModule = defineModule({ name: 'workflow', routes });
+export const workflowModule = defineModule({
+  name: 'workflow',
+  dependsOn: ['auth', 'cases', 'configurator', 'projects'],
+  routes,
+});
