@@ -76,3 +76,6 @@ export * from './entities/resolve';
 // Test fixtures: a complete valid case of any size (engine, server and script tests, benchmarks).
 export { completeCase, largeCase } from './validation/fixtures/complete-case';
 export type { CaseSize } from './validation/fixtures/complete-case';
+
+// The list APIs' largest page (server page queries, the web's paged exports).
+export { PAGE_SIZE_MAX } from './paging';

@@ -1,7 +1,9 @@
 /** Page and time-range parameters shared by the list routes of every module. */
+import { PAGE_SIZE_MAX } from '@pv/engine';
+
 export const pageQuery = {
   page: { type: 'integer', minimum: 1, default: 1 },
-  size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
+  size: { type: 'integer', minimum: 1, maximum: PAGE_SIZE_MAX, default: 20 },
 } as const;
 
 export interface PageQuery {

@@ -27,7 +27,7 @@ import {
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import { RequestError } from '../../api/request';
-import { dictionaries, MEDDRA_LEVELS } from './api';
+import { dictionaries, MEDDRA_LEVELS, MEDDRA_QUERY_MIN_CHARS } from './api';
 import type {
   DictionaryVersion,
   MeddraCoding,
@@ -42,7 +42,6 @@ import { useDictionaryText } from './text';
 import type { DictionaryKey } from './text';
 
 const PAGE = 50;
-const MIN_CHARS = 2;
 const LEVEL_KEYS: Record<MeddraLevel, DictionaryKey> = {
   llt: 'uiLevelLlt',
   pt: 'uiLevelPt',
@@ -97,8 +96,8 @@ export function MeddraSearch({ onSelect, release }: MeddraSearchProps) {
 
   const run = useCallback(
     (offset: number) => {
-      if ([...query.trim()].length < MIN_CHARS) {
-        setError(dt('uiQueryTooShort', { min: MIN_CHARS }));
+      if ([...query.trim()].length < MEDDRA_QUERY_MIN_CHARS) {
+        setError(dt('uiQueryTooShort', { min: MEDDRA_QUERY_MIN_CHARS }));
         return;
       }
       setBusy(true);

@@ -7,10 +7,11 @@ import { RequestError } from '../../api/request';
 import { api } from '../../app/api';
 import { session } from '../../app/session';
 import { langType, translate } from '../../i18n';
+import type { MeddraLevel, TermLanguage } from '@pv/engine';
 
-export type TermLanguage = 'zh' | 'en';
-export type MeddraLevel = 'llt' | 'pt' | 'hlt' | 'hlgt' | 'soc';
-export const MEDDRA_LEVELS: MeddraLevel[] = ['llt', 'pt', 'hlt', 'hlgt', 'soc'];
+// The engine's own definitions, not copies (issue 14).
+export type { MeddraLevel, TermLanguage } from '@pv/engine';
+export { MEDDRA_LEVELS, MEDDRA_QUERY_MIN_CHARS } from '@pv/engine';
 
 export interface VersionRef {
   version?: string;

@@ -2,11 +2,12 @@
  * The rows an XLSX export holds: every row the list's filters and tab select, not only the page on
  * screen. A server-paged list is read again page by page at the largest page size the API takes.
  */
+import { PAGE_SIZE_MAX } from '@pv/engine';
 
 type Row = Record<string, unknown>;
 
-/** The largest page the list APIs accept (server/src/auth/paging.ts). */
-export const EXPORT_PAGE_SIZE = 200;
+/** The largest page the list APIs accept (the engine's declaration, which the server's page query uses). */
+export const EXPORT_PAGE_SIZE = PAGE_SIZE_MAX;
 /** An export stops after this many rows (50 pages); the list's filters narrow a larger one. */
 export const EXPORT_MAX_ROWS = 10_000;
 
