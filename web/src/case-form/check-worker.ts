@@ -32,8 +32,28 @@ let checker: IncrementalCaseCheck | null = null;
 let checked: Json = null;
 let pending: string[] | null = null;
 let scheduled = false;
-/** What was last posted, per field: the JSON of its findings. */
-let shown = new Map<string, string>();
+/** What was last posted, per field. */
+let shown = new Map<string, Finding[]>();
+
+/** Same findings (kept rule findings are the same objects; schema findings are compared by content). */
+function same(a: readonly Finding[], b: readonly Finding[] | undefined): boolean {
+  if (!b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (
+      x.ruleId !== y.ruleId ||
+      x.severity !== y.severity ||
+      x.message.zh !== y.message.zh ||
+      x.message.en !== y.message.en ||
+      x.messageKey !== y.messageKey ||
+      x.e2b !== y.e2b
+    )
+      return false;
+  }
+  return true;
+}
 
 const post = (answer: CheckAnswer) => self.postMessage(answer);
 
@@ -54,15 +74,10 @@ function run(): void {
     if (list) list.push(finding);
     else byPointer.set(finding.path, [finding]);
   }
-  const next = new Map<string, string>();
   const changed: [string, Finding[]][] = [];
-  for (const [pointer, list] of byPointer) {
-    const text = JSON.stringify(list);
-    next.set(pointer, text);
-    if (shown.get(pointer) !== text) changed.push([pointer, list]);
-  }
-  const cleared = [...shown.keys()].filter((pointer) => !next.has(pointer));
-  shown = next;
+  for (const [pointer, list] of byPointer) if (!same(list, shown.get(pointer))) changed.push([pointer, list]);
+  const cleared = [...shown.keys()].filter((pointer) => !byPointer.has(pointer));
+  shown = byPointer;
   post({ type: 'result', hash: configuration.hash, changed, cleared, ms: performance.now() - started });
 }
 
