@@ -71,6 +71,9 @@ function textColumnName(path: string): string {
  */
 const TEXT_TOKENIZER = 'trigram case_sensitive 1';
 
+/** The text-index rowids each tenant owns (see tenantRowids). */
+const TENANT_ROWIDS = 2 ** 32;
+
 /** Trigrams a one- or two-character needle may begin before the index is not worth asking. */
 const MAX_PREFIX_TRIGRAMS = 300;
 
@@ -448,6 +451,10 @@ export class EmbeddedDriver implements Driver {
    */
   private ensureTextIndex(info: TableInfo): void {
     const wanted = [...info.textColumns.values()];
+    if (wanted.length)
+      this.db.exec(
+        `CREATE TABLE IF NOT EXISTS _text_slots (tenantId TEXT PRIMARY KEY, slot INTEGER NOT NULL UNIQUE)`,
+      );
     const present = this.state
       .stmt<[], { name: string; hidden: number }>(
         `SELECT name, hidden FROM pragma_table_xinfo('${info.fts}')`,
@@ -455,15 +462,22 @@ export class EmbeddedDriver implements Driver {
       .all()
       .filter((c) => c.hidden === 0)
       .map((c) => c.name);
-    const layout = this.state
-      .stmt<[string], { sql: string }>(`SELECT sql FROM sqlite_master WHERE name = ?`)
-      .get(info.fts)?.sql;
-    if (present.join() === wanted.join() && (wanted.length === 0 || layout?.includes(TEXT_TOKENIZER))) return;
+    const layout = (name: string) =>
+      this.state.stmt<[string], { sql: string }>(`SELECT sql FROM sqlite_master WHERE name = ?`).get(name)
+        ?.sql ?? '';
+    if (
+      present.join() === wanted.join() &&
+      (wanted.length === 0 ||
+        (layout(info.fts).includes(TEXT_TOKENIZER) && layout(info.keys).includes('tenantId')))
+    )
+      return;
     this.db.exec(`DROP TABLE IF EXISTS "${info.vocab}"`);
     this.db.exec(`DROP TABLE IF EXISTS "${info.fts}"`);
     this.db.exec(`DROP TABLE IF EXISTS "${info.keys}"`);
     if (wanted.length === 0) return;
-    this.db.exec(`CREATE TABLE "${info.keys}" (rowid INTEGER PRIMARY KEY, _id TEXT NOT NULL UNIQUE)`);
+    this.db.exec(
+      `CREATE TABLE "${info.keys}" (rowid INTEGER PRIMARY KEY, _id TEXT NOT NULL UNIQUE, tenantId TEXT NOT NULL)`,
+    );
     this.db.exec(
       `CREATE VIRTUAL TABLE "${info.fts}" USING fts5(${wanted.join(', ')}, content='', contentless_delete=1, tokenize='${TEXT_TOKENIZER}')`,
     );
@@ -510,12 +524,33 @@ export class EmbeddedDriver implements Driver {
         .run(...kept);
   }
 
+  /**
+   * The text-index rowids of a tenant: each tenant has its own range of 2^32 (a slot numbered on
+   * its first indexed document), so a query asks FTS5 for its own tenant's rows only and never
+   * looks up another tenant's matches. Undefined: the tenant has no slot yet.
+   */
+  private tenantRowids(tenantId: string, create: boolean): [number, number] | undefined {
+    let row = this.state
+      .stmt<[string], { slot: number }>(`SELECT slot FROM _text_slots WHERE tenantId = ?`)
+      .get(tenantId);
+    if (!row && create)
+      row = this.state
+        .stmt<[string], { slot: number }>(
+          `INSERT INTO _text_slots (tenantId, slot) SELECT ?, coalesce(max(slot), 0) + 1 FROM _text_slots RETURNING slot`,
+        )
+        .get(tenantId)!;
+    return row ? [row.slot * TENANT_ROWIDS, (row.slot + 1) * TENANT_ROWIDS] : undefined;
+  }
+
   /** Indexes a document's texts along the text-indexed paths (nothing when none is declared). */
   private writeText(info: TableInfo, doc: StoredDoc): void {
     if (info.textColumns.size === 0) return;
+    const [low, high] = this.tenantRowids(doc.tenantId, true)!;
     const { rowid } = this.state
-      .stmt<[string], { rowid: number }>(`INSERT INTO "${info.keys}" (_id) VALUES (?) RETURNING rowid`)
-      .get(doc._id)!;
+      .stmt<[string, string, number, number, number], { rowid: number }>(
+        `INSERT INTO "${info.keys}" (rowid, _id, tenantId) SELECT coalesce(max(rowid) + 1, ?), ?, ? FROM "${info.keys}" WHERE rowid >= ? AND rowid < ? RETURNING rowid`,
+      )
+      .get(low, doc._id, doc.tenantId, low, high)!;
     const values = [...info.textColumns.keys()].map((path) =>
       multiValues(doc, path.split('.'))
         .filter((value): value is string => typeof value === 'string')
@@ -543,7 +578,16 @@ export class EmbeddedDriver implements Driver {
     if (row) this.state.stmt(`DELETE FROM "${info.fts}" WHERE rowid = ?`).run(row.rowid);
   }
 
-  private resolver(info: TableInfo, flags: Flags): (path: string) => PathAccess | undefined {
+  private resolver(
+    info: TableInfo,
+    flags: Flags,
+    tenantId?: string,
+  ): (path: string) => PathAccess | undefined {
+    // A tenant without a slot has no indexed document: an empty range.
+    const rowids =
+      tenantId === undefined || info.textColumns.size === 0
+        ? undefined
+        : (this.tenantRowids(tenantId, false) ?? ([0, 0] as [number, number]));
     return (path) => {
       if (path in REAL_COLUMNS) return { kind: 'column', sql: REAL_COLUMNS[path]! };
       const column = info.columns.get(path);
@@ -556,6 +600,7 @@ export class EmbeddedDriver implements Driver {
             fts: info.fts,
             keys: info.keys,
             column: textColumn,
+            rowids,
             trigrams: (prefix: string) => this.trigrams(info, prefix),
           }
         : undefined;
@@ -580,7 +625,7 @@ export class EmbeddedDriver implements Driver {
 
   private where(info: TableInfo, filter: Filter): { where: SqlWhere; flags: Flags } {
     const flags = this.state.flags(info.def.name);
-    return { where: translateFilter(filter, this.resolver(info, flags)), flags };
+    return { where: translateFilter(filter, this.resolver(info, flags, scopedTenant(filter))), flags };
   }
 
   /** The SQL ORDER BY for a sort, or undefined when SQLite's order could differ from MongoDB's. */
@@ -837,6 +882,20 @@ function tableSql(table: string, columns: Map<string, string>): string {
 function indexName(info: TableInfo, position: number): string {
   const index = info.def.indexes![position]!;
   return `${info.table}__${(index.name ?? `i${position}`).replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+/**
+ * The tenant a filter is restricted to: a string `tenantId` condition at its top level or in a
+ * top-level `$and` (how the store scopes every tenant query); undefined when there is none.
+ */
+function scopedTenant(filter: Filter): string | undefined {
+  if (typeof filter.tenantId === 'string') return filter.tenantId;
+  if (!Array.isArray(filter.$and)) return undefined;
+  for (const part of filter.$and as Filter[]) {
+    const tenantId = part !== null && typeof part === 'object' ? scopedTenant(part) : undefined;
+    if (tenantId !== undefined) return tenantId;
+  }
+  return undefined;
 }
 
 /** True when no query reads the index: every path of it holds arrays (side table or mingo). */

@@ -16,6 +16,8 @@ export interface TextIndexAccess {
   fts: string;
   keys: string;
   column: string;
+  /** The rowids of the queried tenant's documents, [low, high) (undefined: every tenant's). */
+  rowids?: [number, number];
   /** The indexed trigrams starting with `prefix` (folded), or undefined when there are too many. */
   trigrams(prefix: string): string[] | undefined;
 }
@@ -50,6 +52,7 @@ export interface SqlWhere {
 interface TextNarrow {
   fts: string;
   keys: string;
+  rowids?: [number, number];
   columns: string[];
   /** The FTS5 query without its column filter; null when no indexed trigram can match. */
   match: string | null;
@@ -427,6 +430,7 @@ function narrowing(text: TextIndexAccess, pattern: LiteralPattern): TextNarrow |
   const narrow = {
     fts: text.fts,
     keys: text.keys,
+    rowids: text.rowids,
     columns: [text.column],
     exact: pattern.caseInsensitive && !pattern.start && !pattern.end,
   };
@@ -447,12 +451,13 @@ function narrowing(text: TextIndexAccess, pattern: LiteralPattern): TextNarrow |
 function withNarrow(where: SqlWhere, narrow: TextNarrow): SqlWhere {
   if (narrow.match === null) return { ...NOTHING, narrow };
   const columns = [...new Set(narrow.columns)];
-  const inIndex = `+t._id IN (SELECT k._id FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?)`;
-  const match = `{${columns.join(' ')}} : (${narrow.match})`;
-  if (narrow.exact) return { sql: inIndex, params: [match], exact: true, narrow: { ...narrow, columns } };
+  const range = narrow.rowids ? ' AND x.rowid >= ? AND x.rowid < ?' : '';
+  const inIndex = `+t._id IN (SELECT k._id FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?${range})`;
+  const match = [`{${columns.join(' ')}} : (${narrow.match})`, ...(narrow.rowids ?? [])];
+  if (narrow.exact) return { sql: inIndex, params: match, exact: true, narrow: { ...narrow, columns } };
   return {
     sql: `${inIndex} AND (${where.sql})`,
-    params: [match, ...where.params],
+    params: [...match, ...where.params],
     exact: where.exact,
     sideTable: where.sideTable,
     narrow: { ...narrow, columns },
