@@ -12,18 +12,6 @@ export const allowedCycleEdges = [
       'http/errors.ts maps the file store errors to HTTP statuses; the file store should register its error mapping instead.',
   },
   {
-    from: 'http',
-    to: 'jobs',
-    reason:
-      'http/module.ts types ModuleDeps.jobs and ServerModule.jobs with the jobs types; the job types belong below http.',
-  },
-  {
-    from: 'http',
-    to: 'uploads',
-    reason:
-      'http/module.ts types ModuleDeps.files with FileStoreLike; that type belongs to files, below http.',
-  },
-  {
     from: 'jobs',
     to: 'access',
     reason:

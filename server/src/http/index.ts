@@ -15,6 +15,20 @@ export { defineModule, modulePrefix, systemClock } from './module';
 export type { AppConfig, Clock, ModuleDeps, ServerModule } from './module';
 export { pageOptions, pageQuery, timeBound, timeRange } from './paging';
 export type { PageQuery } from './paging';
+export { defineJob } from './jobs';
+export type {
+  JobStatus,
+  JobProgress,
+  JobRecord,
+  JobContext,
+  JobCallerOptions,
+  JobDefinition,
+  EnqueueOptions,
+  JobListQuery,
+  ScheduleDeclaration,
+  ScheduleRecord,
+  JobQueue,
+} from './jobs';
 export { parseQuery } from './query';
 export { callerMay, createModuleRouter, readJsonBody } from './route';
 export type {

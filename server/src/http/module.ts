@@ -5,8 +5,8 @@
  */
 import type { Translator } from '../i18n';
 import type { CollectionDefinition, Store } from '../store';
-import type { JobDefinition, JobQueue, ScheduleDeclaration } from '../jobs';
-import type { FileStoreLike } from '../uploads';
+import type { JobDefinition, JobQueue, ScheduleDeclaration } from './jobs';
+import type { FileStore as FileStoreLike } from '../files';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Authenticator } from './context';
 import type { Logger } from './log';
