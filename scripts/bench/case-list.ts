@@ -37,6 +37,7 @@ import { listFilter, TAB_IDS } from '../../server/src/cases/list';
 import { demoCaseContent, REACTION_TERMS } from '../../server/src/cases/demo/factory';
 import { demoProject, recordingSigner, TENANT_PERMISSIONS } from '../../server/src/cases/testing';
 import type { CaseDocument } from '../../server/src/cases/document';
+import type { Project } from '../../server/src/cases/projects';
 import { canonicalFold } from '../../server/src/store/sql-filter';
 import { benchLine, percentile } from './measure';
 
@@ -189,7 +190,7 @@ if (!complete) {
   const started = performance.now();
   for (const [t, tenant] of TENANTS.entries()) {
     const handle = store.tenant(tenant, { userId: 'system:bench' });
-    await handle.collection(C.projects).insertOne(demoProject(projectOf(tenant)));
+    await handle.collection<Project>(C.projects).insertOne(demoProject(projectOf(tenant)));
     await handle
       .collection('projectMembers')
       .insertOne({ projectId: projectOf(tenant), userId: 'reader', roleIds: [], permissionKeys: [] });

@@ -547,7 +547,7 @@ export class EmbeddedDriver implements Driver {
     if (info.textColumns.size === 0) return;
     const [low, high] = this.tenantRowids(doc.tenantId, true)!;
     const { rowid } = this.state
-      .stmt<[string, string, number, number, number], { rowid: number }>(
+      .stmt<[number, string, string, number, number], { rowid: number }>(
         `INSERT INTO "${info.keys}" (rowid, _id, tenantId) SELECT coalesce(max(rowid) + 1, ?), ?, ? FROM "${info.keys}" WHERE rowid >= ? AND rowid < ? RETURNING rowid`,
       )
       .get(low, doc._id, doc.tenantId, low, high)!;
