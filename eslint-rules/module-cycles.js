@@ -12,18 +12,6 @@ export const allowedCycleEdges = [
       'http/errors.ts maps the file store errors to HTTP statuses; the file store should register its error mapping instead.',
   },
   {
-    from: 'jobs',
-    to: 'access',
-    reason:
-      'jobs/routes.ts asks access whether the caller administers the tenant; should ask the caller authorizer (ModuleDeps.authorizer).',
-  },
-  {
-    from: 'uploads',
-    to: 'access',
-    reason:
-      'uploads/index.ts asks access whether the caller administers the tenant; should ask the caller authorizer.',
-  },
-  {
     from: 'auth',
     to: 'access',
     reason:

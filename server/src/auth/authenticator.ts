@@ -8,7 +8,7 @@ import type { Authenticator, Principal } from '../http';
 import { AppError } from '../http';
 import { Code } from '../http';
 import type { ModuleDeps } from '../http';
-import { authorize } from '../access';
+import { authorize, grantsOf } from '../access';
 import { assertTenantUsable, getTenant } from '../tenancy';
 import { resolveSession } from './sessions';
 
@@ -45,5 +45,6 @@ export function createAuthenticator(deps: ModuleDeps): Authenticator {
       return principal;
     },
     authorize: (principal, permission, c, scope) => authorize(deps, principal, permission, c, scope),
+    administers: async (principal) => (await grantsOf(deps, principal, null)).all,
   };
 }

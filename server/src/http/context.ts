@@ -50,6 +50,11 @@ export interface Authenticator {
     c: Context<AppEnv>,
     scope?: AuthorizationScope,
   ): Promise<boolean> | boolean;
+  /**
+   * Whether the principal administers its tenant (holds every permission there): the jobs and
+   * files of the platform show such a caller everything of the tenant. Absent: nobody does.
+   */
+  administers?(principal: Principal): Promise<boolean>;
 }
 
 export interface RequestContext {

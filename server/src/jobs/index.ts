@@ -28,7 +28,7 @@ import { scheduleRoutes } from './schedules';
 
 export const jobsModule = defineModule({
   name: 'jobs',
-  dependsOn: ['access'],
+  dependsOn: [],
   collections: jobCollections,
   // The operator's schedule routes first: `/schedules` must not be read as a job id.
   routes: (router, deps) => {

@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { grantsOf } from '../access';
 import type { AppEnv, Principal } from '../http';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter } from '../http';
@@ -51,9 +50,9 @@ export function viewJob(job: JobRecord) {
 }
 
 /** Tenant administrator (enterprise or system administrator): sees and cancels the tenant's jobs. */
-async function isTenantAdministrator(deps: ModuleDeps, principal: Principal): Promise<boolean> {
+async function isTenantAdministrator(c: Context<AppEnv>, principal: Principal): Promise<boolean> {
   try {
-    return (await grantsOf(deps, principal, null)).all;
+    return (await c.get('authenticator')?.administers?.(principal)) ?? false;
   } catch (error) {
     // Without the identity modules (tenants, roles) there is no administrator to find.
     if (error instanceof InvalidStoreRequestError) return false;
@@ -70,7 +69,7 @@ export function jobRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     const principal = requirePrincipal(c);
     const job = await deps.jobs.get(jobId);
     if (!job || job.jobTenantId !== principal.tenantId) throw errors.notFound('server.jobNotFound');
-    if (job.requestedBy !== principal.userId && !(await isTenantAdministrator(deps, principal)))
+    if (job.requestedBy !== principal.userId && !(await isTenantAdministrator(c, principal)))
       throw errors.forbidden('server.jobForbidden');
     return job;
   }
@@ -101,7 +100,7 @@ export function jobRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { query }) => {
       const principal = requirePrincipal(c);
-      const admin = await isTenantAdministrator(deps, principal);
+      const admin = await isTenantAdministrator(c, principal);
       const { total, items } = await deps.jobs.list({
         tenantId: principal.tenantId,
         ...(admin ? {} : { requestedBy: principal.userId }),
