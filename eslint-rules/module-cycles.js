@@ -48,18 +48,6 @@ export const allowedCycleEdges = [
       'configurator/index.ts renders templates against a case (caseContent, requireCaseAccess); the case preview route belongs to cases.',
   },
   {
-    from: 'narratives',
-    to: 'cases',
-    reason:
-      'The narrative route loads the case it renders; the route belongs to cases, narratives should only render.',
-  },
-  {
-    from: 'narratives',
-    to: 'configurator',
-    reason:
-      'Narratives read the project templates that configurator owns while configurator previews narratives; one of the two should own rendering.',
-  },
-  {
     from: 'dictionaries',
     to: 'cases',
     reason:

@@ -9,13 +9,15 @@ export type { ProjectConfiguration, ConfiguratorChange, ConfiguratorVersion } fr
 export { compileProblem, renderTemplate } from './templates';
 export type { TemplateDefinition, TemplateKind, CompileProblem } from './templates';
 export { configuratorCollections } from './service';
+export { compileTemplate, defaultTemplate, renderNarrative } from './render';
+export type { NarrativeLang } from './render';
 
 import { signWithPassword } from '../auth/index';
 import type { Caller } from '../http';
 import { callerOf } from '../http';
 import { tenantHandle } from '../http';
 import { errors } from '../http';
-import { renderNarrative } from '../narratives/index';
+import { renderNarrative } from './render';
 import { caseContent } from '../cases';
 import { requireCaseAccess } from '../cases';
 import { defineModule } from '../http';
@@ -263,7 +265,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
       if (!doc) throw errors.notFound('configurator.template.caseNotFound', { id: body.caseId });
       // The case is rendered for the caller: only a member of its project (or an administrator) sees it.
       await requireCaseAccess(c, body.caseId);
-      // H.1 narratives render through the narratives module (its helpers and context); a refusal answers 400.
+      // H.1 narratives render with the narrative helpers and context (render.ts); a refusal answers 400.
       if (body.kind === 'narrative')
         return {
           problem: null,
@@ -354,7 +356,7 @@ export function createConfiguratorModule(options: { signer?: Signer } = {}) {
   const signer = options.signer ?? identitySigner;
   return defineModule({
     name: 'configurator',
-    dependsOn: ['auth', 'cases', 'configuration', 'narratives', 'projects'],
+    dependsOn: ['auth', 'cases', 'configuration', 'projects'],
     collections: configuratorCollections,
     objects: { 'configurator-layer': layerObject },
     routes: (router) => routes(router, signer),

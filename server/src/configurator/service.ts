@@ -29,7 +29,7 @@ import { noClock } from '../clock';
 import type { Clock } from '../clock';
 import type { CollectionDefinition, TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
-import { compileTemplate } from '../narratives';
+import { compileTemplate } from './render';
 import { compileProblem } from './templates';
 import type { TemplateDefinition } from './templates';
 

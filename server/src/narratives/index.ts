@@ -4,7 +4,6 @@
  * configurator's UAT and reach cases only through its signed publish.
  */
 // The public surface first: other modules read these while this module's routes may still be loading.
-export { renderNarrative, compileTemplate } from './render';
 
 import { tenantHandle } from '../http';
 import { errors } from '../http';
@@ -16,8 +15,8 @@ import { projectTemplates } from '../configurator';
 import { caseContent } from '../cases';
 import { loadCase } from '../cases';
 import { findProject } from '../cases';
-import type { NarrativeLang } from './render';
-import { defaultTemplate, renderNarrative } from './render';
+import type { NarrativeLang } from '../configurator';
+import { defaultTemplate, renderNarrative } from '../configurator';
 import { CASE_OBJECT, requireCaseAccess } from '../cases';
 
 const draftBody: JsonSchema = { type: 'string', minLength: 1, maxLength: 50000 };

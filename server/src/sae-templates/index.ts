@@ -55,7 +55,7 @@ async function seed(deps: ModuleDeps): Promise<void> {
 
 export const saeTemplatesModule = defineModule({
   name: 'sae-templates',
-  dependsOn: ['configuration', 'configurator', 'narratives'],
+  dependsOn: ['configuration', 'configurator'],
   prefix: '',
   collections: [
     {

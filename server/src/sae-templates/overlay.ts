@@ -16,7 +16,7 @@ import {
 import type { FeatureSwitches, ListOverride, ConfigEdit } from '@pv/engine';
 import { compileProblem } from '../configurator/index';
 import type { TemplateDefinition } from '../configurator/index';
-import { compileTemplate } from '../narratives';
+import { compileTemplate } from '../configurator';
 import { Code } from '../http';
 import { AppError } from '../http';
 import type { MessageParams } from '../i18n';

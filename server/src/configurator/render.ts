@@ -1,7 +1,8 @@
 /**
  * Drafting the H.1 case narrative from a Handlebars template (templates/narratives). Templates
  * get a fixed set of helpers only, output plain text, and are refused at compile time with the
- * line and the reason when they are not valid.
+ * line and the reason when they are not valid. The configurator owns the templates, so it compiles
+ * and renders them; the narratives module serves a case's narrative with them.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
