@@ -131,7 +131,7 @@ for (const backend of backends) {
         await handle.collection('texts').deleteOne({ _id: doc._id });
         docs.delete(doc._id);
       }
-    });
+    }, 120_000);
 
     afterAll(async () => {
       await store?.close();
@@ -186,6 +186,7 @@ for (const backend of backends) {
       }
       // The needles mostly come from stored texts: most queries must find something.
       expect(nonEmpty).toBeGreaterThan(60);
-    });
+      // 720 queries: a MongoDB peer (FerretDB over SQLite) on a loaded machine needs minutes.
+    }, 600_000);
   });
 }
