@@ -33,13 +33,7 @@ export const allowedCycleEdges = [
     from: 'projects',
     to: 'cases',
     reason:
-      'Project, StudySite and ProjectDrug types and the cases collection names live in cases; the types move to projects (cases/projects.ts), which owns the collection.',
-  },
-  {
-    from: 'workflow',
-    to: 'cases',
-    reason:
-      'workflow/index.ts reads the cases collection and the Project type to resolve a project workflow; should receive them through a registration by cases.',
+      'Deleting a project or removing a study site counts the cases naming it (the cases collection); cases should register that check with projects.',
   },
   {
     from: 'configurator',

@@ -69,6 +69,7 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
       'configurator',
       'dictionaries',
       'messages',
+      'projects',
       'report-codes',
       'uploads',
       'workflow',

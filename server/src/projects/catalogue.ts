@@ -5,7 +5,7 @@
  * list with filters, read, create, edit from the revision read, soft delete (refused while in
  * use) and restore.
  */
-import { caseCollectionNames } from '../cases';
+import { PROJECTS } from './model';
 import { entityRoutes } from '../entities';
 import type { SoftDeleted } from '../entities';
 import { errors } from '../http';
@@ -84,7 +84,7 @@ export function catalogueRoutes(router: ModuleRouter): void {
     check: (input) => assertCountry(input.country),
     async assertUnused(id, handle) {
       const projects = await handle
-        .collection<{ code: string; deleted?: boolean }>(caseCollectionNames.projects)
+        .collection<{ code: string; deleted?: boolean }>(PROJECTS)
         .find({ 'sites.hospitalId': id, deleted: { $ne: true } }, { limit: 5 });
       if (projects.length)
         throw errors.badRequest('projects.hospitalInUse', {
@@ -106,7 +106,7 @@ export function catalogueRoutes(router: ModuleRouter): void {
     check: (input) => assertCountry(input.licenceCountry),
     async assertUnused(id, handle) {
       const projects = await handle
-        .collection<{ code: string; deleted?: boolean }>(caseCollectionNames.projects)
+        .collection<{ code: string; deleted?: boolean }>(PROJECTS)
         .find({ 'drugs.catalogueDrugId': id, deleted: { $ne: true } }, { limit: 5 });
       if (projects.length)
         throw errors.badRequest('projects.drugInUse', { projects: projects.map((p) => p.code).join(', ') });

@@ -8,12 +8,14 @@ export type { Hospital, CatalogueDrug } from './catalogue';
 export { CATALOGUE as catalogueCollectionNames } from './catalogue';
 export { CATALOGUE } from './catalogue';
 export { PROJECT_OBJECT, projectObject } from './object';
+export { PROJECTS, findProject } from './model';
+export type { Project, ProjectDrug, StudySite, StudyStaffMember } from './model';
 
 import { defineModule } from '../http';
 import type { CollectionDefinition } from '../store';
 import { catalogueCollections, catalogueRoutes } from './catalogue';
 import { projectRoutes } from './routes';
-import { PROJECTS } from './service';
+import { PROJECTS } from './model';
 
 // This module owns the projects collection. Case management still declares the same definition
 // (declaring is idempotent) until its collections file drops it.

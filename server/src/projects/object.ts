@@ -8,14 +8,14 @@
 import type { ObjectResolver, RouteObject } from '../http';
 import type { TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
-import { C } from '../cases';
+import { PROJECTS } from './model';
 
 export const projectObject: ObjectResolver = {
   notFound: 'cases.unknownProject',
   async scopeOf(handle: TenantHandle, id: string) {
     const scope = { projectId: id, membership: 'optional' as const };
     try {
-      const found = await handle.collection(C.projects).findOne({ _id: id }, { projection: { _id: 1 } });
+      const found = await handle.collection(PROJECTS).findOne({ _id: id }, { projection: { _id: 1 } });
       return found ? scope : null;
     } catch (error) {
       // A platform mounting no module that declares projects cannot tell; the path's project still decides.

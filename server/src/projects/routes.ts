@@ -4,7 +4,7 @@ import { pageOptions, pageQuery } from '../http';
 import type { PageQuery } from '../http';
 import { listSort, sortQuery } from '../entities';
 import type { SortQuery } from '../entities';
-import type { Project } from '../cases';
+import type { Project } from './model';
 import type { AppEnv } from '../http';
 import { requirePrincipal, tenantHandle } from '../http';
 import type { ModuleRouter } from '../http';
@@ -12,8 +12,8 @@ import type { JsonSchema } from '../http';
 import { bodySchema, fieldsOf, loadEntity } from '../entities';
 import type { DrugInput, ProjectInput, SiteInput } from './service';
 import { textMatch } from '../store';
+import { PROJECTS } from './model';
 import {
-  PROJECTS,
   addDrug,
   addSite,
   createProject,

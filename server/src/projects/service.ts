@@ -1,10 +1,11 @@
 /**
  * Project administration: create and edit with validation, soft delete and restore, lock and
  * unlock confirmed by the project code, study sites and project drugs. Projects live in the
- * tenant's `projects` collection that case management reads (server/src/cases/projects.ts).
+ * tenant's `projects` collection that this module owns (model.ts); case management reads them here.
  */
 import { randomUUID } from 'node:crypto';
-import type { Project, ProjectDrug, StudySite } from '../cases';
+import type { Project, ProjectDrug, StudySite } from './model';
+import { PROJECTS } from './model';
 import { caseCollectionNames } from '../cases';
 import { errors } from '../http';
 import type { Handle, StoredDoc, TenantHandle } from '../store';
@@ -15,9 +16,6 @@ import type { Store } from '../store';
 import { assertCountry } from './entities';
 import { CATALOGUE, type Hospital, type CatalogueDrug } from './catalogue';
 import { textMatch } from '../store';
-
-/** The projects collection: owned by this module (case management reads it through this module). */
-export const PROJECTS = 'projects';
 
 /** The fields an administrator writes; the rest (lock, sites, drugs) have their own routes. */
 export type ProjectInput = Omit<

@@ -17,8 +17,8 @@ import { ok } from '../http';
 import { defineModule } from '../http';
 import type { ModuleRouter } from '../http';
 import { ConfiguratorService } from '../configurator';
-import { C } from '../cases';
-import type { Project } from '../cases';
+import { PROJECTS } from '../projects';
+import type { Project } from '../projects';
 import { projectWorkflow } from './definitions';
 import { PROJECT_OBJECT } from '../projects';
 
@@ -34,7 +34,7 @@ function routes(router: ModuleRouter): void {
     },
     async (c, { query }) => {
       if (!query.projectId) return caseWorkflow;
-      const project = await tenantHandle(c).collection<Project>(C.projects).findOne({ _id: query.projectId });
+      const project = await tenantHandle(c).collection<Project>(PROJECTS).findOne({ _id: query.projectId });
       if (!project) throw errors.notFound('cases.unknownProject', { id: query.projectId });
       return projectWorkflow(project.workflowOverride);
     },
@@ -83,7 +83,7 @@ function routes(router: ModuleRouter): void {
     },
     async (c, { params, body }) => {
       const handle = tenantHandle(c);
-      const project = await handle.collection<Project>(C.projects).findOne({ _id: params.projectId });
+      const project = await handle.collection<Project>(PROJECTS).findOne({ _id: params.projectId });
       if (!project) throw errors.notFound('cases.unknownProject', { id: params.projectId });
       // The project document's workflowOverride is PRO: only the signed publish writes it.
       const saved = await new ConfiguratorService(handle, c.get('deps').clock).saveWorkflow(
@@ -97,6 +97,6 @@ function routes(router: ModuleRouter): void {
 
 export const workflowModule = defineModule({
   name: 'workflow',
-  dependsOn: ['auth', 'cases', 'configurator', 'projects'],
+  dependsOn: ['auth', 'configurator', 'projects'],
   routes,
 });
