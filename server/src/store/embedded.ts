@@ -407,7 +407,8 @@ export class EmbeddedDriver implements Driver {
         // A new index path, or a table from before stored columns: rebuild it (indexes follow below).
         this.db.exec(tableSql(`${table}__rebuild`, info.columns));
         this.db.exec(
-          `INSERT INTO "${table}__rebuild" (_id, tenantId, rev, doc) SELECT _id, tenantId, rev, doc FROM "${table}"`,
+          // Row ids kept: the text index refers to them.
+          `INSERT INTO "${table}__rebuild" (rowid, _id, tenantId, rev, doc) SELECT rowid, _id, tenantId, rev, doc FROM "${table}"`,
         );
         this.db.exec(`DROP TABLE "${table}"`);
         this.db.exec(`ALTER TABLE "${table}__rebuild" RENAME TO "${table}"`);
@@ -468,7 +469,9 @@ export class EmbeddedDriver implements Driver {
     if (
       present.join() === wanted.join() &&
       (wanted.length === 0 ||
-        (layout(info.fts).includes(TEXT_TOKENIZER) && layout(info.keys).includes('tenantId')))
+        (layout(info.fts).includes(TEXT_TOKENIZER) &&
+          layout(info.keys).includes('trow') &&
+          this.textRowsValid(info)))
     )
       return;
     this.db.exec(`DROP TABLE IF EXISTS "${info.vocab}"`);
@@ -476,21 +479,37 @@ export class EmbeddedDriver implements Driver {
     this.db.exec(`DROP TABLE IF EXISTS "${info.keys}"`);
     if (wanted.length === 0) return;
     this.db.exec(
-      `CREATE TABLE "${info.keys}" (rowid INTEGER PRIMARY KEY, _id TEXT NOT NULL UNIQUE, tenantId TEXT NOT NULL)`,
+      `CREATE TABLE "${info.keys}" (rowid INTEGER PRIMARY KEY, _id TEXT NOT NULL UNIQUE, tenantId TEXT NOT NULL, trow INTEGER NOT NULL)`,
     );
     this.db.exec(
       `CREATE VIRTUAL TABLE "${info.fts}" USING fts5(${wanted.join(', ')}, content='', contentless_delete=1, tokenize='${TEXT_TOKENIZER}')`,
     );
     this.db.exec(`CREATE VIRTUAL TABLE "${info.vocab}" USING fts5vocab("${info.fts}", 'row')`);
-    const batch = this.db.prepare<[string], Row>(
-      `SELECT doc FROM "${info.table}" WHERE _id > ? ORDER BY _id LIMIT 1000`,
+    const batch = this.db.prepare<[number], { rowid: number; doc: string }>(
+      `SELECT rowid, doc FROM "${info.table}" WHERE rowid > ? ORDER BY rowid LIMIT 1000`,
     );
-    for (let after = ''; ;) {
-      const docs = batch.all(after).map((row) => JSON.parse(row.doc) as StoredDoc);
-      if (docs.length === 0) break;
-      for (const doc of docs) this.writeText(info, doc);
-      after = docs[docs.length - 1]!._id;
+    for (let after = -Infinity; ;) {
+      const rows = batch.all(after);
+      if (rows.length === 0) break;
+      for (const row of rows) this.writeText(info, JSON.parse(row.doc) as StoredDoc, row.rowid);
+      after = rows[rows.length - 1]!.rowid;
     }
+  }
+
+  /**
+   * The text index names documents by their table row ids (`trow`), which only a VACUUM of a file
+   * with deleted rows would renumber (nothing here runs one; an operator might). The 200 highest
+   * row ids, those a renumbering moves, are checked on every define; a mismatch rebuilds the index.
+   */
+  private textRowsValid(info: TableInfo): boolean {
+    const moved = this.db
+      .prepare<[], { n: number }>(
+        `SELECT count(*) AS n FROM (SELECT _id, trow FROM "${info.keys}" ORDER BY trow DESC LIMIT 200) k LEFT JOIN "${info.table}" t ON t._id = k._id WHERE t.rowid IS NOT k.trow`,
+      )
+      .get()!.n;
+    const rows = this.db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM "${info.table}"`).get()!.n;
+    const keys = this.db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM "${info.keys}"`).get()!.n;
+    return moved === 0 && rows === keys;
   }
 
   /**
@@ -543,14 +562,19 @@ export class EmbeddedDriver implements Driver {
   }
 
   /** Indexes a document's texts along the text-indexed paths (nothing when none is declared). */
-  private writeText(info: TableInfo, doc: StoredDoc): void {
+  private writeText(info: TableInfo, doc: StoredDoc, trow?: number): void {
     if (info.textColumns.size === 0) return;
+    const row =
+      trow ??
+      this.state
+        .stmt<[string], { rowid: number }>(`SELECT rowid FROM "${info.table}" WHERE _id = ?`)
+        .get(doc._id)!.rowid;
     const [low, high] = this.tenantRowids(doc.tenantId, true)!;
     const { rowid } = this.state
-      .stmt<[number, string, string, number, number], { rowid: number }>(
-        `INSERT INTO "${info.keys}" (rowid, _id, tenantId) SELECT coalesce(max(rowid) + 1, ?), ?, ? FROM "${info.keys}" WHERE rowid >= ? AND rowid < ? RETURNING rowid`,
+      .stmt<[number, string, string, number, number, number], { rowid: number }>(
+        `INSERT INTO "${info.keys}" (rowid, _id, tenantId, trow) SELECT coalesce(max(rowid) + 1, ?), ?, ?, ? FROM "${info.keys}" WHERE rowid >= ? AND rowid < ? RETURNING rowid`,
       )
-      .get(low, doc._id, doc.tenantId, low, high)!;
+      .get(low, doc._id, doc.tenantId, row, low, high)!;
     const values = [...info.textColumns.keys()].map((path) =>
       multiValues(doc, path.split('.'))
         .filter((value): value is string => typeof value === 'string')
@@ -705,13 +729,14 @@ export class EmbeddedDriver implements Driver {
         docs.map((d) => ({ doc: '', parsed: d })),
       );
       for (const doc of docs) {
+        let trow: number;
         try {
-          stmt.run(doc._id, doc.tenantId, doc.rev, JSON.stringify(doc));
+          trow = Number(stmt.run(doc._id, doc.tenantId, doc.rev, JSON.stringify(doc)).lastInsertRowid);
         } catch (error) {
           throw translateConstraint(error, def);
         }
         this.writeMulti(info, flags, doc);
-        this.writeText(info, doc);
+        this.writeText(info, doc, trow);
       }
     });
   }

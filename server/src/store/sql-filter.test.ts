@@ -114,7 +114,7 @@ describe('substring index', () => {
   it('answers an unanchored case-insensitive needle from the index alone, folded as a regex folds', () => {
     const where = translateFilter({ code: { $regex: 'cn\\-"1', $options: 'i' } }, indexed);
     expect(where.sql).toBe(
-      '+t._id IN (SELECT k._id FROM "x_c" x JOIN "k_c" k ON k.rowid = x.rowid WHERE "x_c" MATCH ?)',
+      '+t.rowid IN (SELECT k.trow FROM "x_c" x JOIN "k_c" k ON k.rowid = x.rowid WHERE "x_c" MATCH ?)',
     );
     expect(where).toMatchObject({ exact: true, params: ['{p_code} : ("CN-""1")'] });
     // é and É, σ, ς and Σ fold alike, as the regex compares them.

@@ -452,7 +452,7 @@ function withNarrow(where: SqlWhere, narrow: TextNarrow): SqlWhere {
   if (narrow.match === null) return { ...NOTHING, narrow };
   const columns = [...new Set(narrow.columns)];
   const range = narrow.rowids ? ' AND x.rowid >= ? AND x.rowid < ?' : '';
-  const inIndex = `+t._id IN (SELECT k._id FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?${range})`;
+  const inIndex = `+t.rowid IN (SELECT k.trow FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?${range})`;
   const match = [`{${columns.join(' ')}} : (${narrow.match})`, ...(narrow.rowids ?? [])];
   if (narrow.exact) return { sql: inIndex, params: match, exact: true, narrow: { ...narrow, columns } };
   return {

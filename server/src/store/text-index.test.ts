@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeRegex, textMatch } from './guard';
 import type { TextMatchMode } from './guard';
@@ -190,3 +191,37 @@ for (const backend of backends) {
     }, 600_000);
   });
 }
+
+it('rebuilds the text index when table row ids moved (a VACUUM renumbers them)', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pv-text-moved-'));
+  try {
+    const definition = {
+      name: 'notes',
+      scope: 'tenant' as const,
+      indexes: [{ name: 'text', fields: { body: 1 as const }, text: true }],
+    };
+    let store = await openStore({ dataDir });
+    await store.define(definition);
+    const notes = () => store.tenant('A', { userId: 'tester' }).collection('notes');
+    await notes().insertMany(
+      Array.from({ length: 300 }, (_, i) => ({
+        _id: `n${i}`,
+        body: i % 2 ? `阿莫西林 ${i}` : `Aspirin ${i}`,
+      })),
+    );
+    await store.close();
+    // What a VACUUM after deletions does: the same documents under other row ids.
+    const db = new Database(join(dataDir, 'store.sqlite'));
+    db.exec('UPDATE c_notes SET rowid = rowid + 100000');
+    db.close();
+    store = await openStore({ dataDir });
+    await store.define(definition);
+    expect(await notes().count({ body: textMatch('西林 1') })).toBe(
+      Array.from({ length: 300 }, (_, i) => i).filter((i) => i % 2 && String(i).startsWith('1')).length,
+    );
+    expect(await notes().count({ body: textMatch('aspirin') })).toBe(150);
+    await store.close();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
