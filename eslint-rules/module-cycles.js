@@ -45,6 +45,6 @@ export const allowedCycleEdges = [
     from: 'dictionaries',
     to: 'cases',
     reason:
-      "dictionaries/seed.ts reads the demo tenant and demo releases from cases/demo; the demo seed should own the dictionaries' demo step.",
+      "Recoding saves cases through the case service and the dictionaries register their check findings with cases; cases should hand the coding job its save through a registration. (The demo seed's edge is gone: the demo releases live in dictionaries/demo.ts.)",
   },
 ];

@@ -21,12 +21,6 @@ export { recordCaseTransmissions } from './transmission';
 export type { CaseTransmissionMove, CaseTransmissionStatus } from './transmission';
 export type { Project, StudySite, ProjectDrug } from './projects';
 export { C, caseCollections } from './collections';
-export {
-  DEMO_MEDDRA_VERSION,
-  DEMO_WHODRUG_VERSION,
-  demoDictionaryFiles,
-  demoMeddraTerms,
-} from './demo/dictionaries';
 export { REACTION_TERMS, demoCaseContent } from './demo/factory';
 export { DEMO_PROJECT_CODE, DEMO_SEED_ACTOR, demoTenantId } from './demo/tenant';
 export type { CaseDocument } from './document';
@@ -72,6 +66,7 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
       'projects',
       'report-codes',
       'uploads',
+      'users',
       'workflow',
     ],
     collections: caseCollections,

@@ -3,6 +3,17 @@
  * background task, or the CLI), search, hierarchy, coding and recoding.
  */
 // The public surface first: other modules read these while this module's routes may still be loading.
+// The demo releases first of all: the case module's demo factory reads them while it loads.
+export {
+  DEMO_MEDDRA_VERSION,
+  DEMO_WHODRUG_VERSION,
+  demoDictionaryFiles,
+  demoMeddra,
+  demoMeddraTerms,
+  demoWhodrug,
+  demoWhodrugGeneric,
+} from './demo';
+export type { DemoMeddraTerm } from './demo';
 export { DictionaryService, formatRefusal } from './service';
 export { meddraCodingFindings } from './coding';
 export type { ProjectRecodeReport } from './coding';
@@ -92,7 +103,7 @@ const importJob = defineJob<ImportJobPayload, unknown>({
 
 export const dictionariesModule = defineModule({
   name: 'dictionaries',
-  dependsOn: ['cases', 'jobs', 'projects', 'workflow'],
+  dependsOn: ['cases', 'jobs', 'projects', 'users', 'workflow'],
   collections: dictionaryCollections,
   jobs: [importJob, recodeJob((deps) => dictionaryService(deps.store))],
   // The demo tenant codes with synthetic releases (MedDRA and WHODrug are licensed).

@@ -1,11 +1,10 @@
 /**
  * Demo seed of the dictionaries: the demo tenant gets the demo's synthetic MedDRA (zh and en) and
- * WHODrug releases (server/src/cases/demo/dictionaries.ts) through the import service, and the
- * demo project codes with them. No licensed dictionary content is ever part of the repository.
+ * WHODrug releases (demo.ts) through the import service; the case module's demo seed then codes the
+ * demo project with them (configureDemoProject). No licensed dictionary content is ever part of the repository.
  */
-import { DEMO_MEDDRA_VERSION, DEMO_WHODRUG_VERSION, demoDictionaryFiles } from '../cases';
-import { C } from '../cases';
-import { DEMO_PROJECT_CODE, DEMO_SEED_ACTOR, demoTenantId } from '../cases';
+import { DEMO_MEDDRA_VERSION, DEMO_WHODRUG_VERSION, demoDictionaryFiles } from './demo';
+import { DEMO_SEED_ACTOR, demoTenantId } from '../users';
 import type { ModuleDeps } from '../http';
 import type { TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
@@ -15,8 +14,8 @@ import { DictionaryService } from './service';
 
 /**
  * Imports the demo releases into the demo tenant while it has no release of that kind (its first
- * start; an operator's own releases are left alone), then configures the demo project when it
- * exists already (the case seed configures it when it makes it, after this seed on a first start).
+ * start; an operator's own releases are left alone). The case module's seed, which runs after this
+ * one, configures the demo project with them whether it makes the project or finds it.
  */
 export async function seedDemoDictionaries(deps: ModuleDeps, service: DictionaryService): Promise<void> {
   const tenantId = await demoTenantId(deps);
@@ -34,8 +33,6 @@ export async function seedDemoDictionaries(deps: ModuleDeps, service: Dictionary
     }
     deps.log({ level: 'info', msg: 'demo dictionaries imported', tenantId });
   }
-  const project = await handle.collection(C.projects).findOne({ code: DEMO_PROJECT_CODE });
-  if (project) await configureDemoProject(handle, project._id, service);
 }
 
 /**

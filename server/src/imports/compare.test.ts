@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldChoice } from './collections';
 import { compareRows, leaves, resolveDocument } from './compare';
-import { demoMeddraTerms } from '../cases';
+import { demoMeddraTerms } from '../dictionaries';
 
 const R1 = '11111111-1111-4111-8111-111111111111';
 const R2 = '22222222-2222-4222-8222-222222222222';

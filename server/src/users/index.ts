@@ -2,6 +2,7 @@
 // The public surface first: other modules read these while this module's routes may still be loading.
 export type { OperationLogEntry } from './oplog';
 export { DEMO_TENANT_CODE, DEMO_ACCOUNTS } from './seed';
+export { DEMO_SEED_ACTOR, demoTenantId } from './demo-tenant';
 
 import { defineModule } from '../http';
 import { usersCollections } from '../auth';

@@ -4,8 +4,8 @@
  */
 import { SERIOUSNESS_CRITERIA } from '@pv/engine';
 import type { Project } from '../projects';
-import type { DemoMeddraTerm } from './dictionaries';
-import { DEMO_MEDDRA_VERSION, demoMeddraTerms, demoWhodrugGeneric } from './dictionaries';
+import type { DemoMeddraTerm } from '../../dictionaries';
+import { DEMO_MEDDRA_VERSION, demoMeddraTerms, demoWhodrugGeneric } from '../../dictionaries';
 
 type Doc = Record<string, unknown>;
 

@@ -11,7 +11,7 @@ import { caseContent } from '../document';
 import type { CaseDocument } from '../document';
 import { createCasesModule, workbenchModule } from '../index';
 import { checkCase } from '../validation';
-import { DEMO_MEDDRA_VERSION, DEMO_WHODRUG_VERSION, demoMeddra, demoWhodrug } from './dictionaries';
+import { DEMO_MEDDRA_VERSION, DEMO_WHODRUG_VERSION, demoMeddra, demoWhodrug } from '../../dictionaries';
 import { REACTION_TERMS } from './factory';
 import { seedDemoCases } from './seed';
 
