@@ -232,6 +232,11 @@ const ftsColumn = (path: string) =>
     .find((name) => name === ftsColumnName(path))!;
 const ftsColumnName = (path: string) => `p_${createHash('sha1').update(path).digest('hex').slice(0, 10)}`;
 
+/** The queried tenant's text-index rowids (the store gives each tenant a range of 2^32). */
+const slot = db
+  .prepare<[string], { slot: number }>(`SELECT slot FROM _text_slots WHERE tenantId = ?`)
+  .get(QUERIED)!.slot;
+const queriedRowids = [slot * 2 ** 32, (slot + 1) * 2 ** 32];
 const DATE = col('v.report_reportDateFirst');
 const VALIDITY = col('state.validity');
 const NODE = col('v.state_workflowNode');
@@ -281,8 +286,8 @@ const and = (...floors: Floor[]): Floor => ({
   params: floors.flatMap((f) => f.params),
 });
 const containsFloor = (paths: string[], needle: string): Floor => ({
-  where: `+_id IN (SELECT k._id FROM "x_${C.summaries}" x JOIN "k_${C.summaries}" k ON k.rowid = x.rowid WHERE "x_${C.summaries}" MATCH ?)`,
-  params: [ftsMatch(paths, needle)],
+  where: `+rowid IN (SELECT k.trow FROM "x_${C.summaries}" x JOIN "k_${C.summaries}" k ON k.rowid = x.rowid WHERE "x_${C.summaries}" MATCH ? AND x.rowid >= ? AND x.rowid < ?)`,
+  params: [ftsMatch(paths, needle), ...queriedRowids],
 });
 
 // ---- the queries ----
