@@ -221,6 +221,7 @@ export async function runMongoPeer(run, env = process.env) {
           'run',
           '--testTimeout=300000',
           'server/src/store/conformance.test.ts',
+          'server/src/store/text-index.test.ts',
           'server/src/store/mongo.test.ts',
           'scripts/cli/commands/data-mongo.test.ts',
         ],
