@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateMeddra, meddraFiles, SMALL_MEDDRA, writeFiles } from '../../generate-dictionaries';
-import { tenancyCollections } from '../../../server/src/auth/collections';
+import { tenancyCollections } from '../../../server/src/tenancy';
 import { openStore } from '../../../server/src/store';
 import { run } from './dictionary';
 

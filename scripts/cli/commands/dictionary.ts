@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { DictionaryFormatError } from '@pv/engine';
 import type { TermLanguage } from '@pv/engine';
-import { tenancyCollections } from '../../../server/src/auth/collections';
+import { tenancyCollections } from '../../../server/src/tenancy';
 import {
   dictionaryCollections,
   dictionaryService,

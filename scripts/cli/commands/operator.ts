@@ -3,7 +3,8 @@
  * /holoxcontrol permission) in the store DATA_DIR / MONGODB_URI select, and prints its password
  * once. A deployment started with PV_DEMO_SEED=off has no account until this is run.
  */
-import { accessCollections, authCollections } from '../../../server/src/auth/collections';
+import { authCollections } from '../../../server/src/auth/collections';
+import { accessCollections } from '../../../server/src/access';
 import { ACCOUNT_PATTERN } from '../../../server/src/auth/policy';
 import { DEFAULT_SCRYPT_COST, randomToken } from '../../../server/src/auth/crypto';
 import { systemClock } from '../../../server/src/http/module';

@@ -1,5 +1,6 @@
 /** The access module: roles, menus and permissions, project members, the operator area's roles and users. */
 // The public surface first: other modules read these while this module's routes may still be loading.
+export { accessCollections } from './collections';
 export { keyGrants, grantsOf, authorize, requirePermission, requireOwner } from './permissions';
 export type { Role, ProjectMember, Grants } from './permissions';
 export { menuItems } from './menus';
@@ -10,7 +11,7 @@ export { assertAssignableRoles } from './service';
 
 import { defineModule } from '../http';
 import type { ModuleDeps } from '../http';
-import { accessCollections } from '../auth';
+import { accessCollections } from './collections';
 import type { IdentityOptions } from '../auth';
 import { identityOptionsFromEnv } from '../auth';
 import { accessRoutes } from './routes';

@@ -1,9 +1,10 @@
 /**
- * Collections of the identity modules. Credentials, sessions, verification codes and links are
- * platform collections (a login starts before the tenant is known); everything a tenant
- * administers lives in tenant collections.
+ * The identity modules' collection names (C), and the auth module's own collections. Credentials,
+ * sessions, verification codes and links are platform collections (a login starts before the
+ * tenant is known); everything a tenant administers lives in tenant collections, declared by the
+ * module that owns them (tenancy, access, users: their collections.ts).
  */
-import type { CollectionDefinition, IndexDeclaration } from '../store';
+import type { CollectionDefinition } from '../store';
 
 export const C = {
   // platform scope
@@ -63,44 +64,4 @@ export const authCollections: CollectionDefinition[] = [
   },
   { name: C.signatures, scope: 'tenant', audited: true },
   { name: C.signatureRecords, scope: 'tenant', audited: true, indexes: [{ fields: { userId: 1 } }] },
-];
-
-export const tenancyCollections: CollectionDefinition[] = [
-  { name: C.tenants, scope: 'platform', audited: true, indexes: [{ fields: { code: 1 }, unique: true }] },
-  { name: C.platformSettings, scope: 'platform', audited: true },
-  { name: C.organisations, scope: 'tenant', audited: true, indexes: [{ fields: { parentId: 1 } }] },
-  { name: C.company, scope: 'tenant', audited: true },
-];
-
-export const accessCollections: CollectionDefinition[] = [
-  { name: C.roles, scope: 'tenant', audited: true, indexes: [{ fields: { identifier: 1 }, unique: true }] },
-  {
-    name: C.projectMembers,
-    scope: 'tenant',
-    audited: true,
-    indexes: [{ fields: { projectId: 1, userId: 1 }, unique: true }],
-  },
-  {
-    name: C.operatorRoles,
-    scope: 'platform',
-    audited: true,
-    indexes: [{ fields: { identifier: 1 }, unique: true }],
-  },
-];
-
-/** Columns the user list sorts by (users/routes.ts). */
-export const USER_SORTABLE = ['account', 'name', 'createdAt', 'state'];
-
-export const usersCollections: CollectionDefinition[] = [
-  {
-    name: C.users,
-    scope: 'tenant',
-    audited: true,
-    indexes: [
-      { fields: { accountKey: 1 }, unique: true },
-      { fields: { accountId: 1 }, unique: true },
-      // The user list's sortable columns.
-      ...USER_SORTABLE.map((field): IndexDeclaration => ({ fields: { deleted: 1, [field]: 1 } })),
-    ],
-  },
 ];

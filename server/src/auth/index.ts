@@ -3,6 +3,8 @@
  * passwords, activation links, online users, login log, electronic signature.
  */
 // The public surface first: other modules read these while this module's routes may still be loading.
+// The collection names before anything else: the identity modules' collection lists read them at load.
+export { C, authCollections } from './collections';
 export { signWithPassword } from './signature';
 export type { SignatureRecord, Crop } from './signature';
 export { reverifyPassword } from './login';
@@ -12,7 +14,6 @@ export { identityOptionsFromEnv } from './options';
 export type { SecuritySettings, Tenant, User, UserState, Account } from './model';
 export { accountsOf, findAccount, findAccountByName, newAccount, userDocId, usersOf } from './accounts';
 export { consumeCaptcha } from './captcha';
-export { C, USER_SORTABLE, accessCollections, tenancyCollections, usersCollections } from './collections';
 export { randomToken, sha256Hex } from './crypto';
 export { invite, memberState } from './invitations';
 export { issueLink, linkPath, showLink } from './links';

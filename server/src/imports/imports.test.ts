@@ -13,7 +13,8 @@ import {
 } from '@pv/engine';
 import { validateR3Xml } from '../interchange';
 import { permissionsOfArea } from '../access';
-import { accessCollections, usersCollections } from '../auth';
+import { accessCollections } from '../access';
+import { usersCollections } from '../users';
 import { caseCollectionNames, createCasesModule } from '../cases';
 import { recordingSigner, demoProject } from '../cases/testing';
 import { configurationModule } from '../configuration';

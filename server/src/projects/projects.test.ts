@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { tenancyCollections } from '../auth';
+import { tenancyCollections } from '../tenancy';
 import { caseRig, demoProject } from '../cases/testing';
 import { createCasesModule } from '../cases';
 import { reportCodesModule } from '../report-codes';

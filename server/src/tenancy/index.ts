@@ -1,5 +1,6 @@
 /** The tenancy module: tenants (registration, approval, limits, expiry, security), organisations, company. */
 // The public surface first: other modules read these while this module's routes may still be loading.
+export { tenancyCollections } from './collections';
 export { assertSponsorLimit, assertTenantLimit } from './limits';
 export { getTenant, assertTenantUsable } from './tenants';
 export { REGISTRATION_DAYS, onlyRegistered, purgeExpiredRegistrations } from './registrations';
@@ -7,7 +8,7 @@ export { createTenant } from './routes';
 export { forgetTenant } from './tenants';
 
 import { defineModule } from '../http';
-import { tenancyCollections } from '../auth';
+import { tenancyCollections } from './collections';
 import type { IdentityOptions } from '../auth';
 import { identityOptionsFromEnv } from '../auth';
 import { tenancyRoutes } from './routes';

@@ -1,11 +1,12 @@
 /** The users module: tenant users (states, activation, reset), the user operation log, the demo seed. */
 // The public surface first: other modules read these while this module's routes may still be loading.
+export { USER_SORTABLE, usersCollections } from './collections';
 export type { OperationLogEntry } from './oplog';
 export { DEMO_TENANT_CODE, DEMO_ACCOUNTS } from './seed';
 export { DEMO_SEED_ACTOR, demoTenantId } from './demo-tenant';
 
 import { defineModule } from '../http';
-import { usersCollections } from '../auth';
+import { usersCollections } from './collections';
 import type { IdentityOptions } from '../auth';
 import { identityOptionsFromEnv } from '../auth';
 import { operationLogMiddleware } from './oplog';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { tenancyCollections } from '../../auth';
+import { tenancyCollections } from '../../tenancy';
 import { MeddraDictionary } from '@pv/engine';
 import { dictionariesModule, dictionaryService } from '../../dictionaries';
 import { narrativesModule } from '../../narratives';
