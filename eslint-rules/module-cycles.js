@@ -24,12 +24,6 @@ export const allowedCycleEdges = [
       "Login and the authenticator check the tenant's state (tenancy owns tenants); tenancy should register a tenant check with auth.",
   },
   {
-    from: 'access',
-    to: 'projects',
-    reason:
-      "access/routes.ts names the project object (PROJECT_OBJECT) of project-scoped routes; the object kind belongs to the http route layer's registry.",
-  },
-  {
     from: 'projects',
     to: 'cases',
     reason:

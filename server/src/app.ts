@@ -16,7 +16,7 @@ import { authenticationMiddleware, requestContextMiddleware, securityHeadersMidd
 import type { AppConfig, Clock, ModuleDeps, ServerModule } from './http';
 import { modulePrefix, systemClock } from './http';
 import type { ObjectResolver, RouteRecord } from './http';
-import { createModuleRouter } from './http';
+import { PROJECT_KIND, createModuleRouter } from './http';
 import { projectObject } from './projects';
 import { serveWebApp } from './http';
 import { healthRoutes } from './health';
@@ -142,7 +142,7 @@ export function createPlatform(options: CreateAppOptions): Platform {
   }
 
   // Projects are named by many modules' routes (`:projectId`): the platform resolves them.
-  const objects = new Map<string, ObjectResolver>([['project', projectObject]]);
+  const objects = new Map<string, ObjectResolver>([[PROJECT_KIND, projectObject]]);
   for (const module of modules) {
     for (const [kind, resolver] of Object.entries(module.objects ?? {})) {
       if (objects.has(kind)) throw new Error(`object kind ${kind} is registered twice`);

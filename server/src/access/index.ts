@@ -24,7 +24,7 @@ export function mountedModules(deps: ModuleDeps): Set<string> {
 export function createAccessModule(given?: IdentityOptions) {
   return defineModule({
     name: 'access',
-    dependsOn: ['auth', 'projects', 'tenancy'],
+    dependsOn: ['auth', 'tenancy'],
     // Read when the app mounts the module, not at import: auth may still be loading then (module cycle).
     get collections() {
       return accessCollections;

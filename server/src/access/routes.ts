@@ -18,7 +18,7 @@ import { menuItems, permissionsOfArea } from './menus';
 import type { OperatorRole, ProjectMember, Role } from './permissions';
 import { grantsOf } from './permissions';
 import { assertAssignableRoles, assertGrantable } from './service';
-import { PROJECT_OBJECT } from '../projects';
+import { PROJECT_OBJECT } from '../http';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const idParams = (name: string) => ({ type: 'object', properties: { [name]: str(64) } });

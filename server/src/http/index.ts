@@ -30,7 +30,7 @@ export type {
   JobQueue,
 } from './jobs';
 export { parseQuery } from './query';
-export { callerMay, createModuleRouter, readJsonBody } from './route';
+export { PROJECT_KIND, PROJECT_OBJECT, callerMay, createModuleRouter, readJsonBody } from './route';
 export type {
   HttpMethod,
   ModuleRouter,

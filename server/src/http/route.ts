@@ -51,11 +51,20 @@ export interface RouteDeclaration {
   bodyLimit?: number;
 }
 
+/** The object kind of a project (PROJECT_OBJECT). */
+export const PROJECT_KIND = 'project';
+
 export interface RouteObject {
   /** The path parameter holding the object's id. */
   param: string;
   kind: string;
 }
+
+/**
+ * The project named in the path (`:projectId`), an object kind the platform itself registers
+ * (app.ts, resolved by the projects module's projectObject): any module's route may declare it.
+ */
+export const PROJECT_OBJECT: RouteObject = { param: 'projectId', kind: PROJECT_KIND };
 
 /** How a module answers the project of one of its objects (ServerModule `objects`). */
 export interface ObjectResolver {

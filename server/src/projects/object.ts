@@ -5,7 +5,7 @@
  * never in the project the `projectId` header names. Membership is not required here (a tenant-wide
  * configurator configures any project); routes acting on the project's cases check it themselves.
  */
-import type { ObjectResolver, RouteObject } from '../http';
+import type { ObjectResolver } from '../http';
 import type { TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
 import { PROJECTS } from './model';
@@ -25,4 +25,5 @@ export const projectObject: ObjectResolver = {
   },
 };
 
-export const PROJECT_OBJECT: RouteObject = { param: 'projectId', kind: 'project' };
+/** Declared by the route layer (any module's route may name the project), re-exported for this module's routes. */
+export { PROJECT_OBJECT } from '../http';
