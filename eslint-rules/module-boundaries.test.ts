@@ -120,7 +120,7 @@ describe('pv/module-boundaries on a planted fixture', () => {
 
 describe('the known module cycles of the server', () => {
   /** How many there were when the list was made (issue 14); fixing one lowers this number. */
-  const KNOWN_AT_MOST = 6;
+  const KNOWN_AT_MOST = 5;
 
   it('only shrink: no new entry, and each entry still closes a cycle (else remove it)', () => {
     expect(allowedCycleEdges.length).toBeLessThanOrEqual(KNOWN_AT_MOST);

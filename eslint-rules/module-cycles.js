@@ -24,12 +24,6 @@ export const allowedCycleEdges = [
       "Login and the authenticator check the tenant's state (tenancy owns tenants); tenancy should register a tenant check with auth.",
   },
   {
-    from: 'projects',
-    to: 'cases',
-    reason:
-      'Deleting a project or removing a study site counts the cases naming it (the cases collection); cases should register that check with projects.',
-  },
-  {
     from: 'configurator',
     to: 'cases',
     reason:

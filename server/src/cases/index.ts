@@ -35,7 +35,8 @@ import { defineModule } from '../http';
 import type { ServerModule } from '../http';
 import { identitySigner } from '../workflow';
 import type { Signer } from '../workflow';
-import { caseCollections } from './collections';
+import { C as caseCollectionNames, caseCollections } from './collections';
+import { provideProjectUse } from '../projects';
 import { caseRoutes } from './routes';
 import { validatorRoutes } from './validators';
 import { workbenchRoutes } from './workbench-routes';
@@ -73,6 +74,12 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
     routes: (router) => {
       caseRoutes(router, signer);
       validatorRoutes(router);
+      // A project or a study site that cases name is not deleted (the projects module asks here).
+      provideProjectUse('cases', (handle, { projectId, siteId }) =>
+        handle
+          .collection(caseCollectionNames.cases)
+          .count({ 'report.studyProjectId': projectId, ...(siteId ? { 'report.hospitalId': siteId } : {}) }),
+      );
     },
     // A case's permissions are checked in its own project (membership.ts).
     objects: { case: caseObject },

@@ -9,6 +9,8 @@ export { CATALOGUE as catalogueCollectionNames } from './catalogue';
 export { CATALOGUE } from './catalogue';
 export { PROJECT_OBJECT, projectObject } from './object';
 export { PROJECTS, findProject } from './model';
+export { provideProjectUse } from './service';
+export type { ProjectUseCounter } from './service';
 export type { Project, ProjectDrug, StudySite, StudyStaffMember } from './model';
 
 import { defineModule } from '../http';
@@ -28,7 +30,7 @@ const projectsCollection: CollectionDefinition = {
 
 export const projectsModule = defineModule({
   name: 'projects',
-  dependsOn: ['auth', 'cases', 'tenancy'],
+  dependsOn: ['auth', 'tenancy'],
   prefix: '',
   collections: [projectsCollection, ...catalogueCollections],
   routes: (router) => {

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Project, ProjectDrug, StudySite } from './model';
 import { PROJECTS } from './model';
-import { caseCollectionNames } from '../cases';
 import { errors } from '../http';
 import type { Handle, StoredDoc, TenantHandle } from '../store';
 import { RevisionConflictError } from '../store';
@@ -165,13 +164,34 @@ const OPTIONAL_FIELDS = [
   'registrations',
 ] as const;
 
+/** What names a project (or one of its study sites), counted by the module that keeps it. */
+export type ProjectUseCounter = (
+  handle: Handle,
+  use: { projectId: string; siteId?: string },
+) => Promise<number>;
+
+const useCounters = new Map<string, ProjectUseCounter>();
+
+/**
+ * A mounted module counts its objects naming a project or a site (case management: its cases), so
+ * that deleting the project or removing the site is refused while any does - without this module
+ * importing theirs.
+ */
+export function provideProjectUse(module: string, counter: ProjectUseCounter): void {
+  useCounters.set(module, counter);
+}
+
+async function projectUses(handle: Handle, use: { projectId: string; siteId?: string }): Promise<number> {
+  let count = 0;
+  for (const counter of useCounters.values()) count += await counter(handle, use);
+  return count;
+}
+
 /** Soft delete: refused for a locked project and for one that holds cases. */
 export async function deleteProject(handle: Handle, projectId: string, at: string): Promise<void> {
   const project = await requireProject(handle, projectId);
   assertUnlocked(project);
-  const cases = await handle
-    .collection(caseCollectionNames.cases)
-    .count({ 'report.studyProjectId': projectId });
+  const cases = await projectUses(handle, { projectId });
   if (cases) throw errors.badRequest('projects.hasCases', { count: cases });
   await handle
     .collection<Project>(PROJECTS)
@@ -299,9 +319,7 @@ export function updateSite(
 export function removeSite(handle: Handle, projectId: string, siteId: string): Promise<null> {
   return mutateProject(handle, projectId, async (project) => {
     if (!project.sites.some((s) => s.id === siteId)) throw errors.notFound('projects.siteNotFound');
-    const cases = await handle
-      .collection(caseCollectionNames.cases)
-      .count({ 'report.studyProjectId': projectId, 'report.hospitalId': siteId });
+    const cases = await projectUses(handle, { projectId, siteId });
     if (cases) throw errors.badRequest('projects.siteInUse', { count: cases });
     return { set: { sites: project.sites.filter((s) => s.id !== siteId) }, result: null };
   });
