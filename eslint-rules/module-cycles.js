@@ -9,7 +9,7 @@ export const allowedCycleEdges = [
     from: 'http',
     to: 'files',
     reason:
-      'http/errors.ts maps the file store errors to HTTP statuses; the file store should register its error mapping instead.',
+      "ModuleDeps types its file store with files' FileStore while files' owner checks read the request context; the FileStore interface belongs below http (the errors already live in the store).",
   },
   {
     from: 'auth',

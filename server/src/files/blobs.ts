@@ -8,19 +8,10 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Connection } from 'mongoose';
 import type { GridFSBucket } from 'mongodb';
-import { StoreError, loadMongoSupport } from '../store';
+import { FileNotFoundError, FileTooLargeError, loadMongoSupport } from '../store';
 
-export class FileTooLargeError extends StoreError {
-  constructor(readonly maxBytes: number) {
-    super('fileTooLarge', { maxBytes });
-  }
-}
-
-export class FileNotFoundError extends StoreError {
-  constructor(readonly fileId: string) {
-    super('fileNotFound', { fileId });
-  }
-}
+// Declared with the store's errors (the HTTP layer maps them without importing the file store).
+export { FileNotFoundError, FileTooLargeError };
 
 export interface BlobStore {
   /** Streams the content in; refuses (leaving nothing behind) past maxBytes. */

@@ -2,8 +2,14 @@ import { HTTPException } from 'hono/http-exception';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { MessageParams } from '../i18n';
-import { DuplicateKeyError, ForbiddenQueryError, RevisionConflictError, StoreError } from '../store';
-import { FileNotFoundError, FileTooLargeError } from '../files';
+import {
+  DuplicateKeyError,
+  FileNotFoundError,
+  FileTooLargeError,
+  ForbiddenQueryError,
+  RevisionConflictError,
+  StoreError,
+} from '../store';
 import type { AppEnv } from './context';
 import { Code, envelope, httpStatusFor } from './envelope';
 

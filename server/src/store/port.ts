@@ -159,6 +159,23 @@ export class DuplicateKeyError extends StoreError {
 export class InvalidStoreRequestError extends StoreError {}
 
 /**
+ * The file store's errors (server/src/files keeps its records and blobs through the store): an
+ * upload past its limit, a file id the tenant does not have. Declared here so that the HTTP layer
+ * maps them to 413 and 404 without importing the file store.
+ */
+export class FileTooLargeError extends StoreError {
+  constructor(readonly maxBytes: number) {
+    super('fileTooLarge', { maxBytes });
+  }
+}
+
+export class FileNotFoundError extends StoreError {
+  constructor(readonly fileId: string) {
+    super('fileNotFound', { fileId });
+  }
+}
+
+/**
  * Whole-store access for the data export/import command and the file store's reference counting.
  * It sees every tenant: never hand it to a service.
  */
