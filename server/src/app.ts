@@ -116,6 +116,8 @@ export function createPlatform(options: CreateAppOptions): Platform {
     options.authenticator !== undefined
       ? options.authenticator
       : (suppliers[0]?.authenticator?.(deps) ?? null);
+  // Callers outside a request (a job's) ask the same authenticator, without a context project.
+  deps.authenticator = authenticator;
 
   let declared: Promise<void> | null = null;
   const ready = () =>

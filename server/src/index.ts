@@ -10,7 +10,7 @@ export { Code, envelope, ok, warning } from './http';
 export type { Envelope } from './http';
 export { requestContext, requirePrincipal, tenantHandle } from './http';
 export { callerOf, createCaller } from './http';
-export type { Caller, CallerAuthorizer, CallerParts } from './http';
+export type { Caller, CallerAuthenticator, CallerParts } from './http';
 export type { AppEnv, Authenticator, Principal, RequestContext } from './http';
 export type { Logger, LogLine } from './http';
 export type { JsonSchema, FieldError } from './http';

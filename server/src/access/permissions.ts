@@ -8,8 +8,8 @@
  * the tenant system administrator hold every tenant permission. Operator permissions
  * (holoxcontrol:*) belong to platform operators only, and operators hold no tenant permission.
  */
-import type { Context } from 'hono';
-import type { AppEnv, AuthorizationScope, Principal } from '../http';
+import type { Caller } from '../http';
+import type { AuthorizationContext, AuthorizationScope, Principal } from '../http';
 import type { ModuleDeps } from '../http';
 import { errors } from '../http';
 import { C } from '../auth';
@@ -129,13 +129,13 @@ export async function authorize(
   deps: ModuleDeps,
   principal: Principal,
   permission: string,
-  c: Context<AppEnv>,
+  context: AuthorizationContext,
   scope?: AuthorizationScope,
 ): Promise<boolean> {
   if (principal.mustChangePassword === true) return false;
   const operatorPermission = isOperatorPermission(permission);
   if (operatorPermission !== (principal.operator === true)) return false;
-  const grants = await grantsOf(deps, principal, scope ? scope.projectId : c.get('ctx').projectId);
+  const grants = await grantsOf(deps, principal, scope ? scope.projectId : context.projectId);
   if (scope && scope.membership !== 'optional' && !grants.all && !grants.member) return false;
   return keyGrants(grants.keys, permission, principal.userId);
 }
@@ -145,13 +145,12 @@ export async function authorize(
  * service acts on an object (a case's own project), else in the request's context.
  */
 export async function requirePermission(
-  c: Context<AppEnv>,
+  caller: Caller,
   permission: string,
   scope?: AuthorizationScope,
 ): Promise<void> {
-  const principal = c.get('ctx').principal;
-  if (!principal || !(await authorize(c.get('deps'), principal, permission, c, scope)))
-    throw errors.forbidden();
+  const { principal, projectId } = caller;
+  if (!(await authorize(caller.deps, principal, permission, { projectId }, scope))) throw errors.forbidden();
 }
 
 /** Owner-only controls: the caller must be the document's owner (its creator unless told). */

@@ -1,4 +1,5 @@
 /** HTTP routes of the access module (prefix /api/access): roles, menus, project members, operator area. */
+import { callerOf } from '../http';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter } from '../http';
 import { requirePrincipal } from '../http';
@@ -111,7 +112,7 @@ export function accessRoutes(
     async (c, { body }) => {
       const principal = requirePrincipal(c);
       assertKnownPermissions(body.permissions, 'tenant');
-      await assertGrantable(c, body.permissions);
+      await assertGrantable(callerOf(c), body.permissions);
       const { rev: _r, ...fields } = body as Role & { rev?: number };
       return roleView(await rolesOf(principal.tenantId, principal.userId).insertOne(fields));
     },
@@ -134,7 +135,7 @@ export function accessRoutes(
       if (current.type === 'enterprise-admin') throw errors.forbidden('access.builtInRole');
       assertKnownPermissions(body.permissions, 'tenant');
       await assertGrantable(
-        c,
+        callerOf(c),
         body.permissions.filter((p) => !current.permissions.includes(p)),
       );
       const { rev, ...fields } = body;
@@ -262,9 +263,9 @@ export function accessRoutes(
       }
       const members = membersOf(principal.tenantId, principal.userId);
       const current = await members.findOne({ projectId: params.projectId, userId: params.userId });
-      await assertAssignableRoles(c, body.roleIds, current?.roleIds ?? []);
+      await assertAssignableRoles(callerOf(c), body.roleIds, current?.roleIds ?? []);
       await assertGrantable(
-        c,
+        callerOf(c),
         body.permissionKeys
           .filter((k) => !(current?.permissionKeys ?? []).includes(k))
           .map((k) => (k.endsWith(`:${params.userId}`) ? k.slice(0, -params.userId.length - 1) : k)),

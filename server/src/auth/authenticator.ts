@@ -44,7 +44,8 @@ export function createAuthenticator(deps: ModuleDeps): Authenticator {
       };
       return principal;
     },
-    authorize: (principal, permission, c, scope) => authorize(deps, principal, permission, c, scope),
+    authorize: (principal, permission, context, scope) =>
+      authorize(deps, principal, permission, context, scope),
     administers: async (principal) => (await grantsOf(deps, principal, null)).all,
   };
 }

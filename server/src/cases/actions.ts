@@ -4,15 +4,13 @@
  * decides (guards, permissions, targets, signature), this applies the plan in one transaction -
  * case, summary, workflow history and snapshot together.
  */
+import type { Caller } from '../http';
 import { randomUUID } from 'node:crypto';
-import type { Context } from 'hono';
 import { planAction } from '@pv/engine';
 import type { Facts, PlannedAction, RefusedAction, WorkflowDefinition } from '@pv/engine';
-import type { AppEnv, AuthorizationScope, Principal } from '../http';
-import { requirePrincipal, tenantHandle } from '../http';
+import type { AuthorizationScope, Principal } from '../http';
 import { AppError, errors } from '../http';
 import { Code } from '../http';
-import { callerMay } from '../http';
 import type { Handle, StoredDoc, TenantHandle } from '../store';
 import type { WorkflowHistoryEntry } from '../workflow';
 import { projectWorkflow } from '../workflow';
@@ -60,7 +58,7 @@ export interface CaseSnapshot {
 }
 
 export interface ActionContext {
-  c: Context<AppEnv>;
+  caller: Caller;
   principal: Principal;
   handle: Handle;
   now: Date;
@@ -121,13 +119,9 @@ export async function callerName(handle: Handle, principal: Principal): Promise<
 }
 
 /** The action's and the node's permissions, in the case's own project (never a header's). */
-async function authorizeAll(
-  c: Context<AppEnv>,
-  permissions: string[],
-  scope: AuthorizationScope,
-): Promise<void> {
+async function authorizeAll(caller: Caller, permissions: string[], scope: AuthorizationScope): Promise<void> {
   for (const permission of permissions) {
-    if (!(await callerMay(c, permission, scope))) throw errors.forbidden();
+    if (!(await caller.authorize(permission, scope))) throw errors.forbidden();
   }
 }
 
@@ -147,7 +141,7 @@ export interface ActionOutcome {
 
 /** Runs a declared action on a case; `effect` says what the action does to the document. */
 export async function runCaseAction(
-  c: Context<AppEnv>,
+  caller: Caller,
   signer: Signer,
   caseId: string,
   actionId: string,
@@ -155,11 +149,11 @@ export async function runCaseAction(
   effect: ActionEffectFn,
   planner?: ActionPlanner,
 ): Promise<ActionOutcome> {
-  const principal = requirePrincipal(c);
-  const handle = tenantHandle(c);
-  const deps = c.get('deps');
+  const principal = caller.principal;
+  const handle = caller.tenant;
+  const deps = caller.deps;
   const now = deps.clock.now();
-  await requireCaseAccess(c, caseId);
+  await requireCaseAccess(caller, caseId);
   const stored = await loadCase(handle, caseId);
   const doc = caseContent(stored);
   // A frozen case refuses before anything else: refreshing would not help.
@@ -174,7 +168,7 @@ export async function runCaseAction(
   // node's permissions, then the signature.
   if (workflow.actions[actionId]?.byHandler) {
     const notHandler = await handlerRefusal(
-      { handle, userId: principal.userId, holds: (permission, scope) => callerMay(c, permission, scope) },
+      { handle, userId: principal.userId, holds: (permission, scope) => caller.authorize(permission, scope) },
       doc,
     );
     if (notHandler) throw errors.forbidden(notHandler.messageKey, notHandler.params);
@@ -189,13 +183,13 @@ export async function runCaseAction(
     ? await planner({ handle, doc, facts, request })
     : planAction(workflow, actionId, facts, request);
   if (!plan.ok) throw refused(plan.messageKey, plan.params, check);
-  await authorizeAll(c, plan.permissions, { projectId: projectIdOf(doc) });
+  await authorizeAll(caller, plan.permissions, { projectId: projectIdOf(doc) });
 
   let next: Handler | null = null;
   if (workflow.actions[actionId]?.needsUser) {
     next = await findHandler(handle, request.userId!);
     if (!next) throw errors.badRequest('workflow.userUnknown', { id: request.userId! });
-    await requireHandlerMember(c, next, project?._id ?? null);
+    await requireHandlerMember(caller, next, project?._id ?? null);
   }
   let signatureId: string | null = null;
   if (plan.signature) {
@@ -208,7 +202,7 @@ export async function runCaseAction(
   }
   const name = await callerName(handle, principal);
   const ctx: ActionContext = {
-    c,
+    caller,
     principal,
     handle,
     now,
@@ -279,7 +273,7 @@ export async function runCaseAction(
     return { case: caseView(written), history, snapshotId };
   });
   // The next handler's in-app message, once the action has committed (never undoes it).
-  if (outcome.history) await notifyCaseHandedOver(c, outcome.history, workflow);
+  if (outcome.history) await notifyCaseHandedOver(caller, outcome.history, workflow);
   return outcome;
 }
 

@@ -8,11 +8,9 @@
  * project) and lets go of those it no longer names; a file the saver may not read cannot be
  * attached by naming its id.
  */
-import type { Context } from 'hono';
+import type { Caller } from '../http';
 import { CASE_ATTACHMENT_OWNER, callerHolds, ownerAllows, registerFileOwner } from '../files';
 import type { FileOwner } from '../files';
-import type { AppEnv } from '../http';
-import { tenantHandle } from '../http';
 import { errors } from '../http';
 import { fileCaller } from '../uploads';
 import type { CaseDocument } from './document';
@@ -21,16 +19,16 @@ import { projectIdOf, requireCaseAccess } from './membership';
 
 const PERMISSION = { read: 'activecase', attach: 'activecase:save', delete: 'activecase:save' } as const;
 
-registerFileOwner(CASE_ATTACHMENT_OWNER, async (caller, owner, action) => {
-  const stored = await tenantHandle(caller.c)
+registerFileOwner(CASE_ATTACHMENT_OWNER, async (asker, owner, action) => {
+  const stored = await asker.caller.tenant
     .collection<CaseDocument>(C.cases)
     .findOne({ _id: owner.id }, { projection: { report: 1 } });
   if (!stored) return false;
   const scope = { projectId: projectIdOf(stored) };
   // Throws (refusing) when the case belongs to a project the caller does not work in.
-  await requireCaseAccess(caller.c, owner.id);
-  if (!(await callerHolds(caller, PERMISSION[action], scope))) return false;
-  return action !== 'delete' || owner.addedBy === caller.userId;
+  await requireCaseAccess(asker.caller, owner.id);
+  if (!(await callerHolds(asker, PERMISSION[action], scope))) return false;
+  return action !== 'delete' || owner.addedBy === asker.userId;
 });
 
 /** The file ids a document's attachments name. */
@@ -50,26 +48,26 @@ function attachedFiles(document: CaseDocument): Map<string, string> {
  * to do once the save is written: the new files become the case's, the dropped ones are let go.
  */
 export async function attachmentChanges(
-  c: Context<AppEnv>,
+  caller: Caller,
   caseId: string,
   before: CaseDocument,
   after: CaseDocument,
 ): Promise<() => Promise<void>> {
-  const files = c.get('deps').files;
+  const files = caller.deps.files;
   const previous = attachedFiles(before);
   const next = attachedFiles(after);
   const added = [...next].filter(([fileId]) => !previous.has(fileId));
   const dropped = [...previous.keys()].filter((fileId) => !next.has(fileId));
   if (!files || (!added.length && !dropped.length)) return async () => undefined;
-  const tenantFiles = files.forTenant(tenantHandle(c));
+  const tenantFiles = files.forTenant(caller.tenant);
   const owner: FileOwner = { kind: CASE_ATTACHMENT_OWNER, id: caseId };
   const projectId = projectIdOf(after as Record<string, unknown>);
   if (projectId) owner.projectId = projectId;
-  const caller = await fileCaller(c);
+  const asker = await fileCaller(caller);
   for (const [fileId, name] of added) {
     const info = await tenantFiles.stat(fileId);
     let readable = false;
-    for (const held of info?.owners ?? []) if (!readable) readable = await ownerAllows(caller, held, 'read');
+    for (const held of info?.owners ?? []) if (!readable) readable = await ownerAllows(asker, held, 'read');
     if (!readable) throw errors.badRequest('cases.attachmentNotReadable', { name });
   }
   return async () => {

@@ -4,15 +4,13 @@
  * administrators (enterprise and system administrator, enterprise-admin roles) see every project.
  * The request's `studyProjectIds` header narrows either further.
  */
-import type { Context } from 'hono';
+import type { Caller } from '../http';
 import { grantsOf } from '../access/index';
 import type { ProjectMember } from '../access/index';
 import { C as AccessC } from '../auth';
-import type { AppEnv, AuthorizationScope, Principal } from '../http';
-import { requirePrincipal, tenantHandle } from '../http';
+import type { AuthorizationScope, Principal } from '../http';
 import { errors } from '../http';
 import type { ObjectResolver, RouteObject } from '../http';
-import { callerMay } from '../http';
 import type { TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
 import { C } from './collections';
@@ -23,9 +21,9 @@ export type ProjectScope = string[] | null;
 
 const memo = new WeakMap<Principal, Promise<ProjectScope>>();
 
-async function isTenantAdministrator(c: Context<AppEnv>, principal: Principal): Promise<boolean> {
+async function isTenantAdministrator(caller: Caller, principal: Principal): Promise<boolean> {
   try {
-    return (await grantsOf(c.get('deps'), principal, null)).all;
+    return (await grantsOf(caller.deps, principal, null)).all;
   } catch (error) {
     // Without the identity modules (tenants, roles) there is no administrator to find.
     if (error instanceof InvalidStoreRequestError) return false;
@@ -33,10 +31,10 @@ async function isTenantAdministrator(c: Context<AppEnv>, principal: Principal): 
   }
 }
 
-async function projectsOf(c: Context<AppEnv>, principal: Principal): Promise<ProjectScope> {
-  if (await isTenantAdministrator(c, principal)) return null;
+async function projectsOf(caller: Caller, principal: Principal): Promise<ProjectScope> {
+  if (await isTenantAdministrator(caller, principal)) return null;
   try {
-    const members = await tenantHandle(c)
+    const members = await caller.tenant
       .collection<ProjectMember>(AccessC.projectMembers)
       .find({ userId: principal.userId }, { projection: { projectId: 1 }, limit: 5000 });
     return [...new Set(members.map((member) => member.projectId))];
@@ -46,24 +44,24 @@ async function projectsOf(c: Context<AppEnv>, principal: Principal): Promise<Pro
   }
 }
 
-const memberProjects = (c: Context<AppEnv>) => projectsOf(c, requirePrincipal(c));
+const memberProjects = (caller: Caller) => projectsOf(caller, caller.principal);
 
 /** Refuses handing a case to a user who does not work in its project (submit, back, challenge...). */
 export async function requireHandlerMember(
-  c: Context<AppEnv>,
+  caller: Caller,
   handler: { id: string; name: string },
   projectId: string | null,
 ): Promise<void> {
-  const theirs = await projectsOf(c, { tenantId: requirePrincipal(c).tenantId, userId: handler.id });
+  const theirs = await projectsOf(caller, { tenantId: caller.principal.tenantId, userId: handler.id });
   if (theirs !== null && (!projectId || !theirs.includes(projectId)))
     throw errors.badRequest('cases.handlerNotMember', { name: handler.name });
 }
 
 /** The projects the caller works in (memoised for the request). */
-export function callerProjects(c: Context<AppEnv>): Promise<ProjectScope> {
-  const principal = requirePrincipal(c);
+export function callerProjects(caller: Caller): Promise<ProjectScope> {
+  const principal = caller.principal;
   let scope = memo.get(principal);
-  if (!scope) memo.set(principal, (scope = memberProjects(c)));
+  if (!scope) memo.set(principal, (scope = memberProjects(caller)));
   return scope;
 }
 
@@ -73,21 +71,17 @@ export function callerProjects(c: Context<AppEnv>): Promise<ProjectScope> {
  * (a role of the `projectId` header's project lends nothing to another project's cases). null: no
  * limit; an empty list: nothing at all.
  */
-export async function listScope(c: Context<AppEnv>, permission?: string): Promise<ProjectScope> {
-  const requested = c.get('ctx').studyProjectIds;
-  const mine = await callerProjects(c);
+export async function listScope(caller: Caller, permission?: string): Promise<ProjectScope> {
+  const requested = [...caller.studyProjectIds];
+  const mine = await callerProjects(caller);
   if (mine === null) return requested.length ? requested : null;
   const scope = requested.length ? mine.filter((id) => requested.includes(id)) : mine;
-  return permission ? projectsHolding(c, scope, permission) : scope;
+  return permission ? projectsHolding(caller, scope, permission) : scope;
 }
 
 /** The projects, of those given, where the caller holds the permission (in order). */
-async function projectsHolding(
-  c: Context<AppEnv>,
-  projectIds: string[],
-  permission: string,
-): Promise<string[]> {
-  const held = await Promise.all(projectIds.map((projectId) => callerMay(c, permission, { projectId })));
+async function projectsHolding(caller: Caller, projectIds: string[], permission: string): Promise<string[]> {
+  const held = await Promise.all(projectIds.map((projectId) => caller.authorize(permission, { projectId })));
   return projectIds.filter((_, i) => held[i]);
 }
 
@@ -97,8 +91,8 @@ export const scopeIds = (scope: ProjectScope): string[] => scope ?? [];
 export const emptyScope = (scope: ProjectScope): boolean => scope !== null && scope.length === 0;
 
 /** Refuses (403) unless the caller works in the project. */
-export async function requireProjectMember(c: Context<AppEnv>, projectId: string | null): Promise<void> {
-  const mine = await callerProjects(c);
+export async function requireProjectMember(caller: Caller, projectId: string | null): Promise<void> {
+  const mine = await callerProjects(caller);
   if (mine === null) return;
   if (!projectId || !mine.includes(projectId)) throw errors.forbidden('cases.notProjectMember');
 }
@@ -126,13 +120,13 @@ export async function caseScope(handle: TenantHandle, id: string): Promise<Autho
 export const CASE_OBJECT: RouteObject = { param: 'caseId', kind: 'case' };
 
 /** Refuses (403) a case of a project the caller is not a member of; 404 when it does not exist. */
-export async function requireCaseAccess(c: Context<AppEnv>, caseId: string): Promise<void> {
-  if ((await callerProjects(c)) === null) return;
-  const stored = await tenantHandle(c)
+export async function requireCaseAccess(caller: Caller, caseId: string): Promise<void> {
+  if ((await callerProjects(caller)) === null) return;
+  const stored = await caller.tenant
     .collection<CaseDocument>(C.cases)
     .findOne({ _id: caseId }, { projection: { report: 1 } });
   if (!stored) throw errors.notFound('cases.notFound', { id: caseId });
-  await requireProjectMember(c, projectIdOf(stored));
+  await requireProjectMember(caller, projectIdOf(stored));
 }
 
 /**
@@ -140,18 +134,18 @@ export async function requireCaseAccess(c: Context<AppEnv>, caseId: string): Pro
  * permission - holds it there (unknown ids pass through to the caller's own check).
  */
 export async function requireCasesAccess(
-  c: Context<AppEnv>,
+  caller: Caller,
   caseIds: string[],
   permission?: string,
 ): Promise<void> {
-  if ((await callerProjects(c)) === null) return;
-  const found = await tenantHandle(c)
+  if ((await callerProjects(caller)) === null) return;
+  const found = await caller.tenant
     .collection<CaseDocument>(C.cases)
     .find({ _id: { $in: caseIds } }, { projection: { report: 1 } });
   const projectIds = [...new Set(found.map((stored) => projectIdOf(stored)))];
-  for (const projectId of projectIds) await requireProjectMember(c, projectId);
+  for (const projectId of projectIds) await requireProjectMember(caller, projectId);
   if (permission) {
     for (const projectId of projectIds)
-      if (!(await callerMay(c, permission, { projectId }))) throw errors.forbidden();
+      if (!(await caller.authorize(permission, { projectId }))) throw errors.forbidden();
   }
 }

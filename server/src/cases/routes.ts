@@ -1,4 +1,5 @@
 /** The routes of case management (`/api/cases`), each with its permission from schemas/menus. */
+import { callerOf } from '../http';
 import type { Context } from 'hono';
 import { availableActions } from '@pv/engine';
 import type { AppEnv } from '../http';
@@ -153,7 +154,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         },
       },
     },
-    (c, { body }) => createCase(c, body),
+    (c, { body }) => createCase(callerOf(c), body),
   );
 
   router.route<CaseListQuery>(
@@ -166,7 +167,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       body: listQuerySchema,
     },
     async (c, { body }) => {
-      const scope = await listScope(c, 'casemanagement:caseview');
+      const scope = await listScope(callerOf(c), 'casemanagement:caseview');
       if (emptyScope(scope)) return { total: 0, page: body?.page ?? 1, size: body?.size ?? 20, items: [] };
       return listCases(tenantHandle(c), body ?? {}, scopeIds(scope));
     },
@@ -187,7 +188,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       },
     },
     async (c, { body }) => {
-      const scope = await listScope(c, 'activecase');
+      const scope = await listScope(callerOf(c), 'activecase');
       const candidates = await findDuplicates(tenantHandle(c), body.document, body.excludeCaseId);
       if (scope === null) return { candidates };
       return { candidates: await visibleCandidates(c, candidates, scope) };
@@ -204,8 +205,9 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       body: { type: 'object', additionalProperties: false, properties: { caseIds, query: listQuerySchema } },
     },
     async (c, { body }) => {
-      const scope = await listScope(c, 'casemanagement:caseview:export');
-      if (body.caseIds?.length) await requireCasesAccess(c, body.caseIds, 'casemanagement:caseview:export');
+      const scope = await listScope(callerOf(c), 'casemanagement:caseview:export');
+      if (body.caseIds?.length)
+        await requireCasesAccess(callerOf(c), body.caseIds, 'casemanagement:caseview:export');
       else if (emptyScope(scope)) throw errors.badRequest('cases.exportNotSelected');
       return { caseIds: await resolveCaseSelection(tenantHandle(c), body, scopeIds(scope)) };
     },
@@ -222,7 +224,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     async (c, { body }) => {
       if (!body.caseIds?.length) throw errors.badRequest('cases.selectReportToCopy');
       if (body.caseIds.length > 1) throw errors.badRequest('cases.copyOneAtATime');
-      return copyCase(c, body.caseIds[0]!);
+      return copyCase(callerOf(c), body.caseIds[0]!);
     },
   );
 
@@ -247,7 +249,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         for (const caseId of body.caseIds) {
           try {
             await runCaseAction(
-              c,
+              callerOf(c),
               signer,
               caseId,
               action,
@@ -281,7 +283,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       permission: FREEZE_PERMISSION,
     },
     async (c) => {
-      const scope = await listScope(c, FREEZE_PERMISSION);
+      const scope = await listScope(callerOf(c), FREEZE_PERMISSION);
       return { projectIds: emptyScope(scope) ? [] : await freezeProjects(tenantHandle(c), scope) };
     },
   );
@@ -296,7 +298,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       params: caseIdParams,
     },
     async (c, { params }) => {
-      await requireCaseAccess(c, params.caseId);
+      await requireCaseAccess(callerOf(c), params.caseId);
       const handle = tenantHandle(c);
       const stored = await loadCase(handle, params.caseId);
       const doc = caseContent(stored);
@@ -364,7 +366,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         },
       },
     },
-    (c, { params, body }) => saveCase(c, params.caseId, body),
+    (c, { params, body }) => saveCase(callerOf(c), params.caseId, body),
   );
 
   router.route<{ document?: Record<string, unknown> }, { environment?: 'UAT' | 'PRO' }>(
@@ -387,7 +389,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
         if (!scope || !(await callerMay(c, CONFIGURATOR_PERMISSION, scope)))
           throw errors.forbidden('cases.uatCheckForbidden');
       }
-      return checkStoredCase(c, params.caseId, body?.document, environment);
+      return checkStoredCase(callerOf(c), params.caseId, body?.document, environment);
     },
   );
 
@@ -484,7 +486,14 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       },
       async (c, { params, body }) => {
         const request = route.choice ? route.choice(body ?? {}) : ((body ?? {}) as ActionRequest);
-        return runCaseAction(c, signer, params.caseId, route.action, request, route.effect(body ?? {}));
+        return runCaseAction(
+          callerOf(c),
+          signer,
+          params.caseId,
+          route.action,
+          request,
+          route.effect(body ?? {}),
+        );
       },
     );
   }
@@ -509,7 +518,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       },
       (c, { params, body }) =>
         runCaseAction(
-          c,
+          callerOf(c),
           signer,
           params.caseId,
           action,
@@ -534,7 +543,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       params: caseIdParams,
     },
     async (c, { params }) => {
-      await requireCaseAccess(c, params.caseId);
+      await requireCaseAccess(callerOf(c), params.caseId);
       return { items: await workflowHistory(tenantHandle(c), params.caseId) };
     },
   );
@@ -549,7 +558,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       params: caseIdParams,
     },
     async (c, { params }) => {
-      await requireCaseAccess(c, params.caseId);
+      await requireCaseAccess(callerOf(c), params.caseId);
       return { items: await listVersions(tenantHandle(c), params.caseId) };
     },
   );
@@ -568,7 +577,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       },
     },
     async (c, { params }) => {
-      await requireCaseAccess(c, params.caseId);
+      await requireCaseAccess(callerOf(c), params.caseId);
       return getVersion(tenantHandle(c), params.caseId, params.versionId);
     },
   );
@@ -589,7 +598,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       },
     },
     async (c, { params, query }) => {
-      await requireCaseAccess(c, params.caseId);
+      await requireCaseAccess(callerOf(c), params.caseId);
       return compareVersions(tenantHandle(c), params.caseId, query.from, query.to);
     },
   );
@@ -606,7 +615,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       query: pageQuery,
     },
     async (c, { params, query }) => {
-      await requireCaseAccess(c, params.caseId);
+      await requireCaseAccess(callerOf(c), params.caseId);
       return changeLog(tenantHandle(c), params.caseId, query);
     },
   );

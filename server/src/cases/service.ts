@@ -1,20 +1,16 @@
 /** Creating, saving, checking and copying cases, and the effects of the non-moving actions. */
+import type { Caller } from '../http';
 import { randomUUID } from 'node:crypto';
-import type { Context } from 'hono';
-import { planAction } from '../../../engine/src/workflow/index';
-import type { AppEnv } from '../http/context';
-import { requirePrincipal, tenantHandle } from '../http/context';
-import { AppError, errors } from '../http/errors';
-import { Code } from '../http/envelope';
-import { callerMay } from '../http/route';
-import { nextReportCode } from '../report-codes/service';
-import { caseEditRefusal, resolveFeatures } from '../../../engine/src/configurator/index';
-import type { ConfiguratorProblem, FeatureSwitches } from '../../../engine/src/configurator/index';
+import { planAction, caseEditRefusal, resolveFeatures } from '@pv/engine';
+import type { ConfiguratorProblem, FeatureSwitches } from '@pv/engine';
+import { AppError, errors } from '../http';
+import { Code } from '../http';
+import { nextReportCode } from '../report-codes';
 import { projectFeatures } from '../configurator/index';
-import type { Handle, TenantHandle } from '../store/port';
-import { InvalidStoreRequestError, RevisionConflictError } from '../store/port';
-import { projectWorkflow } from '../workflow/definitions';
-import type { WorkflowHistoryEntry } from '../workflow/history';
+import type { Handle, TenantHandle } from '../store';
+import { InvalidStoreRequestError, RevisionConflictError } from '../store';
+import { projectWorkflow } from '../workflow';
+import type { WorkflowHistoryEntry } from '../workflow';
 import type { ActionEffectFn } from './actions';
 import { callerName, caseFacts, projectOf } from './actions';
 import { C } from './collections';
@@ -74,17 +70,17 @@ function freshState(userId: string, userName: string, nowIso: string, initialNod
 
 /** Creates a case in data entry with a new report code; answers it with its duplicate candidates. */
 export async function createCase(
-  c: Context<AppEnv>,
+  caller: Caller,
   input: CreateCaseInput,
 ): Promise<{ case: CaseView; duplicates: DuplicateCandidate[] }> {
   if (!input.projectId) throw errors.badRequest('cases.selectProject');
-  const principal = requirePrincipal(c);
-  const handle = tenantHandle(c);
-  const now = c.get('deps').clock.now();
+  const principal = caller.principal;
+  const handle = caller.tenant;
+  const now = caller.clock.now();
   const project = await existingProject(handle, input.projectId);
-  await requireProjectMember(c, project._id);
+  await requireProjectMember(caller, project._id);
   // Adding is checked in the project the case goes to, not in the one a header names.
-  if (!(await callerMay(c, 'activecase:add', { projectId: project._id }))) throw errors.forbidden();
+  if (!(await caller.authorize('activecase:add', { projectId: project._id }))) throw errors.forbidden();
   if (project.locked) throw errors.badRequest('cases.projectLocked', { code: project.code });
   requireSelection(input);
   if (input.hospitalId && !project.sites.some((site) => site.id === input.hospitalId)) {
@@ -213,10 +209,10 @@ export interface SaveAnswer {
  * other users' changes (409); wrong values are refused ('Please check the form data.'); missing
  * mandatory values need the user's confirmation. The report code and the server's state stay.
  */
-export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveInput): Promise<SaveAnswer> {
-  await requireCaseAccess(c, caseId);
-  const handle = tenantHandle(c);
-  const now = c.get('deps').clock.now();
+export async function saveCase(caller: Caller, caseId: string, input: SaveInput): Promise<SaveAnswer> {
+  await requireCaseAccess(caller, caseId);
+  const handle = caller.tenant;
+  const now = caller.clock.now();
   const stored = await loadCase(handle, caseId);
   const current = caseContent(stored);
   // Frozen first: the conflict dialog would only lead to the same refusal.
@@ -231,7 +227,7 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
   const workflow = projectWorkflow(project?.workflowOverride);
   const plan = planAction(workflow, 'save', caseFacts(current, project));
   if (!plan.ok) throw errors.badRequest(plan.messageKey, plan.params);
-  await refuseByFeatures(handle, current, requirePrincipal(c).userId, now);
+  await refuseByFeatures(handle, current, caller.userId, now);
 
   const next: CaseDocument = {
     ...(structuredClone(input.document) as Doc),
@@ -264,7 +260,7 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
     );
   }
   next.state.configurationVersion = String(check.configurationVersion);
-  const attachFiles = await attachmentChanges(c, caseId, current, next);
+  const attachFiles = await attachmentChanges(caller, caseId, current, next);
   try {
     const written = await handle.transaction((tx) => replaceCase(tx, caseId, next, input.rev, input.reason));
     await attachFiles();
@@ -291,18 +287,18 @@ export async function saveCase(c: Context<AppEnv>, caseId: string, input: SaveIn
  * the project's UAT drafts when a configurator tries them (the route checks that permission).
  */
 export async function checkStoredCase(
-  c: Context<AppEnv>,
+  caller: Caller,
   caseId: string,
   draft?: Doc,
   environment: 'UAT' | 'PRO' = 'PRO',
 ) {
-  await requireCaseAccess(c, caseId);
-  const handle = tenantHandle(c);
+  await requireCaseAccess(caller, caseId);
+  const handle = caller.tenant;
   const stored = await loadCase(handle, caseId);
   const current = caseContent(stored);
   const doc = draft ? ({ ...draft, state: current.state } as CaseDocument) : current;
   const project = await projectOf(handle, current);
-  const check = await checkCase(handle, doc, project?._id ?? null, c.get('deps').clock.now(), environment);
+  const check = await checkCase(handle, doc, project?._id ?? null, caller.clock.now(), environment);
   return {
     rev: stored.rev,
     environment,
@@ -316,14 +312,15 @@ export async function checkStoredCase(
 }
 
 /** Copies a case into a new one at data entry: new report code, new state, nothing of the workflow. */
-export async function copyCase(c: Context<AppEnv>, caseId: string): Promise<CaseView> {
-  const principal = requirePrincipal(c);
-  const handle = tenantHandle(c);
-  const now = c.get('deps').clock.now();
-  await requireCaseAccess(c, caseId);
+export async function copyCase(caller: Caller, caseId: string): Promise<CaseView> {
+  const principal = caller.principal;
+  const handle = caller.tenant;
+  const now = caller.clock.now();
+  await requireCaseAccess(caller, caseId);
   const source = caseContent(await loadCase(handle, caseId));
   // The copy lands in the source's project: copying is checked there, not in a header's project.
-  if (!(await callerMay(c, 'activecase:copy', { projectId: projectIdOf(source) }))) throw errors.forbidden();
+  if (!(await caller.authorize('activecase:copy', { projectId: projectIdOf(source) })))
+    throw errors.forbidden();
   const project = await projectOf(handle, source);
   const plan = planAction(projectWorkflow(project?.workflowOverride), 'copy', caseFacts(source, project));
   if (!plan.ok) throw errors.badRequest(plan.messageKey, plan.params);

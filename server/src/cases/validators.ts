@@ -16,7 +16,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ResolvedConfiguration } from '@pv/engine';
-import { requirePrincipal, tenantHandle } from '../http';
+import { callerOf, requirePrincipal, tenantHandle } from '../http';
 import { errors } from '../http';
 import { ok } from '../http';
 import type { JsonSchema } from '../http';
@@ -130,7 +130,7 @@ export function validatorRoutes(router: ModuleRouter): void {
       const environment = query.environment ?? 'PRO';
       const handle = tenantHandle(c);
       // As the check route: a member of the case's project (tenant administrators excepted).
-      await requireCaseAccess(c, params.caseId);
+      await requireCaseAccess(callerOf(c), params.caseId);
       const scope = await caseScope(handle, params.caseId);
       if (!scope) throw errors.notFound('cases.notFound', { id: params.caseId });
       if (environment === 'UAT' && !(await callerMay(c, CONFIGURATOR_PERMISSION, scope)))

@@ -1,4 +1,5 @@
 /** Routes of the personal workbench's case feeds (`/api/workbench`). */
+import { callerOf } from '../http';
 import { tenantHandle, requirePrincipal } from '../http';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter } from '../http';
@@ -19,7 +20,7 @@ const pageQuery: Record<string, JsonSchema> = {
  * feeds' [] would mean every project).
  */
 async function scoped(c: Context<AppEnv>, page: { page: number; size: number }, permission: string) {
-  return emptyScope(await listScope(c, permission))
+  return emptyScope(await listScope(callerOf(c), permission))
     ? { total: 0, page: page.page, size: page.size, items: [] }
     : null;
 }
@@ -39,7 +40,7 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       (await scoped(c, query, 'home:casetodo')) ??
       feed(
         tenantHandle(c),
-        todoFilter(requirePrincipal(c).userId, scopeIds(await listScope(c, 'home:casetodo'))),
+        todoFilter(requirePrincipal(c).userId, scopeIds(await listScope(callerOf(c), 'home:casetodo'))),
         { 'state.updatedAt': -1 },
         query,
         today(),
@@ -59,7 +60,7 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       (await scoped(c, query, 'home:overduecases')) ??
       feed(
         tenantHandle(c),
-        overdueFilter(today(), scopeIds(await listScope(c, 'home:overduecases'))),
+        overdueFilter(today(), scopeIds(await listScope(callerOf(c), 'home:overduecases'))),
         { 'deadline.dueDate': 1 },
         query,
         today(),
@@ -79,7 +80,11 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { query }) => {
       // A reminder window that does not exist is refused even for a caller without projects.
-      const filter = predueFilter(today(), query.days, scopeIds(await listScope(c, 'home:preduealerts')));
+      const filter = predueFilter(
+        today(),
+        query.days,
+        scopeIds(await listScope(callerOf(c), 'home:preduealerts')),
+      );
       return (
         (await scoped(c, query, 'home:preduealerts')) ??
         feed(tenantHandle(c), filter, { 'deadline.dueDate': 1 }, query, today())
@@ -95,7 +100,7 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: 'home:personalhome',
     },
     async (c) => {
-      const scope = await listScope(c, 'home:personalhome');
+      const scope = await listScope(callerOf(c), 'home:personalhome');
       if (emptyScope(scope))
         return {
           todo: 0,

@@ -264,7 +264,7 @@ function routes(router: ModuleRouter, signer: Signer): void {
       }
       if (!doc) throw errors.notFound('configurator.template.caseNotFound', { id: body.caseId });
       // The case is rendered for the caller: only a member of its project (or an administrator) sees it.
-      await requireCaseAccess(c, body.caseId);
+      await requireCaseAccess(callerOf(c), body.caseId);
       // H.1 narratives render with the narrative helpers and context (render.ts); a refusal answers 400.
       if (body.kind === 'narrative')
         return {

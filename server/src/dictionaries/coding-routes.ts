@@ -2,6 +2,7 @@
  * Coding routes across cases, under /api/dictionaries/coding: the bulk recode of a project's cases
  * to a MedDRA version (preview, then apply; a background task) and the medical review task list.
  */
+import { callerOf } from '../http';
 import { requireProjectMember } from '../cases/index';
 import { PROJECT_OBJECT } from '../projects';
 import { requirePrincipal, tenantHandle } from '../http';
@@ -10,7 +11,7 @@ import type { ModuleRouter } from '../http';
 import type { JsonSchema } from '../http';
 import { viewJob } from '../jobs';
 import { medicalReviewTasks } from './coding';
-import { RECODE_JOB, callerOf } from './coding-job';
+import { RECODE_JOB, jobCallerOf } from './coding-job';
 import type { RecodeJobPayload } from './coding-job';
 import { MANAGE_PERMISSION } from './routes';
 import type { DictionaryService } from './service';
@@ -45,13 +46,13 @@ export function codingRoutes(r: ModuleRouter, deps: ModuleDeps, service: Diction
     async (c, { params, body }) => {
       const principal = requirePrincipal(c);
       // Refused at once, not in the task: a project the caller does not work in, a version not imported.
-      await requireProjectMember(c, params.projectId);
+      await requireProjectMember(callerOf(c), params.projectId);
       await service.resolve(tenantHandle(c), 'meddra', { version: body.version }, c.get('ctx').lang);
       const payload: RecodeJobPayload = {
         projectId: params.projectId,
         version: body.version,
         apply: body.apply === true,
-        caller: callerOf(c, principal),
+        caller: jobCallerOf(callerOf(c)),
       };
       return viewJob(
         await deps.jobs.enqueue(RECODE_JOB, payload, {
@@ -80,6 +81,10 @@ export function codingRoutes(r: ModuleRouter, deps: ModuleDeps, service: Diction
       } as JsonSchema,
     },
     (c, { query }) =>
-      medicalReviewTasks(c, service, { mine: query.mine === true, page: query.page, size: query.size }),
+      medicalReviewTasks(callerOf(c), service, {
+        mine: query.mine === true,
+        page: query.page,
+        size: query.size,
+      }),
   );
 }

@@ -16,7 +16,10 @@ import { JobRunner } from '../jobs';
 import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
 import { recodeProject } from './coding';
-import { callerContext } from './coding-job';
+import { auditService } from '../audit';
+import { createCaller } from '../http';
+import { RECODE_JOB } from './coding-job';
+import type { RecodeJobPayload } from './coding-job';
 import { dictionariesModule, dictionaryService, meddraCodingFindings } from './index';
 
 const rig = await caseRig({
@@ -158,8 +161,12 @@ describe('recoding a project to another MedDRA version', () => {
   });
 
   it('says its progress case by case, and stops between cases when the task is canceled', async () => {
-    const caller = { principal: { tenantId: 't1', userId: 'entry' }, lang: 'en' as const, sysOrgId: null };
-    const c = callerContext(rig.platform.deps, caller, 'test-job');
+    const c = createCaller({
+      deps: rig.platform.deps,
+      principal: { tenantId: 't1', userId: 'entry' },
+      lang: 'en',
+      requestId: 'test',
+    });
     const steps: [number, string][] = [];
     const report = await recodeProject(c, service, 'p1', {
       version: '27.1',
@@ -180,6 +187,44 @@ describe('recoding a project to another MedDRA version', () => {
       signal: canceled.signal,
     });
     expect(stopped).toMatchObject({ stopped: true, caseCount: 0, cases: [] });
+  });
+
+  it('saves each case through the case service as the user who started the task, with their project membership', async () => {
+    const { id, rev } = await codedCase();
+    const run = async (requestedBy: string) => {
+      // The payload's user is what the request knew; the job acts as its record's requester.
+      const payload: RecodeJobPayload = {
+        projectId: 'p1',
+        version: '27.1',
+        apply: true,
+        caller: { principal: { tenantId: 't1', userId: 'entry', name: 'x' }, lang: 'en' },
+      };
+      const job = await rig.platform.deps.jobs.enqueue(RECODE_JOB, payload, {
+        tenantId: 't1',
+        requestedBy,
+        maxAttempts: 1,
+      });
+      await runner.tick();
+      await runner.idle();
+      const done = await rig.platform.deps.jobs.get(job._id);
+      expect(done?.status, done?.lastError ?? '').toBe('succeeded');
+      return ((done!.result as Data).cases as Data[]).find((row) => row.caseId === id)!;
+    };
+    // Not a member of p1: the case service refuses the save (the job carries no request to lean on).
+    const members = handle.collection('projectMembers');
+    await members.updateOne({ projectId: 'p1', userId: 'qc' }, { $set: { projectId: 'p2' } });
+    const outsider = await run('qc').finally(() =>
+      members.updateOne({ projectId: 'p2', userId: 'qc' }, { $set: { projectId: 'p1' } }),
+    );
+    expect(outsider.outcome).toBe('refused');
+    expect(outsider.message.en).toBe(rig.platform.deps.translator.t('en', 'cases.notProjectMember'));
+    expect((await entry.call('GET', `/cases/${id}`)).body.data.rev).toBe(rev);
+
+    const saved = await run('entry');
+    expect(saved.outcome).toBe('saved');
+    const [last] = await auditService(handle).byDocument(caseCollectionNames.cases, id, { limit: 1 });
+    expect(last).toMatchObject({ userId: 'entry' });
+    expect((await entry.call('GET', `/cases/${id}`)).body.data.rev).toBeGreaterThan(rev);
   });
 
   it('refuses at once a version that is not imported, and callers without the configuration permission', async () => {

@@ -3,7 +3,7 @@
  * saved through the case module's own save, so revision, rules, audit and summary hold), and the
  * medical review task list with each case's coding status.
  */
-import type { Context } from 'hono';
+import type { Caller } from '../http';
 import {
   applyMeddraTerms,
   checkCodingVersions,
@@ -24,8 +24,6 @@ import type {
 } from '@pv/engine';
 import { caseCollectionNames, saveCase } from '../cases/index';
 import type { Project } from '../cases/index';
-import type { AppEnv } from '../http';
-import { requirePrincipal, tenantHandle } from '../http';
 import { AppError } from '../http';
 import type { Translator } from '../i18n';
 import type { Filter, TenantHandle } from '../store';
@@ -42,14 +40,14 @@ const sectionsOf = (stored: Doc): Doc =>
   );
 
 /** Both languages of a MedDRA version, loaded on demand; a term is recoded in its own language. */
-function dictionariesOf(c: Context<AppEnv>, service: DictionaryService, version: string) {
+function dictionariesOf(caller: Caller, service: DictionaryService, version: string) {
   const loaded = new Map<TermLanguage, Promise<MeddraDictionary | null>>();
   const one = (language: TermLanguage) => {
     let entry = loaded.get(language);
     if (!entry) {
       entry = service
-        .resolve(tenantHandle(c), 'meddra', { version, language }, language)
-        .then((doc) => service.meddra(tenantHandle(c), doc))
+        .resolve(caller.tenant, 'meddra', { version, language }, language)
+        .then((doc) => service.meddra(caller.tenant, doc))
         .catch(() => null);
       loaded.set(language, entry);
     }
@@ -57,7 +55,7 @@ function dictionariesOf(c: Context<AppEnv>, service: DictionaryService, version:
   };
   return async (term: CaseMeddraTerm | Doc): Promise<MeddraDictionary | null> => {
     const name = typeof term.meddraLltName === 'string' ? term.meddraLltName : '';
-    const wanted: TermLanguage = containsHan(name) ? 'zh' : name ? 'en' : c.get('ctx').lang;
+    const wanted: TermLanguage = containsHan(name) ? 'zh' : name ? 'en' : caller.lang;
     return (await one(wanted)) ?? (await one(wanted === 'zh' ? 'en' : 'zh'));
   };
 }
@@ -135,16 +133,16 @@ export interface ProjectRecodeReport {
  * never half-written). Runs as a job (coding-job.ts) with the caller's request context.
  */
 export async function recodeProject(
-  c: Context<AppEnv>,
+  caller: Caller,
   service: DictionaryService,
   projectId: string,
   options: RecodeProjectOptions,
 ): Promise<ProjectRecodeReport> {
   // Refuses an unknown version before any case is read ("version X has not been imported").
-  await service.resolve(tenantHandle(c), 'meddra', { version: options.version }, c.get('ctx').lang);
-  const dictionaryFor = dictionariesOf(c, service, options.version);
-  const t = c.get('t');
-  const cases = tenantHandle(c).collection<Doc>(caseCollectionNames.cases);
+  await service.resolve(caller.tenant, 'meddra', { version: options.version }, caller.lang);
+  const dictionaryFor = dictionariesOf(caller, service, options.version);
+  const t = caller.t;
+  const cases = caller.tenant.collection<Doc>(caseCollectionNames.cases);
   const filter: Filter = { 'report.studyProjectId': projectId, 'state.validity': { $ne: 'deleted' } };
   const total = await cases.count(filter);
   const summary = emptySummary();
@@ -163,7 +161,7 @@ export async function recodeProject(
         stopped = true;
         break;
       }
-      out.push(await recodeCase(c, doc, dictionaryFor, summary, options, t));
+      out.push(await recodeCase(caller, doc, dictionaryFor, summary, options, t));
       const percent = Math.floor((out.length * 100) / Math.max(total, 1));
       if (percent !== reported && options.progress) {
         reported = percent;
@@ -184,7 +182,7 @@ export async function recodeProject(
 }
 
 async function recodeCase(
-  c: Context<AppEnv>,
+  caller: Caller,
   doc: Doc,
   dictionaryFor: (term: CaseMeddraTerm) => Promise<MeddraDictionary | null>,
   summary: Record<RecodeStatus, number>,
@@ -215,7 +213,7 @@ async function recodeCase(
       changed.map((term) => term.after),
     );
     try {
-      await saveCase(c, row.caseId, {
+      await saveCase(caller, row.caseId, {
         rev: doc.rev as number,
         document: next,
         confirmMissing: true,
@@ -225,7 +223,7 @@ async function recodeCase(
       if (!(error instanceof AppError)) throw error;
       row.outcome = 'refused';
       // Read later, in either language: both texts of the refusal.
-      const translator = c.get('translator');
+      const translator = caller.translator;
       row.message = {
         zh: translator.t('zh', error.messageKey, error.params),
         en: translator.t('en', error.messageKey, error.params),
@@ -237,9 +235,9 @@ async function recodeCase(
 
 /** Node ids of medical review, across the project workflows (a project may add a second one). */
 async function medicalReviewNodes(
-  c: Context<AppEnv>,
+  caller: Caller,
 ): Promise<{ ids: string[]; projects: Map<string, Project & { _id: string }> }> {
-  const projects = await tenantHandle(c)
+  const projects = await caller.tenant
     .collection<Project>(caseCollectionNames.projects)
     .find({}, { projection: { code: 1, name: 1, nameEn: 1, workflowOverride: 1 } });
   const ids = new Set(Object.keys(caseWorkflow.nodes).filter((id) => id.startsWith('medicalReview')));
@@ -279,18 +277,18 @@ export interface ReviewTaskRow {
  * `mine`, in the request's projects, most urgent first; each with its coding status.
  */
 export async function medicalReviewTasks(
-  c: Context<AppEnv>,
+  caller: Caller,
   service: DictionaryService,
   query: { mine: boolean; page: number; size: number },
 ): Promise<{ total: number; page: number; size: number; items: ReviewTaskRow[] }> {
-  const handle = tenantHandle(c);
-  const { ids, projects } = await medicalReviewNodes(c);
-  const projectIds = c.get('ctx').studyProjectIds;
+  const handle = caller.tenant;
+  const { ids, projects } = await medicalReviewNodes(caller);
+  const projectIds = caller.studyProjectIds;
   const filter: Filter = {
     'state.workflowNode': { $in: ids },
     'state.validity': 'valid',
     'state.isCompleted': false,
-    ...(query.mine ? { 'state.handlerId': requirePrincipal(c).userId } : {}),
+    ...(query.mine ? { 'state.handlerId': caller.userId } : {}),
     ...(projectIds.length ? { 'v.report_studyProjectId': { $in: projectIds } } : {}),
   };
   const summaries = handle.collection<Doc>(caseCollectionNames.summaries);
@@ -322,7 +320,7 @@ export async function medicalReviewTasks(
         const { meddraVersion } = await service.settings(handle, projectId);
         if (!meddraVersion) return { version: null, dictionary: null };
         const dictionary = await service
-          .resolve(handle, 'meddra', { projectId }, c.get('ctx').lang)
+          .resolve(handle, 'meddra', { projectId }, caller.lang)
           .then((doc) => service.meddra(handle, doc))
           .catch(() => null);
         return { version: meddraVersion, dictionary };

@@ -17,7 +17,6 @@ import type { Lang, Translator } from '../i18n';
 import { defineJob } from '../jobs';
 import type { JobContext } from '../jobs';
 import { registerFileOwner } from '../files';
-import { tenantHandle } from '../http';
 import type { FileOwner, TenantFiles } from '../files';
 import { AppError } from '../http';
 import type { TenantHandle } from '../store';
@@ -182,7 +181,7 @@ const DOWNLOAD_OWNER = 'download-task';
 const downloadOwner = (taskId: string): FileOwner => ({ kind: DOWNLOAD_OWNER, id: taskId });
 registerFileOwner(DOWNLOAD_OWNER, async (caller, owner, action) => {
   if (action !== 'read') return false;
-  const task = await tenantHandle(caller.c)
+  const task = await caller.caller.tenant
     .collection<DownloadTask>(DOWNLOAD_TASKS)
     .findOne({ _id: owner.id }, { projection: { ownerId: 1 } });
   return task?.ownerId === caller.userId;

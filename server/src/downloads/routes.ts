@@ -71,7 +71,7 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { body }) => {
       // The projects where the caller may start it: a role of the header's project lends nothing to others.
-      const scope = await listScope(c, DOWNLOAD_PERMISSIONS.start);
+      const scope = await listScope(callerOf(c), DOWNLOAD_PERMISSIONS.start);
       // A user of no project selects nothing; [] would mean every project to the job.
       if (emptyScope(scope)) throw errors.badRequest('downloads.nothingSelected');
       return startTask(callerOf(c), deps, 'caseLineListing', LINE_LISTING_JOB, {

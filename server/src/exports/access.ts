@@ -2,10 +2,7 @@
  * Who may reach an export: the caller's tenant (store scope) and, as for every case route, only the
  * exports of cases in the projects the caller works in (cases module's membership).
  */
-import type { Context } from 'hono';
-import type { AppEnv } from '../http';
-import { requirePrincipal, tenantHandle } from '../http';
-import type { ModuleDeps } from '../http';
+import type { Caller, ModuleDeps } from '../http';
 import { callerHolds, registerFileOwner } from '../files';
 import type { TenantFiles } from '../files';
 import type { ObjectResolver, RouteObject } from '../http';
@@ -13,7 +10,7 @@ import type { StoredDoc, TenantHandle } from '../store';
 import { caseCollectionNames } from '../cases/index';
 import type { CaseDocument } from '../cases';
 import { emptyScope, listScope, projectIdOf, requireCasesAccess } from '../cases';
-import type { Caller, ExportRecord } from './service';
+import type { Caller as ExportCaller, ExportRecord } from './service';
 import { EXPORT_OWNER, EXPORTS } from './service';
 import { loadExport } from './transmission';
 
@@ -23,11 +20,11 @@ import { loadExport } from './transmission';
  */
 registerFileOwner(EXPORT_OWNER, async (caller, owner, action) => {
   if (action !== 'read') return false;
-  const record = await tenantHandle(caller.c)
+  const record = await caller.caller.tenant
     .collection<ExportRecord>(EXPORTS)
     .findOne({ batchId: owner.id }, { projection: { caseIds: 1, projectIds: 1 } });
   if (!record) return false;
-  await requireCasesAccess(caller.c, record.caseIds);
+  await requireCasesAccess(caller.caller, record.caseIds);
   const scopes = record.projectIds?.length ? record.projectIds : [null];
   for (const projectId of scopes) {
     const scope = { projectId };
@@ -39,18 +36,18 @@ registerFileOwner(EXPORT_OWNER, async (caller, owner, action) => {
   return true;
 });
 
-export function filesOf(c: Context<AppEnv>, deps: ModuleDeps): TenantFiles {
+export function filesOf(caller: Caller, deps: ModuleDeps): TenantFiles {
   if (!deps.files) throw new Error('the file store is not configured');
-  return deps.files.forTenant(tenantHandle(c));
+  return deps.files.forTenant(caller.tenant);
 }
 
-export function callerOf(c: Context<AppEnv>): Caller {
-  const principal = requirePrincipal(c);
-  const translator = c.get('translator');
+/** The export services' view of the caller: who they are and their language's messages. */
+export function exportCaller(caller: Caller): ExportCaller {
+  const { principal, translator } = caller;
   return {
     userId: principal.userId,
     name: typeof principal.name === 'string' ? principal.name : null,
-    t: (key, params) => c.get('t')(key, params),
+    t: (key, params) => caller.t(key, params),
     has: (key) => translator.has(key),
   };
 }
@@ -82,9 +79,9 @@ export const exportObject: ObjectResolver = {
 export const EXPORT_OBJECT: RouteObject = { param: 'exportId', kind: 'export' };
 
 /** An export whose cases are all in the caller's projects (403 otherwise, 404 when unknown). */
-export async function memberExport(c: Context<AppEnv>, exportId: string): Promise<StoredDoc<ExportRecord>> {
-  const record = await loadExport(tenantHandle(c), exportId);
-  await requireCasesAccess(c, record.caseIds);
+export async function memberExport(caller: Caller, exportId: string): Promise<StoredDoc<ExportRecord>> {
+  const record = await loadExport(caller.tenant, exportId);
+  await requireCasesAccess(caller, record.caseIds);
   return record;
 }
 
@@ -93,15 +90,15 @@ export async function memberExport(c: Context<AppEnv>, exportId: string): Promis
  * permission (narrowed by the studyProjectIds header), newest first.
  */
 export async function listExports<V>(
-  c: Context<AppEnv>,
+  caller: Caller,
   filter: Record<string, unknown>,
   page: { page: number; size: number },
   view: (record: StoredDoc<ExportRecord>) => V,
   permission: string,
 ): Promise<{ total: number; page: number; size: number; items: V[] }> {
-  const scope = await exportScopeFilter(c, permission);
+  const scope = await exportScopeFilter(caller, permission);
   if (!scope) return { total: 0, page: page.page, size: page.size, items: [] };
-  const exports = tenantHandle(c).collection<ExportRecord>(EXPORTS);
+  const exports = caller.tenant.collection<ExportRecord>(EXPORTS);
   const where = { ...filter, ...scope };
   const [total, items] = await Promise.all([
     exports.count(where),
@@ -115,10 +112,10 @@ export async function listExports<V>(
  * header): {} for no limit, null when the caller may see none.
  */
 async function exportScopeFilter(
-  c: Context<AppEnv>,
+  caller: Caller,
   permission: string,
 ): Promise<Record<string, unknown> | null> {
-  const scope = await listScope(c, permission);
+  const scope = await listScope(caller, permission);
   if (scope === null) return {};
   if (emptyScope(scope)) return null;
   return { projectIds: { $in: scope } };

@@ -22,7 +22,8 @@ import {
   exportView,
   receiveAcknowledgement,
 } from './service';
-import { callerOf, EXPORT_OBJECT, filesOf, listExports, memberExport } from './access';
+import { EXPORT_OBJECT, exportCaller, filesOf, listExports, memberExport } from './access';
+import { callerOf } from '../http';
 import { permissionOf } from './states';
 import { transmissionView } from './transmission';
 import { exportIdParams, transmissionRoutes } from './transmission-routes';
@@ -46,11 +47,11 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     permission: string,
   ): Promise<Response> => {
     // Only cases of the caller's projects, holding the permission in each case's project (403 otherwise).
-    await requireCasesAccess(c, caseIdList, permission);
+    await requireCasesAccess(callerOf(c), caseIdList, permission);
     const { record, xml } = await exportToReceiver(
       tenantHandle(c),
-      filesOf(c, deps),
-      callerOf(c),
+      filesOf(callerOf(c), deps),
+      exportCaller(callerOf(c)),
       {
         caseIds: caseIdList,
         projectIds: c.get('ctx').studyProjectIds,
@@ -109,7 +110,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
           ? { query: body.query }
           : {};
       // The caller's projects, narrowed by the studyProjectIds header (a user of no project selects nothing).
-      const scope = await listScope(c, 'casemanagement:caseview:export');
+      const scope = await listScope(callerOf(c), 'casemanagement:caseview:export');
       const ids = emptyScope(scope)
         ? []
         : await resolveCaseSelection(tenantHandle(c), selection, scopeIds(scope));
@@ -144,7 +145,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (query.caseId) filter.caseIds = query.caseId;
       if (query.receiverId) filter.receiverId = query.receiverId;
       if (query.status) filter.status = query.status;
-      return listExports(c, filter, query, exportView, 'activecase:export');
+      return listExports(callerOf(c), filter, query, exportView, 'activecase:export');
     },
   );
 
@@ -157,7 +158,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: 'activecase:export',
       params: exportIdParams,
     },
-    async (c, { params }) => exportView(await memberExport(c, params.exportId)),
+    async (c, { params }) => exportView(await memberExport(callerOf(c), params.exportId)),
   );
 
   recordFileRoutes(router, deps, '/records', {
@@ -195,10 +196,10 @@ function recordFileRoutes(
         download: true,
       },
       async (c, { params }) => {
-        const found = await memberExport(c, params.exportId);
+        const found = await memberExport(callerOf(c), params.exportId);
         const fileId = which === 'file' ? found.fileId : found.ack?.fileId;
         if (!fileId) throw errors.notFound('exports.noAck');
-        const { info, stream } = await filesOf(c, deps).getStream(fileId);
+        const { info, stream } = await filesOf(callerOf(c), deps).getStream(fileId);
         const fileName = which === 'file' ? found.fileName : (found.ack?.fileName ?? info.fileName);
         return fileResponse(stream, { ...info, fileName });
       },
@@ -235,11 +236,11 @@ function recordFileRoutes(
         throw errors.badRequest('exports.ackNotXml', { name: body.fileName });
       const bytes = new Uint8Array(Buffer.from(body.content, 'base64'));
       if (bytes.length === 0) throw errors.badRequest('exports.ackEmpty');
-      await memberExport(c, params.exportId);
+      await memberExport(callerOf(c), params.exportId);
       const updated = await receiveAcknowledgement(
         tenantHandle(c),
-        filesOf(c, deps),
-        callerOf(c),
+        filesOf(callerOf(c), deps),
+        exportCaller(callerOf(c)),
         params.exportId,
         { fileName: body.fileName, bytes, ...(body.rev === undefined ? {} : { rev: body.rev }) },
         deps.clock.now(),

@@ -3,17 +3,17 @@
  * /submittransfer/E2Btransmission): the list, send, failure handling and resubmission. The files
  * and the ACK upload under the same prefix are declared with the export records' (routes.ts).
  */
-import { tenantHandle } from '../http';
+import { callerOf, tenantHandle } from '../http';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter } from '../http';
 import type { JsonSchema } from '../http';
 import { FORMATS } from './receivers';
 import type { ExportFormat } from './receivers';
-import type { ExportStatus } from './service';
 import { EXPORT_STATUSES } from './service';
+import type { ExportStatus } from './service';
 import { permissionOf } from './states';
 import { handleFailure, resubmitTransmission, sendTransmission, transmissionView } from './transmission';
-import { callerOf, EXPORT_OBJECT, filesOf, listExports, memberExport } from './access';
+import { EXPORT_OBJECT, exportCaller, filesOf, listExports, memberExport } from './access';
 import { textMatch } from '../store';
 
 const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
@@ -67,7 +67,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       if (query.receiverId) filter.receiverId = query.receiverId;
       if (query.status) filter.status = query.status;
       if (query.format) filter.format = query.format;
-      return listExports(c, filter, query, transmissionView, 'submittransfer:E2Btransmission');
+      return listExports(callerOf(c), filter, query, transmissionView, 'submittransfer:E2Btransmission');
     },
   );
 
@@ -80,7 +80,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       permission: 'submittransfer:E2Btransmission',
       params: exportIdParams,
     },
-    async (c, { params }) => transmissionView(await memberExport(c, params.exportId)),
+    async (c, { params }) => transmissionView(await memberExport(callerOf(c), params.exportId)),
   );
 
   router.route<{ rev: number }, unknown, { exportId: string }>(
@@ -98,10 +98,10 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       body: { type: 'object', additionalProperties: false, required: ['rev'], properties: { rev } },
     },
     async (c, { body, params }) => {
-      await memberExport(c, params.exportId);
+      await memberExport(callerOf(c), params.exportId);
       const sent = await sendTransmission(
         tenantHandle(c),
-        callerOf(c),
+        exportCaller(callerOf(c)),
         params.exportId,
         body.rev,
         deps.clock.now(),
@@ -126,10 +126,10 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       },
     },
     async (c, { body, params }) => {
-      await memberExport(c, params.exportId);
+      await memberExport(callerOf(c), params.exportId);
       const handled = await handleFailure(
         tenantHandle(c),
-        callerOf(c),
+        exportCaller(callerOf(c)),
         params.exportId,
         body,
         deps.clock.now(),
@@ -154,11 +154,11 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       body: { type: 'object', additionalProperties: false, required: ['rev'], properties: { rev } },
     },
     async (c, { body, params }) => {
-      await memberExport(c, params.exportId);
+      await memberExport(callerOf(c), params.exportId);
       const { failed, resubmitted } = await resubmitTransmission(
         tenantHandle(c),
-        filesOf(c, deps),
-        callerOf(c),
+        filesOf(callerOf(c), deps),
+        exportCaller(callerOf(c)),
         params.exportId,
         { rev: body.rev, projectIds: c.get('ctx').studyProjectIds },
         deps.clock.now(),

@@ -4,8 +4,8 @@
  * registers the check for it here, so the file store never imports the owning modules (no import
  * cycles). A kind nobody registered grants nothing (fail closed).
  */
-import type { Context } from 'hono';
-import type { AppEnv, AuthorizationScope } from '../http';
+import type { Caller } from '../http';
+import type { AuthorizationScope } from '../http';
 
 /** What owns a file: a kind (`case-attachment`, `import` ...) and the owning record's id. */
 export interface FileOwner {
@@ -27,8 +27,8 @@ export interface FileOwnerEntry extends FileOwner {
 export type FileAction = 'read' | 'delete' | 'attach';
 
 export interface FileCaller {
-  /** The request, for checks that reuse a module's request-level helpers (membership ...). */
-  c: Context<AppEnv>;
+  /** Who asks, for checks that reuse a module's caller-level helpers (membership ...). */
+  caller: Caller;
   userId: string;
   tenantId: string;
   /** Tenant administrator (enterprise or system administrator): passes every registered kind. */
@@ -99,13 +99,7 @@ export async function callerHolds(
   permission: string,
   scope?: AuthorizationScope,
 ): Promise<boolean> {
-  const principal = caller.c.get('ctx').principal;
-  const authenticator = caller.c.get('authenticator');
-  if (!principal || !authenticator?.authorize) return false;
-  const held = scope
-    ? await authenticator.authorize(principal, permission, caller.c, scope)
-    : await authenticator.authorize(principal, permission, caller.c);
-  return held === true;
+  return caller.caller.authorize(permission, scope);
 }
 
 export const sameOwner = (a: FileOwner, b: FileOwner): boolean => a.kind === b.kind && a.id === b.id;

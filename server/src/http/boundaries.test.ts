@@ -13,26 +13,6 @@ const SERVER_SRC = fileURLToPath(new URL('..', import.meta.url));
 /** Where a request exists: route files of any module, and the HTTP layer (server/src/http). */
 const CONTEXT_ALLOWED: RegExp[] = [/^http\//, /(^|\/)routes\.ts$/, /(^|\/)[\w-]+-routes\.ts$/];
 
-/**
- * Services not converted yet, each still taking a request's Context (waiting for the modules they
- * call into to take a Caller). The list only shrinks: a listed file that no longer offends fails.
- */
-const PENDING = new Set<string>([
-  'access/permissions.ts',
-  'access/service.ts',
-  'cases/actions.ts',
-  'cases/file-owner.ts',
-  'cases/membership.ts',
-  'cases/service.ts',
-  'dictionaries/coding-job.ts',
-  'dictionaries/coding.ts',
-  'exports/access.ts',
-  'files/owners.ts',
-  'imports/service.ts',
-  'messages/notify.ts',
-  'uploads/index.ts',
-]);
-
 /** Hono's context type, however it is imported (`Context`, `Context<AppEnv>`, `import { Context }`). */
 const HONO_CONTEXT = /\bContext\b/;
 /** A request built by hand, or a Hono context made from one. */
@@ -72,13 +52,11 @@ describe('services are free of HTTP', () => {
   });
 
   it("mentions Hono's Context only in route files and the HTTP layer", () => {
-    const offenders = contextOffenders(files);
-    expect(offenders.filter((name) => !PENDING.has(name))).toEqual([]);
-    expect([...PENDING].filter((name) => !offenders.includes(name))).toEqual([]);
+    expect(contextOffenders(files)).toEqual([]);
   });
 
   it('builds no Request outside the HTTP layer (a job calls services with its own caller)', () => {
-    expect(requestFakers(files).filter((name) => !PENDING.has(name))).toEqual([]);
+    expect(requestFakers(files)).toEqual([]);
   });
 
   it('tells an offending file from an allowed one', () => {

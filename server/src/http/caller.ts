@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import type { Clock } from '../clock';
 import type { Lang, MessageParams, Translator } from '../i18n';
 import type { TenantHandle } from '../store';
-import type { AppEnv, AuthorizationScope, Principal } from './context';
+import type { AppEnv, Authenticator, AuthorizationContext, AuthorizationScope, Principal } from './context';
 import { requirePrincipal } from './context';
 import type { ModuleDeps } from './module';
 
@@ -39,14 +39,12 @@ export interface Caller {
    * where only its members hold anything), else in `projectId`'s. Fails closed without an authorizer.
    */
   readonly authorize: (permission: string, scope?: AuthorizationScope) => Promise<boolean>;
+  /** Whether the caller administers their tenant (every permission there); false without an authenticator. */
+  readonly administers: () => Promise<boolean>;
 }
 
-/** Decides a permission for a principal; the authenticator's `authorize` bound to a request or job. */
-export type CallerAuthorizer = (
-  principal: Principal,
-  permission: string,
-  scope?: AuthorizationScope,
-) => Promise<boolean> | boolean;
+/** The part of the authenticator a caller asks: permissions and tenant administration. */
+export type CallerAuthenticator = Pick<Authenticator, 'authorize' | 'administers'>;
 
 export interface CallerParts {
   deps: ModuleDeps;
@@ -56,12 +54,13 @@ export interface CallerParts {
   projectId?: string | null;
   studyProjectIds?: readonly string[];
   sysOrgId?: string | null;
-  /** Absent: every permission is refused. */
-  authorizer?: CallerAuthorizer | null;
+  /** Decides the caller's permissions; absent: every permission is refused. */
+  authenticator?: CallerAuthenticator | null;
 }
 
 export function createCaller(parts: CallerParts): Caller {
-  const { deps, principal, lang, authorizer } = parts;
+  const { deps, principal, lang, authenticator } = parts;
+  const context: AuthorizationContext = { projectId: parts.projectId ?? null };
   let tenant: TenantHandle | null = null;
   return {
     principal,
@@ -80,8 +79,14 @@ export function createCaller(parts: CallerParts): Caller {
     sysOrgId: parts.sysOrgId ?? null,
     deps,
     async authorize(permission, scope) {
-      if (!authorizer) return false;
-      return (await authorizer(principal, permission, scope)) === true;
+      if (!authenticator?.authorize) return false;
+      const held = scope
+        ? await authenticator.authorize(principal, permission, context, scope)
+        : await authenticator.authorize(principal, permission, context);
+      return held === true;
+    },
+    async administers() {
+      return (await authenticator?.administers?.(principal)) ?? false;
     },
   };
 }
@@ -97,8 +102,6 @@ export function callerOf(c: Context<AppEnv>): Caller {
   const principal = requirePrincipal(c);
   let caller = callers.get(ctx);
   if (caller && caller.principal === principal) return caller;
-  const authenticator = c.get('authenticator');
-  const authorize = authenticator?.authorize?.bind(authenticator);
   caller = createCaller({
     deps: c.get('deps'),
     principal,
@@ -107,10 +110,7 @@ export function callerOf(c: Context<AppEnv>): Caller {
     projectId: ctx.projectId,
     studyProjectIds: ctx.studyProjectIds,
     sysOrgId: ctx.sysOrgId,
-    authorizer: authorize
-      ? (who, permission, scope) =>
-          scope ? authorize(who, permission, c, scope) : authorize(who, permission, c)
-      : null,
+    authenticator: c.get('authenticator'),
   });
   callers.set(ctx, caller);
   return caller;

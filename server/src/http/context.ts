@@ -35,6 +35,15 @@ export interface AuthorizationScope {
   membership?: 'required' | 'optional';
 }
 
+/** What an authorizer is told besides the principal and the permission. */
+export interface AuthorizationContext {
+  /**
+   * The project of the request's context (`projectId` header), where a permission asked without
+   * an object scope is checked; null for none (a job's caller).
+   */
+  projectId: string | null;
+}
+
 /**
  * The identity module implements this. `authenticate` runs once per API request that carries a
  * bearer token; it returns the caller, or null when the token is unknown or expired. It may throw
@@ -47,7 +56,7 @@ export interface Authenticator {
   authorize?(
     principal: Principal,
     permission: string,
-    c: Context<AppEnv>,
+    context: AuthorizationContext,
     scope?: AuthorizationScope,
   ): Promise<boolean> | boolean;
   /**

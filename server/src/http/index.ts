@@ -1,10 +1,17 @@
 /** The HTTP layer's public surface for modules: routing, the request context, the envelope, errors, callers. */
 // The public surface first: other modules read these while this module's routes may still be loading.
 export { callerOf, createCaller } from './caller';
-export type { Caller, CallerAuthorizer, CallerParts } from './caller';
+export type { Caller, CallerAuthenticator, CallerParts } from './caller';
 export { clientAddress, parseTrustedProxies, publicUrlOf } from './client';
 export { requestContext, requirePrincipal, tenantHandle } from './context';
-export type { AppEnv, Authenticator, AuthorizationScope, Principal, RequestContext } from './context';
+export type {
+  AppEnv,
+  Authenticator,
+  AuthorizationContext,
+  AuthorizationScope,
+  Principal,
+  RequestContext,
+} from './context';
 export { Code, envelope, ok, warning } from './envelope';
 export type { Envelope } from './envelope';
 export { AppError, describeError, errors, handleError } from './errors';

@@ -12,7 +12,6 @@ import type { AppEnv, Authenticator } from './context';
 import type { Logger } from './log';
 import type { ModuleRouter, ObjectResolver } from './route';
 import type { Clock } from '../clock';
-import type { CallerAuthorizer } from './caller';
 
 // The clock lives in its own module (the only reader of the wall clock); re-exported for modules.
 export type { Clock } from '../clock';
@@ -46,10 +45,10 @@ export interface ModuleDeps {
   translator: Translator;
   log: Logger;
   /**
-   * Decides permissions for callers outside a request (a job's caller): the authenticator's
-   * `authorize` with no request context. Absent: such callers hold nothing (fail closed).
+   * The platform's authenticator, for callers outside a request (a job's caller asks it their
+   * permissions, with no request context). Absent: such callers hold nothing (fail closed).
    */
-  authorizer?: CallerAuthorizer | null;
+  authenticator?: Authenticator | null;
   /**
    * Names of the modules this platform mounts (createPlatform's registry, the platform's own
    * modules and health included): a module asks here instead of importing the module list.

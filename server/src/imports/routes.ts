@@ -2,6 +2,7 @@
  * The E2B import routes (`/api/imports`), each with its permission from schemas/menus
  * (reportmanagment:importReport and its import, generate and reject buttons).
  */
+import { callerOf } from '../http';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -51,7 +52,7 @@ const IMPORT_OWNER = 'import';
 registerFileOwner(IMPORT_OWNER, async (caller, owner, action) => {
   if (action !== 'read') return false;
   // Throws (refusing) when the record is gone or its project is not the caller's.
-  const record = await memberRecord(caller.c, owner.id);
+  const record = await memberRecord(caller.caller, owner.id);
   return callerHolds(caller, VIEW, { projectId: record.projectId });
 });
 
@@ -125,7 +126,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         )
         .find({}, { sort: { code: 1 }, projection: { code: 1, name: 1, nameEn: 1, locked: 1 } });
       const versions = await dictionaryService(deps.store).list(handle);
-      const mine = await callerProjects(c);
+      const mine = await callerProjects(callerOf(c));
       const brief = (kind: string) =>
         versions
           .filter((v) => v.kind === kind)
@@ -179,7 +180,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.e2b.join(', ') });
       await checkChoices(deps, handle, query);
       // Reports are imported into a project the importer works in.
-      await requireProjectMember(c, query.projectId!);
+      await requireProjectMember(callerOf(c), query.projectId!);
       // Importing is checked in the project the cases go to, not in the one a header names.
       if (!(await callerMay(c, IMPORT, { projectId: query.projectId! }))) throw errors.forbidden();
       if (!deps.files) throw new Error('the file store is not configured');
@@ -269,7 +270,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (query.parseStatus) filter.parseStatus = query.parseStatus;
       if (query.finished !== undefined) filter.finished = query.finished;
       // The projects where the caller may view imports: a role of the header's project lends nothing to others.
-      const scope = await listScope(c, VIEW);
+      const scope = await listScope(callerOf(c), VIEW);
       if (scope !== null) filter.projectId = { $in: scope };
       const collection = tenantHandle(c).collection<ImportRecord>(IMPORT_RECORDS);
       const [total, items] = await Promise.all([
@@ -293,7 +294,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: VIEW,
       params: recordParams,
     },
-    (c, { params }) => recordDetail(c, params.recordId),
+    (c, { params }) => recordDetail(callerOf(c), params.recordId),
   );
 
   router.route<unknown, unknown, { recordId: string }>(
@@ -308,7 +309,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { params }) => {
       const handle = tenantHandle(c);
-      const record = await memberRecord(c, params.recordId);
+      const record = await memberRecord(callerOf(c), params.recordId);
       if (!deps.files) throw new Error('the file store is not configured');
       const { info, stream } = await deps.files.forTenant(handle).getStream(record.fileId);
       return fileResponse(stream, {
@@ -332,7 +333,11 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     async (c, { params }) => {
       const handle = tenantHandle(c);
-      const file = await acknowledgement(handle, await memberRecord(c, params.recordId), deps.clock.now());
+      const file = await acknowledgement(
+        handle,
+        await memberRecord(callerOf(c), params.recordId),
+        deps.clock.now(),
+      );
       return fileResponse(Readable.from([Buffer.from(file.bytes)]), {
         fileName: file.fileName,
         contentType: file.contentType,
@@ -351,7 +356,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       permission: VIEW,
       params: reportParams,
     },
-    (c, { params }) => comparison(c, params.recordId, params.index),
+    (c, { params }) => comparison(callerOf(c), params.recordId, params.index),
   );
 
   router.route<{ choices: Record<string, FieldChoice> }, unknown, { recordId: string; index: number }>(
@@ -369,7 +374,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         properties: { choices: choicesSchema },
       },
     },
-    (c, { params, body }) => savePreprocessing(c, params.recordId, params.index, body.choices),
+    (c, { params, body }) => savePreprocessing(callerOf(c), params.recordId, params.index, body.choices),
   );
 
   router.route<{ choices?: Record<string, FieldChoice> }, unknown, { recordId: string; index: number }>(
@@ -383,7 +388,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       params: reportParams,
       body: { type: 'object', additionalProperties: false, properties: { choices: choicesSchema } },
     },
-    (c, { params, body }) => dataCheck(c, params.recordId, params.index, body?.choices),
+    (c, { params, body }) => dataCheck(callerOf(c), params.recordId, params.index, body?.choices),
   );
 
   router.route<GenerateInput, unknown, { recordId: string; index: number }>(
@@ -402,7 +407,7 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         properties: { mode: { enum: ['new', 'followUp'] }, reason: { type: 'string', maxLength: 2000 } },
       },
     },
-    (c, { params, body }) => generate(c, params.recordId, params.index, body),
+    (c, { params, body }) => generate(callerOf(c), params.recordId, params.index, body),
   );
 
   router.route<{ reason: string; confirm: boolean }, unknown, { recordId: string }>(
@@ -420,6 +425,6 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         properties: { confirm: { const: true }, reason: { type: 'string', maxLength: 2000 } },
       },
     },
-    (c: Context<AppEnv>, { params, body }) => reject(c, params.recordId, body.reason ?? ''),
+    (c: Context<AppEnv>, { params, body }) => reject(callerOf(c), params.recordId, body.reason ?? ''),
   );
 }

@@ -3,7 +3,7 @@
  * case, saving the pre-processing, the data check, generating a new report or a follow-up version
  * through the case module, and rejecting the import.
  */
-import type { Context } from 'hono';
+import type { Caller } from '../http';
 import type { ActionEffectFn } from '../cases';
 import {
   callerProjects,
@@ -14,8 +14,7 @@ import {
   requireProjectMember,
   runCaseAction,
 } from '../cases';
-import type { AppEnv, Principal } from '../http';
-import { requirePrincipal, tenantHandle } from '../http';
+import type { Principal } from '../http';
 import { AppError, errors } from '../http';
 import { Code } from '../http';
 import type { ObjectResolver, RouteObject } from '../http';
@@ -68,9 +67,9 @@ export const importObject: ObjectResolver = {
 export const IMPORT_OBJECT: RouteObject = { param: 'recordId', kind: 'import' };
 
 /** A record of a project the caller works in (403 otherwise). */
-export async function memberRecord(c: Context<AppEnv>, recordId: string): Promise<StoredDoc<ImportRecord>> {
-  const record = await loadRecord(tenantHandle(c), recordId);
-  await requireProjectMember(c, record.projectId);
+export async function memberRecord(caller: Caller, recordId: string): Promise<StoredDoc<ImportRecord>> {
+  const record = await loadRecord(caller.tenant, recordId);
+  await requireProjectMember(caller, record.projectId);
   return record;
 }
 
@@ -119,13 +118,13 @@ export async function findExistingCase(
 }
 
 /** The comparison screen's data for one report of a record. */
-export async function comparison(c: Context<AppEnv>, recordId: string, index: number) {
-  const handle = tenantHandle(c);
-  const record = await memberRecord(c, recordId);
+export async function comparison(caller: Caller, recordId: string, index: number) {
+  const handle = caller.tenant;
+  const record = await memberRecord(caller, recordId);
   if (record.parseStatus !== 'completed')
     throw errors.badRequest('imports.notParsed', { fileName: record.fileName });
   const report = await loadReport(handle, recordId, index);
-  const existing = await findExistingCase(handle, report, await callerProjects(c));
+  const existing = await findExistingCase(handle, report, await callerProjects(caller));
   return {
     record: recordView(record),
     report: reportView(report),
@@ -146,15 +145,15 @@ function requireOpen(record: ImportRecord, report?: ImportReport): void {
 
 /** Saves the pre-processing (the chosen value per field); the record moves to "processing". */
 export async function savePreprocessing(
-  c: Context<AppEnv>,
+  caller: Caller,
   recordId: string,
   index: number,
   choices: Record<string, FieldChoice>,
 ) {
-  const handle = tenantHandle(c);
-  const principal = requirePrincipal(c);
-  const now = c.get('deps').clock.now().toISOString();
-  const record = await memberRecord(c, recordId);
+  const handle = caller.tenant;
+  const principal = caller.principal;
+  const now = caller.clock.now().toISOString();
+  const record = await memberRecord(caller, recordId);
   const report = await loadReport(handle, recordId, index);
   requireOpen(record, report);
   await handle.transaction(async (tx) => {
@@ -172,28 +171,28 @@ export async function savePreprocessing(
       },
     );
   });
-  return comparison(c, recordId, index);
+  return comparison(caller, recordId, index);
 }
 
 /** The document the report would become with the given (or saved) choices. */
-async function resolved(c: Context<AppEnv>, report: ImportReport, choices?: Record<string, FieldChoice>) {
-  const existing = await findExistingCase(tenantHandle(c), report, await callerProjects(c));
+async function resolved(caller: Caller, report: ImportReport, choices?: Record<string, FieldChoice>) {
+  const existing = await findExistingCase(caller.tenant, report, await callerProjects(caller));
   const document = resolveDocument(report.document, existing?.document ?? null, choices ?? report.choices);
   return { existing, document };
 }
 
 /** The data check of a report as pre-processed (the saved choices, or unsaved ones given). */
 export async function dataCheck(
-  c: Context<AppEnv>,
+  caller: Caller,
   recordId: string,
   index: number,
   choices?: Record<string, FieldChoice>,
 ): Promise<DataCheck> {
-  const handle = tenantHandle(c);
-  const record = await memberRecord(c, recordId);
+  const handle = caller.tenant;
+  const record = await memberRecord(caller, recordId);
   const report = await loadReport(handle, recordId, index);
-  const { document } = await resolved(c, report, choices);
-  return checkImportedDocument(c.get('deps'), handle, record, document);
+  const { document } = await resolved(caller, report, choices);
+  return checkImportedDocument(caller.deps, handle, record, document);
 }
 
 function blocked(check: DataCheck): AppError {
@@ -249,19 +248,19 @@ export interface GenerateInput {
  * so a second click cannot generate twice.
  */
 export async function generate(
-  c: Context<AppEnv>,
+  caller: Caller,
   recordId: string,
   index: number,
   input: GenerateInput,
   signer: Signer = identitySigner,
 ) {
-  const handle = tenantHandle(c);
-  const principal = requirePrincipal(c);
-  const deps = c.get('deps');
-  const record = await memberRecord(c, recordId);
+  const handle = caller.tenant;
+  const principal = caller.principal;
+  const deps = caller.deps;
+  const record = await memberRecord(caller, recordId);
   const report = await loadReport(handle, recordId, index);
   requireOpen(record, report);
-  const { existing, document } = await resolved(c, report);
+  const { existing, document } = await resolved(caller, report);
   const check = await checkImportedDocument(deps, handle, record, document);
   if (!check.passed) throw blocked(check);
   if (input.mode === 'followUp' && !existing) throw errors.badRequest('imports.noExistingCase');
@@ -278,7 +277,7 @@ export async function generate(
       keepSenderIdentifier(document, report);
       const section = (document.report ?? {}) as Doc;
       delete section.creationDate;
-      const created = await createCase(c, {
+      const created = await createCase(caller, {
         projectId: record.projectId,
         reportType: typeof section.reportType === 'string' ? section.reportType : undefined,
         happenCountry: eventCountry(document),
@@ -320,7 +319,7 @@ export async function generate(
         };
       };
       const outcome = await runCaseAction(
-        c,
+        caller,
         signer,
         target.caseId,
         'followUp',
@@ -364,11 +363,11 @@ async function settleRecord(handle: TenantHandle, recordId: string, now: string,
 }
 
 /** Rejects the import: every report still pending is closed, for good (generated ones stay). */
-export async function reject(c: Context<AppEnv>, recordId: string, reason: string) {
-  const handle = tenantHandle(c);
-  const principal = requirePrincipal(c);
-  const now = c.get('deps').clock.now().toISOString();
-  const record = await memberRecord(c, recordId);
+export async function reject(caller: Caller, recordId: string, reason: string) {
+  const handle = caller.tenant;
+  const principal = caller.principal;
+  const now = caller.clock.now().toISOString();
+  const record = await memberRecord(caller, recordId);
   if (record.rejected) throw errors.badRequest('imports.alreadyRejected', { fileName: record.fileName });
   if (record.parseStatus === 'toBeParsed' || record.parseStatus === 'parsing')
     throw errors.badRequest('imports.notParsed', { fileName: record.fileName });
@@ -417,9 +416,9 @@ export function reportView(report: StoredDoc<ImportReport>) {
 }
 
 /** A record with its reports (without their documents). */
-export async function recordDetail(c: Context<AppEnv>, recordId: string) {
-  const handle = tenantHandle(c);
-  const record = await memberRecord(c, recordId);
+export async function recordDetail(caller: Caller, recordId: string) {
+  const handle = caller.tenant;
+  const record = await memberRecord(caller, recordId);
   // While the file is parsed its reports are being written: they exist once the parse completed.
   if (record.parseStatus !== 'completed') return { ...recordView(record), reports: [] };
   const list = await reports(handle).find({ recordId }, { sort: { index: 1 }, projection: { document: 0 } });

@@ -1,3 +1,4 @@
+import { newJobRecord } from './queue';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlatform } from '../app';
 import { AppError } from '../http';
@@ -5,7 +6,6 @@ import { defineModule } from '../http';
 import { silentLogger } from '../http';
 import { testStore } from '../http/test-store';
 import { JOBS } from './collections';
-import { newJobRecord } from './queue';
 import { JobRunner, backoffDelay } from './runner';
 import { defineJob } from './types';
 import type { JobQueue } from './types';
@@ -22,6 +22,7 @@ let release: (() => void) | null = null;
 
 const probe = defineModule({
   name: 'probe',
+  collections: [{ name: 'probeNotes', scope: 'tenant' }],
   jobs: [
     defineJob<{ n: number }, { doubled: number }>({
       type: 'probe.double',
@@ -35,6 +36,29 @@ const probe = defineModule({
       },
       maxAttempts: 3,
       backoffMs: 1000,
+    }),
+    // Answers what its caller is: who, where, in which language, holding what.
+    defineJob<{ principal?: Record<string, unknown> }, Record<string, unknown>>({
+      type: 'probe.caller',
+      async handler({ caller, payload }) {
+        const who = caller({ lang: 'en', principal: payload.principal });
+        const note = await who.tenant.collection('probeNotes').insertOne({ text: 'written by the job' });
+        return {
+          userId: who.userId,
+          tenantId: who.principal.tenantId,
+          name: who.principal.name ?? null,
+          sessionId: who.principal.sessionId ?? null,
+          lang: who.lang,
+          text: who.t('common.forbidden'),
+          requestId: who.requestId,
+          projectId: who.projectId,
+          may: await who.authorize('probe:run'),
+          mayInP1: await who.authorize('probe:run', { projectId: 'p1' }),
+          mayInP2: await who.authorize('probe:run', { projectId: 'p2' }),
+          noteBy: (note as { createdBy?: string }).createdBy ?? null,
+        };
+      },
+      maxAttempts: 1,
     }),
     defineJob({
       type: 'probe.slow',
@@ -73,6 +97,15 @@ beforeEach(async () => {
     store,
     clock,
     modules: [probe],
+    // Alice holds probe:run in her tenant and in p1 (the context project of a job is none).
+    authenticator: {
+      authenticate: async () => null,
+      authorize: (principal, permission, context, scope) =>
+        principal.userId === 'alice' &&
+        permission === 'probe:run' &&
+        context.projectId === null &&
+        (!scope || scope.projectId === 'p1'),
+    },
     logger: silentLogger,
     config: { webDist: null },
   });
@@ -195,6 +228,32 @@ describe('job runner', () => {
     await jobs.cancel(slow._id);
     await a.idle();
     expect((await jobs.get(slow._id))?.status).toBe('canceled');
+  });
+
+  it("gives a tenant job its starter as a service caller: the record's user and tenant, the platform's authorizer", async () => {
+    // The payload may add what the request knew (a name), never change who acts.
+    const payload = { principal: { userId: 'mallory', tenantId: 't2', name: 'Alice', sessionId: 's1' } };
+    const alice = await jobs.enqueue('probe.caller', payload, { tenantId: 't1', requestedBy: 'alice' });
+    const bob = await jobs.enqueue('probe.caller', {}, { tenantId: 't1', requestedBy: 'bob' });
+    const platformJob = await jobs.enqueue('probe.caller', {}, { requestedBy: 'alice' });
+    await pass(runner('a'));
+    expect((await jobs.get(alice._id))?.result).toEqual({
+      userId: 'alice',
+      tenantId: 't1',
+      name: 'Alice',
+      sessionId: null,
+      lang: 'en',
+      text: platform.deps.translator.t('en', 'common.forbidden'),
+      requestId: `job:${alice._id}`,
+      projectId: null,
+      may: true,
+      mayInP1: true,
+      mayInP2: false,
+      noteBy: 'alice',
+    });
+    expect((await jobs.get(bob._id))?.result).toMatchObject({ userId: 'bob', may: false, mayInP1: false });
+    // A platform job has no tenant to act in.
+    expect(await jobs.get(platformJob._id)).toMatchObject({ status: 'failed' });
   });
 
   it('refuses a job type no module handles', async () => {

@@ -301,7 +301,7 @@ export class JobRunner {
           principal: { ...extras, userId: job.requestedBy, tenantId: job.jobTenantId },
           lang: options.lang ?? 'zh',
           requestId: `job:${job._id}`,
-          authorizer: this.deps.authorizer ?? null,
+          authenticator: this.deps.authenticator ?? null,
         });
       },
       deps: this.deps,

@@ -3,20 +3,18 @@
  * a case handed to a user at a workflow node (cases), and an activation or password-reset link
  * issued by a tenant administrator (users).
  */
-import type { Context } from 'hono';
 import type { WorkflowDefinition } from '@pv/engine';
-import type { AppEnv } from '../http';
-import { requirePrincipal } from '../http';
 import type { WorkflowHistoryEntry } from '../workflow';
 import { messageTime } from './events';
+import type { Caller } from '../http';
 import { ACCOUNT_LINK_PLACEHOLDER, deliverQuietly } from './delivery';
 
 /**
  * Links in messages are absolute, on the configured public URL (PV_PUBLIC_URL): never the request's
  * Host header, which the caller chooses.
  */
-function origin(c: Context<AppEnv>): string {
-  return c.get('deps').config.publicUrl;
+function origin(caller: Caller): string {
+  return caller.deps.config.publicUrl;
 }
 
 /**
@@ -24,17 +22,17 @@ function origin(c: Context<AppEnv>): string {
  * next handler of the workflow-history line gets a message, unless they handed it to themselves.
  */
 export async function notifyCaseHandedOver(
-  c: Context<AppEnv>,
+  caller: Caller,
   entry: WorkflowHistoryEntry,
   workflow: WorkflowDefinition,
 ): Promise<string | null> {
   const recipientId = entry.nextProcesserId;
   if (!recipientId || recipientId === entry.processerId) return null;
-  const principal = requirePrincipal(c);
+  const principal = caller.principal;
   const path = `/activecase?caseId=${encodeURIComponent(entry.caseId)}`;
   const label = (text: { zh: string; en: string } | undefined, fallback: string, lang: 'zh' | 'en') =>
     text?.[lang] ?? fallback;
-  return deliverQuietly(c.get('deps'), {
+  return deliverQuietly(caller.deps, {
     tenantId: principal.tenantId,
     event: 'case.assigned',
     recipientId,
@@ -49,7 +47,7 @@ export async function notifyCaseHandedOver(
       nodeLabel: label(workflow.nodes[entry.nextNode]?.label, entry.nextNode, lang),
       opinion: entry.opinion ?? '',
       at: messageTime(entry.at),
-      link: `${origin(c)}${path}`,
+      link: `${origin(caller)}${path}`,
     }),
   });
 }
@@ -59,13 +57,13 @@ export async function notifyCaseHandedOver(
  * the administrator who issued it receives the message to pass on (there is no mail server).
  */
 export async function notifyAccountLink(
-  c: Context<AppEnv>,
+  caller: Caller,
   event: 'account.activation' | 'account.passwordReset',
   user: { name: string; account: string },
   link: { linkId: string; expiresAt: string },
 ): Promise<string | null> {
-  const principal = requirePrincipal(c);
-  return deliverQuietly(c.get('deps'), {
+  const principal = caller.principal;
+  return deliverQuietly(caller.deps, {
     tenantId: principal.tenantId,
     event,
     recipientId: principal.userId,

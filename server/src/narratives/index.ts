@@ -5,6 +5,7 @@
  */
 // The public surface first: other modules read these while this module's routes may still be loading.
 
+import { callerOf } from '../http';
 import { tenantHandle } from '../http';
 import { errors } from '../http';
 import { defineModule } from '../http';
@@ -89,7 +90,7 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { params, body, ctx }) => {
-      await requireCaseAccess(c, params.caseId);
+      await requireCaseAccess(callerOf(c), params.caseId);
       const handle = tenantHandle(c);
       const doc = caseContent(await loadCase(handle, params.caseId));
       const lang: NarrativeLang = body?.lang ?? ctx.lang;

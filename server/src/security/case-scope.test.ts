@@ -5,6 +5,7 @@
  * data" switch and permission), before the node's permission and the signature. Runs the real
  * permission model (roles, project members, project roles) on a fresh embedded store.
  */
+import { configurationCollections } from '../configuration';
 import { afterAll, describe, expect, it } from 'vitest';
 import { permissionsOfArea } from '../access';
 import { authorize } from '../access';
@@ -22,7 +23,6 @@ import { dictionariesModule } from '../dictionaries/index';
 import { exportsModule } from '../exports/index';
 import { IMPORT_RECORDS, importsModule } from '../imports/index';
 import { EXPORTS } from '../exports';
-import { configurationCollections } from '../configuration';
 import { ConfiguratorService, configuratorCollections } from '../configurator';
 import type { Authenticator } from '../http';
 import { call, testPlatform } from '../testing';
@@ -45,7 +45,8 @@ const authenticator: Authenticator = {
     const [tenantId, userId] = token.split(':');
     return tenantId && userId ? { tenantId, userId, name: NAMES[userId] } : null;
   },
-  authorize: (principal, permission, c, scope) => authorize(c.get('deps'), principal, permission, c, scope),
+  authorize: (principal, permission, context, scope) =>
+    authorize(platform.deps, principal, permission, context, scope),
 };
 const platform = testPlatform({
   store,

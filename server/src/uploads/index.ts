@@ -17,11 +17,10 @@ export { UPLOAD_KINDS } from './kinds';
 export type { UploadKind } from './kinds';
 export type { FileStoreLike } from './types';
 
+import type { Caller } from '../http';
+import { callerOf } from '../http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { Context } from 'hono';
-import type { AppEnv } from '../http';
-import { requirePrincipal, tenantHandle } from '../http';
 import { errors } from '../http';
 import { defineModule } from '../http';
 import type { ModuleDeps } from '../http';
@@ -49,9 +48,9 @@ const fileInfo = {
   },
 };
 
-function filesOf(c: Context<AppEnv>, deps: ModuleDeps): TenantFiles {
+function filesOf(caller: Caller, deps: ModuleDeps): TenantFiles {
   if (!deps.files) throw new Error('the file store is not configured');
-  return deps.files.forTenant(tenantHandle(c));
+  return deps.files.forTenant(caller.tenant);
 }
 
 function view(info: FileInfo) {
@@ -60,26 +59,26 @@ function view(info: FileInfo) {
 }
 
 /** The caller as the owner checks see them. */
-export async function fileCaller(c: Context<AppEnv>): Promise<FileCaller> {
-  const principal = requirePrincipal(c);
+export async function fileCaller(caller: Caller): Promise<FileCaller> {
+  const { principal } = caller;
   let admin = false;
   try {
-    admin = (await c.get('authenticator')?.administers?.(principal)) ?? false;
+    admin = await caller.administers();
   } catch (error) {
     // Without the identity modules (tenants, roles) there is no administrator to find.
     if (!(error instanceof InvalidStoreRequestError)) throw error;
   }
-  return { c, userId: principal.userId, tenantId: principal.tenantId, admin };
+  return { caller, userId: principal.userId, tenantId: principal.tenantId, admin };
 }
 
 /** The file's owners that let the caller do this; 404 when the tenant has no such file, 403 when none. */
-async function allowedOwners(c: Context<AppEnv>, deps: ModuleDeps, fileId: string, action: FileAction) {
-  const info = await filesOf(c, deps).stat(fileId);
+async function allowedOwners(caller: Caller, deps: ModuleDeps, fileId: string, action: FileAction) {
+  const info = await filesOf(caller, deps).stat(fileId);
   if (!info) throw errors.notFound('server.fileNotFound');
-  const caller = await fileCaller(c);
+  const asker = await fileCaller(caller);
   const allowed: FileOwner[] = [];
   for (const owner of info.owners) {
-    if (await ownerAllows(caller, owner, action)) {
+    if (await ownerAllows(asker, owner, action)) {
       allowed.push(owner);
       // One owner is enough to read.
       if (action === 'read') break;
@@ -141,7 +140,7 @@ export const uploadsModule = defineModule({
         }
         const body = c.req.raw.body;
         if (!body) throw errors.badRequest('server.uploadNoFile');
-        const caller = await fileCaller(c);
+        const caller = await fileCaller(callerOf(c));
         const owner: FileOwner = query.caseId
           ? { kind: CASE_ATTACHMENT_OWNER, id: query.caseId }
           : { kind: UPLOAD_OWNER, id: caller.userId };
@@ -151,12 +150,15 @@ export const uploadsModule = defineModule({
         const contentType = (c.req.header('content-type') ?? 'application/octet-stream')
           .split(';')[0]!
           .trim();
-        const info = await filesOf(c, deps).putStream(Readable.fromWeb(body as NodeReadableStream), {
-          fileName,
-          contentType,
-          maxBytes: deps.config.uploadLimit,
-          owner,
-        });
+        const info = await filesOf(callerOf(c), deps).putStream(
+          Readable.fromWeb(body as NodeReadableStream),
+          {
+            fileName,
+            contentType,
+            maxBytes: deps.config.uploadLimit,
+            owner,
+          },
+        );
         if (info.size === 0) throw errors.badRequest('server.uploadNoFile');
         return view(info);
       },
@@ -165,8 +167,8 @@ export const uploadsModule = defineModule({
     r.route<unknown, unknown, { fileId: string }>(
       { method: 'get', path: '/:fileId', summary: 'Download a file', params: fileIdParams, download: true },
       async (c, { params }) => {
-        await allowedOwners(c, deps, params.fileId, 'read');
-        const { info, stream } = await filesOf(c, deps).getStream(params.fileId);
+        await allowedOwners(callerOf(c), deps, params.fileId, 'read');
+        const { info, stream } = await filesOf(callerOf(c), deps).getStream(params.fileId);
         return fileResponse(stream, info);
       },
     );
@@ -179,7 +181,7 @@ export const uploadsModule = defineModule({
         params: fileIdParams,
         response: fileInfo,
       },
-      async (c, { params }) => view((await allowedOwners(c, deps, params.fileId, 'read')).info),
+      async (c, { params }) => view((await allowedOwners(callerOf(c), deps, params.fileId, 'read')).info),
     );
 
     r.route<unknown, unknown, { fileId: string }>(
@@ -191,8 +193,8 @@ export const uploadsModule = defineModule({
         params: fileIdParams,
       },
       async (c, { params }) => {
-        const { allowed } = await allowedOwners(c, deps, params.fileId, 'delete');
-        const files = filesOf(c, deps);
+        const { allowed } = await allowedOwners(callerOf(c), deps, params.fileId, 'delete');
+        const files = filesOf(callerOf(c), deps);
         for (const owner of allowed) await files.release(params.fileId, owner);
         return null;
       },

@@ -1,4 +1,5 @@
 /** HTTP routes of the users module (prefix /api/users): accounts of the caller's tenant. */
+import { callerOf, pageQuery, pageOptions, timeRange } from '../http';
 import { randomUUID } from 'node:crypto';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter } from '../http';
@@ -16,7 +17,7 @@ import { notifyAccountLink } from '../messages';
 import { invite, memberState } from '../auth';
 import type { Account, User, UserState } from '../auth';
 import type { PageQuery } from '../http';
-import { pageOptions, pageQuery, timeBound, timeRange } from '../http';
+import { timeBound } from '../http';
 import { assertAccount, assertEmail, assertPhone } from '../auth';
 import { endSessions } from '../auth';
 import { assertTenantLimit } from '../tenancy';
@@ -237,8 +238,8 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         await users.count({ deleted: { $ne: true } }),
       );
       await assertOrganisations(principal.tenantId, principal.userId, body.organisationIds);
-      if (body.roleIds?.length) await requirePermission(c, ASSIGN_ROLES);
-      await assertAssignableRoles(c, body.roleIds ?? []);
+      if (body.roleIds?.length) await requirePermission(callerOf(c), ASSIGN_ROLES);
+      await assertAssignableRoles(callerOf(c), body.roleIds ?? []);
       await purgeExpiredRegistrations(deps);
       const existing = await findAccountByName(deps, body.account);
       if (
@@ -299,7 +300,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         { accountId, tenantId: principal.tenantId, purpose: 'activate' },
         principal.userId,
       );
-      await notifyAccountLink(c, 'account.activation', user, link);
+      await notifyAccountLink(callerOf(c), 'account.activation', user, link);
       return {
         user: userView(user),
         invited: false,
@@ -328,8 +329,8 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (!current) throw errors.notFound();
       if (body.roleIds) {
         const before = [...current.roleIds].sort().join();
-        if ([...body.roleIds].sort().join() !== before) await requirePermission(c, ASSIGN_ROLES);
-        await assertAssignableRoles(c, body.roleIds, current.roleIds);
+        if ([...body.roleIds].sort().join() !== before) await requirePermission(callerOf(c), ASSIGN_ROLES);
+        await assertAssignableRoles(callerOf(c), body.roleIds, current.roleIds);
       }
       const { rev, ...fields } = body;
       const currentOrganisationId = body.organisationIds.includes(current.currentOrganisationId ?? '')
@@ -476,7 +477,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         { accountId: user.accountId, tenantId: principal.tenantId, purpose: 'reset' },
         principal.userId,
       );
-      await notifyAccountLink(c, 'account.passwordReset', user, link);
+      await notifyAccountLink(callerOf(c), 'account.passwordReset', user, link);
       return { resetPath: link.path, expiresAt: link.expiresAt };
     },
   );
