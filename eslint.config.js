@@ -80,4 +80,21 @@ export default tseslint.config(
     plugins: { pv: moduleBoundaries },
     rules: { 'pv/module-boundaries': ['error', { root: 'server/src', allowedCycleEdges }] },
   },
+  // The engine is one package with one surface (issue 14): imported as @pv/engine, never by path.
+  {
+    files: ['server/**/*.ts', 'web/src/**/*.{ts,tsx}', 'web/e2e/**/*.ts', 'scripts/**/*.{ts,mts}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)engine/src(/|$)',
+              message: 'Import the engine by its package name, @pv/engine (its index.ts is its one surface).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

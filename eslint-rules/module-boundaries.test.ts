@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import moduleBoundaries, { findPath, moduleGraph } from './module-boundaries.js';
 import { allowedCycleEdges } from './module-cycles.js';
 
+const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SERVER_SRC = fileURLToPath(new URL('../server/src', import.meta.url));
 
 /** The fixture repository: server modules alpha, beta, gamma and a scripts/ tool. */
@@ -115,6 +116,49 @@ describe('pv/module-boundaries on a planted fixture', () => {
     expect(found['server/src/beta/index.ts']).toBeUndefined();
     expect(found['server/src/beta/own.ts']).toBeUndefined();
     expect(found['server/src/alpha/index.ts']).toBeUndefined();
+  });
+});
+
+describe("the repository's eslint config (what npm test runs)", () => {
+  /** The rules reported for `text` as if it were the file at `path` of the repository. */
+  async function rulesFor(path: string, text: string): Promise<string[]> {
+    const [result] = await new ESLint({ cwd: REPO }).lintText(text, { filePath: join(REPO, path) });
+    return result!.messages.map((message) => `${message.line}: ${message.ruleId} ${message.message}`);
+  }
+
+  it('reports a deep import, scripts/, a module cycle and the engine by path in server code', async () => {
+    const found = await rulesFor(
+      'server/src/http/planted.ts',
+      [
+        "export { callerMay } from '../http/route';",
+        "export { exportR3 } from '../../../engine/src/interchange/index';",
+        "export { writeFiles } from '../../../scripts/generate-dictionaries';",
+        "export { casesModule } from '../cases';",
+        "export { menuItems } from '../access/menus';",
+      ].join('\n'),
+    );
+    expect(
+      found.some((line) => line.startsWith('2: no-restricted-imports') && line.includes('@pv/engine')),
+    ).toBe(true);
+    expect(found).toContain(
+      '3: pv/module-boundaries Server code never imports scripts/ (../../../scripts/generate-dictionaries): move what it needs into the server or the engine.',
+    );
+    expect(
+      found.some((line) =>
+        line.startsWith(
+          "4: pv/module-boundaries Importing 'cases' from 'http' closes a module cycle: http -> cases",
+        ),
+      ),
+    ).toBe(true);
+    expect(found).toContain(
+      "5: pv/module-boundaries Import the module 'access' through its index ('../access'), not its file 'menus'.",
+    );
+  });
+
+  it('reports the engine by path in web code too', async () => {
+    const found = await rulesFor('web/src/planted.ts', "export { codelists } from '../../engine/src/index';");
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^1: no-restricted-imports '\.\.\/\.\.\/engine\/src\/index' .*@pv\/engine/);
   });
 });
 

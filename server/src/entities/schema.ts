@@ -4,8 +4,8 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pickEntity, resolveEntity } from '../../../engine/src/entities/resolve';
-import type { EntityFiles } from '../../../engine/src/entities/resolve';
+import { pickEntity, resolveEntity } from '@pv/engine';
+import type { EntityFiles } from '@pv/engine';
 import type { JsonSchema } from '../http';
 
 export type EntitySchema = Record<string, unknown> & {

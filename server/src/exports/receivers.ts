@@ -4,7 +4,7 @@
  * N.2.r.2, the regional profile and the E2B format; an export copies them onto its record, so a
  * later edit of the receiver never changes what the history says was sent.
  */
-import { r3Profiles } from '../../../engine/src/interchange/index';
+import { r3Profiles } from '@pv/engine';
 import { tenantHandle } from '../http';
 import { errors } from '../http';
 import type { ModuleRouter } from '../http';
