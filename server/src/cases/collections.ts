@@ -13,6 +13,7 @@ export const C = {
   summaries: 'caseSummaries',
   versions: 'caseVersions',
   history: 'workflowHistory',
+  /** The projects module's collection (projectsCollection), read here. */
   projects: 'projects',
 } as const;
 
@@ -94,5 +95,4 @@ export const caseCollections: CollectionDefinition[] = [
   },
   { name: C.versions, scope: 'tenant', audited: true, indexes: [{ fields: { caseId: 1, at: 1 } }] },
   { name: C.history, scope: 'tenant', indexes: [{ fields: { caseId: 1, at: 1 } }] },
-  { name: C.projects, scope: 'tenant', audited: true, indexes: [{ fields: { code: 1 }, unique: true }] },
 ];

@@ -36,7 +36,7 @@ import type { ServerModule } from '../http';
 import { identitySigner } from '../workflow';
 import type { Signer } from '../workflow';
 import { C as caseCollectionNames, caseCollections } from './collections';
-import { provideProjectUse } from '../projects';
+import { projectsCollection, provideProjectUse } from '../projects';
 import { caseRoutes } from './routes';
 import { validatorRoutes } from './validators';
 import { workbenchRoutes } from './workbench-routes';
@@ -70,7 +70,11 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
       'users',
       'workflow',
     ],
-    collections: caseCollections,
+    // The projects module's definition beside the case collections: cases read projects. Read when
+    // the app mounts the module, not at import.
+    get collections() {
+      return [...caseCollections, projectsCollection];
+    },
     routes: (router) => {
       caseRoutes(router, signer);
       validatorRoutes(router);

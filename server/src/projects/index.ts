@@ -8,25 +8,15 @@ export type { Hospital, CatalogueDrug } from './catalogue';
 export { CATALOGUE as catalogueCollectionNames } from './catalogue';
 export { CATALOGUE } from './catalogue';
 export { PROJECT_OBJECT, projectObject } from './object';
-export { PROJECTS, findProject } from './model';
+export { PROJECTS, findProject, projectsCollection } from './model';
 export { provideProjectUse } from './service';
 export type { ProjectUseCounter } from './service';
 export type { Project, ProjectDrug, StudySite, StudyStaffMember } from './model';
 
 import { defineModule } from '../http';
-import type { CollectionDefinition } from '../store';
 import { catalogueCollections, catalogueRoutes } from './catalogue';
 import { projectRoutes } from './routes';
-import { PROJECTS } from './model';
-
-// This module owns the projects collection. Case management still declares the same definition
-// (declaring is idempotent) until its collections file drops it.
-const projectsCollection: CollectionDefinition = {
-  name: PROJECTS,
-  scope: 'tenant',
-  audited: true,
-  indexes: [{ fields: { code: 1 }, unique: true }],
-};
+import { projectsCollection } from './model';
 
 export const projectsModule = defineModule({
   name: 'projects',

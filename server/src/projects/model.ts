@@ -3,10 +3,21 @@
  * the workflow override, in the tenant's `projects` collection. Case management, the workflow
  * and the configurator read them through this module.
  */
-import type { Handle, StoredDoc } from '../store';
+import type { CollectionDefinition, Handle, StoredDoc } from '../store';
 
 /** The projects collection. */
 export const PROJECTS = 'projects';
+
+/**
+ * Its one definition. Modules that read projects (case management) declare this same definition
+ * beside their own, so a platform mounting them without this module still has the collection.
+ */
+export const projectsCollection: CollectionDefinition = {
+  name: PROJECTS,
+  scope: 'tenant',
+  audited: true,
+  indexes: [{ fields: { code: 1 }, unique: true }],
+};
 
 export interface StudySite {
   id: string;
