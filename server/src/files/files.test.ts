@@ -128,16 +128,13 @@ describe('file store (directory)', () => {
     const bytes = 'old attachment';
     const id = createHash('sha256').update(bytes).digest('hex');
     await files.blobs.put(Readable.from([Buffer.from(bytes)]), 100);
-    await store
-      .tenant('A', { userId: 'carol' })
-      .collection('files')
-      .insertOne({
-        fileId: id,
-        fileName: 'old.txt',
-        contentType: 'text/plain',
-        size: bytes.length,
-        tenantId: 'A',
-      });
+    await store.tenant('A', { userId: 'carol' }).collection('files').insertOne({
+      fileId: id,
+      fileName: 'old.txt',
+      contentType: 'text/plain',
+      size: bytes.length,
+      tenantId: 'A',
+    });
     const info = await a().stat(id);
     expect(info).toMatchObject({ uploadedBy: 'carol', ownersRecorded: false });
     expect(info?.owners).toEqual([{ kind: 'upload', id: 'carol', addedBy: 'carol' }]);
