@@ -158,30 +158,30 @@ test('a case is registered, its mandatory fields filled, saved, checked clean an
   const projectId = String(template.values.report_studyProjectId);
   const complete = (await call<{ document: Doc }>(page, baseUrl, 'GET', `/cases/${template.id}`)).document;
 
-  // 1. Registration (the demo duty roles hold the case pages but not the case-management menu
-  // group, so the administrator registers; the clerk takes the case over in its detail page).
-  await page.goto(`${baseUrl}/casemanagement/casebookin`);
-  await page.getByTestId('case-registration').waitFor();
-  await page.getByTestId('reg-project').fill(projectId);
-  await page.locator('#reg-report-type').click();
-  await page.getByRole('option', { name: /^2 / }).click();
-  await page.locator('#reg-country').click();
-  await page.locator('#reg-country').pressSequentially('CN');
-  await page.getByRole('option', { name: /^CN / }).click();
-  await page.getByTestId('reg-create').click();
+  // 1. Registration by the data entry clerk, who becomes the case's handler: only the handler (or a
+  // holder of activecase:editOthers) takes the workflow's actions on it.
+  const entry = await signIn(browser, baseUrl, serverOutput, 'entry');
+  await entry.goto(`${baseUrl}/casemanagement/casebookin`);
+  await entry.getByTestId('case-registration').waitFor();
+  await entry.getByTestId('reg-project').fill(projectId);
+  await entry.locator('#reg-report-type').click();
+  await entry.getByRole('option', { name: /^2 / }).click();
+  await entry.locator('#reg-country').click();
+  await entry.locator('#reg-country').pressSequentially('CN');
+  await entry.getByRole('option', { name: /^CN / }).click();
+  await entry.getByTestId('reg-create').click();
   await Promise.race([
-    page.waitForURL(/\/activecase\?caseId=/),
-    page
+    entry.waitForURL(/\/activecase\?caseId=/),
+    entry
       .getByTestId('reg-duplicates')
       .waitFor()
-      .then(() => page.getByTestId('reg-duplicates').getByRole('button').click()),
+      .then(() => entry.getByTestId('reg-duplicates').getByRole('button').click()),
   ]);
-  await page.waitForURL(/\/activecase\?caseId=/);
-  const caseId = new URL(page.url()).searchParams.get('caseId')!;
+  await entry.waitForURL(/\/activecase\?caseId=/);
+  const caseId = new URL(entry.url()).searchParams.get('caseId')!;
   journey.caseId = caseId;
-  await page.getByTestId('case-detail').waitFor();
+  await entry.getByTestId('case-detail').waitFor();
 
-  const entry = await signIn(browser, baseUrl, serverOutput, 'entry');
   await openCase(entry, baseUrl, caseId);
   // 2. Mandatory fields: the narrative typed in the form; the other sections as a complete
   // seeded case has them (patient, reporters, drugs, reactions, assessments, submission plan).
