@@ -4,6 +4,7 @@ import { tenantHandle, requirePrincipal } from '../http';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter } from '../http';
 import type { JsonSchema } from '../http';
+import type { Filter } from '../store';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http';
 import { reportingDeadlineRules } from '@pv/engine';
@@ -16,13 +17,22 @@ const pageQuery: Record<string, JsonSchema> = {
 };
 
 /**
- * The empty page when the caller works in no project where they hold the feed's permission (the
- * feeds' [] would mean every project).
+ * One feed page in the projects where the caller holds the feed's permission, the scope read once.
+ * The filter is built first so that a bad parameter is refused even for a caller without projects;
+ * no such project answers the empty page (the feeds' [] would mean every project).
  */
-async function scoped(c: Context<AppEnv>, page: { page: number; size: number }, permission: string) {
-  return emptyScope(await listScope(callerOf(c), permission))
-    ? { total: 0, page: page.page, size: page.size, items: [] }
-    : null;
+async function scopedFeed(
+  c: Context<AppEnv>,
+  permission: string,
+  filterOf: (projectIds: string[]) => Filter,
+  sort: Record<string, 1 | -1>,
+  page: { page: number; size: number },
+  today: string,
+) {
+  const scope = await listScope(callerOf(c), permission);
+  const filter = filterOf(scopeIds(scope));
+  if (emptyScope(scope)) return { total: 0, page: page.page, size: page.size, items: [] };
+  return feed(tenantHandle(c), filter, sort, page, today);
 }
 
 export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
@@ -37,10 +47,10 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       query: { type: 'object', properties: pageQuery },
     },
     async (c, { query }) =>
-      (await scoped(c, query, 'home:casetodo')) ??
-      feed(
-        tenantHandle(c),
-        todoFilter(requirePrincipal(c).userId, scopeIds(await listScope(callerOf(c), 'home:casetodo'))),
+      scopedFeed(
+        c,
+        'home:casetodo',
+        (projectIds) => todoFilter(requirePrincipal(c).userId, projectIds),
         { 'state.updatedAt': -1 },
         query,
         today(),
@@ -57,10 +67,10 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       query: { type: 'object', properties: pageQuery },
     },
     async (c, { query }) =>
-      (await scoped(c, query, 'home:overduecases')) ??
-      feed(
-        tenantHandle(c),
-        overdueFilter(today(), scopeIds(await listScope(callerOf(c), 'home:overduecases'))),
+      scopedFeed(
+        c,
+        'home:overduecases',
+        (projectIds) => overdueFilter(today(), projectIds),
         { 'deadline.dueDate': 1 },
         query,
         today(),
@@ -78,18 +88,15 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         properties: { ...pageQuery, days: { type: 'integer', default: 30 } },
       },
     },
-    async (c, { query }) => {
-      // A reminder window that does not exist is refused even for a caller without projects.
-      const filter = predueFilter(
+    async (c, { query }) =>
+      scopedFeed(
+        c,
+        'home:preduealerts',
+        (projectIds) => predueFilter(today(), query.days, projectIds),
+        { 'deadline.dueDate': 1 },
+        query,
         today(),
-        query.days,
-        scopeIds(await listScope(callerOf(c), 'home:preduealerts')),
-      );
-      return (
-        (await scoped(c, query, 'home:preduealerts')) ??
-        feed(tenantHandle(c), filter, { 'deadline.dueDate': 1 }, query, today())
-      );
-    },
+      ),
   );
 
   router.route(
