@@ -11,6 +11,7 @@ import type { Clock, ServerModule } from '../http';
 import { systemClock } from '../clock';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
+import type { Store } from '../store';
 import { accessCollections } from '../access';
 import { tenancyCollections } from '../tenancy';
 import { usersCollections } from '../users';
@@ -111,6 +112,34 @@ export const demoProject = (id = 'p1'): Project & { _id: string } => ({
  * `clock` is the rig's time (default: the system clock): the platform, the store and the fixtures
  * (`filledCaseOf`, `rig.clock.now()` as "today") all read it, so dates agree on any day.
  */
+/**
+ * Collections a case platform reads that the case modules do not declare: membership, tenants
+ * (administrators), and the published configuration the cases run with.
+ */
+export async function defineCaseRigCollections(store: Pick<Store, 'define'>) {
+  for (const definition of [
+    ...usersCollections,
+    ...accessCollections,
+    ...tenancyCollections,
+    ...configurationCollections,
+    ...configuratorCollections,
+  ])
+    await store.define(definition);
+}
+
+/** The tenant-wide report-code generator the rigs start with (CN-XYPHARMA-<year><6 digits>). */
+export const defaultReportCodeGenerator = () => ({
+  name: '默认规则',
+  projectId: null,
+  countryCode: 'CN',
+  organisation: 'XYPHARMA',
+  cycle: 'year',
+  length: 6,
+  startValue: 1,
+  utcOffsetMinutes: 480,
+  enabled: true,
+});
+
 export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modules?: ServerModule[] } = {}) {
   const clock = options.clock ?? systemClock;
   const store = await testStore({ clock });
@@ -150,15 +179,7 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
     clock,
   });
   await platform.ready();
-  // Membership, tenants (administrators), and the published configuration the cases run with.
-  for (const definition of [
-    ...usersCollections,
-    ...accessCollections,
-    ...tenancyCollections,
-    ...configurationCollections,
-    ...configuratorCollections,
-  ])
-    await store.define(definition);
+  await defineCaseRigCollections(store);
   const seed = async (tenantId: string) => {
     const handle = store.tenant(tenantId, { userId: 'system:test' });
     for (const user of users) {
@@ -180,17 +201,7 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
       await handle
         .collection('projectMembers')
         .insertOne({ projectId: 'p1', userId: user.id, roleIds: [], permissionKeys: [] });
-    await handle.collection('reportCodeGenerators').insertOne({
-      name: '默认规则',
-      projectId: null,
-      countryCode: 'CN',
-      organisation: 'XYPHARMA',
-      cycle: 'year',
-      length: 6,
-      startValue: 1,
-      utcOffsetMinutes: 480,
-      enabled: true,
-    });
+    await handle.collection('reportCodeGenerators').insertOne(defaultReportCodeGenerator());
   };
   await seed('t1');
   const as = (userId: string, tenantId = 't1') => ({

@@ -5,25 +5,27 @@
  * data" switch and permission), before the node's permission and the signature. Runs the real
  * permission model (roles, project members, project roles) on a fresh embedded store.
  */
-import { configurationCollections } from '../configuration';
 import { afterAll, describe, expect, it } from 'vitest';
 import { permissionsOfArea } from '../access';
 import { authorize } from '../access';
 import type { ProjectMember, Role } from '../access';
 import { C as AuthC } from '../auth';
-import { accessCollections } from '../access';
-import { tenancyCollections } from '../tenancy';
-import { usersCollections } from '../users';
 import { C } from '../cases';
 import { demoCaseContent } from '../cases';
 import { createCasesModule, workbenchModule } from '../cases/index';
 import type { Project } from '../cases';
-import { demoProject, PASSWORD, recordingSigner } from '../cases/testing';
+import {
+  defaultReportCodeGenerator,
+  defineCaseRigCollections,
+  demoProject,
+  PASSWORD,
+  recordingSigner,
+} from '../cases/testing';
 import { dictionariesModule } from '../dictionaries/index';
 import { exportsModule } from '../exports/index';
 import { IMPORT_RECORDS, importsModule } from '../imports/index';
 import { EXPORTS } from '../exports';
-import { ConfiguratorService, configuratorCollections } from '../configurator';
+import { ConfiguratorService } from '../configurator';
 import type { Authenticator } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
@@ -64,14 +66,7 @@ const platform = testPlatform({
   ],
 });
 await platform.ready();
-for (const definition of [
-  ...usersCollections,
-  ...accessCollections,
-  ...tenancyCollections,
-  ...configurationCollections,
-  ...configuratorCollections,
-])
-  await store.define(definition);
+await defineCaseRigCollections(store);
 
 const NAMES: Record<string, string> = {
   author: '录入员小王',
@@ -126,17 +121,7 @@ for (const person of people) {
       .insertOne({ projectId, userId: person.id, roleIds, permissionKeys: [] });
 }
 for (const id of ['p1', 'p2']) await handle.collection<Project>(C.projects).insertOne(demoProject(id));
-await handle.collection('reportCodeGenerators').insertOne({
-  name: '默认规则',
-  projectId: null,
-  countryCode: 'CN',
-  organisation: 'XYPHARMA',
-  cycle: 'year',
-  length: 6,
-  startValue: 1,
-  utcOffsetMinutes: 480,
-  enabled: true,
-});
+await handle.collection('reportCodeGenerators').insertOne(defaultReportCodeGenerator());
 
 interface Answer {
   status: number;

@@ -28,7 +28,7 @@ import type { Project } from '../cases';
 import { invite } from '../auth';
 import { openSession } from '../auth';
 import { demoCaseContent } from '../cases';
-import { demoProject } from '../cases/testing';
+import { defaultReportCodeGenerator, demoProject } from '../cases/testing';
 import { dictionaryService } from '../dictionaries';
 import { openFileStore } from '../files';
 import { call, testPlatform } from '../testing';
@@ -270,17 +270,7 @@ export async function buildWorld(): Promise<World> {
     return res.body.data as Data;
   };
 
-  const generator = await handleA.collection('reportCodeGenerators').insertOne({
-    name: 'default',
-    projectId: null,
-    countryCode: 'CN',
-    organisation: 'XYPHARMA',
-    cycle: 'year',
-    length: 6,
-    startValue: 1,
-    utcOffsetMinutes: 480,
-    enabled: true,
-  });
+  const generator = await handleA.collection('reportCodeGenerators').insertOne(defaultReportCodeGenerator());
   const attachment = await upload('/files?kind=attachment', 'evidence.txt', `${caseMarker} lab report`);
   const created = await api('POST', '/cases', { projectId: P1, reportType: '2', happenCountry: 'CN' });
   const caseId = created.case.id as string;
