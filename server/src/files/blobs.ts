@@ -116,15 +116,8 @@ export class GridFsBlobStore implements BlobStore {
 
   static async connect(uri: string): Promise<GridFsBlobStore> {
     const mongoose = (await import('mongoose')).default;
-    const { SERVER_SELECTION_TIMEOUT_MS, translateError } = await loadMongoSupport();
-    const connection = mongoose.createConnection(uri, {
-      serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
-    });
-    try {
-      await connection.asPromise();
-    } catch (error) {
-      throw translateError(error);
-    }
+    const { openMongoConnection, translateError } = await loadMongoSupport();
+    const connection = await openMongoConnection(uri);
     const bucket = new mongoose.mongo.GridFSBucket(connection.db!, { bucketName: 'files' });
     return new GridFsBlobStore(connection, bucket as unknown as GridFSBucket, translateError);
   }

@@ -28,6 +28,7 @@ export type {
   Update,
 } from './port';
 
+import type { Connection } from 'mongoose';
 import { CoreStore } from './core';
 import { EmbeddedDriver } from './embedded';
 import type { Clock } from '../clock';
@@ -57,13 +58,13 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
 }
 
 /**
- * The MongoDB backend's timeout and error translation, loaded on demand (mongoose only when used):
- * the file store's GridFS blobs share them.
+ * The MongoDB backend's connection and error translation, loaded on demand (mongoose only when
+ * used): the file store's GridFS blobs share them.
  */
 export async function loadMongoSupport(): Promise<{
-  SERVER_SELECTION_TIMEOUT_MS: number;
+  openMongoConnection: (uri: string) => Promise<Connection>;
   translateError: (error: unknown) => unknown;
 }> {
-  const { SERVER_SELECTION_TIMEOUT_MS, translateError } = await import('./mongo');
-  return { SERVER_SELECTION_TIMEOUT_MS, translateError };
+  const { openMongoConnection, translateError } = await import('./mongo');
+  return { openMongoConnection, translateError };
 }

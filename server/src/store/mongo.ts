@@ -54,6 +54,18 @@ type AnyDoc = { _id: string } & Record<string, unknown>;
 /** How long an operation waits for an unreachable server before the request fails. */
 export const SERVER_SELECTION_TIMEOUT_MS = Number(process.env.PV_MONGODB_TIMEOUT_MS ?? 5000);
 
+/** A connection with the store's server selection timeout; a server not reached is StoreUnavailableError. */
+export async function openMongoConnection(uri: string): Promise<mongoose.Connection> {
+  const connection = mongoose.createConnection(uri, {
+    serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+  });
+  try {
+    return await connection.asPromise();
+  } catch (error) {
+    throw translateError(error);
+  }
+}
+
 export function encodeDefinition(def: CollectionDefinition): MetaDoc['definition'] {
   if (!def.indexes) return { ...def };
   return {
@@ -92,14 +104,7 @@ export class MongoDriver implements Driver {
   }
 
   static async connect(uri: string): Promise<MongoDriver> {
-    const connection = mongoose.createConnection(uri, {
-      serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
-    });
-    try {
-      await connection.asPromise();
-    } catch (error) {
-      throw translateError(error);
-    }
+    const connection = await openMongoConnection(uri);
     const db = connection.db as unknown as Db;
     const capabilities = await probeCapabilities(db);
     return new MongoDriver(connection, db, capabilities);
