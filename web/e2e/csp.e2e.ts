@@ -127,7 +127,7 @@ test('an activation link: the token leaves the address at once, is exchanged, an
   const account = `csp${Date.now() % 1_000_000}`;
   const created = await apiCall<{ activationPath: string }>(page, 'POST', '/users', {
     account,
-    name: 'CSP 测试用户',
+    name: 'CSP Tester',
     email: `${account}@example.cn`,
     organisationIds: [organisations.data[0]!.organisationId],
   });

@@ -38,13 +38,13 @@ test('invitations: an account named by another tenant is only invited; its holde
     'POST',
     '/tenancy/operator/tenants',
     {
-      name: `邀请测试租户${n}`,
+      name: `Invitation Test Tenant ${n}`,
       nameEn: `Invitation tenant ${n}`,
       code: `inv-${n}`,
       expiresAt: null,
       limits: { projects: 1, sponsors: 1, users: 5 },
       contact: { name: 'B', email: `${adminB}@example.cn` },
-      admin: { account: adminB, name: '租户B管理员', email: `${adminB}@example.cn` },
+      admin: { account: adminB, name: 'Tenant B Admin', email: `${adminB}@example.cn` },
     },
   );
   assert.equal(tenant.code, 200, tenant.msg);
@@ -57,7 +57,7 @@ test('invitations: an account named by another tenant is only invited; its holde
   const demoOrgs = await apiCall<{ organisationId: string }[]>(page, 'GET', '/tenancy/organisations');
   const created = await apiCall<{ activationPath: string }>(page, 'POST', '/users', {
     account: holder,
-    name: '被邀请人',
+    name: 'Invitee Holder',
     email: `${holder}@example.cn`,
     organisationIds: [demoOrgs.data[0]!.organisationId],
   });
@@ -71,7 +71,7 @@ test('invitations: an account named by another tenant is only invited; its holde
   const orgsB = await apiCall<{ organisationId: string }[]>(page, 'GET', '/tenancy/organisations');
   const invited = await apiCall<{ invited: boolean; user: { state: string } }>(page, 'POST', '/users', {
     account: holder,
-    name: '被邀请人',
+    name: 'Invitee Holder',
     email: `${holder}@b.example.cn`,
     organisationIds: [orgsB.data[0]!.organisationId],
   });
@@ -87,11 +87,11 @@ test('invitations: an account named by another tenant is only invited; its holde
   assert.equal(await page.getByTestId('personal-switch-tenant').count(), 0);
   await page.getByTestId('personal-invitations').click();
   const dialog = page.getByTestId('invitations-dialog');
-  const invitation = dialog.getByTestId('invitation').filter({ hasText: `邀请测试租户${n}` });
+  const invitation = dialog.getByTestId('invitation').filter({ hasText: `Invitation Test Tenant ${n}` });
   await invitation.waitFor();
   await screenshot('invitations');
   await invitation.getByTestId('invitation-accept').click();
-  await dialog.getByTestId('invitations-notice').getByText(`邀请测试租户${n}`).waitFor();
+  await dialog.getByTestId('invitations-notice').getByText(`Invitation Test Tenant ${n}`).waitFor();
   await invitation.waitFor({ state: 'detached' });
   await dialog.getByRole('button', { name: '关闭' }).click();
   await dialog.waitFor({ state: 'detached' });
