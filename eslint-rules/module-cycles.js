@@ -6,12 +6,6 @@
  */
 export const allowedCycleEdges = [
   {
-    from: 'http',
-    to: 'files',
-    reason:
-      "ModuleDeps types its file store with files' FileStore while files' owner checks read the request context; the FileStore interface belongs below http (the errors already live in the store).",
-  },
-  {
     from: 'auth',
     to: 'access',
     reason:

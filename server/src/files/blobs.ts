@@ -9,20 +9,11 @@ import { pipeline } from 'node:stream/promises';
 import type { Connection } from 'mongoose';
 import type { GridFSBucket } from 'mongodb';
 import { FileNotFoundError, FileTooLargeError, loadMongoSupport } from '../store';
+import type { BlobStore } from '../store';
 
 // Declared with the store's errors (the HTTP layer maps them without importing the file store).
 export { FileNotFoundError, FileTooLargeError };
-
-export interface BlobStore {
-  /** Streams the content in; refuses (leaving nothing behind) past maxBytes. */
-  put(readable: Readable, maxBytes: number): Promise<{ sha256: string; size: number }>;
-  /** Throws FileNotFoundError when absent. */
-  get(sha256: string): Promise<Readable>;
-  size(sha256: string): Promise<number | null>;
-  delete(sha256: string): Promise<void>;
-  list(): AsyncIterable<string>;
-  close(): Promise<void>;
-}
+export type { BlobStore };
 
 const SHA256 = /^[0-9a-f]{64}$/;
 

@@ -15,75 +15,32 @@ export {
   registerFileOwner,
   UPLOAD_OWNER,
 } from './owners';
-export type { FileAction, FileCaller, FileOwner, FileOwnerCheck, FileOwnerEntry } from './owners';
+export type { FileAction, FileCaller, FileOwnerCheck } from './owners';
+// The file store's contract lives with the store (below the HTTP layer's ModuleDeps).
+export type { FileInfo, FileOwner, FileOwnerEntry, FileStore, PutOptions, TenantFiles } from '../store';
 
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { systemClock } from '../clock';
 import type { Clock } from '../clock';
 import { DuplicateKeyError, RevisionConflictError } from '../store';
-import type { OpenedStore, TenantHandle } from '../store';
+import type {
+  FileInfo,
+  FileOwner,
+  FileOwnerEntry,
+  FileStore,
+  OpenedStore,
+  TenantFiles,
+  TenantHandle,
+} from '../store';
 import { DirectoryBlobStore, FileNotFoundError, GridFsBlobStore, isFileId } from './blobs';
 import type { BlobStore } from './blobs';
 import { ownersOf, sameOwner } from './owners';
-import type { FileOwner, FileOwnerEntry } from './owners';
 
 export const FILES_COLLECTION = 'files';
-
-export interface FileInfo {
-  /** sha256 of the content, hex. */
-  fileId: string;
-  fileName: string;
-  contentType: string;
-  size: number;
-  tenantId: string;
-  uploadedBy: string;
-  uploadedAt: string;
-  /** What holds the file (never empty for a stored record; see ownersOf for older records). */
-  owners: FileOwnerEntry[];
-  /** False for a record written before files had owners (its owners are the read-time rule's). */
-  ownersRecorded: boolean;
-}
 
 interface FileRecord extends Omit<FileInfo, 'owners' | 'ownersRecorded'> {
   /** Absent on records written before files had owners. */
   owners?: FileOwnerEntry[];
-}
-
-export interface PutOptions {
-  fileName: string;
-  contentType: string;
-  /** Refused past this many bytes (FileTooLargeError); nothing is kept then. */
-  maxBytes: number;
-  /** What the file is stored for; added to the record's owners when the bytes are already stored. */
-  owner: FileOwner;
-}
-
-export interface TenantFiles {
-  /**
-   * Stores the stream for its owner. Uploading the same bytes again keeps the first record's name
-   * and type, and adds the owner.
-   */
-  putStream(readable: Readable, options: PutOptions): Promise<FileInfo>;
-  /** Adds an owner to a stored file; null when this tenant has no such file. */
-  addOwner(fileId: string, owner: FileOwner): Promise<FileInfo | null>;
-  /**
-   * Removes one owner's hold; with the last owner the record goes, and the bytes when no tenant
-   * refers to them any more. False when the owner did not hold the file.
-   */
-  release(fileId: string, owner: FileOwner): Promise<boolean>;
-  /** Throws FileNotFoundError when this tenant has no such file. */
-  getStream(fileId: string): Promise<{ info: FileInfo; stream: Readable }>;
-  stat(fileId: string): Promise<FileInfo | null>;
-  /** Removes this tenant's record whatever owns it; the bytes go when no tenant refers to them any more. */
-  delete(fileId: string): Promise<boolean>;
-}
-
-export interface FileStore {
-  forTenant(handle: TenantHandle): TenantFiles;
-  /** Raw blob access for the data export/import command. */
-  readonly blobs: BlobStore;
-  close(): Promise<void>;
 }
 
 export interface OpenFileStoreOptions {

@@ -6,19 +6,7 @@
  */
 import type { Caller } from '../http';
 import type { AuthorizationScope } from '../http';
-
-/** What owns a file: a kind (`case-attachment`, `import` ...) and the owning record's id. */
-export interface FileOwner {
-  kind: string;
-  id: string;
-  /** The project the owner belongs to, when it has one (informative; checks read the owner itself). */
-  projectId?: string;
-}
-
-/** An owner as recorded on the file, with the user who gave the file this owner. */
-export interface FileOwnerEntry extends FileOwner {
-  addedBy: string;
-}
+import type { FileOwner, FileOwnerEntry } from '../store';
 
 /**
  * read: download or look at the file; delete: remove this owner's hold on the file (the bytes go

@@ -4,9 +4,8 @@
  * step and its job handlers. `server/src/modules.ts` lists the modules the server runs.
  */
 import type { Translator } from '../i18n';
-import type { CollectionDefinition, Store } from '../store';
+import type { CollectionDefinition, FileStore, Store } from '../store';
 import type { JobDefinition, JobQueue, ScheduleDeclaration } from './jobs';
-import type { FileStore as FileStoreLike } from '../files';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Authenticator } from './context';
 import type { Logger } from './log';
@@ -38,7 +37,7 @@ export interface AppConfig {
 /** What a module's routes, seed and jobs are given. */
 export interface ModuleDeps {
   store: Store;
-  files: FileStoreLike | null;
+  files: FileStore | null;
   clock: Clock;
   config: AppConfig;
   jobs: JobQueue;

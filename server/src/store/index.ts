@@ -15,6 +15,15 @@ export {
   StoreError,
 } from './port';
 export type {
+  BlobStore,
+  FileInfo,
+  FileOwner,
+  FileOwnerEntry,
+  FileStore,
+  PutOptions,
+  TenantFiles,
+} from './files';
+export type {
   Collection,
   CollectionDefinition,
   Filter,
