@@ -23,6 +23,7 @@ import { exportsModule } from './exports';
 import { messagesModule } from './messages';
 import { saeTemplatesModule } from './sae-templates';
 import { downloadsModule } from './downloads';
+import { unblindingModule } from './unblinding';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -45,4 +46,5 @@ export const modules: ServerModule[] = [
   saeTemplatesModule,
   messagesModule,
   downloadsModule,
+  unblindingModule,
 ];

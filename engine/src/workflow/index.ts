@@ -1,10 +1,11 @@
 /**
  * Workflow machine, conditions and reporting deadlines: the declared workflows (case, E2B
- * transmission) applied to facts.
+ * transmission, unblinding) applied to facts.
  */
 import caseWorkflowJson from '../../../schemas/workflows/case.json';
 import deadlinesJson from '../../../schemas/workflows/reporting-deadlines.json';
 import transmissionWorkflowJson from '../../../schemas/workflows/transmission.json';
+import unblindingWorkflowJson from '../../../schemas/workflows/unblinding.json';
 import type { DeadlineRules } from './deadlines';
 import type { WorkflowDefinition } from './types';
 
@@ -38,5 +39,7 @@ export type { CaseDeadline, DeadlineRule, DeadlineRules } from './deadlines';
 export const caseWorkflow = caseWorkflowJson as unknown as WorkflowDefinition;
 /** The E2B transmission workflow of one export, schemas/workflows/transmission.json. */
 export const transmissionWorkflow = transmissionWorkflowJson as unknown as WorkflowDefinition;
+/** The unblinding workflow of one application, schemas/workflows/unblinding.json. */
+export const unblindingWorkflow = unblindingWorkflowJson as unknown as WorkflowDefinition;
 /** The expedited-reporting deadline rules of schemas/workflows/reporting-deadlines.json. */
 export const reportingDeadlineRules = deadlinesJson as unknown as DeadlineRules;

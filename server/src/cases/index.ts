@@ -19,6 +19,8 @@ export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
 export { recordCaseTransmissions } from './transmission';
 export type { CaseTransmissionMove, CaseTransmissionStatus } from './transmission';
+export { recordCaseHistoryLine } from './history-line';
+export type { CaseHistoryLine } from './history-line';
 export type { Project, StudySite, ProjectDrug } from './projects';
 export { C, caseCollections } from './collections';
 export { REACTION_TERMS, demoCaseContent } from './demo/factory';

@@ -72,6 +72,8 @@ export interface Project {
   reportCodeGeneratorId?: string | null;
   /** JSON merge patch over schemas/workflows/case.json. */
   workflowOverride?: unknown;
+  /** JSON merge patch over schemas/workflows/unblinding.json (e.g. the e-signature of approve and handle). */
+  unblindingWorkflowOverride?: unknown;
   /** Default H.1 narrative template of the project. */
   narrativeTemplateId?: string | null;
   // Administration fields (projects module, additive; SPEC section 3 "Project").

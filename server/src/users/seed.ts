@@ -113,7 +113,7 @@ export const DEMO_ACCOUNTS: {
     duty: 'unblindingApplicant',
     zh: '揭盲申请人',
     en: 'Unblinding applicant',
-    prefixes: ['home', 'casemanagement:unblindingManagement', 'casemanagement:caseview'],
+    prefixes: ['home', 'casemanagement:unblindingManagement:apply', 'casemanagement:caseview', 'activecase:blindBottom'],
   },
   {
     account: 'unblindapprove',
@@ -121,7 +121,14 @@ export const DEMO_ACCOUNTS: {
     duty: 'unblindingApprover',
     zh: '揭盲审批人',
     en: 'Unblinding approver',
-    prefixes: ['home', 'casemanagement:unblindingManagement', 'casemanagement:batchUnblinding'],
+    prefixes: [
+      'home',
+      'casemanagement:unblindingManagement:approve',
+      'casemanagement:unblindingManagement:handle',
+      'casemanagement:batchUnblinding',
+      'casemanagement:caseview',
+      'activecase:blindBottom',
+    ],
   },
   {
     account: 'blindowner',
@@ -129,7 +136,12 @@ export const DEMO_ACCOUNTS: {
     duty: 'blindOwner',
     zh: '盲底管理员',
     en: 'Blind owner / allocator',
-    prefixes: ['home', 'casemanagement:unblindingManagement'],
+    prefixes: [
+      'home',
+      'casemanagement:unblindingManagement:blindBottom',
+      'casemanagement:unblindingManagement:handle',
+      'activecase:blindBottom',
+    ],
   },
   {
     account: 'processer',
