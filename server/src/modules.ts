@@ -24,6 +24,7 @@ import { messagesModule } from './messages';
 import { saeTemplatesModule } from './sae-templates';
 import { downloadsModule } from './downloads';
 import { unblindingModule } from './unblinding';
+import { namesModule } from './names';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -47,4 +48,5 @@ export const modules: ServerModule[] = [
   messagesModule,
   downloadsModule,
   unblindingModule,
+  namesModule,
 ];

@@ -7,6 +7,7 @@
 export type { Receiver, ReceiverView, ExportFormat, ReceiverProfile } from './receivers';
 export type { ExportRecord, ExportView, ExportStatus, AckRecord } from './service';
 export { EXPORTS } from './service';
+export { RECEIVERS } from './receivers';
 
 import { defineModule } from '../http';
 import type { CollectionDefinition } from '../store';

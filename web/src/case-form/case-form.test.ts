@@ -10,7 +10,13 @@ import { textPairs } from './TextPair';
 import { topGroups } from './CaseTabView';
 import { nestedGroups } from './RepeatableSection';
 import { caseFormCatalogues } from './text';
-import { digitsFromInput, formatE2bDate, inputFromDigits, parseE2bDate } from './widgets/e2b-date';
+import {
+  PRECISION_PATTERN,
+  formatE2bDate,
+  parseE2bDate,
+  parseTypedDate,
+  textFromDigits,
+} from './widgets/e2b-date';
 
 const field = (pointer: string, hint?: string) => ({
   pointer,
@@ -67,15 +73,39 @@ describe('partial dates', () => {
       zone: '+0800',
     });
     expect(parseE2bDate('2026112')).toBeNull();
-    expect(formatE2bDate({ precision: 'day', digits: digitsFromInput('2026-11-21'), zone: '' })).toBe(
-      '20261121',
+    expect(formatE2bDate({ precision: 'day', digits: '20261121', zone: '' })).toBe('20261121');
+    expect(formatE2bDate({ precision: 'second', digits: '20261121103015', zone: '-0500' })).toBe(
+      '20261121103015-0500',
     );
-    expect(
-      formatE2bDate({ precision: 'second', digits: digitsFromInput('2026-11-21T10:30:15'), zone: '-0500' }),
-    ).toBe('20261121103015-0500');
     expect(formatE2bDate({ precision: 'day', digits: '202611', zone: '' })).toBe('');
-    expect(inputFromDigits('202611211030', 'minute')).toBe('2026-11-21T10:30');
-    expect(inputFromDigits('202611', 'month')).toBe('2026-11');
+  });
+
+  it('typed dates in ISO order carry their precision; every E2B string types back unchanged', () => {
+    expect(parseTypedDate('2026')).toEqual({ digits: '2026', precision: 'year' });
+    expect(parseTypedDate('2026-11')).toEqual({ digits: '202611', precision: 'month' });
+    expect(parseTypedDate('2026-11-20')).toEqual({ digits: '20261120', precision: 'day' });
+    expect(parseTypedDate('2026/1/5')).toEqual({ digits: '20260105', precision: 'day' });
+    expect(parseTypedDate('2026-11-20 9')).toEqual({ digits: '2026112009', precision: 'hour' });
+    expect(parseTypedDate('2026-11-20T10:30')).toEqual({ digits: '202611201030', precision: 'minute' });
+    expect(parseTypedDate('2026-11-20 10:30:15')).toEqual({ digits: '20261120103015', precision: 'second' });
+    expect(parseTypedDate('20261120')).toEqual({ digits: '20261120', precision: 'day' });
+    for (const bad of [
+      '2026-13',
+      '2026-02-30',
+      '2025-02-29',
+      '2026-11-20 24',
+      '2026-11-20 10:60',
+      '11/20/2026',
+      '2026-',
+      '0999',
+      '2026112',
+    ])
+      expect(parseTypedDate(bad), bad).toBeNull();
+    expect(parseTypedDate('2024-02-29')?.digits).toBe('20240229');
+    for (const digits of ['2026', '202611', '20261120', '2026112010', '202611201030', '20261120103015'])
+      expect(parseTypedDate(textFromDigits(digits))?.digits).toBe(digits);
+    expect(textFromDigits('20261120')).toBe('2026-11-20');
+    expect(PRECISION_PATTERN.minute).toBe('YYYY-MM-DD hh:mm');
   });
 });
 

@@ -37,31 +37,6 @@ export function formatE2bDate(date: PartialDate): string {
   return date.digits.slice(0, need) + date.zone;
 }
 
-/** Digits of an `<input type="date|month|datetime-local">` value (`2026-11-21T10:30:15`). */
-export function digitsFromInput(input: string): string {
-  return input.replace(/[-T:]/g, '');
-}
-
-/** The native input value for the digits at a precision. */
-export function inputFromDigits(digits: string, precision: Precision): string {
-  const d = digits.padEnd(14, '0');
-  const day = `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
-  if (digits.length < PRECISION_DIGITS[precision]) return '';
-  switch (precision) {
-    case 'year':
-      return d.slice(0, 4);
-    case 'month':
-      return `${d.slice(0, 4)}-${d.slice(4, 6)}`;
-    case 'day':
-      return day;
-    case 'hour':
-    case 'minute':
-      return `${day}T${d.slice(8, 10)}:${d.slice(10, 12)}`;
-    case 'second':
-      return `${day}T${d.slice(8, 10)}:${d.slice(10, 12)}:${d.slice(12, 14)}`;
-  }
-}
-
 /** Offsets offered in the zone picker: every quarter hour that exists somewhere, -12:00 .. +14:00. */
 export const ZONES: string[] = [
   '-1200',
@@ -103,3 +78,58 @@ export const ZONES: string[] = [
   '+1300',
   '+1400',
 ];
+
+/** The typed form of each precision, in ISO order whatever the display language. */
+export const PRECISION_PATTERN: Record<Precision, string> = {
+  year: 'YYYY',
+  month: 'YYYY-MM',
+  day: 'YYYY-MM-DD',
+  hour: 'YYYY-MM-DD hh',
+  minute: 'YYYY-MM-DD hh:mm',
+  second: 'YYYY-MM-DD hh:mm:ss',
+};
+
+/** Digits (CCYY[MM[DD[hh[mm[ss]]]]]) as typed text in ISO order: `20261120` -> `2026-11-20`. */
+export function textFromDigits(digits: string): string {
+  const p = (from: number, to: number) => digits.slice(from, to);
+  let text = p(0, 4);
+  if (digits.length >= 6) text += `-${p(4, 6)}`;
+  if (digits.length >= 8) text += `-${p(6, 8)}`;
+  if (digits.length >= 10) text += ` ${p(8, 10)}`;
+  if (digits.length >= 12) text += `:${p(10, 12)}`;
+  if (digits.length >= 14) text += `:${p(12, 14)}`;
+  return text;
+}
+
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * Typed text -> E2B digits and the precision it carries, or null when it is not a real date:
+ * `2026`, `2026-11`, `2026-11-20`, `2026-11-20 10`, `2026-11-20 10:30`, `2026-11-20 10:30:15`;
+ * `/`, `.` and `T` separate too, and bare E2B digits (`20261120`) are taken as they are.
+ */
+export function parseTypedDate(text: string): { digits: string; precision: Precision } | null {
+  const trimmed = text.trim();
+  let parts: string[];
+  if (/^\d+$/.test(trimmed)) {
+    if (![4, 6, 8, 10, 12, 14].includes(trimmed.length)) return null;
+    parts = trimmed.match(/^\d{4}|\d{2}/g) ?? [];
+  } else {
+    const match =
+      /^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2})(?:[ T](\d{1,2})(?::(\d{1,2})(?::(\d{1,2}))?)?)?)?)?$/.exec(
+        trimmed,
+      );
+    if (!match) return null;
+    parts = match.slice(1).filter((part): part is string => part !== undefined);
+  }
+  const [year, month, day, hour, minute, second] = parts.map(Number);
+  if (year === undefined || year < 1000) return null;
+  if (month !== undefined && (month < 1 || month > 12)) return null;
+  if (day !== undefined && (day < 1 || day > daysIn(year, month!))) return null;
+  if (hour !== undefined && hour > 23) return null;
+  if (minute !== undefined && minute > 59) return null;
+  if (second !== undefined && second > 59) return null;
+  const digits = parts.map((part, i) => (i === 0 ? part : part.padStart(2, '0'))).join('');
+  const precision = PRECISIONS.find((x) => PRECISION_DIGITS[x] === digits.length)!;
+  return { digits, precision };
+}

@@ -1,0 +1,151 @@
+/**
+ * Display names of referenced objects, a batch per kind: what a list or form shows in place of an
+ * id (project code, study site, project drug, user, receiver, regulator, organisation). Each kind
+ * answers only what the caller may see: projects, their sites and drugs within the caller's
+ * projects (callerProjects: members, or every project for a tenant administrator); users,
+ * receivers and organisations of the caller's own tenant; the platform's regulators. An id the
+ * caller may not see is answered exactly like an unknown one: left out.
+ */
+import { callerProjects } from '../cases';
+import type { Caller } from '../http';
+import { PROJECTS } from '../projects';
+import type { Project } from '../projects';
+import { RECEIVERS } from '../exports';
+import { MASTERDATA } from '../masterdata';
+import { C } from '../auth';
+import type { Handle, StoredDoc } from '../store';
+import { InvalidStoreRequestError } from '../store';
+
+/** The kinds a batch may ask, each by its query property (`projectIds` ...). */
+export const NAME_KINDS = [
+  'project',
+  'site',
+  'drug',
+  'user',
+  'receiver',
+  'regulator',
+  'organisation',
+] as const;
+export type NameKind = (typeof NAME_KINDS)[number];
+
+/** The largest batch of one kind (one page of a list asks far fewer). */
+export const NAME_BATCH_MAX = 200;
+
+/** What is shown for an id: a code (project code, site number) and a name in zh and, when kept, en. */
+export interface DisplayName {
+  code?: string;
+  name: string;
+  nameEn?: string;
+}
+
+export type NameRequest = Partial<Record<NameKind, string[]>>;
+export type NameAnswer = Record<NameKind, Record<string, DisplayName>>;
+
+/** A collection its owning module may not have mounted on this platform reads as empty. */
+async function orEmpty<T>(read: () => Promise<T[]>): Promise<T[]> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof InvalidStoreRequestError) return [];
+    throw error;
+  }
+}
+
+function named(doc: object, code?: unknown): DisplayName {
+  const { name, nameEn } = doc as { name?: unknown; nameEn?: unknown };
+  return {
+    ...(typeof code === 'string' && code ? { code } : {}),
+    name: typeof name === 'string' ? name : '',
+    ...(typeof nameEn === 'string' && nameEn ? { nameEn } : {}),
+  };
+}
+
+/** The caller's visible, not deleted projects among those holding the filter. */
+async function visibleProjects(
+  caller: Caller,
+  filter: Record<string, unknown>,
+): Promise<StoredDoc<Project>[]> {
+  const scope = await callerProjects(caller);
+  if (scope !== null && scope.length === 0) return [];
+  const within = scope === null ? filter : { $and: [filter, { _id: { $in: scope } }] };
+  return orEmpty(() =>
+    caller.tenant.collection<Project>(PROJECTS).find({ ...within, deleted: { $ne: true } }, { limit: 500 }),
+  );
+}
+
+async function projectNames(caller: Caller, ids: string[]) {
+  const projects = await visibleProjects(caller, { _id: { $in: ids } });
+  return projects.map((p) => [p._id, named(p, p.code)] as const);
+}
+
+async function siteNames(caller: Caller, ids: string[]) {
+  const wanted = new Set(ids);
+  const projects = await visibleProjects(caller, { 'sites.id': { $in: ids } });
+  return projects.flatMap((p) =>
+    (p.sites ?? []).filter((s) => wanted.has(s.id)).map((s) => [s.id, named(s, s.code)] as const),
+  );
+}
+
+async function drugNames(caller: Caller, ids: string[]) {
+  const wanted = new Set(ids);
+  const projects = await visibleProjects(caller, { 'drugs.id': { $in: ids } });
+  return projects.flatMap((p) =>
+    (p.drugs ?? [])
+      .filter((d) => wanted.has(d.id))
+      .map((d) => [d.id, { name: d.drugName, ...(d.genericName ? { code: d.genericName } : {}) }] as const),
+  );
+}
+
+async function userNames(handle: Handle, ids: string[]) {
+  // Tenant users are keyed `<accountId>:<tenantId>`; lists and cases name them by account id.
+  const users = await orEmpty(() =>
+    handle
+      .collection<{ name: string; accountId?: string }>(C.users)
+      .find(
+        { $or: [{ _id: { $in: ids } }, { accountId: { $in: ids } }] },
+        { projection: { name: 1, accountId: 1 } },
+      ),
+  );
+  const wanted = new Set(ids);
+  return users.flatMap((u) =>
+    [u._id, u.accountId]
+      .filter((id): id is string => !!id && wanted.has(id))
+      .map((id) => [id, named(u)] as const),
+  );
+}
+
+async function tenantNames(handle: Handle, collection: string, ids: string[], code?: string) {
+  const docs = await orEmpty(() =>
+    handle
+      .collection<Record<string, unknown>>(collection)
+      .find({ _id: { $in: ids } }, { limit: NAME_BATCH_MAX }),
+  );
+  return docs.map((doc) => [doc._id, named(doc, code ? doc[code] : undefined)] as const);
+}
+
+/** Names of every kind asked; ids not found or not visible are absent from the answer. */
+export async function resolveNames(caller: Caller, request: NameRequest): Promise<NameAnswer> {
+  const answer = Object.fromEntries(NAME_KINDS.map((kind) => [kind, {}])) as NameAnswer;
+  const asked = (kind: NameKind) => [...new Set(request[kind] ?? [])].slice(0, NAME_BATCH_MAX);
+  const tenant = () => caller.tenant;
+  const platform = () => caller.deps.store.platform({ userId: caller.userId });
+  const readers: Record<NameKind, (ids: string[]) => Promise<(readonly [string, DisplayName])[]>> = {
+    project: (ids) => projectNames(caller, ids),
+    site: (ids) => siteNames(caller, ids),
+    drug: (ids) => drugNames(caller, ids),
+    user: (ids) => userNames(tenant(), ids),
+    receiver: (ids) => tenantNames(tenant(), RECEIVERS, ids),
+    organisation: (ids) => tenantNames(tenant(), C.organisations, ids, 'code'),
+    regulator: (ids) => tenantNames(platform(), MASTERDATA.regulators, ids, 'authorityCode'),
+  };
+  // An operator has no tenant: only the platform's regulators have names for them.
+  const kinds = NAME_KINDS.filter(
+    (kind) => asked(kind).length && (!caller.principal.operator || kind === 'regulator'),
+  );
+  await Promise.all(
+    kinds.map(async (kind) => {
+      for (const [id, name] of await readers[kind](asked(kind))) answer[kind][id] = name;
+    }),
+  );
+  return answer;
+}

@@ -1,0 +1,87 @@
+/**
+ * How values read on screen, in exports and in history, in the display language: booleans as
+ * yes/no, code-list codes as their labels, E2B partial dates and timestamps in ISO order
+ * (2026-11-20 in zh and en alike) at the precision they were recorded with.
+ */
+import { codelists } from '@pv/engine';
+import type { LocalisedText } from '../i18n';
+
+type Pick = (text: LocalisedText) => string;
+type Translate = (key: string) => string;
+
+const E2B_DATE = /^(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([+-]\d{4})?$/;
+
+/** True for an E2B date string `CCYY[MM[DD[hh[mm[ss]]]]][+/-hhmm]`. */
+export function isE2bDate(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  // Whole parts only: 5 or 7 digits match the pattern's optional groups no other way.
+  return E2B_DATE.test(value) && [4, 6, 8, 10, 12, 14].includes(value.replace(/[+-]\d{4}$/, '').length);
+}
+
+/** `20261120` -> `2026-11-20`, `202611` -> `2026-11`, `20261120103015+0800` -> `2026-11-20 10:30:15 +08:00`. */
+export function formatE2bDate(value: string): string {
+  if (!isE2bDate(value)) return value;
+  const [, year, month, day, hour, minute, second, zone] = E2B_DATE.exec(value)!;
+  let text = [year, month, day].filter(Boolean).join('-');
+  if (hour) text += ` ${[hour, minute, second].filter(Boolean).join(':')}`;
+  if (zone) text += ` ${zone.slice(0, 3)}:${zone.slice(3)}`;
+  return text;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A timestamp (ISO 8601) as local `2026-11-20 10:30`; a bare ISO date stays `2026-11-20`. */
+export function formatDateTime(value: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) return value;
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+/** A timestamp's day as local `2026-11-20`. */
+export function formatDate(value: string): string {
+  return formatDateTime(value).slice(0, 10);
+}
+
+/** The label of a code in a code list of the engine (schemas/codelists), or the code when unlisted. */
+export function codeText(list: string, code: unknown, pick: Pick): string {
+  const entry = codelists[list]?.values.find((x) => x.code === String(code));
+  return entry ? pick(entry) : String(code);
+}
+
+export const booleanText = (value: boolean, t: Translate) => t(value ? 'common.yes' : 'common.no');
+
+export interface ValueFormat {
+  codelist?: string;
+  /** `e2bDate`: an E2B partial date; `dateTime`/`date`: an ISO timestamp. */
+  format?: 'e2bDate' | 'dateTime' | 'date';
+  /** zh/en labels of an enum's values. */
+  options?: Record<string, LocalisedText>;
+}
+
+/**
+ * One value as text: booleans as yes/no, codes as labels, dates in ISO order, a null flavor as
+ * its code in brackets, lists joined; objects never show as `[object Object]`.
+ */
+export function valueText(value: unknown, format: ValueFormat, pick: Pick, t: Translate): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (Array.isArray(value))
+    return value
+      .map((v) => valueText(v, format, pick, t))
+      .filter(Boolean)
+      .join('; ');
+  if (typeof value === 'boolean') return booleanText(value, t);
+  if (typeof value === 'object') {
+    const flavor = (value as { nullFlavor?: unknown }).nullFlavor;
+    return typeof flavor === 'string' ? `[${flavor}]` : '';
+  }
+  const option = format.options?.[String(value)];
+  if (option) return pick(option);
+  if (format.codelist) return codeText(format.codelist, value, pick);
+  if (typeof value === 'string') {
+    if (format.format === 'e2bDate') return formatE2bDate(value);
+    if (format.format === 'dateTime') return formatDateTime(value);
+    if (format.format === 'date') return formatDate(value);
+  }
+  return String(value);
+}
