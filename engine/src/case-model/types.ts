@@ -62,6 +62,10 @@ export interface CaseListColumn {
   fixed?: 'left' | 'right';
   codelist?: string;
   e2b?: string;
+  /** The value is the id of a project, study site or user: shown by its name (GET /api/names). */
+  ref?: 'project' | 'site' | 'user';
+  /** `e2bDate`: an E2B partial date; `dateTime`: an ISO timestamp; both shown in ISO order. */
+  format?: 'e2bDate' | 'dateTime';
   /**
    * `summary`: the value is not the case document's but one the server keeps in the case summary at
    * the same path (the E2B transmission status, `/transmission/status`).

@@ -45,4 +45,12 @@ describe('workbench feed columns', () => {
     expect(text('dueDate', row({}))).toBe('2026-11-08');
     expect(text('deadlineRule', row({ deadline: null }))).toBe('');
   });
+
+  it('shows the project by its code from the page names, not its id', () => {
+    const r = row({ values: { report_studyProjectId: 'd2f8bf7f-e370-4487-a04e-28ded8ba497a' } });
+    const project = FEED_COLUMNS.find((c) => c.key === 'project')!;
+    const names = (kind: string, id: unknown) =>
+      kind === 'project' && id === r.values.report_studyProjectId ? 'XY-101-301' : '';
+    expect(project.text(r, t, pick, names)).toBe('XY-101-301');
+  });
 });

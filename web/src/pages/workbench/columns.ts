@@ -4,16 +4,20 @@
  */
 import { caseWorkflow, codelists, reportingDeadlineRules } from '@pv/engine';
 import type { LocalisedText } from '../../i18n';
+import type { NameKind } from '../../display/names';
 import type { FeedRow } from './api';
 
 type Translate = (key: string, params?: Record<string, string | number>) => string;
 type Pick = (text: LocalisedText) => string;
+/** A referenced object's display name (display/useNames); without one the id shows. */
+type Name = (kind: NameKind, id: unknown) => string;
+const noNames: Name = (_kind, id) => (typeof id === 'string' ? id : '');
 
 export interface FeedColumn {
   key: string;
   /** Catalogue key of the header. */
   labelKey: string;
-  text(row: FeedRow, t: Translate, pick: Pick): string;
+  text(row: FeedRow, t: Translate, pick: Pick, name?: Name): string;
 }
 
 const value = (row: FeedRow, key: string): string => {
@@ -42,7 +46,11 @@ export function daysLeftText(row: FeedRow, t: Translate): string {
 
 export const FEED_COLUMNS: FeedColumn[] = [
   { key: 'reportCode', labelKey: 'workbench.column.reportCode', text: (r) => value(r, 'report_reportCode') },
-  { key: 'project', labelKey: 'workbench.column.project', text: (r) => value(r, 'report_studyProjectId') },
+  {
+    key: 'project',
+    labelKey: 'workbench.column.project',
+    text: (r, _t, _pick, name = noNames) => name('project', r.values.report_studyProjectId),
+  },
   { key: 'patient', labelKey: 'workbench.column.patient', text: (r) => value(r, 'patient_patientsName') },
   {
     key: 'reportType',

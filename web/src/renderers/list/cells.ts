@@ -2,21 +2,23 @@
 import type { ColumnDefinition } from '../definition';
 import { valueAt } from '../definition';
 import type { LocalisedText } from '../../i18n';
+import { formatDate, formatDateTime, valueText } from '../../display/values';
 
 export function cellText(
   column: ColumnDefinition,
   row: Record<string, unknown>,
   pick: (text: LocalisedText) => string,
   t: (key: string) => string,
-  locale: string,
+  _locale: string,
 ): string {
   const value = valueAt(row, column.field ?? column.key);
   if (value === null || value === undefined || value === '') return '';
   switch (column.type) {
+    // ISO order in every display language (2026-11-20 10:30), as the case list shows dates.
     case 'datetime':
-      return new Date(String(value)).toLocaleString(locale);
+      return formatDateTime(String(value));
     case 'date':
-      return new Date(String(value)).toLocaleDateString(locale);
+      return formatDate(String(value));
     case 'enum': {
       const label = column.options?.[String(value)];
       return label ? pick(label) : String(value);
@@ -32,7 +34,8 @@ export function cellText(
             .join(', ')
         : String(value);
     default:
-      return typeof value === 'object' ? JSON.stringify(value) : String(value);
+      // A boolean or null flavor in a text column still reads as words, never true/false or [object Object].
+      return valueText(value, {}, pick, t);
   }
 }
 
