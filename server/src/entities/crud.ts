@@ -23,6 +23,19 @@ export interface SoftDeleted {
   deletedAt?: string;
 }
 
+/** The operations the generic CRUD serves. */
+export type EntityOperation = 'list' | 'read' | 'create' | 'update' | 'delete' | 'restore';
+
+/** What a hook is given: who asks, the store handle of the entity's scope, and on edits the entry as stored. */
+export interface EntityHookContext<T extends object> {
+  caller: Caller;
+  handle: Handle;
+  /** The entry's id on edits, deletions and restores. */
+  id?: string;
+  /** The entry as stored before the edit or deletion. */
+  before?: StoredDoc<T>;
+}
+
 export interface EntitySpec<T extends object> {
   /** Route path relative to the module prefix, e.g. `/hospitals`. */
   path: string;
@@ -35,6 +48,14 @@ export interface EntitySpec<T extends object> {
   permission: string;
   /** Permission of the list and read routes when it differs (e.g. any signed-in user). */
   readPermission?: string;
+  /** Permission of an operation where it is not `permission` (+ `:add`, `:edit`, `:delete`). */
+  permissions?: Partial<Record<EntityOperation, string>>;
+  /** The operations served here (default all); a module serves the others its own way (a tree, a profile). */
+  operations?: readonly EntityOperation[];
+  /** Summary of an operation in the OpenAPI document where the generic one says too little. */
+  summaries?: Partial<Record<EntityOperation, string>>;
+  /** Name of the id path parameter (default `id`), e.g. `receiverId`. */
+  idParam?: string;
   /** The list's order when the request names no `sort`. */
   sort: Record<string, 1 | -1>;
   /**
@@ -46,14 +67,30 @@ export interface EntitySpec<T extends object> {
   exact: string[];
   /** Fields the `keyword` filter searches (case-insensitive substring). */
   keywordFields: string[];
-  /** Translated message key for an unknown id. */
+  /** Translated message key for an unknown id (its parameter `id` is the id asked for). */
   notFound: string;
   /** Fields whose combination must be unique among the entries not deleted. */
   unique?: { fields: string[]; message: string };
   /** Checks beyond JSON Schema; throw an AppError to refuse. `id` is set on edits. */
   check?(input: T, handle: Handle, id?: string): Promise<void> | void;
+  /**
+   * The entry to store from a validated body (trimmed, defaulted, derived fields), after `check`;
+   * throw an AppError to refuse. Default: the body as it is.
+   */
+  prepare?(input: T, context: EntityHookContext<T>): Promise<T> | T;
+  /** The answer for one entry (default entityView). */
+  view?(doc: StoredDoc<T>): unknown;
   /** Why deletion is refused (a translated AppError), or nothing when the entry is unused. */
-  assertUnused?(id: string, handle: Handle): Promise<void>;
+  assertUnused?(id: string, handle: Handle, context?: EntityHookContext<T>): Promise<void>;
+  /** soft (default): flagged deleted, restorable; hard: the document is removed (no restore). */
+  deletion?: 'soft' | 'hard';
+  /**
+   * false: an edit sets the fields it sends and leaves the others as stored. Default true: the form
+   * sends the whole entry, so an optional field it leaves out is cleared.
+   */
+  clearOmitted?: boolean;
+  /** After a write was stored (caches to forget, linked records to follow). */
+  afterWrite?(doc: StoredDoc<T> | null, context: EntityHookContext<T>): Promise<void> | void;
 }
 
 export function entityView<T extends object>(doc: StoredDoc<T>) {
@@ -77,11 +114,11 @@ export function scopeHandle(caller: Caller, scope: 'tenant' | 'platform'): Handl
   return caller.deps.store.platform({ userId: caller.userId });
 }
 
-const idParams: JsonSchema = {
+const idParamsOf = (name: string): JsonSchema => ({
   type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
-};
+  required: [name],
+  properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } },
+});
 
 async function assertUnique<T extends object>(
   spec: EntitySpec<T>,
@@ -107,144 +144,191 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
   const collection = (caller: Caller) => handle(caller).collection<T & SoftDeleted>(spec.collection);
   const current = async (caller: Caller, id: string) => {
     const doc = await collection(caller).findOne({ _id: id });
-    if (!doc || doc.deleted) throw errors.notFound(spec.notFound);
+    if (!doc || doc.deleted) throw errors.notFound(spec.notFound, { id });
     return doc;
+  };
+  const view = (doc: StoredDoc<T>) => (spec.view ? spec.view(doc) : entityView(doc));
+  const stored = async (input: T, context: EntityHookContext<T>): Promise<T> => {
+    await spec.check?.(input, context.handle, context.id);
+    const entry = spec.prepare ? await spec.prepare(input, context) : input;
+    await assertUnique(spec, collection(context.caller), entry, context.id);
+    return entry;
   };
   const label = entity['x-label']?.en ?? spec.entity;
   const readPermission = spec.readPermission ?? spec.permission;
+  const idParam = spec.idParam ?? 'id';
+  const idParams = idParamsOf(idParam);
+  const one = `${spec.path}/:${idParam}`;
+  const serves = (operation: EntityOperation) => !spec.operations || spec.operations.includes(operation);
+  const permission = (operation: EntityOperation, fallback: string) =>
+    spec.permissions?.[operation] ?? fallback;
+  const summary = (operation: EntityOperation, fallback: string) => spec.summaries?.[operation] ?? fallback;
+  const hard = spec.deletion === 'hard';
 
   const sortable = spec.sortable ?? [];
 
-  router.route<unknown, PageQuery & SortQuery & Record<string, string | boolean | undefined>>(
-    {
-      method: 'get',
-      path: spec.path,
-      summary: `${label}: paged list (keyword${spec.exact.map((f) => `, ${f}`).join('')}; deleted=true lists the deleted${sortable.length ? `; sort by ${sortable.join(', ')} with order=asc|desc` : ''})`,
-      permission: readPermission,
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          ...pageQuery,
-          ...sortQuery,
-          keyword: { type: 'string', maxLength: 100 },
-          deleted: { type: 'boolean' },
-          ...Object.fromEntries(spec.exact.map((field) => [field, { type: 'string', maxLength: 100 }])),
+  if (serves('list'))
+    router.route<unknown, PageQuery & SortQuery & Record<string, string | boolean | undefined>>(
+      {
+        method: 'get',
+        path: spec.path,
+        summary: summary(
+          'list',
+          `${label}: paged list (keyword${spec.exact.map((f) => `, ${f}`).join('')}; deleted=true lists the deleted${sortable.length ? `; sort by ${sortable.join(', ')} with order=asc|desc` : ''})`,
+        ),
+        permission: permission('list', readPermission),
+        query: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            ...pageQuery,
+            ...sortQuery,
+            keyword: { type: 'string', maxLength: 100 },
+            deleted: { type: 'boolean' },
+            ...Object.fromEntries(spec.exact.map((field) => [field, { type: 'string', maxLength: 100 }])),
+          },
         },
       },
-    },
-    async (c, { query }) => {
-      const sort = listSort(query, sortable, spec.sort);
-      const filter: Record<string, unknown> = query.deleted ? { deleted: true } : { deleted: { $ne: true } };
-      for (const field of spec.exact)
-        if (query[field] !== undefined && query[field] !== '') filter[field] = query[field];
-      if (typeof query.keyword === 'string' && query.keyword.trim()) {
-        const match = textMatch(query.keyword.trim());
-        filter.$or = spec.keywordFields.map((field) => ({ [field]: match }));
-      }
-      const docs = collection(callerOf(c));
-      const items = await docs.find(filter, { sort, ...pageOptions(query) });
-      return { total: await docs.count(filter), items: items.map(entityView) };
-    },
-  );
+      async (c, { query }) => {
+        const sort = listSort(query, sortable, spec.sort);
+        const filter: Record<string, unknown> = query.deleted
+          ? { deleted: true }
+          : { deleted: { $ne: true } };
+        for (const field of spec.exact)
+          if (query[field] !== undefined && query[field] !== '') filter[field] = query[field];
+        if (typeof query.keyword === 'string' && query.keyword.trim()) {
+          const match = textMatch(query.keyword.trim());
+          filter.$or = spec.keywordFields.map((field) => ({ [field]: match }));
+        }
+        const docs = collection(callerOf(c));
+        const items = await docs.find(filter, { sort, ...pageOptions(query) });
+        return { total: await docs.count(filter), items: items.map(view) };
+      },
+    );
 
-  router.route<unknown, unknown, { id: string }>(
-    {
-      method: 'get',
-      path: `${spec.path}/:id`,
-      summary: `${label}: one entry`,
-      permission: readPermission,
-      params: idParams,
-    },
-    async (c, { params }) => entityView(await current(callerOf(c), params.id)),
-  );
+  if (serves('read'))
+    router.route<unknown, unknown, Record<string, string>>(
+      {
+        method: 'get',
+        path: one,
+        summary: summary('read', `${label}: one entry`),
+        permission: permission('read', readPermission),
+        params: idParams,
+      },
+      async (c, { params }) => view(await current(callerOf(c), params[idParam]!)),
+    );
 
-  router.route<T>(
-    {
-      method: 'post',
-      path: spec.path,
-      summary: `${label}: add`,
-      permission: `${spec.permission}:add`,
-      body: bodySchema(entity),
-    },
-    async (c, { body }) => {
-      const docs = collection(callerOf(c));
-      await spec.check?.(body, handle(callerOf(c)));
-      await assertUnique(spec, docs, body);
-      return entityView(await docs.insertOne(body as T & SoftDeleted));
-    },
-  );
+  if (serves('create'))
+    router.route<T>(
+      {
+        method: 'post',
+        path: spec.path,
+        summary: summary('create', `${label}: add`),
+        permission: permission('create', `${spec.permission}:add`),
+        body: bodySchema(entity),
+      },
+      async (c, { body }) => {
+        const caller = callerOf(c);
+        const context: EntityHookContext<T> = { caller, handle: handle(caller) };
+        const created = await collection(caller).insertOne((await stored(body, context)) as T & SoftDeleted);
+        await spec.afterWrite?.(created, context);
+        return view(created);
+      },
+    );
 
-  router.route<T & { rev: number }, unknown, { id: string }>(
-    {
-      method: 'put',
-      path: `${spec.path}/:id`,
-      summary: `${label}: edit from the revision read (the whole entry)`,
-      permission: `${spec.permission}:edit`,
-      params: idParams,
-      body: bodySchema(entity, { rev: true }),
-    },
-    async (c, { body, params }) => {
-      const docs = collection(callerOf(c));
-      const before = await current(callerOf(c), params.id);
-      const fields = fieldsOf(body);
-      await spec.check?.(fields as T, handle(callerOf(c)), params.id);
-      await assertUnique(spec, docs, fields as T, params.id);
-      // The form sends the whole entry: optional fields it leaves out are cleared.
-      const cleared = Object.fromEntries(
-        Object.keys(before)
-          .filter((key) => key in entity.properties && !(key in fields) && key !== 'deleted')
-          .map((key) => [key, '']),
-      );
-      const updated = await docs.updateOne(
-        { _id: params.id },
-        { $set: fields, ...(Object.keys(cleared).length ? { $unset: cleared } : {}) },
-        { expectedRev: body.rev },
-      );
-      return entityView(updated!);
-    },
-  );
+  if (serves('update'))
+    router.route<T & { rev: number }, unknown, Record<string, string>>(
+      {
+        method: 'put',
+        path: one,
+        summary: summary('update', `${label}: edit from the revision read (the whole entry)`),
+        permission: permission('update', `${spec.permission}:edit`),
+        params: idParams,
+        body: bodySchema(entity, { rev: true }),
+      },
+      async (c, { body, params }) => {
+        const caller = callerOf(c);
+        const id = params[idParam]!;
+        const docs = collection(caller);
+        const before = await current(caller, id);
+        const context: EntityHookContext<T> = { caller, handle: handle(caller), id, before };
+        const fields = (await stored(fieldsOf(body) as T, context)) as T & Record<string, unknown>;
+        // The form sends the whole entry: optional fields it leaves out are cleared.
+        const cleared =
+          spec.clearOmitted === false
+            ? {}
+            : Object.fromEntries(
+                Object.keys(before)
+                  .filter((key) => key in entity.properties && !(key in fields) && key !== 'deleted')
+                  .map((key) => [key, '']),
+              );
+        const updated = await docs.updateOne(
+          { _id: id },
+          { $set: fields, ...(Object.keys(cleared).length ? { $unset: cleared } : {}) },
+          { expectedRev: body.rev },
+        );
+        if (!updated) throw errors.notFound(spec.notFound, { id });
+        await spec.afterWrite?.(updated, context);
+        return view(updated);
+      },
+    );
 
-  router.route<unknown, unknown, { id: string }>(
-    {
-      method: 'delete',
-      path: `${spec.path}/:id`,
-      summary: `${label}: delete (soft, restorable; refused while in use)`,
-      permission: `${spec.permission}:delete`,
-      params: idParams,
-    },
-    async (c, { params }) => {
-      const doc = await current(callerOf(c), params.id);
-      await spec.assertUnused?.(params.id, handle(callerOf(c)));
-      await collection(callerOf(c)).updateOne(
-        { _id: params.id },
-        { $set: { deleted: true, deletedAt: callerOf(c).clock.now().toISOString() } },
-        { expectedRev: doc.rev },
-      );
-      return null;
-    },
-  );
+  if (serves('delete'))
+    router.route<unknown, unknown, Record<string, string>>(
+      {
+        method: 'delete',
+        path: one,
+        summary: summary(
+          'delete',
+          hard
+            ? `${label}: delete (refused while in use)`
+            : `${label}: delete (soft, restorable; refused while in use)`,
+        ),
+        permission: permission('delete', `${spec.permission}:delete`),
+        params: idParams,
+      },
+      async (c, { params }) => {
+        const caller = callerOf(c);
+        const id = params[idParam]!;
+        const doc = await current(caller, id);
+        const context: EntityHookContext<T> = { caller, handle: handle(caller), id, before: doc };
+        await spec.assertUnused?.(id, context.handle, context);
+        if (hard) await collection(caller).deleteOne({ _id: id });
+        else
+          await collection(caller).updateOne(
+            { _id: id },
+            { $set: { deleted: true, deletedAt: caller.clock.now().toISOString() } },
+            { expectedRev: doc.rev },
+          );
+        await spec.afterWrite?.(null, context);
+        return null;
+      },
+    );
 
-  router.route<unknown, unknown, { id: string }>(
-    {
-      method: 'post',
-      path: `${spec.path}/:id/restore`,
-      summary: `${label}: restore a deleted entry`,
-      permission: `${spec.permission}:delete`,
-      params: idParams,
-    },
-    async (c, { params }) => {
-      const docs = collection(callerOf(c));
-      const doc = await docs.findOne({ _id: params.id });
-      if (!doc) throw errors.notFound(spec.notFound);
-      if (!doc.deleted) throw errors.badRequest('entities.notDeleted');
-      await assertUnique(spec, docs, doc as T, params.id);
-      const restored = await docs.updateOne(
-        { _id: params.id },
-        { $set: { deleted: false }, $unset: { deletedAt: '' } },
-        { expectedRev: doc.rev },
-      );
-      return entityView(restored!);
-    },
-  );
+  if (serves('restore') && !hard)
+    router.route<unknown, unknown, Record<string, string>>(
+      {
+        method: 'post',
+        path: `${one}/restore`,
+        summary: summary('restore', `${label}: restore a deleted entry`),
+        permission: permission('restore', `${spec.permission}:delete`),
+        params: idParams,
+      },
+      async (c, { params }) => {
+        const caller = callerOf(c);
+        const id = params[idParam]!;
+        const docs = collection(caller);
+        const doc = await docs.findOne({ _id: id });
+        if (!doc) throw errors.notFound(spec.notFound, { id });
+        if (!doc.deleted) throw errors.badRequest('entities.notDeleted');
+        await assertUnique(spec, docs, doc as T, id);
+        const restored = await docs.updateOne(
+          { _id: id },
+          { $set: { deleted: false }, $unset: { deletedAt: '' } },
+          { expectedRev: doc.rev },
+        );
+        await spec.afterWrite?.(restored, { caller, handle: handle(caller), id, before: doc });
+        return view(restored!);
+      },
+    );
 }

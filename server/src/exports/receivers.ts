@@ -8,8 +8,7 @@ import { r3Profiles } from '@pv/engine';
 import { tenantHandle } from '../http';
 import { errors } from '../http';
 import type { ModuleRouter } from '../http';
-import type { JsonSchema } from '../http';
-import { loadEntity, pickBody } from '../entities';
+import { entityRoutes } from '../entities';
 import type { Handle, StoredDoc } from '../store';
 
 export const RECEIVERS = 'receivers';
@@ -32,33 +31,7 @@ export interface Receiver {
   remark?: string | null;
 }
 
-export type ReceiverInput = Omit<Receiver, 'active'> & { active?: boolean; rev?: number };
-
-// The body is schemas/entities/receiver.json's declaration (the receiver form renders the same one);
-// identifiers go into XML attributes and regulators' gateways: printable ASCII, no spaces (formats.json).
-const receiverBody = (requireRev: boolean): JsonSchema => {
-  const body = pickBody(
-    loadEntity('receiver'),
-    [
-      'name',
-      'receiverIdentifier',
-      'messageReceiverIdentifier',
-      'senderIdentifier',
-      'profile',
-      'format',
-      'active',
-      'remark',
-    ],
-    { extra: { rev: { type: 'integer', minimum: 1 } } },
-  );
-  return requireRev ? { ...body, required: [...body.required, 'rev'] } : body;
-};
-
-export const receiverIdParams: JsonSchema = {
-  type: 'object',
-  required: ['receiverId'],
-  properties: { receiverId: { type: 'string', minLength: 1, maxLength: 64 } },
-};
+export type ReceiverInput = Omit<Receiver, 'active'> & { active?: boolean };
 
 export function receiverView(r: StoredDoc<Receiver>) {
   return {
@@ -147,57 +120,31 @@ export function receiverRoutes(router: ModuleRouter): void {
     async (c) => listReceivers(tenantHandle(c), true),
   );
 
-  router.route<ReceiverInput>(
-    {
-      method: 'post',
-      path: '/receivers',
-      summary: 'Add a receiver',
-      permission: 'authoritymanagement:receiverSetting:add',
-      body: receiverBody(false),
+  // Add, edit and delete are the generic entity CRUD over schemas/entities/receiver.json (the
+  // receiver form renders the same declaration): the body is the entity's; the profile's receivers
+  // and one name per tenant are the hook. Deletion removes the receiver: export records keep its
+  // name and identifiers.
+  entityRoutes<Receiver>(router, {
+    path: '/receivers',
+    collection: RECEIVERS,
+    scope: 'tenant',
+    entity: 'receiver',
+    permission: 'authoritymanagement:receiverSetting',
+    operations: ['create', 'update', 'delete'],
+    summaries: {
+      create: 'Add a receiver',
+      update: 'Edit a receiver (records of past exports keep the values they were sent with)',
+      delete: 'Delete a receiver (export records keep its name and identifiers)',
     },
-    async (c, { body }) => {
-      const handle = tenantHandle(c);
-      const receiver = await checkReceiver(handle, body);
-      return receiverView(await handle.collection<Receiver>(RECEIVERS).insertOne(receiver));
-    },
-  );
-
-  router.route<ReceiverInput & { rev: number }, unknown, { receiverId: string }>(
-    {
-      method: 'put',
-      path: '/receivers/:receiverId',
-      summary: 'Edit a receiver (records of past exports keep the values they were sent with)',
-      permission: 'authoritymanagement:receiverSetting:edit',
-      params: receiverIdParams,
-      body: receiverBody(true),
-    },
-    async (c, { body, params }) => {
-      const handle = tenantHandle(c);
-      await loadReceiver(handle, params.receiverId);
-      const receiver = await checkReceiver(handle, body, params.receiverId);
-      const updated = await handle
-        .collection<Receiver>(RECEIVERS)
-        .updateOne({ _id: params.receiverId }, { $set: { ...receiver } }, { expectedRev: body.rev });
-      if (!updated) throw errors.notFound('exports.receiverNotFound', { id: params.receiverId });
-      return receiverView(updated);
-    },
-  );
-
-  router.route<unknown, unknown, { receiverId: string }>(
-    {
-      method: 'delete',
-      path: '/receivers/:receiverId',
-      summary: 'Delete a receiver (export records keep its name and identifiers)',
-      permission: 'authoritymanagement:receiverSetting:delete',
-      params: receiverIdParams,
-    },
-    async (c, { params }) => {
-      const handle = tenantHandle(c);
-      await loadReceiver(handle, params.receiverId);
-      await handle.collection(RECEIVERS).deleteOne({ _id: params.receiverId });
-      return null;
-    },
-  );
+    idParam: 'receiverId',
+    sort: { name: 1 },
+    exact: [],
+    keywordFields: [],
+    notFound: 'exports.receiverNotFound',
+    deletion: 'hard',
+    prepare: (input, { handle, id }) => checkReceiver(handle, input, id),
+    view: receiverView,
+  });
 }
 
 async function listReceivers(handle: Handle, active?: boolean): Promise<ReceiverView[]> {

@@ -22,6 +22,8 @@ import { forgetTenant } from './tenants';
 import { operatorAccountRoutes } from './operator-accounts';
 import { REGISTRATION_DAYS, purgeExpiredRegistrations, registrationCutoff } from './registrations';
 import { textMatch } from '../store';
+import type { Organisation } from './organisations';
+import { organisationRoutes } from './organisations';
 import { loadEntity, pickBody } from '../entities';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
@@ -51,24 +53,6 @@ export function tenantView(t: StoredDoc<Tenant>) {
     rev: t.rev,
   };
 }
-
-interface Organisation {
-  name: string;
-  nameEn?: string;
-  kind: 'organisation' | 'institution';
-  code?: string;
-  parentId: string | null;
-  order: number;
-  contact?: string;
-  phone?: string;
-  address?: string;
-}
-
-const organisationBody = pickBody(
-  loadEntity('organisation'),
-  ['name', 'nameEn', 'kind', 'code', 'parentId', 'order', 'contact', 'phone', 'address'],
-  { extra: revision },
-);
 
 /** Creates a tenant with its enterprise administrator (account + user, to be activated). */
 export async function createTenant(
@@ -338,133 +322,7 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
     },
   );
 
-  // Organisations and institutions, as a tree.
-  const orgsOf = (tenantId: string, userId: string) =>
-    deps.store.tenant(tenantId, { userId }).collection<Organisation>(C.organisations);
-  const orgView = (o: StoredDoc<Organisation>) => ({
-    organisationId: o._id,
-    name: o.name,
-    nameEn: o.nameEn ?? null,
-    kind: o.kind,
-    code: o.code ?? null,
-    parentId: o.parentId,
-    order: o.order,
-    contact: o.contact ?? null,
-    phone: o.phone ?? null,
-    address: o.address ?? null,
-    rev: o.rev,
-  });
-
-  router.route(
-    {
-      method: 'get',
-      path: '/organisations',
-      summary: 'Organisations and institutions of the tenant as a tree (children nested)',
-      permission: 'authoritymanagement:organization',
-    },
-    async (c) => {
-      const principal = requirePrincipal(c);
-      const all = (
-        await orgsOf(principal.tenantId, principal.userId).find(
-          {},
-          { sort: { order: 1, name: 1 }, limit: 10000 },
-        )
-      ).map(orgView);
-      type Node = ReturnType<typeof orgView> & { children: Node[] };
-      const nodes = new Map<string, Node>(all.map((o) => [o.organisationId, { ...o, children: [] }]));
-      const roots: Node[] = [];
-      for (const node of nodes.values()) {
-        const parent = node.parentId ? nodes.get(node.parentId) : undefined;
-        (parent ? parent.children : roots).push(node);
-      }
-      return roots;
-    },
-  );
-
-  async function assertParent(
-    tenantId: string,
-    userId: string,
-    parentId: string | null | undefined,
-    selfId?: string,
-  ) {
-    if (!parentId) return;
-    const orgs = orgsOf(tenantId, userId);
-    // Walk up from the parent: it must exist and the node must not become its own ancestor.
-    let cursor: string | null = parentId;
-    for (let depth = 0; cursor; depth++) {
-      if (cursor === selfId || depth > 50) throw errors.badRequest('tenancy.organisationCycle');
-      const found: StoredDoc<Organisation> | null = await orgs.findOne({ _id: cursor });
-      if (!found) throw errors.badRequest('tenancy.organisationParentMissing');
-      cursor = found.parentId;
-    }
-  }
-
-  router.route<Organisation>(
-    {
-      method: 'post',
-      path: '/organisations',
-      summary: 'Add an organisation or institution under a parent (or at the root)',
-      permission: 'authoritymanagement:organization:add',
-      body: organisationBody,
-    },
-    async (c, { body }) => {
-      const principal = requirePrincipal(c);
-      await assertParent(principal.tenantId, principal.userId, body.parentId);
-      const { rev: _r, ...fields } = body as Organisation & { rev?: number };
-      return orgView(
-        await orgsOf(principal.tenantId, principal.userId).insertOne({
-          ...fields,
-          parentId: body.parentId ?? null,
-        }),
-      );
-    },
-  );
-
-  router.route<Organisation & { rev: number }, unknown, { organisationId: string }>(
-    {
-      method: 'put',
-      path: '/organisations/:organisationId',
-      summary: 'Edit an organisation or institution (move it with parentId)',
-      permission: 'authoritymanagement:organization:edit',
-      params: { type: 'object', properties: { organisationId: str(64) } },
-      body: { ...organisationBody, required: ['name', 'kind', 'rev'] },
-    },
-    async (c, { body, params }) => {
-      const principal = requirePrincipal(c);
-      await assertParent(principal.tenantId, principal.userId, body.parentId, params.organisationId);
-      const { rev, ...fields } = body;
-      const updated = await orgsOf(principal.tenantId, principal.userId).updateOne(
-        { _id: params.organisationId },
-        { $set: { ...fields, parentId: body.parentId ?? null } },
-        { expectedRev: rev },
-      );
-      if (!updated) throw errors.notFound();
-      return orgView(updated);
-    },
-  );
-
-  router.route<unknown, unknown, { organisationId: string }>(
-    {
-      method: 'delete',
-      path: '/organisations/:organisationId',
-      summary: 'Delete an organisation without children or users',
-      permission: 'authoritymanagement:organization:delete',
-      params: { type: 'object', properties: { organisationId: str(64) } },
-    },
-    async (c, { params }) => {
-      const principal = requirePrincipal(c);
-      const orgs = orgsOf(principal.tenantId, principal.userId);
-      if (!(await orgs.findOne({ _id: params.organisationId }))) throw errors.notFound();
-      if (await orgs.count({ parentId: params.organisationId }))
-        throw errors.badRequest('tenancy.organisationHasChildren');
-      const handle = deps.store.tenant(principal.tenantId, { userId: principal.userId });
-      if (await handle.collection(C.users).count({ organisationIds: params.organisationId })) {
-        throw errors.badRequest('tenancy.organisationHasUsers');
-      }
-      await orgs.deleteOne({ _id: params.organisationId });
-      return null;
-    },
-  );
+  organisationRoutes(router);
 
   // Company information: one document per tenant.
   const companySchema = pickBody(loadEntity('company'), Object.keys(loadEntity('company').properties), {
