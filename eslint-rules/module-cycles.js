@@ -18,12 +18,6 @@ export const allowedCycleEdges = [
       "Login and the authenticator check the tenant's state (tenancy owns tenants); tenancy should register a tenant check with auth.",
   },
   {
-    from: 'configurator',
-    to: 'cases',
-    reason:
-      'configurator/index.ts renders templates against a case (caseContent, requireCaseAccess); the case preview route belongs to cases.',
-  },
-  {
     from: 'dictionaries',
     to: 'cases',
     reason:

@@ -41,6 +41,7 @@ import { C as caseCollectionNames, caseCollections } from './collections';
 import { projectsCollection, provideProjectUse } from '../projects';
 import { caseRoutes } from './routes';
 import { validatorRoutes } from './validators';
+import { templatePreviewRoutes } from './template-preview-routes';
 import { workbenchRoutes } from './workbench-routes';
 import { seedDemoCases } from './demo/seed';
 import { caseObject } from './membership';
@@ -80,6 +81,7 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
     routes: (router) => {
       caseRoutes(router, signer);
       validatorRoutes(router);
+      templatePreviewRoutes(router);
       // A project or a study site that cases name is not deleted (the projects module asks here).
       provideProjectUse('cases', (handle, { projectId, siteId }) =>
         handle

@@ -6,7 +6,7 @@
 // The public surface first: other modules read these while this module's routes may still be loading.
 export { projectFeatures, projectCaseList, projectTemplates, ConfiguratorService } from './service';
 export type { ProjectConfiguration, ConfiguratorChange, ConfiguratorVersion } from './service';
-export { compileProblem, renderTemplate } from './templates';
+export { compileProblem, renderTemplate, TEMPLATE_KINDS } from './templates';
 export type { TemplateDefinition, TemplateKind, CompileProblem } from './templates';
 export { configuratorCollections } from './service';
 export { compileTemplate, defaultTemplate, renderNarrative } from './render';
@@ -16,10 +16,6 @@ import { signWithPassword } from '../auth/index';
 import type { Caller } from '../http';
 import { callerOf } from '../http';
 import { tenantHandle } from '../http';
-import { errors } from '../http';
-import { renderNarrative } from './render';
-import { caseContent } from '../cases';
-import { requireCaseAccess } from '../cases';
 import { defineModule } from '../http';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter, ObjectResolver, RouteObject } from '../http';
@@ -31,7 +27,7 @@ import { FEATURE_SWITCH_NAMES } from '@pv/engine';
 import type { ListOverride } from '@pv/engine';
 import { ConfiguratorService, configuratorCollections } from './service';
 import type { PublishSigner } from './service';
-import { compileProblem, renderTemplate, TEMPLATE_KINDS } from './templates';
+import { compileProblem, TEMPLATE_KINDS } from './templates';
 import type { TemplateDefinition } from './templates';
 
 /** Signs as the caller; tests hand in their own. */
@@ -234,49 +230,21 @@ function routes(router: ModuleRouter, signer: Signer): void {
       service(callerOf(c)).deleteTemplate(scopeProject(params.projectId), params.templateId),
   );
 
-  router.route<{ body: string; caseId?: string; kind?: 'narrative' | 'message'; lang?: 'zh' | 'en' }>(
+  // Rendering over a case is the cases module's (POST /api/cases/:caseId/template-preview).
+  router.route<{ body: string }>(
     {
       method: 'post',
       path: '/templates/preview',
-      summary:
-        'Compiles a template (problem with line and reason) and, when it compiles and a case is named, renders it over that case',
+      summary: 'Compiles a template: its problem with line and reason, or none',
       permission: TEMPLATE_PERMISSION,
       body: {
         type: 'object',
         required: ['body'],
         additionalProperties: false,
-        properties: {
-          body: { type: 'string', maxLength: 200_000 },
-          caseId: { type: 'string', maxLength: 100 },
-          kind: { enum: [...TEMPLATE_KINDS] },
-          lang: { enum: ['zh', 'en'] },
-        },
+        properties: { body: { type: 'string', maxLength: 200_000 } },
       },
     },
-    async (c, { body }) => {
-      const problem = compileProblem(body.body);
-      if (problem || !body.caseId) return { problem, text: null, renderError: null };
-      let doc: Record<string, unknown> | null = null;
-      try {
-        doc = await tenantHandle(c).collection('cases').findOne({ _id: body.caseId });
-      } catch (error) {
-        if (!(error instanceof InvalidStoreRequestError)) throw error;
-      }
-      if (!doc) throw errors.notFound('configurator.template.caseNotFound', { id: body.caseId });
-      // The case is rendered for the caller: only a member of its project (or an administrator) sees it.
-      await requireCaseAccess(callerOf(c), body.caseId);
-      // H.1 narratives render with the narrative helpers and context (render.ts); a refusal answers 400.
-      if (body.kind === 'narrative')
-        return {
-          problem: null,
-          text: renderNarrative(body.body, caseContent(doc), body.lang ?? 'zh'),
-          renderError: null,
-        };
-      const rendered = renderTemplate(body.body, doc);
-      return 'text' in rendered
-        ? { problem: null, text: rendered.text, renderError: null }
-        : { problem: null, text: null, renderError: rendered.error };
-    },
+    (_c, { body }) => ({ problem: compileProblem(body.body), text: null, renderError: null }),
   );
 
   router.route(
@@ -356,7 +324,7 @@ export function createConfiguratorModule(options: { signer?: Signer } = {}) {
   const signer = options.signer ?? identitySigner;
   return defineModule({
     name: 'configurator',
-    dependsOn: ['auth', 'cases', 'configuration', 'projects'],
+    dependsOn: ['auth', 'configuration', 'projects'],
     collections: configuratorCollections,
     objects: { 'configurator-layer': layerObject },
     routes: (router) => routes(router, signer),

@@ -94,12 +94,19 @@ export const configurator = {
       method: 'DELETE',
       silent: true,
     }),
+  /** The compile check; given a case, the template rendered over it too (the cases module renders). */
   preview: (body: string, caseId?: string, kind?: TemplateDefinition['kind']) =>
-    api.request<CompileAnswer>(`${base}/templates/preview`, {
-      method: 'POST',
-      body: { body, ...(caseId ? { caseId } : {}), ...(kind ? { kind } : {}) },
-      silent: true,
-    }),
+    caseId
+      ? api.request<CompileAnswer>(`/cases/${encodeURIComponent(caseId)}/template-preview`, {
+          method: 'POST',
+          body: { body, ...(kind ? { kind } : {}) },
+          silent: true,
+        })
+      : api.request<CompileAnswer>(`${base}/templates/preview`, {
+          method: 'POST',
+          body: { body },
+          silent: true,
+        }),
   publishPreview: () => api.request<PublishPreview>(`${base}/publish/preview`),
   publish: (password: string, note?: string) =>
     api.request<{ version: number }>(`${base}/publish`, {
