@@ -163,7 +163,9 @@ test('a case is registered, its mandatory fields filled, saved, checked clean an
   const entry = await signIn(browser, baseUrl, serverOutput, 'entry');
   await entry.goto(`${baseUrl}/casemanagement/casebookin`);
   await entry.getByTestId('case-registration').waitFor();
-  await entry.getByTestId('reg-project').fill(projectId);
+  // The project is a picker of the clerk's projects (option values are project ids).
+  await entry.getByTestId('reg-project').click();
+  await entry.locator(`[role="option"][data-value="${projectId}"]`).click();
   await entry.locator('#reg-report-type').click();
   await entry.getByRole('option', { name: /^2 / }).click();
   await entry.locator('#reg-country').click();

@@ -136,4 +136,18 @@ describe('display names (GET /api/names)', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.msg).toMatch(/[\u4e00-\u9fff]/);
   });
+
+  it('offers pickers the caller’s projects with their sites only (administrators: all; deleted: none)', async () => {
+    const ids = async (who: string, tenantId = 't1') => {
+      const answer = await rig.as(who, tenantId).call('GET', '/names/projects');
+      expect(answer.body.code).toBe(200);
+      return (answer.body.data as { id: string; code: string; sites: { id: string }[] }[]).map(
+        (p) => `${p.id}:${p.code}:${p.sites.map((s) => s.id).join(',')}`,
+      );
+    };
+    expect(await ids('entry')).toEqual(['p1:PV-P1:p1-s1,p1-s2']);
+    expect(await ids('other')).toEqual(['p2:PV-P2:p2-s1,p2-s2']);
+    expect(await ids('admin')).toEqual(['p1:PV-P1:p1-s1,p1-s2', 'p2:PV-P2:p2-s1,p2-s2']);
+    expect(await ids('t2-entry', 't2')).toEqual(['pb:PV-PB:pb-s1,pb-s2']);
+  });
 });

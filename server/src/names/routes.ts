@@ -1,7 +1,7 @@
 /** The route of display names (`GET /api/names`): a batch of ids per kind -> their names. */
 import { callerOf } from '../http';
 import type { JsonSchema, ModuleRouter } from '../http';
-import { NAME_BATCH_MAX, NAME_KINDS, resolveNames } from './service';
+import { NAME_BATCH_MAX, NAME_KINDS, projectChoices, resolveNames } from './service';
 import type { NameKind, NameRequest } from './service';
 
 /** The query property of a kind: `project` -> `projectIds`. */
@@ -33,5 +33,15 @@ export function nameRoutes(router: ModuleRouter): void {
       );
       return resolveNames(callerOf(c), request);
     },
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/names/projects',
+      summary: 'The projects the caller works in with their study sites (project and site pickers), by code',
+      // No permission: a member's own projects, as the case list already shows them.
+    },
+    async (c) => projectChoices(callerOf(c)),
   );
 }

@@ -149,3 +149,24 @@ export async function resolveNames(caller: Caller, request: NameRequest): Promis
   );
   return answer;
 }
+
+/** A project as a picker offers it: its code and names, and its study sites. */
+export interface ProjectChoice extends DisplayName {
+  id: string;
+  code: string;
+  sites: (DisplayName & { id: string })[];
+}
+
+/** The projects the caller works in (every project for a tenant administrator), by code. */
+export async function projectChoices(caller: Caller): Promise<ProjectChoice[]> {
+  if (caller.principal.operator) return [];
+  const projects = await visibleProjects(caller, {});
+  return projects
+    .map((p) => ({
+      id: p._id,
+      ...named(p, p.code),
+      code: p.code,
+      sites: (p.sites ?? []).map((s) => ({ id: s.id, ...named(s, s.code) })),
+    }))
+    .sort((a, b) => a.code.localeCompare(b.code));
+}

@@ -15,6 +15,7 @@ import {
 import { CodelistWidget, MultiCodelistWidget } from './CodelistWidget';
 import { MeddraWidget } from './MeddraWidget';
 import { PartialDateWidget } from './PartialDateWidget';
+import { PROJECT_POINTER, ProjectWidget, SITE_POINTER, SiteWidget } from './ProjectPickers';
 import { WhodrugWidget } from './WhodrugWidget';
 
 register({ name: 'text', rank: 1, tester: isType('string'), component: TextWidget });
@@ -58,4 +59,17 @@ register({
   rank: 11,
   tester: or(hasKeyword('x-ref'), hasKeyword('x-file'), hasHint('reactionRef', 'file')),
   component: ReadOnlyWidget,
+});
+// The case's project and study site: pickers of the user's projects and that project's sites.
+register({
+  name: 'project',
+  rank: 12,
+  tester: (field) => field.pointer === PROJECT_POINTER,
+  component: ProjectWidget,
+});
+register({
+  name: 'site',
+  rank: 12,
+  tester: (field) => field.pointer === SITE_POINTER,
+  component: SiteWidget,
 });

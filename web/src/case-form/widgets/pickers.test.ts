@@ -24,4 +24,10 @@ describe('dictionary pickers in the case form', () => {
     expect(selectWidget(field('/drugs/*/whodrugCode', 'whodrugPicker'))?.name).toBe('whodrug');
     expect(selectWidget(field('/drugs/*/genericName'))?.name).toBe('text');
   });
+
+  it('the case’s project and study site get the project and site pickers', () => {
+    expect(selectWidget(field('/report/studyProjectId'))?.name).toBe('project');
+    expect(selectWidget(field('/report/hospitalId'))?.name).toBe('site');
+    expect(selectWidget(field('/report/reportDateFirst'))?.name).toBe('partialDate');
+  });
 });

@@ -7,11 +7,12 @@
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Button, Field, Input, Link, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Field, Link, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { getCaseProperty } from '@pv/engine';
 import type { CaseJsonSchema } from '@pv/engine';
 import { session } from '../../app/session';
 import { CodelistWidget } from '../../case-form/widgets/CodelistWidget';
+import { ProjectPicker, SitePicker } from '../../case-form/widgets/ProjectPickers';
 import { useCaseFormText } from '../../case-form';
 import type { LocalisedText } from '../../i18n';
 import { useLanguage } from '../../i18n/LanguageContext';
@@ -81,7 +82,15 @@ export default function CaseRegistrationPage() {
       <Title2 as="h1">{tx('registrationTitle')}</Title2>
       <EnvironmentBanner {...caseEnvironment} />
       <Field label={tx('project')} required>
-        <Input data-testid="reg-project" value={projectId} onChange={(_, d) => setProjectId(d.value)} />
+        <ProjectPicker
+          testId="reg-project"
+          value={projectId}
+          onChange={(next) => {
+            setProjectId(next);
+            setHospitalId('');
+          }}
+          label={tx('project')}
+        />
       </Field>
       <Field label={`${labelOf(REPORT_TYPE, tx('reportType'))} (C.1.3)`} required>
         <CodelistWidget
@@ -106,7 +115,13 @@ export default function CaseRegistrationPage() {
         />
       </Field>
       <Field label={tx('site')}>
-        <Input data-testid="reg-site" value={hospitalId} onChange={(_, d) => setHospitalId(d.value)} />
+        <SitePicker
+          testId="reg-site"
+          projectId={projectId}
+          value={hospitalId}
+          onChange={setHospitalId}
+          label={tx('site')}
+        />
       </Field>
       {problem ? <div role="alert">{problem}</div> : null}
       <Button appearance="primary" data-testid="reg-create" onClick={() => void create()}>
