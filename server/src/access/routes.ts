@@ -12,7 +12,7 @@ import { OPERATOR_TENANT } from '../auth';
 import { endSessions } from '../auth';
 import { issueLink } from '../auth';
 import type { IdentityOptions } from '../auth';
-import { loadEntity, pickBody } from '../entities';
+import { entityRoutes, loadEntity, pickBody } from '../entities';
 import { randomUUID } from 'node:crypto';
 import { forgetTenant } from '../tenancy';
 import { menuItems, permissionsOfArea } from './menus';
@@ -26,15 +26,7 @@ const idParams = (name: string) => ({ type: 'object', properties: { [name]: str(
 
 // Bodies are the entity schemas' declarations (schemas/entities/role.json, operator-user.json,
 // user.json): the admin forms render the same ones.
-const roleEntity = loadEntity('role');
 const operatorUserEntity = loadEntity('operator-user');
-const revision = { rev: { type: 'integer' } };
-const roleBody = pickBody(
-  roleEntity,
-  ['name', 'nameEn', 'type', 'description', 'identifier', 'permissions'],
-  { extra: revision },
-);
-
 export function roleView(r: StoredDoc<Role>) {
   return {
     roleId: r._id,
@@ -101,74 +93,52 @@ export function accessRoutes(
     },
   );
 
-  router.route<Role>(
-    {
-      method: 'post',
-      path: '/roles',
-      summary: 'Add a role (menu and button permissions)',
-      permission: 'authoritymanagement:userAccountManagement:roleAdd',
-      body: roleBody,
+  // Add, edit and delete are the generic entity CRUD over schemas/entities/role.json (the role
+  // form renders the same declaration); the permission tree is the hook: every permission is a
+  // declared one of the tenant's menus, and a sub-administrator grants only what they hold.
+  entityRoutes<Role>(router, {
+    path: '/roles',
+    collection: C.roles,
+    scope: 'tenant',
+    entity: 'role',
+    permission: 'authoritymanagement:userAccountManagement:roleView',
+    permissions: {
+      create: 'authoritymanagement:userAccountManagement:roleAdd',
+      update: 'authoritymanagement:userAccountManagement:roleEdit',
+      delete: 'authoritymanagement:userAccountManagement:roleDelete',
     },
-    async (c, { body }) => {
-      const principal = requirePrincipal(c);
-      assertKnownPermissions(body.permissions, 'tenant');
-      await assertGrantable(callerOf(c), body.permissions);
-      const { rev: _r, ...fields } = body as Role & { rev?: number };
-      return roleView(await rolesOf(principal.tenantId, principal.userId).insertOne(fields));
+    operations: ['create', 'update', 'delete'],
+    summaries: {
+      create: 'Add a role (menu and button permissions)',
+      update: 'Edit a role (the whole entry)',
+      delete: 'Delete a role that no user holds',
     },
-  );
-
-  router.route<Role & { rev: number }, unknown, { roleId: string }>(
-    {
-      method: 'put',
-      path: '/roles/:roleId',
-      summary: 'Edit a role',
-      permission: 'authoritymanagement:userAccountManagement:roleEdit',
-      params: idParams('roleId'),
-      body: { ...roleBody, required: [...roleBody.required, 'rev'] },
-    },
-    async (c, { body, params }) => {
-      const principal = requirePrincipal(c);
-      const roles = rolesOf(principal.tenantId, principal.userId);
-      const current = await roles.findOne({ _id: params.roleId });
-      if (!current) throw errors.notFound();
-      if (current.type === 'enterprise-admin') throw errors.forbidden('access.builtInRole');
-      assertKnownPermissions(body.permissions, 'tenant');
+    idParam: 'roleId',
+    sort: { name: 1 },
+    exact: [],
+    keywordFields: [],
+    notFound: 'common.notFound',
+    deletion: 'hard',
+    async prepare(input, { caller, before }) {
+      if (before?.type === 'enterprise-admin') throw errors.forbidden('access.builtInRole');
+      assertKnownPermissions(input.permissions, 'tenant');
+      // An edit is judged by what it adds: keeping a permission one does not hold is not granting it.
       await assertGrantable(
-        callerOf(c),
-        body.permissions.filter((p) => !current.permissions.includes(p)),
+        caller,
+        before ? input.permissions.filter((p) => !before.permissions.includes(p)) : input.permissions,
       );
-      const { rev, ...fields } = body;
-      const updated = await roles.updateOne({ _id: params.roleId }, { $set: fields }, { expectedRev: rev });
-      return updated ? roleView(updated) : null;
+      return input;
     },
-  );
-
-  router.route<unknown, unknown, { roleId: string }>(
-    {
-      method: 'delete',
-      path: '/roles/:roleId',
-      summary: 'Delete a role that no user holds',
-      permission: 'authoritymanagement:userAccountManagement:roleDelete',
-      params: idParams('roleId'),
-    },
-    async (c, { params }) => {
-      const principal = requirePrincipal(c);
-      const roles = rolesOf(principal.tenantId, principal.userId);
-      const current = await roles.findOne({ _id: params.roleId });
-      if (!current) throw errors.notFound();
-      if (current.builtIn) throw errors.forbidden('access.builtInRole');
-      const handle = deps.store.tenant(principal.tenantId, { userId: principal.userId });
+    async assertUnused(id, handle, context) {
+      if (context?.before?.builtIn) throw errors.forbidden('access.builtInRole');
       if (
-        (await handle.collection(C.users).count({ roleIds: params.roleId })) ||
-        (await handle.collection(C.projectMembers).count({ roleIds: params.roleId }))
-      ) {
+        (await handle.collection(C.users).count({ roleIds: id })) ||
+        (await handle.collection(C.projectMembers).count({ roleIds: id }))
+      )
         throw errors.badRequest('access.roleInUse');
-      }
-      await roles.deleteOne({ _id: params.roleId });
-      return null;
     },
-  );
+    view: roleView,
+  });
 
   router.route<{ userId: string }>(
     {
@@ -305,10 +275,8 @@ export function accessRoutes(
 function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   const roles = (actor: string) =>
     deps.store.platform({ userId: actor }).collection<OperatorRole>(C.operatorRoles);
-  // Operator roles are roles without a type (the platform's menus only).
-  const body = pickBody(roleEntity, ['name', 'nameEn', 'description', 'identifier', 'permissions'], {
-    extra: revision,
-  });
+  // Operator roles are roles without a type (the platform's menus only): role.json's `operator`
+  // view, through the generic entity CRUD; the permission tree is the hook.
   const view = (r: StoredDoc<OperatorRole>) => ({
     roleId: r._id,
     name: r.name,
@@ -329,57 +297,34 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     async (c) =>
       (await roles(requirePrincipal(c).userId).find({}, { sort: { name: 1 }, limit: 1000 })).map(view),
   );
-  router.route<OperatorRole>(
-    {
-      method: 'post',
-      path: '/operator/roles',
-      summary: 'Add an operator role',
-      permission: 'holoxcontrol:roleConfig:add',
-      body,
+  entityRoutes<OperatorRole>(router, {
+    path: '/operator/roles',
+    collection: C.operatorRoles,
+    scope: 'platform',
+    entity: 'role#/$defs/operator',
+    permission: 'holoxcontrol:roleConfig',
+    operations: ['create', 'update', 'delete'],
+    summaries: {
+      create: 'Add an operator role',
+      update: 'Edit an operator role (the whole entry)',
+      delete: 'Delete an operator role no operator holds',
     },
-    async (c, { body: input }) => {
+    idParam: 'roleId',
+    sort: { name: 1 },
+    exact: [],
+    keywordFields: [],
+    notFound: 'common.notFound',
+    deletion: 'hard',
+    prepare(input) {
       assertKnownPermissions(input.permissions, 'operator');
-      const { rev: _r, ...fields } = input as OperatorRole & { rev?: number };
-      return view(await roles(requirePrincipal(c).userId).insertOne(fields));
+      return input;
     },
-  );
-  router.route<OperatorRole & { rev: number }, unknown, { roleId: string }>(
-    {
-      method: 'put',
-      path: '/operator/roles/:roleId',
-      summary: 'Edit an operator role',
-      permission: 'holoxcontrol:roleConfig:edit',
-      params: idParams('roleId'),
-      body: { ...body, required: [...body.required, 'rev'] },
-    },
-    async (c, { body: input, params }) => {
-      assertKnownPermissions(input.permissions, 'operator');
-      const { rev, ...fields } = input;
-      const updated = await roles(requirePrincipal(c).userId).updateOne(
-        { _id: params.roleId },
-        { $set: fields },
-        { expectedRev: rev },
-      );
-      if (!updated) throw errors.notFound();
-      return view(updated);
-    },
-  );
-  router.route<unknown, unknown, { roleId: string }>(
-    {
-      method: 'delete',
-      path: '/operator/roles/:roleId',
-      summary: 'Delete an operator role no operator holds',
-      permission: 'holoxcontrol:roleConfig:delete',
-      params: idParams('roleId'),
-    },
-    async (c, { params }) => {
-      const actor = requirePrincipal(c).userId;
-      if (await accountsOf(deps, actor).count({ operatorRoleIds: params.roleId }))
+    async assertUnused(id, _handle, context) {
+      if (await accountsOf(deps, context!.caller.userId).count({ operatorRoleIds: id }))
         throw errors.badRequest('access.roleInUse');
-      if (!(await roles(actor).deleteOne({ _id: params.roleId }))) throw errors.notFound();
-      return null;
     },
-  );
+    view,
+  });
 
   const operatorView = (a: StoredDoc<Account>) => ({
     userId: a._id,
