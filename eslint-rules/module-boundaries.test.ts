@@ -164,7 +164,7 @@ describe("the repository's eslint config (what npm test runs)", () => {
 
 describe('the known module cycles of the server', () => {
   /** How many there were when the list was made (issue 14); fixing one lowers this number. */
-  const KNOWN_AT_MOST = 3;
+  const KNOWN_AT_MOST = 1;
 
   it('only shrink: no new entry, and each entry still closes a cycle (else remove it)', () => {
     expect(allowedCycleEdges.length).toBeLessThanOrEqual(KNOWN_AT_MOST);

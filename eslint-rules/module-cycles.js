@@ -6,18 +6,6 @@
  */
 export const allowedCycleEdges = [
   {
-    from: 'auth',
-    to: 'access',
-    reason:
-      "The authenticator authorizes with access's grants; access should register its authorizer with auth at startup.",
-  },
-  {
-    from: 'auth',
-    to: 'tenancy',
-    reason:
-      "Login and the authenticator check the tenant's state (tenancy owns tenants); tenancy should register a tenant check with auth.",
-  },
-  {
     from: 'dictionaries',
     to: 'cases',
     reason:

@@ -13,8 +13,12 @@ import { defineModule } from '../http';
 import type { ModuleDeps } from '../http';
 import { accessCollections } from './collections';
 import type { IdentityOptions } from '../auth';
-import { identityOptionsFromEnv } from '../auth';
+import { identityOptionsFromEnv, registerAuthorizer } from '../auth';
 import { accessRoutes } from './routes';
+import { authorize, grantsOf } from './permissions';
+
+// The identity module's authenticator answers permissions with access's grants (auth imports no access).
+registerAuthorizer({ grantsOf, authorize });
 
 /** Names of the modules the platform mounts: the registry createPlatform hands every module. */
 export function mountedModules(deps: ModuleDeps): Set<string> {
@@ -25,10 +29,7 @@ export function createAccessModule(given?: IdentityOptions) {
   return defineModule({
     name: 'access',
     dependsOn: ['auth', 'tenancy'],
-    // Read when the app mounts the module, not at import: auth may still be loading then (module cycle).
-    get collections() {
-      return accessCollections;
-    },
+    collections: accessCollections,
     routes: (router, deps) =>
       accessRoutes(router, deps, given ?? identityOptionsFromEnv(), () =>
         Promise.resolve(mountedModules(deps)),

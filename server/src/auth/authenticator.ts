@@ -8,8 +8,7 @@ import type { Authenticator, Principal } from '../http';
 import { AppError } from '../http';
 import { Code } from '../http';
 import type { ModuleDeps } from '../http';
-import { authorize, grantsOf } from '../access';
-import { assertTenantUsable, getTenant } from '../tenancy';
+import { assertTenantUsable, authorize, getTenant, grantsOf } from './providers';
 import { resolveSession } from './sessions';
 
 /** Routes a session that must change its password may still call. */

@@ -28,6 +28,8 @@ export {
   passwordProblems,
 } from './policy';
 export { endSessions, openSession } from './sessions';
+export { registerAuthorizer, registerTenantDirectory } from './providers';
+export type { Authorizer, CallerGrants, TenantDirectory } from './providers';
 
 import { defineModule } from '../http';
 import { createAuthenticator } from './authenticator';
@@ -40,7 +42,8 @@ import { invitationRoutes } from './invitations';
 export function createAuthModule(options: IdentityOptions = identityOptionsFromEnv()) {
   return defineModule({
     name: 'auth',
-    dependsOn: ['access', 'tenancy'],
+    // Access and tenancy build on auth and register what it asks of them (providers.ts).
+    dependsOn: [],
     collections: authCollections,
     routes: (router, deps) => {
       authRoutes(router, deps, options);

@@ -9,7 +9,7 @@ import type { ModuleRouter } from '../http';
 import { requirePrincipal } from '../http';
 import { errors } from '../http';
 import type { StoredDoc } from '../store';
-import { assertTenantUsable, getTenant } from '../tenancy';
+import { assertTenantUsable, getTenant } from './providers';
 import { accountsOf, findAccount, userDocId, usersOf } from './accounts';
 import { C } from './collections';
 import type { Account, User, UserState } from './model';

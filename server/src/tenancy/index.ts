@@ -10,17 +10,19 @@ export { forgetTenant } from './tenants';
 import { defineModule } from '../http';
 import { tenancyCollections } from './collections';
 import type { IdentityOptions } from '../auth';
-import { identityOptionsFromEnv } from '../auth';
+import { identityOptionsFromEnv, registerTenantDirectory } from '../auth';
 import { tenancyRoutes } from './routes';
+import { purgeExpiredRegistrations } from './registrations';
+import { assertTenantUsable, getTenant } from './tenants';
+
+// Login and the authenticator check tenants through tenancy (auth imports no tenancy).
+registerTenantDirectory({ getTenant, assertTenantUsable, purgeExpiredRegistrations });
 
 export function createTenancyModule(given?: IdentityOptions) {
   return defineModule({
     name: 'tenancy',
     dependsOn: ['auth'],
-    // Read when the app mounts the module, not at import: auth may still be loading then (module cycle).
-    get collections() {
-      return tenancyCollections;
-    },
+    collections: tenancyCollections,
     routes: (router, deps) => tenancyRoutes(router, deps, given ?? identityOptionsFromEnv()),
   });
 }
