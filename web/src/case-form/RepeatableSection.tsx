@@ -20,6 +20,7 @@ import { notify } from '../app/notify';
 import { useLanguage } from '../i18n/LanguageContext';
 import { ConfirmDialog } from './ConfirmDialog';
 import { GroupForm } from './GroupForm';
+import { fieldValueText } from './field-text';
 import { groupSchema } from './group-schema';
 import { concrete, getAt, isBlank, keyToPointer } from './pointer';
 import { SectionFindings } from './SectionFindings';
@@ -82,12 +83,16 @@ export function nestedGroups(array: string, groups: CaseTabGroup[]): CaseTabGrou
 function Summary({ store, pointer, group }: { store: CaseStore; pointer: string; group: CaseTabGroup }) {
   const styles = useStyles();
   const { tx } = useCaseFormText();
-  const keys = [...groupSchema(group, 'CaseField').fields.keys()];
+  const { pick, t } = useLanguage();
+  const fields = [...groupSchema(group, 'CaseField').fields];
+  // The first values of the item in words (code labels, yes/no, ISO dates), never `true · 1`.
   const text = useCaseValue(store, pointer, (item) =>
-    keys
-      .map((key) => getAt(item, keyToPointer(key)))
-      .filter((v) => v !== undefined && v !== '' && (typeof v !== 'object' || v === null))
+    fields
+      .map(([key, meta]) => [getAt(item, keyToPointer(key)), meta.descriptor.schema] as const)
+      .filter(([v]) => v !== undefined && v !== '' && (typeof v !== 'object' || v === null))
       .slice(0, 4)
+      .map(([v, schema]) => fieldValueText(schema, v, pick, t))
+      .filter(Boolean)
       .join(' · '),
   );
   const serious = useCaseValue(store, pointer, (item) => seriousnessOf(item).length);

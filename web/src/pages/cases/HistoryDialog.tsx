@@ -9,6 +9,7 @@ import {
 } from '@fluentui/react-components';
 import { caseWorkflow } from '@pv/engine';
 import { useLanguage } from '../../i18n/LanguageContext';
+import { formatDateTime } from '../../display/values';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { HistoryEntry } from './case-api';
 import { useTransmissionText } from './transmission-text';
@@ -72,7 +73,7 @@ export function HistoryDialog({
               <TableCell>{item.processerName}</TableCell>
               <TableCell>{label(caseWorkflow.nodes, item.nextNode)}</TableCell>
               <TableCell>{item.nextProcesserName ?? ''}</TableCell>
-              <TableCell>{new Date(item.at).toLocaleString()}</TableCell>
+              <TableCell>{formatDateTime(item.at)}</TableCell>
               <TableCell>{`V${item.dataVersion.version} · r${item.dataVersion.rev}`}</TableCell>
             </TableRow>
           ))}

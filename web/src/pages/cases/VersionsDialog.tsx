@@ -24,6 +24,8 @@ import {
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import { caseWorkflow } from '@pv/engine';
+import { changedValueText } from '../../case-form/field-text';
+import { formatDateTime } from '../../display/values';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { VersionComparison, VersionSummary } from './case-api';
@@ -38,17 +40,10 @@ const useStyles = makeStyles({
 
 const CURRENT = 'current';
 
-/** A compared value as text: lists and objects as JSON, nothing as an empty cell. */
-export function shownValue(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
 export function VersionsDialog({ caseId, onClose }: { caseId: string | null; onClose: () => void }) {
   const styles = useStyles();
   const navigate = useNavigate();
-  const { pick } = useLanguage();
+  const { pick, t } = useLanguage();
   const { tx } = useCaseFormText();
   const [versions, setVersions] = useState<VersionSummary[] | null>(null);
   const [from, setFrom] = useState<string>('');
@@ -74,7 +69,7 @@ export function VersionsDialog({ caseId, onClose }: { caseId: string | null; onC
   const describe = (id: string) => {
     if (id === CURRENT) return tx('versionCurrent');
     const v = versions?.find((x) => x.id === id);
-    return v ? `V${v.version} · ${new Date(v.at).toLocaleString()} · ${v.byName}` : id;
+    return v ? `V${v.version} · ${formatDateTime(v.at)} · ${v.byName}` : id;
   };
   const choices = [...(versions ?? []).map((v) => v.id), CURRENT];
   const nodeLabel = (node: string) => {
@@ -145,7 +140,7 @@ export function VersionsDialog({ caseId, onClose }: { caseId: string | null; onC
                   </TableCell>
                   <TableCell>{nodeLabel(v.node)}</TableCell>
                   <TableCell>{v.byName}</TableCell>
-                  <TableCell>{new Date(v.at).toLocaleString()}</TableCell>
+                  <TableCell>{formatDateTime(v.at)}</TableCell>
                   <TableCell>
                     <Link
                       data-testid="version-open"
@@ -194,8 +189,12 @@ export function VersionsDialog({ caseId, onClose }: { caseId: string | null; onC
                   <TableRow key={change.path} data-testid="compare-row" data-path={change.path}>
                     <TableCell>{change.label ? pick(change.label) : change.path}</TableCell>
                     <TableCell>{change.e2b ?? ''}</TableCell>
-                    <TableCell className={styles.value}>{shownValue(change.before)}</TableCell>
-                    <TableCell className={styles.value}>{shownValue(change.after)}</TableCell>
+                    <TableCell className={styles.value}>
+                      {changedValueText(change.path, change.before, pick, t)}
+                    </TableCell>
+                    <TableCell className={styles.value}>
+                      {changedValueText(change.path, change.after, pick, t)}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
