@@ -64,6 +64,9 @@ export * from './workflow';
 // Report-code generators (country-organisation-period+number).
 export * from './report-codes';
 
+// Report outputs: CIOMS I form and case report layout, blinding (schemas/reports, templates/cioms).
+export * from './reports';
+
 // MedDRA and WHODrug: release parsing, search, case coding and recoding (engine/src/dictionaries).
 export * from './dictionaries';
 

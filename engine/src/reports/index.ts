@@ -1,0 +1,21 @@
+/** Report outputs (CIOMS I, case report): pure layout of a case document; printing lives in the server. */
+export type { ReportLanguage } from './values';
+export {
+  REPORT_LANGUAGES,
+  reportText,
+  reportCatalogues,
+  formatValue,
+  formatE2bDate,
+  BLINDED,
+} from './values';
+export { wrapText, widthOf } from './text';
+export { buildCiomsForm, ciomsMapping, parseLineTemplate, CHECKED, UNCHECKED } from './cioms';
+export type {
+  CiomsForm,
+  CiomsBox,
+  CiomsLine,
+  CiomsMapping,
+  ContinuationPage,
+  ContinuationLine,
+} from './cioms';
+export { blindCase, isBlindedDrug } from './blinding';
