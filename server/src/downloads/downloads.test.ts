@@ -90,7 +90,15 @@ describe('case line listing download task', () => {
   it('writes every case the list query selects, in list order, with the chosen columns and English headers', async () => {
     const query = { tab: 'all', sort: { column: 'reportCode', direction: 'desc' } };
     // transmission: a column the summary holds beside the document's values (source: summary).
-    const columns = ['reportCode', 'project', 'reportType', 'isSae', 'drugName', 'transmission'];
+    const columns = [
+      'reportCode',
+      'project',
+      'reportType',
+      'isSae',
+      'drugName',
+      'transmission',
+      'reportDateFirst',
+    ];
     const task = await start('entry', { query, columns });
     expect(task).toMatchObject({ status: 'queued', percent: 0, kind: 'caseLineListing', size: null });
     // The file's store id is never shown: the owner-only route is the one way to it.
@@ -115,12 +123,16 @@ describe('case line listing download task', () => {
     expect(list.total).toBe(3);
     const expected = list.items.map((item: Data) => [
       item.values.report_reportCode,
-      'p1',
+      // The project by its code (names as the requester sees them), never its id.
+      'PV-P1',
       'Report from study',
       item.values.state_isSae === true ? 'Yes' : item.values.state_isSae === false ? 'No' : '',
       (item.values.drugs_drugName as string[]).join('; '),
       codeLabel('transmissionStatus', item.values.transmission_status),
+      // E2B dates in ISO order (20261120 -> 2026-11-20).
+      String(item.values.report_reportDateFirst).replace(/^(\d{4})(\d{2})(\d{2})$/, '$1-$2-$3'),
     ]);
+    expect(String(expected[0]![6])).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(rows.slice(1)).toEqual(expected);
     expect(expected[0]![0]).not.toBe('');
   });

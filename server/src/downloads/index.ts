@@ -15,7 +15,7 @@ import { downloadRoutes } from './routes';
 
 export const downloadsModule = defineModule({
   name: 'downloads',
-  dependsOn: ['auth', 'cases', 'jobs', 'uploads'],
+  dependsOn: ['auth', 'cases', 'jobs', 'names', 'uploads'],
   collections: downloadCollections,
   routes: downloadRoutes,
   jobs: [caseLineListingJob, purgeExpiredDownloads],

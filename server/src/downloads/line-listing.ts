@@ -6,7 +6,7 @@
  */
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { caseListDefinition, codelists } from '@pv/engine';
+import { caseListDefinition, codelists, e2bDateText } from '@pv/engine';
 import type { CaseListColumn } from '@pv/engine';
 import type { CaseListQuery } from '../cases';
 import { listFilter, listSort, toRow } from '../cases';
@@ -19,6 +19,9 @@ import type { JobContext } from '../jobs';
 import { registerFileOwner } from '../files';
 import type { FileOwner, TenantFiles } from '../files';
 import { AppError } from '../http';
+import type { Caller } from '../http';
+import { resolveNames } from '../names';
+import type { NameAnswer, NameKind } from '../names';
 import type { TenantHandle } from '../store';
 import { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
 import type { DownloadTask } from './collections';
@@ -48,19 +51,57 @@ export interface LineListingResult {
 
 export const LINE_LISTING_COLUMNS = caseListDefinition.columns.map((column) => column.id);
 
-/** The text of one list cell as the case list shows it: code labels, yes/no, lists joined by '; '. */
-export function cellText(column: CaseListColumn, value: unknown, lang: Lang, translator: Translator): string {
+/** Display names of the referenced ids of a chunk of rows, per kind (GET /api/names' reading). */
+export type ChunkNames = Partial<NameAnswer>;
+
+/**
+ * The text of one list cell as the case list shows it: projects and sites by name, code labels,
+ * yes/no, E2B dates in ISO order, lists joined by '; '.
+ */
+export function cellText(
+  column: CaseListColumn,
+  value: unknown,
+  lang: Lang,
+  translator: Translator,
+  names: ChunkNames = {},
+): string {
   const one = (v: unknown): string => {
     if (v === true) return translator.t(lang, 'downloads.yes');
     if (v === false) return translator.t(lang, 'downloads.no');
     if (v === undefined || v === null) return '';
+    if (column.ref && typeof v === 'string') {
+      const name = names[column.ref]?.[v];
+      if (!name) return v;
+      const localised = (lang === 'en' && name.nameEn) || name.name;
+      if (column.ref === 'project') return name.code || localised;
+      return name.code ? `${name.code} ${localised}` : localised;
+    }
     if (column.codelist && typeof v === 'string') {
       const entry = codelists[column.codelist]?.values.find((x) => x.code === v);
       if (entry) return entry[lang] || entry.zh || entry.en || v;
     }
+    if (column.format === 'e2bDate' && typeof v === 'string') return e2bDateText(v);
+    // Timestamps in ISO order, UTC (a file has no reader's time zone).
+    if (column.format === 'dateTime' && typeof v === 'string' && !Number.isNaN(Date.parse(v)))
+      return `${new Date(v).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     return String(v);
   };
   return Array.isArray(value) ? value.map(one).filter(Boolean).join('; ') : one(value);
+}
+
+/** The names a chunk of rows refers to, read once for the chunk as the requester may see them. */
+async function chunkNames(caller: Caller, columns: CaseListColumn[], rows: Record<string, unknown>[]) {
+  const request: Partial<Record<NameKind, string[]>> = {};
+  for (const column of columns) {
+    if (!column.ref) continue;
+    const ids = new Set(request[column.ref] ?? []);
+    for (const row of rows) {
+      const value = row[pointerKey(column.field)];
+      for (const id of Array.isArray(value) ? value : [value]) if (typeof id === 'string' && id) ids.add(id);
+    }
+    request[column.ref] = [...ids];
+  }
+  return Object.keys(request).length ? resolveNames(caller, request) : {};
 }
 
 /** The ids of the selected cases in list order: a snapshot, so paging cannot skip or repeat a case. */
@@ -94,9 +135,12 @@ async function writeLineListing({
   progress,
   signal,
   deps,
+  caller: callerOf,
 }: JobContext<LineListingPayload>): Promise<LineListingResult> {
   if (!deps.files) throw new Error('the file store is not configured');
   const handle = tenant();
+  // Names are read as the requester may see them (their projects), like the rows themselves.
+  const caller = callerOf({ lang: payload.lang });
   const tasks = handle.collection<DownloadTask>(DOWNLOAD_TASKS);
   const task = await tasks.findOne({ _id: payload.taskId });
   // Deleted before it ran: nothing to build.
@@ -134,6 +178,7 @@ async function writeLineListing({
       // Whole summaries: the row values are the list's own (toRow), summary-held columns included.
       const docs = await summaries.find({ _id: { $in: chunk } });
       const byId = new Map(docs.map((doc) => [doc._id, toRow(doc).values]));
+      const names = await chunkNames(caller, columns, [...byId.values()]);
       for (const id of chunk) {
         const values = byId.get(id);
         // Deleted from the store since the snapshot: left out rather than written empty.
@@ -141,7 +186,7 @@ async function writeLineListing({
         sheet
           .addRow(
             columns.map((column) =>
-              cellText(column, values[pointerKey(column.field)], payload.lang, deps.translator),
+              cellText(column, values[pointerKey(column.field)], payload.lang, deps.translator, names),
             ),
           )
           .commit();

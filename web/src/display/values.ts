@@ -3,30 +3,14 @@
  * yes/no, code-list codes as their labels, E2B partial dates and timestamps in ISO order
  * (2026-11-20 in zh and en alike) at the precision they were recorded with.
  */
-import { codelists } from '@pv/engine';
+import { codelists, e2bDateText as formatE2bDate } from '@pv/engine';
 import type { LocalisedText } from '../i18n';
 
 type Pick = (text: LocalisedText) => string;
 type Translate = (key: string) => string;
 
-const E2B_DATE = /^(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([+-]\d{4})?$/;
-
-/** True for an E2B date string `CCYY[MM[DD[hh[mm[ss]]]]][+/-hhmm]`. */
-export function isE2bDate(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  // Whole parts only: 5 or 7 digits match the pattern's optional groups no other way.
-  return E2B_DATE.test(value) && [4, 6, 8, 10, 12, 14].includes(value.replace(/[+-]\d{4}$/, '').length);
-}
-
-/** `20261120` -> `2026-11-20`, `202611` -> `2026-11`, `20261120103015+0800` -> `2026-11-20 10:30:15 +08:00`. */
-export function formatE2bDate(value: string): string {
-  if (!isE2bDate(value)) return value;
-  const [, year, month, day, hour, minute, second, zone] = E2B_DATE.exec(value)!;
-  let text = [year, month, day].filter(Boolean).join('-');
-  if (hour) text += ` ${[hour, minute, second].filter(Boolean).join(':')}`;
-  if (zone) text += ` ${zone.slice(0, 3)}:${zone.slice(3)}`;
-  return text;
-}
+/** E2B dates in ISO order at their precision (the engine's reading, shared with the server's exports). */
+export { isE2bDate, e2bDateText as formatE2bDate } from '@pv/engine';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

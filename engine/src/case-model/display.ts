@@ -1,0 +1,22 @@
+/**
+ * E2B partial dates as people read them, in ISO order whatever the language (the case list, the
+ * case form's headers, the line listing): `20261120` -> `2026-11-20`, `202611` -> `2026-11`,
+ * `20261120103015+0800` -> `2026-11-20 10:30:15 +08:00`, each at the precision it was recorded with.
+ */
+const E2B_DATE = /^(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([+-]\d{4})?$/;
+
+/** True for an E2B date string `CCYY[MM[DD[hh[mm[ss]]]]][+/-hhmm]`. */
+export function isE2bDate(value: unknown): value is string {
+  return typeof value === 'string' && E2B_DATE.test(value);
+}
+
+/** The date in ISO order at its precision; anything that is not an E2B date is returned as it is. */
+export function e2bDateText(value: string): string {
+  const match = E2B_DATE.exec(value);
+  if (!match) return value;
+  const [, year, month, day, hour, minute, second, zone] = match;
+  let text = [year, month, day].filter(Boolean).join('-');
+  if (hour) text += ` ${[hour, minute, second].filter(Boolean).join(':')}`;
+  if (zone) text += ` ${zone.slice(0, 3)}:${zone.slice(3)}`;
+  return text;
+}
