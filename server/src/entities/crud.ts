@@ -9,6 +9,7 @@ import { pageOptions, pageQuery } from '../http';
 import type { PageQuery } from '../http';
 import type { Caller } from '../http';
 import { callerOf } from '../http';
+import { ok } from '../http';
 import { errors } from '../http';
 import type { ModuleRouter } from '../http';
 import type { JsonSchema } from '../http';
@@ -56,6 +57,8 @@ export interface EntitySpec<T extends object> {
   summaries?: Partial<Record<EntityOperation, string>>;
   /** Name of the id path parameter (default `id`), e.g. `receiverId`. */
   idParam?: string;
+  /** The stored field the id parameter names (default `_id`), e.g. a user's `accountId`. */
+  idField?: string;
   /** The list's order when the request names no `sort`. */
   sort: Record<string, 1 | -1>;
   /**
@@ -78,6 +81,12 @@ export interface EntitySpec<T extends object> {
    * throw an AppError to refuse. Default: the body as it is.
    */
   prepare?(input: T, context: EntityHookContext<T>): Promise<T> | T;
+  /**
+   * Stores a new entry where adding is more than an insert (an account to open, a link to send) and
+   * says what to answer (with a message key when the answer is not plain success). Default: insert
+   * the prepared entry and answer its view.
+   */
+  create?(entry: T, context: EntityHookContext<T>): Promise<{ answer: unknown; message?: string }>;
   /** The answer for one entry (default entityView). */
   view?(doc: StoredDoc<T>): unknown;
   /** Why deletion is refused (a translated AppError), or nothing when the entry is unused. */
@@ -130,7 +139,7 @@ async function assertUnique<T extends object>(
   const values = input as Record<string, unknown>;
   const filter: Record<string, unknown> = { deleted: { $ne: true } };
   for (const field of spec.unique.fields) filter[field] = values[field] ?? null;
-  if (id) filter._id = { $ne: id };
+  if (id) filter[spec.idField ?? '_id'] = { $ne: id };
   if (await docs.count(filter))
     throw errors.badRequest(
       spec.unique.message,
@@ -142,8 +151,9 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
   const entity = loadEntity(spec.entity);
   const handle = (caller: Caller) => scopeHandle(caller, spec.scope);
   const collection = (caller: Caller) => handle(caller).collection<T & SoftDeleted>(spec.collection);
+  const idField = spec.idField ?? '_id';
   const current = async (caller: Caller, id: string) => {
-    const doc = await collection(caller).findOne({ _id: id });
+    const doc = await collection(caller).findOne({ [idField]: id });
     if (!doc || doc.deleted) throw errors.notFound(spec.notFound, { id });
     return doc;
   };
@@ -158,12 +168,15 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
   const readPermission = spec.readPermission ?? spec.permission;
   const idParam = spec.idParam ?? 'id';
   const idParams = idParamsOf(idParam);
-  const one = `${spec.path}/:${idParam}`;
+  // The module's prefix itself may be the list (`/`): one entry is then `/:id`.
+  const one = `${spec.path.replace(/\/$/, '')}/:${idParam}`;
   const serves = (operation: EntityOperation) => !spec.operations || spec.operations.includes(operation);
   const permission = (operation: EntityOperation, fallback: string) =>
     spec.permissions?.[operation] ?? fallback;
   const summary = (operation: EntityOperation, fallback: string) => spec.summaries?.[operation] ?? fallback;
   const hard = spec.deletion === 'hard';
+  // An edit's body: the entity's writable properties but those fixed at creation.
+  const edited = bodySchema(entity, { rev: true }) as JsonSchema & { properties: Record<string, unknown> };
 
   const sortable = spec.sortable ?? [];
 
@@ -230,7 +243,12 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
       async (c, { body }) => {
         const caller = callerOf(c);
         const context: EntityHookContext<T> = { caller, handle: handle(caller) };
-        const created = await collection(caller).insertOne((await stored(body, context)) as T & SoftDeleted);
+        const entry = await stored(body, context);
+        if (spec.create) {
+          const { answer, message } = await spec.create(entry, context);
+          return message ? ok(c, answer, message) : answer;
+        }
+        const created = await collection(caller).insertOne(entry as T & SoftDeleted);
         await spec.afterWrite?.(created, context);
         return view(created);
       },
@@ -244,7 +262,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
         summary: summary('update', `${label}: edit from the revision read (the whole entry)`),
         permission: permission('update', `${spec.permission}:edit`),
         params: idParams,
-        body: bodySchema(entity, { rev: true }),
+        body: edited,
       },
       async (c, { body, params }) => {
         const caller = callerOf(c);
@@ -259,11 +277,11 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
             ? {}
             : Object.fromEntries(
                 Object.keys(before)
-                  .filter((key) => key in entity.properties && !(key in fields) && key !== 'deleted')
+                  .filter((key) => key !== 'rev' && key in edited.properties && !(key in fields))
                   .map((key) => [key, '']),
               );
         const updated = await docs.updateOne(
-          { _id: id },
+          { _id: before._id },
           { $set: fields, ...(Object.keys(cleared).length ? { $unset: cleared } : {}) },
           { expectedRev: body.rev },
         );
@@ -293,10 +311,10 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
         const doc = await current(caller, id);
         const context: EntityHookContext<T> = { caller, handle: handle(caller), id, before: doc };
         await spec.assertUnused?.(id, context.handle, context);
-        if (hard) await collection(caller).deleteOne({ _id: id });
+        if (hard) await collection(caller).deleteOne({ _id: doc._id });
         else
           await collection(caller).updateOne(
-            { _id: id },
+            { _id: doc._id },
             { $set: { deleted: true, deletedAt: caller.clock.now().toISOString() } },
             { expectedRev: doc.rev },
           );
@@ -318,12 +336,12 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
         const caller = callerOf(c);
         const id = params[idParam]!;
         const docs = collection(caller);
-        const doc = await docs.findOne({ _id: id });
+        const doc = await docs.findOne({ [idField]: id });
         if (!doc) throw errors.notFound(spec.notFound, { id });
         if (!doc.deleted) throw errors.badRequest('entities.notDeleted');
         await assertUnique(spec, docs, doc as T, id);
         const restored = await docs.updateOne(
-          { _id: id },
+          { _id: doc._id },
           { $set: { deleted: false }, $unset: { deletedAt: '' } },
           { expectedRev: doc.rev },
         );

@@ -54,15 +54,32 @@ export function entityFormat(
   return format as { pattern?: string; maxLength?: number };
 }
 
+/** A property fixed when the entry is created (e.g. a user's account): declared `x-ui.createOnly`. */
+const createOnly = (property: Record<string, unknown>) =>
+  (property['x-ui'] as { createOnly?: boolean } | undefined)?.createOnly === true;
+
 /**
  * The body a create (or, with `rev`, an edit) accepts: the entity's writable properties, its
- * required list and its conditions; nothing else.
+ * required list and its conditions; nothing else. An edit leaves out the properties fixed at
+ * creation (the form does not show them on edit either).
  */
 export function bodySchema(entity: EntitySchema, options: { rev?: boolean } = {}): JsonSchema {
   const properties = Object.fromEntries(
-    Object.entries(entity.properties).filter(([, p]) => p.readOnly !== true),
+    Object.entries(entity.properties).filter(
+      ([, p]) => p.readOnly !== true && !(options.rev && createOnly(p)),
+    ),
   );
-  const { $schema: _s, $id: _i, title: _t, properties: _p, required = [], ...rest } = entity;
+  // `$defs` are inlined where referenced (loadEntity): the body does not carry them again.
+  const {
+    $schema: _s,
+    $id: _i,
+    $defs: _d,
+    title: _t,
+    properties: _p,
+    required: declared = [],
+    ...rest
+  } = entity;
+  const required = declared.filter((name) => name in properties);
   return {
     ...rest,
     type: 'object',

@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter } from '../http';
 import { requirePrincipal } from '../http';
-import { ok } from '../http';
 import { errors } from '../http';
 import type { StoredDoc } from '../store';
 import { accountsOf, findAccount, findAccountByName, newAccount, userDocId, usersOf } from '../auth';
@@ -16,7 +15,7 @@ import { issueLink } from '../auth';
 import { notifyAccountLink } from '../messages';
 import { invite, memberState } from '../auth';
 import type { Account, User, UserState } from '../auth';
-import type { PageQuery } from '../http';
+import type { Caller, PageQuery } from '../http';
 import { timeBound } from '../http';
 import { assertAccount, assertEmail, assertPhone } from '../auth';
 import { endSessions } from '../auth';
@@ -27,7 +26,7 @@ import { assertAssignableRoles } from '../access';
 import { requirePermission } from '../access';
 import type { OperationLogEntry } from './oplog';
 import { textMatch } from '../store';
-import { loadEntity, pickBody } from '../entities';
+import { entityRoutes } from '../entities';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const userParams = { type: 'object', properties: { userId: str(64) } };
@@ -68,11 +67,8 @@ export function userView(u: StoredDoc<User>) {
   };
 }
 
-// Bodies are schemas/entities/user.json's declarations (the user form renders the same ones); the
-// formats' messages (users.phoneInvalid, users.emailInvalid, users.accountInvalid) answer a bad value.
-const userEntity = loadEntity('user');
-const PROFILE = ['name', 'phone', 'email', 'job', 'organisationIds', 'roleIds', 'duties'];
-
+// The formats' messages (users.phoneInvalid, users.emailInvalid, users.accountInvalid) answer a bad value
+// in a body derived from schemas/entities/user.json.
 interface UserInput {
   account: string;
   name: string;
@@ -216,141 +212,139 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
   );
 
-  router.route<UserInput>(
-    {
-      method: 'post',
-      path: '/',
-      summary:
+  // Create and edit are the generic entity CRUD over schemas/entities/user.json (the user form
+  // renders the same declaration; the account is fixed at creation). What differs is in the hooks:
+  // the tenant's user limit, the organisations and roles given, and on creation the account to
+  // open (or to invite into this tenant) with its activation link.
+  entityRoutes<UserInput>(router, {
+    path: '/',
+    collection: C.users,
+    scope: 'tenant',
+    entity: 'user',
+    permission: 'authoritymanagement:userAccountManagement',
+    operations: ['create', 'update'],
+    summaries: {
+      create:
         'Create a user (to be activated; answers the activation link path), or invite an existing account of another tenant (state invited until its holder accepts)',
-      permission: 'authoritymanagement:userAccountManagement:add',
-      body: pickBody(userEntity, ['account', ...PROFILE]),
+      update: 'Edit a user’s profile, organisations, roles and duties',
     },
-    async (c, { body }) => {
-      const principal = requirePrincipal(c);
-      assertAccount(body.account);
-      assertEmail(body.email);
-      assertPhone(body.phone);
-      const users = usersOf(deps, principal.tenantId, principal.userId);
-      await assertTenantLimit(
-        deps.store,
-        principal.tenantId,
-        'users',
-        await users.count({ deleted: { $ne: true } }),
-      );
-      await assertOrganisations(principal.tenantId, principal.userId, body.organisationIds);
-      if (body.roleIds?.length) await requirePermission(callerOf(c), ASSIGN_ROLES);
-      await assertAssignableRoles(callerOf(c), body.roleIds ?? []);
-      await purgeExpiredRegistrations(deps);
-      const existing = await findAccountByName(deps, body.account);
-      if (
-        existing &&
-        (existing.operator ||
-          existing.tenantIds.includes(principal.tenantId) ||
-          (await users.findOne({ accountId: existing._id })))
-      )
-        throw errors.conflict('users.accountTaken');
-      // A pending (or rejected) registration's account is usable nowhere, so it is never invited.
-      if (existing && (await onlyRegistered(deps, existing)))
-        throw errors.conflict('users.accountUnavailable');
-      const accountId = existing?._id ?? randomUUID();
-      if (!existing) {
-        await accountsOf(deps, principal.userId).insertOne(
-          newAccount({
-            _id: accountId,
-            account: body.account,
-            name: body.name,
-            tenantIds: [principal.tenantId],
-          }),
-        );
+    idParam: 'userId',
+    idField: 'accountId',
+    sort: { account: 1 },
+    exact: [],
+    keywordFields: [],
+    notFound: 'common.notFound',
+    // Roles or duties left out of an edit stay as they are.
+    clearOmitted: false,
+    async prepare(input, { caller, before }) {
+      if (!before) assertAccount(input.account);
+      assertEmail(input.email);
+      assertPhone(input.phone);
+      if (!before) {
+        const count = await caller.tenant.collection(C.users).count({ deleted: { $ne: true } });
+        await assertTenantLimit(deps.store, caller.principal.tenantId, 'users', count);
       }
-      const user = await users.insertOne({
-        _id: userDocId(principal.tenantId, accountId),
+      await assertOrganisations(caller.principal.tenantId, caller.userId, input.organisationIds);
+      if (!before) {
+        if (input.roleIds?.length) await requirePermission(caller, ASSIGN_ROLES);
+        await assertAssignableRoles(caller, input.roleIds ?? []);
+        return input;
+      }
+      const current = before as StoredDoc<User>;
+      if (input.roleIds) {
+        const held = [...current.roleIds].sort().join();
+        if ([...input.roleIds].sort().join() !== held) await requirePermission(caller, ASSIGN_ROLES);
+        await assertAssignableRoles(caller, input.roleIds, current.roleIds);
+      }
+      const currentOrganisationId = input.organisationIds.includes(current.currentOrganisationId ?? '')
+        ? current.currentOrganisationId
+        : input.organisationIds[0]!;
+      return { ...input, currentOrganisationId } as UserInput;
+    },
+    create: (input, { caller }) => createUser(caller, input),
+    async afterWrite(_updated, { caller, id }) {
+      // The account's own name is changed only by the tenant that holds every membership of it.
+      if (_updated && id && soleTenant(await findAccount(deps, id), caller.principal.tenantId))
+        await accountsOf(deps, caller.userId).updateOne(
+          { _id: id },
+          { $set: { name: (_updated as StoredDoc<UserInput>).name } },
+        );
+    },
+    view: (u) => userView(u as unknown as StoredDoc<User>),
+  });
+
+  /** Opens the account (or invites an existing one of another tenant) and its membership here. */
+  async function createUser(caller: Caller, body: UserInput): Promise<{ answer: unknown; message?: string }> {
+    const principal = caller.principal;
+    const users = usersOf(deps, principal.tenantId, principal.userId);
+    await purgeExpiredRegistrations(deps);
+    const existing = await findAccountByName(deps, body.account);
+    if (
+      existing &&
+      (existing.operator ||
+        existing.tenantIds.includes(principal.tenantId) ||
+        (await users.findOne({ accountId: existing._id })))
+    )
+      throw errors.conflict('users.accountTaken');
+    // A pending (or rejected) registration's account is usable nowhere, so it is never invited.
+    if (existing && (await onlyRegistered(deps, existing))) throw errors.conflict('users.accountUnavailable');
+    const accountId = existing?._id ?? randomUUID();
+    if (!existing) {
+      await accountsOf(deps, principal.userId).insertOne(
+        newAccount({
+          _id: accountId,
+          account: body.account,
+          name: body.name,
+          tenantIds: [principal.tenantId],
+        }),
+      );
+    }
+    const user = await users.insertOne({
+      _id: userDocId(principal.tenantId, accountId),
+      accountId,
+      // The account's own spelling: an invitation does not rename anybody.
+      account: existing?.account ?? body.account,
+      accountKey: body.account.toLowerCase(),
+      name: body.name,
+      email: body.email,
+      ...(body.phone ? { phone: body.phone } : {}),
+      ...(body.job ? { job: body.job } : {}),
+      // An existing account is invited: the membership does nothing until its holder accepts.
+      state: existing ? 'invited' : 'inactive',
+      organisationIds: body.organisationIds,
+      currentOrganisationId: body.organisationIds[0]!,
+      roleIds: body.roleIds ?? [],
+      duties: body.duties ?? [],
+    });
+    if (existing) {
+      await invite(deps, {
         accountId,
-        // The account's own spelling: an invitation does not rename anybody.
-        account: existing?.account ?? body.account,
-        accountKey: body.account.toLowerCase(),
-        name: body.name,
-        email: body.email,
-        ...(body.phone ? { phone: body.phone } : {}),
-        ...(body.job ? { job: body.job } : {}),
-        // An existing account is invited: the membership does nothing until its holder accepts.
-        state: existing ? 'invited' : 'inactive',
-        organisationIds: body.organisationIds,
-        currentOrganisationId: body.organisationIds[0]!,
-        roleIds: body.roleIds ?? [],
-        duties: body.duties ?? [],
+        tenantId: principal.tenantId,
+        invitedBy: principal.userId,
+        invitedByName:
+          typeof principal.name === 'string' && principal.name ? principal.name : principal.userId,
       });
-      if (existing) {
-        await invite(deps, {
-          accountId,
-          tenantId: principal.tenantId,
-          invitedBy: principal.userId,
-          invitedByName:
-            typeof principal.name === 'string' && principal.name ? principal.name : principal.userId,
-        });
-        // The form shows this message (no link to pass on): the holder accepts while signed in.
-        return ok(
-          c,
-          { user: userView(user), invited: true, activationPath: null, activationExpiresAt: null },
-          'users.invited',
-        );
-      }
-      const link = await issueLink(
-        deps,
-        { accountId, tenantId: principal.tenantId, purpose: 'activate' },
-        principal.userId,
-      );
-      await notifyAccountLink(callerOf(c), 'account.activation', user, link);
+      // The form shows this message (no link to pass on): the holder accepts while signed in.
       return {
+        answer: { user: userView(user), invited: true, activationPath: null, activationExpiresAt: null },
+        message: 'users.invited',
+      };
+    }
+    const link = await issueLink(
+      deps,
+      { accountId, tenantId: principal.tenantId, purpose: 'activate' },
+      principal.userId,
+    );
+    await notifyAccountLink(caller, 'account.activation', user, link);
+    return {
+      answer: {
         user: userView(user),
         invited: false,
         activationPath: link.path,
         activationExpiresAt: link.expiresAt,
-      };
-    },
-  );
-
-  router.route<Omit<UserInput, 'account'> & { rev: number }, unknown, { userId: string }>(
-    {
-      method: 'put',
-      path: '/:userId',
-      summary: 'Edit a user’s profile, organisations, roles and duties',
-      permission: 'authoritymanagement:userAccountManagement:edit',
-      params: userParams,
-      body: pickBody(userEntity, PROFILE, { rev: true }),
-    },
-    async (c, { body, params }) => {
-      const principal = requirePrincipal(c);
-      assertEmail(body.email);
-      assertPhone(body.phone);
-      await assertOrganisations(principal.tenantId, principal.userId, body.organisationIds);
-      const users = usersOf(deps, principal.tenantId, principal.userId);
-      const current = await users.findOne({ accountId: params.userId });
-      if (!current) throw errors.notFound();
-      if (body.roleIds) {
-        const before = [...current.roleIds].sort().join();
-        if ([...body.roleIds].sort().join() !== before) await requirePermission(callerOf(c), ASSIGN_ROLES);
-        await assertAssignableRoles(callerOf(c), body.roleIds, current.roleIds);
-      }
-      const { rev, ...fields } = body;
-      const currentOrganisationId = body.organisationIds.includes(current.currentOrganisationId ?? '')
-        ? current.currentOrganisationId
-        : body.organisationIds[0]!;
-      const updated = await users.updateOne(
-        { _id: current._id },
-        { $set: { ...fields, currentOrganisationId } },
-        { expectedRev: rev },
-      );
-      if (!updated) throw errors.notFound();
-      // The account's own name is changed only by the tenant that holds every membership of it.
-      if (soleTenant(await findAccount(deps, params.userId), principal.tenantId))
-        await accountsOf(deps, principal.userId).updateOne(
-          { _id: params.userId },
-          { $set: { name: body.name } },
-        );
-      return userView(updated);
-    },
-  );
+      },
+    };
+  }
 
   const stateChange = (
     path: string,
