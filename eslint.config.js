@@ -1,7 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import moduleBoundaries from './eslint-rules/module-boundaries.js';
-import { allowedCycleEdges } from './eslint-rules/module-cycles.js';
 
 export default tseslint.config(
   {
@@ -73,12 +72,11 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   // Module boundaries (issue 14): a server module is imported through its index.ts only, server code
-  // never imports scripts/, and modules do not import each other in a cycle (known cycles listed
-  // with their reasons in eslint-rules/module-cycles.js, a list that may only shrink).
+  // never imports scripts/, and modules do not import each other in a cycle (no exceptions).
   {
     files: ['server/src/**/*.ts'],
     plugins: { pv: moduleBoundaries },
-    rules: { 'pv/module-boundaries': ['error', { root: 'server/src', allowedCycleEdges }] },
+    rules: { 'pv/module-boundaries': ['error', { root: 'server/src' }] },
   },
   // The engine is one package with one surface (issue 14): imported as @pv/engine, never by path.
   {

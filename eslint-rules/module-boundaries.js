@@ -6,9 +6,10 @@
  *   code may also import another module's test surface: `testing`, `testing/...`, `test-store`);
  * - an import of `scripts/` (the repository's command-line tools are not server code);
  * - an import that closes a cycle between modules: module A imports B while B already reaches A
- *   through the imports of the other non-test files. An edge listed in `allowedCycleEdges` (each
- *   with its reason) is a known exception awaiting its fix; the list may only shrink
- *   (eslint-rules/module-boundaries.test.ts).
+ *   through the imports of the other non-test files. There are no exceptions: a module that needs
+ *   something of a module above it gets it through a registration (auth's providers, the file
+ *   owners, the dictionaries' case coding), and eslint-rules/module-boundaries.test.ts keeps the
+ *   server's module graph acyclic.
  * Relative specifiers are resolved on the file system, so the rule needs no TypeScript resolver.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -62,8 +63,8 @@ export function moduleGraph(root) {
   return graph;
 }
 
-/** A path from `start` to `goal` in the graph without the allowed edges, or null. */
-export function findPath(graph, start, goal, allowed) {
+/** A path from `start` to `goal` in the graph, or null. */
+export function findPath(graph, start, goal) {
   const seen = new Set([start]);
   const queue = [[start]];
   while (queue.length > 0) {
@@ -71,7 +72,7 @@ export function findPath(graph, start, goal, allowed) {
     const last = path[path.length - 1];
     if (last === goal) return path;
     for (const next of graph.get(last) ?? []) {
-      if (allowed.has(`${last}->${next}`) || seen.has(next)) continue;
+      if (seen.has(next)) continue;
       seen.add(next);
       queue.push([...path, next]);
     }
@@ -94,15 +95,6 @@ const moduleBoundaries = {
         properties: {
           root: { type: 'string' },
           scripts: { type: 'string' },
-          allowedCycleEdges: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: { from: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' } },
-              required: ['from', 'to', 'reason'],
-              additionalProperties: false,
-            },
-          },
         },
         required: ['root'],
         additionalProperties: false,
@@ -124,7 +116,6 @@ const moduleBoundaries = {
     if (rel.startsWith('..')) return {};
     const own = moduleOf(root, file);
     const isTest = TEST_FILE.test(rel);
-    const allowed = new Set((options.allowedCycleEdges ?? []).map((edge) => `${edge.from}->${edge.to}`));
 
     function check(node, specifier) {
       if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
@@ -141,9 +132,9 @@ const moduleBoundaries = {
         const suggestion = specifier.slice(0, specifier.length - to.inner.length).replace(/\/$/, '');
         context.report({ node, messageId: 'deep', data: { module: to.module, inner: to.inner, suggestion } });
       }
-      if (!own || isTest || allowed.has(`${own}->${to.module}`)) return;
+      if (!own || isTest) return;
       if (!graphs.has(root)) graphs.set(root, moduleGraph(root));
-      const back = findPath(graphs.get(root), to.module, own, allowed);
+      const back = findPath(graphs.get(root), to.module, own);
       if (back) {
         context.report({
           node,

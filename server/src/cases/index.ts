@@ -47,6 +47,8 @@ import { seedDemoCases } from './demo/seed';
 import { caseObject } from './membership';
 // Registers who reaches a case's attachment files through /api/files.
 import './file-owner';
+// Hands the dictionaries' coding the case save (the dictionaries module does not import cases).
+import './dictionary-coding';
 
 // For the E2B import (server/src/imports): a report becomes a case or a follow-up version here.
 // For the E2B transmission (server/src/exports): each move of a transmission becomes a history line.

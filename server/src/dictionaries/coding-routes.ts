@@ -3,8 +3,7 @@
  * to a MedDRA version (preview, then apply; a background task) and the medical review task list.
  */
 import { callerOf } from '../http';
-import { requireProjectMember } from '../cases/index';
-import { PROJECT_OBJECT } from '../projects';
+import { PROJECT_OBJECT, requireProjectPermission } from '../projects';
 import { requirePrincipal, tenantHandle } from '../http';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter } from '../http';
@@ -46,7 +45,13 @@ export function codingRoutes(r: ModuleRouter, deps: ModuleDeps, service: Diction
     async (c, { params, body }) => {
       const principal = requirePrincipal(c);
       // Refused at once, not in the task: a project the caller does not work in, a version not imported.
-      await requireProjectMember(callerOf(c), params.projectId);
+      await requireProjectPermission(
+        callerOf(c),
+        params.projectId,
+        MANAGE_PERMISSION,
+        'required',
+        'cases.notProjectMember',
+      );
       await service.resolve(tenantHandle(c), 'meddra', { version: body.version }, c.get('ctx').lang);
       const payload: RecodeJobPayload = {
         projectId: params.projectId,

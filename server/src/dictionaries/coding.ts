@@ -22,8 +22,9 @@ import type {
   TermLanguage,
   Finding,
 } from '@pv/engine';
-import { caseCollectionNames, saveCase } from '../cases/index';
-import type { Project } from '../cases/index';
+import type { Project } from '../projects';
+import { PROJECTS } from '../projects';
+import { requireCaseCoding } from './case-coding';
 import { AppError } from '../http';
 import type { Translator } from '../i18n';
 import type { Filter, TenantHandle } from '../store';
@@ -142,7 +143,7 @@ export async function recodeProject(
   await service.resolve(caller.tenant, 'meddra', { version: options.version }, caller.lang);
   const dictionaryFor = dictionariesOf(caller, service, options.version);
   const t = caller.t;
-  const cases = caller.tenant.collection<Doc>(caseCollectionNames.cases);
+  const cases = caller.tenant.collection<Doc>(requireCaseCoding().collections.cases);
   const filter: Filter = { 'report.studyProjectId': projectId, 'state.validity': { $ne: 'deleted' } };
   const total = await cases.count(filter);
   const summary = emptySummary();
@@ -213,7 +214,7 @@ async function recodeCase(
       changed.map((term) => term.after),
     );
     try {
-      await saveCase(caller, row.caseId, {
+      await requireCaseCoding().save(caller, row.caseId, {
         rev: doc.rev as number,
         document: next,
         confirmMissing: true,
@@ -238,7 +239,7 @@ async function medicalReviewNodes(
   caller: Caller,
 ): Promise<{ ids: string[]; projects: Map<string, Project & { _id: string }> }> {
   const projects = await caller.tenant
-    .collection<Project>(caseCollectionNames.projects)
+    .collection<Project>(PROJECTS)
     .find({}, { projection: { code: 1, name: 1, nameEn: 1, workflowOverride: 1 } });
   const ids = new Set(Object.keys(caseWorkflow.nodes).filter((id) => id.startsWith('medicalReview')));
   for (const project of projects) {
@@ -291,7 +292,8 @@ export async function medicalReviewTasks(
     ...(query.mine ? { 'state.handlerId': caller.userId } : {}),
     ...(projectIds.length ? { 'v.report_studyProjectId': { $in: projectIds } } : {}),
   };
-  const summaries = handle.collection<Doc>(caseCollectionNames.summaries);
+  const { collections } = requireCaseCoding();
+  const summaries = handle.collection<Doc>(collections.summaries);
   const [total, page] = await Promise.all([
     summaries.count(filter),
     summaries.find(filter, {
@@ -303,9 +305,7 @@ export async function medicalReviewTasks(
     }),
   ]);
   // The page's case documents only, for their MedDRA fields.
-  const docs = await handle
-    .collection<Doc>(caseCollectionNames.cases)
-    .find({ _id: { $in: page.map((s) => s._id) } });
+  const docs = await handle.collection<Doc>(collections.cases).find({ _id: { $in: page.map((s) => s._id) } });
   const byId = new Map(docs.map((d) => [d._id as string, d]));
   const configured = new Map<
     string,

@@ -22,10 +22,12 @@ export type { ImportResult, VersionView } from './service';
 export { filesFromDirectory, filesFromZip } from './archive';
 export { dictionaryCollections } from './collections';
 export { configureDemoProject } from './seed';
+export { registerCaseCoding } from './case-coding';
+export type { CaseCoding, CaseFindingsSource, CodingSave } from './case-coding';
 
 import type { Readable } from 'node:stream';
 import { DictionaryFormatError } from '@pv/engine';
-import { provideCaseCheckFindings } from '../cases/index';
+import { caseCoding } from './case-coding';
 import { AppError } from '../http';
 import { defineModule } from '../http';
 import { defineJob } from '../jobs';
@@ -103,7 +105,7 @@ const importJob = defineJob<ImportJobPayload, unknown>({
 
 export const dictionariesModule = defineModule({
   name: 'dictionaries',
-  dependsOn: ['cases', 'jobs', 'projects', 'users', 'workflow'],
+  dependsOn: ['jobs', 'projects', 'users', 'workflow'],
   collections: dictionaryCollections,
   jobs: [importJob, recodeJob((deps) => dictionaryService(deps.store))],
   // The demo tenant codes with synthetic releases (MedDRA and WHODrug are licensed).
@@ -113,7 +115,7 @@ export const dictionariesModule = defineModule({
     dictionaryRoutes(router, deps, service);
     codingRoutes(router, deps, service);
     // SPEC 5's MedDRA coding rules join every case check (save, check, submit) once this module is mounted.
-    provideCaseCheckFindings('dictionaries', (handle, doc, projectId) =>
+    caseCoding()?.provideCheckFindings('dictionaries', (handle, doc, projectId) =>
       meddraCodingFindings(handle, service, deps.translator, doc, projectId),
     );
   },

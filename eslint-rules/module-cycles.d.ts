@@ -1,2 +1,0 @@
-/** Types of module-cycles.js. */
-export const allowedCycleEdges: readonly { from: string; to: string; reason: string }[];
