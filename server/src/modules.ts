@@ -25,6 +25,7 @@ import { saeTemplatesModule } from './sae-templates';
 import { downloadsModule } from './downloads';
 import { unblindingModule } from './unblinding';
 import { namesModule } from './names';
+import { queriesModule } from './queries';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -49,4 +50,5 @@ export const modules: ServerModule[] = [
   downloadsModule,
   unblindingModule,
   namesModule,
+  queriesModule,
 ];

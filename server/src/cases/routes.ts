@@ -363,6 +363,17 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
           document: { type: 'object' },
           confirmMissing: { type: 'boolean' },
           reason: text(2000),
+          // Data QC: the reason of each changed field (the queries module refuses a change without one).
+          corrections: {
+            type: 'array',
+            maxItems: 500,
+            items: {
+              type: 'object',
+              required: ['pointer', 'reason'],
+              additionalProperties: false,
+              properties: { pointer: text(500), reason: text(2000) },
+            },
+          },
         },
       },
     },

@@ -27,6 +27,8 @@ import { attachmentChanges } from './file-owner';
 import { findProject } from './projects';
 import type { Project } from './projects';
 import { checkCase, groupByTab } from './validation';
+import { runSaveParticipants } from './save-participants';
+import type { CaseSaveEvent, FieldCorrection } from './save-participants';
 
 type Doc = Record<string, unknown>;
 
@@ -192,7 +194,12 @@ export interface SaveInput {
   /** The user confirmed saving with mandatory values missing. */
   confirmMissing?: boolean;
   reason?: string;
+  /** Reasons per changed field (data QC: SPEC 5, a change needs its reason). */
+  corrections?: FieldCorrection[];
 }
+
+/** Written in the save's transaction by the module that saves (a query reply linked to its change). */
+export type SaveWithin = (tx: Handle, save: CaseSaveEvent) => Promise<void>;
 
 export interface SaveAnswer {
   case: CaseView;
@@ -209,7 +216,12 @@ export interface SaveAnswer {
  * other users' changes (409); wrong values are refused ('Please check the form data.'); missing
  * mandatory values need the user's confirmation. The report code and the server's state stay.
  */
-export async function saveCase(caller: Caller, caseId: string, input: SaveInput): Promise<SaveAnswer> {
+export async function saveCase(
+  caller: Caller,
+  caseId: string,
+  input: SaveInput,
+  within?: SaveWithin,
+): Promise<SaveAnswer> {
   await requireCaseAccess(caller, caseId);
   const handle = caller.tenant;
   const now = caller.clock.now();
@@ -262,7 +274,16 @@ export async function saveCase(caller: Caller, caseId: string, input: SaveInput)
   next.state.configurationVersion = String(check.configurationVersion);
   const attachFiles = await attachmentChanges(caller, caseId, current, next);
   try {
-    const written = await handle.transaction((tx) => replaceCase(tx, caseId, next, input.rev, input.reason));
+    const corrections = input.corrections ?? [];
+    // The audit entry carries the reasons of a QC correction when the save gives none of its own.
+    const reason = input.reason || corrections.map((c) => `${c.pointer}: ${c.reason}`).join('; ') || undefined;
+    const written = await handle.transaction(async (tx) => {
+      const stored = await replaceCase(tx, caseId, next, input.rev, reason);
+      const event: CaseSaveEvent = { caseId, before: current, after: next, rev: stored.rev, project, corrections };
+      await runSaveParticipants(tx, caller, event);
+      if (within) await within(tx, event);
+      return stored;
+    });
     await attachFiles();
     return {
       case: caseView(written),

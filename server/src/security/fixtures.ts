@@ -70,6 +70,8 @@ export interface World {
   importJobId: string;
   exportId: string;
   exportFileId: string;
+  /** A data query on the P1 case (queries module). */
+  queryId: string;
   downloadFileId: string;
   receiverId: string;
   downloadTaskId: string;
@@ -292,6 +294,14 @@ export async function buildWorld(): Promise<World> {
     document: { narrative: { caseNarrative: caseMarker } },
   });
   const caseVersionId = snapshot._id;
+  // A data query on the case (C.1.5), sent to the P1 member.
+  const query = await api('POST', `/queries/cases/${caseId}`, {
+    fields: ['/report/reportDateLast'],
+    receiverType: 'internal',
+    handlerId: p1Member,
+    timeLimit: new Date(deps.clock.now().getTime() + 7 * 86_400_000).toISOString().slice(0, 10),
+    description: `${caseMarker} query`,
+  });
 
   // Small generated dictionaries (never real MedDRA/WHODrug content), chosen on the import.
   const dictionaries = dictionaryService(store);
@@ -384,6 +394,7 @@ export async function buildWorld(): Promise<World> {
     importJobId: imported.id as string,
     exportId,
     exportFileId: await fileOf(EXPORTS, exportId),
+    queryId: query.id as string,
     downloadFileId: await fileOf(DOWNLOAD_TASKS, task.taskId as string),
     receiverId: receiver.receiverId as string,
     downloadTaskId: task.taskId as string,

@@ -89,6 +89,8 @@ function paramValue(world: World, path: string, name: string): ParamValue {
       return one('0', 'none');
     case 'exportId':
       return one(world.exportId, 'case');
+    case 'queryId':
+      return one(world.queryId, 'case');
     case 'jobId':
       return { values: [world.importJobId, world.downloadJobId], binding: 'owned' };
     case 'taskId':
@@ -158,6 +160,7 @@ function bodyIdValue(world: World, name: string): ParamValue | null {
   const table: Record<string, ParamValue> = {
     caseId: { values: [world.caseId], binding: 'case' },
     exportId: { values: [world.exportId], binding: 'case' },
+    queryId: { values: [world.queryId], binding: 'case' },
     recordId: { values: [world.importRecordId], binding: 'case' },
     fileId: { values: [world.attachmentFileId], binding: 'case' },
     taskId: { values: [world.downloadTaskId], binding: 'owned' },

@@ -1,0 +1,140 @@
+/**
+ * The stored shapes of queries (SPEC 3: number, state, first or again, receiver type, fields
+ * queried, reason, reply, initiator, handler, time limit) and QC records (before, after, reason),
+ * their collections, and the query workflow of schemas/workflows/query.json.
+ */
+import type { WorkflowDefinition } from '@pv/engine';
+import type { CollectionDefinition } from '../store';
+import queryWorkflowJson from '../../../schemas/workflows/query.json';
+
+/** The query workflow (sent -> handled -> closed; re-raise, close, delete), run by the engine's machine. */
+export const queryWorkflow = queryWorkflowJson as unknown as WorkflowDefinition;
+
+/** Every state, in the declared order (the list's state filter). */
+export const QUERY_STATES: readonly string[] = queryWorkflow.order;
+/** States in which the handler owes an answer. */
+export const OPEN_STATE = queryWorkflow.initial;
+
+export const Q = {
+  queries: 'queries',
+  counters: 'queryCounters',
+  qcRecords: 'qcRecords',
+} as const;
+
+export const PERMISSIONS = {
+  raise: 'activecase:query',
+  history: 'activecase:queryHistory',
+  list: 'casemanagement:queriesProcess',
+  pending: 'home:pendingqueries',
+  trace: 'checklog:queryTrace',
+  traceExport: 'checklog:queryTrace:export',
+  qcTrace: 'checklog:queryControl',
+  qcTraceExport: 'checklog:queryControl:export',
+} as const;
+
+/** One queried field: where it is, its E2B id, and the value the initiator saw. */
+export interface QueriedField {
+  /** JSON pointer into the case document (`/report/reportDateLast`). */
+  pointer: string;
+  e2b: string | null;
+  label: { zh: string; en: string } | null;
+  /** The value at the time the query was raised (or re-raised). */
+  value: unknown;
+}
+
+/** One round: the question, and its answer once given. */
+export interface QueryRound {
+  round: number;
+  kind: 'first' | 'again';
+  question: string;
+  askedBy: string;
+  askedByName: string;
+  askedAt: string;
+  /** The case revision the question was asked on. */
+  caseRev: number;
+  reply: string | null;
+  repliedBy: string | null;
+  repliedByName: string | null;
+  repliedAt: string | null;
+  /** The data change saved with the reply: the case revision and the fields it changed. */
+  change: {
+    caseRev: number;
+    fields: { pointer: string; e2b: string | null; before: unknown; after: unknown }[];
+  } | null;
+  closedAt: string | null;
+}
+
+export interface Query {
+  number: string;
+  caseId: string;
+  projectId: string | null;
+  reportCode: string;
+  /** The case version (state.version) and revision the query was raised on. */
+  caseVersion: number;
+  caseRev: number;
+  state: string;
+  receiverType: 'internal' | 'external';
+  fields: QueriedField[];
+  /** The pointers of `fields`, for the markers' index. */
+  pointers: string[];
+  description: string;
+  initiatorId: string;
+  initiatorName: string;
+  handlerId: string;
+  handlerName: string;
+  /** Raised on (date), answer due by (date, later than the start). */
+  startDate: string;
+  timeLimit: string;
+  raisedAt: string;
+  /** The latest round's reply (the list's column). */
+  reply: string | null;
+  rounds: QueryRound[];
+  closedBy: string | null;
+  closedByName: string | null;
+  closedAt: string | null;
+  deleted: { by: string; byName: string; at: string; reason: string } | null;
+}
+
+export interface QcRecord {
+  caseId: string;
+  projectId: string | null;
+  reportCode: string;
+  caseVersion: number;
+  caseRev: number;
+  node: string;
+  pointer: string;
+  e2b: string | null;
+  label: { zh: string; en: string } | null;
+  before: unknown;
+  after: unknown;
+  reason: string;
+  userId: string;
+  userName: string;
+  at: string;
+}
+
+export const collections: CollectionDefinition[] = [
+  {
+    name: Q.queries,
+    scope: 'tenant',
+    audited: true,
+    indexes: [
+      { fields: { number: 1 }, unique: true },
+      { fields: { caseId: 1, raisedAt: -1 } },
+      { fields: { projectId: 1, state: 1, raisedAt: -1 } },
+      { fields: { handlerId: 1, state: 1, timeLimit: 1 } },
+    ],
+  },
+  {
+    name: Q.counters,
+    scope: 'tenant',
+    audited: false,
+    indexes: [{ name: 'period', fields: { period: 1 }, unique: true }],
+  },
+  {
+    name: Q.qcRecords,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ fields: { caseId: 1, at: -1 } }, { fields: { projectId: 1, at: -1 } }],
+  },
+];

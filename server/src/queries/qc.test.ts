@@ -1,0 +1,171 @@
+/**
+ * QC corrections (issue 17, must hold; SPEC 5 "QC modification needs reason and new value"): at
+ * data QC a change without its reason or its new value is refused and nothing is saved; with them
+ * the change, the QC record and the audit entry are written together. The QC trace lists and
+ * exports the records.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCasesModule, workbenchModule } from '../cases/index';
+import { caseRig, filledCaseOf, PASSWORD, recordingSigner } from '../cases/testing';
+import { workflowModule } from '../workflow';
+import { reportCodesModule } from '../report-codes';
+import { queriesModule } from './index';
+
+type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
+
+let now = new Date('2026-11-21T08:00:00Z');
+const clock = { now: () => now };
+const later = () => (now = new Date(now.getTime() + 60_000));
+const signer = recordingSigner();
+const rig = await caseRig({
+  clock,
+  modules: [createCasesModule({ signer }), workbenchModule, workflowModule, reportCodesModule, queriesModule],
+  users: [
+    { id: 'entry', name: '录入员小王' },
+    { id: 'qc', name: '质控员小李' },
+  ],
+});
+afterAll(() => rig.close());
+const qc = rig.as('qc');
+const entry = rig.as('entry');
+const C15 = '/report/reportDateLast';
+const C14 = '/report/reportDateFirst';
+
+/** A filled case submitted to data QC, handled by qc. */
+async function atDataQc(n: number): Promise<Data> {
+  const c = await filledCaseOf(rig, 'entry', 'p1', n, now);
+  later();
+  const moved = await entry.call('POST', `/cases/${c.id}/submit`, {
+    rev: c.rev,
+    toNode: 'dataQc',
+    userId: 'qc',
+    password: PASSWORD,
+  });
+  expect(moved.body.code, JSON.stringify(moved.body)).toBe(200);
+  return (await qc.call('GET', `/cases/${c.id}`)).body.data as Data;
+}
+
+const trail = async (caseId: string) =>
+  (await qc.call('GET', `/cases/${caseId}/change-log?size=100`)).body.data.items;
+const records = async (caseId: string) =>
+  (await qc.call('GET', `/queries/qc-records?caseId=${caseId}`)).body.data;
+
+describe('QC corrections at data QC', () => {
+  it('refuses a change without its reason or its new value (en and zh); nothing is saved', async () => {
+    const stored = await atDataQc(1);
+    expect(stored.document.state.workflowNode).toBe('dataQc');
+    const trailBefore = await trail(stored.id);
+    const document = structuredClone(stored.document);
+    document.report.reportDateLast = '20261120';
+    later();
+    const save = (body: Data, lang: 'en' | 'cn' = 'en') =>
+      qc.call(
+        'PUT',
+        `/cases/${stored.id}`,
+        { rev: stored.rev, document, confirmMissing: true, ...body },
+        lang,
+      );
+    expect((await save({})).body).toMatchObject({
+      code: 400,
+      msg: 'Data QC: give the reason for changing C.1.5 Date of Most Recent Information for This Report',
+    });
+    expect((await save({}, 'cn')).body.msg).toBe('数据质控：请填写修改 C.1.5 最新获知日期 的原因');
+    // The refusal lists the changes, so the page asks for each reason at once.
+    expect((await save({})).body.data.qcCorrections).toEqual([
+      {
+        pointer: C15,
+        e2b: 'C.1.5',
+        label: { zh: '最新获知日期', en: 'Date of Most Recent Information for This Report' },
+        before: stored.document.report.reportDateLast,
+        after: '20261120',
+      },
+    ]);
+    // A reason for another field does not cover this one.
+    expect((await save({ corrections: [{ pointer: C14, reason: '核对原始记录' }] })).body.code).toBe(400);
+    // Emptying a field at QC: no new value.
+    const emptied = structuredClone(stored.document);
+    delete emptied.report.reportDateLast;
+    const noValue = await qc.call('PUT', `/cases/${stored.id}`, {
+      rev: stored.rev,
+      document: emptied,
+      confirmMissing: true,
+      corrections: [{ pointer: C15, reason: '核对原始记录' }],
+    });
+    expect(noValue.body).toMatchObject({
+      code: 400,
+      msg: 'Data QC: give the new value of C.1.5 Date of Most Recent Information for This Report',
+    });
+    const after = (await qc.call('GET', `/cases/${stored.id}`)).body.data as Data;
+    expect(after.rev).toBe(stored.rev);
+    expect(after.document).toEqual(stored.document);
+    expect(await trail(stored.id)).toEqual(trailBefore);
+    expect((await records(stored.id)).items).toEqual([]);
+  });
+
+  it('with reason and new value: the change, its QC record and the audit entry together', async () => {
+    const stored = await atDataQc(2);
+    const before = stored.document.report.reportDateLast;
+    const document = structuredClone(stored.document);
+    document.report.reportDateLast = '20261120';
+    later();
+    const saved = await qc.call('PUT', `/cases/${stored.id}`, {
+      rev: stored.rev,
+      document,
+      confirmMissing: true,
+      corrections: [{ pointer: C15, reason: '与随访记录核对后更正' }],
+    });
+    expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
+    const rev = saved.body.data.case.rev;
+    const list = await records(stored.id);
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]).toMatchObject({
+      caseId: stored.id,
+      pointer: C15,
+      e2b: 'C.1.5',
+      field: 'C.1.5 Date of Most Recent Information for This Report',
+      before,
+      after: '20261120',
+      reason: '与随访记录核对后更正',
+      userId: 'qc',
+      userName: '质控员小李',
+      node: 'dataQc',
+      caseRev: rev,
+      caseVersion: 1,
+      at: now.toISOString(),
+    });
+    const [latest] = await trail(stored.id);
+    expect(latest).toMatchObject({ rev, userId: 'qc', reason: `${C15}: 与随访记录核对后更正` });
+    expect(latest.changes.map((c: Data) => [c.path, c.before, c.after])).toContainEqual([
+      C15,
+      before,
+      '20261120',
+    ]);
+    // Filters: field, user, date range; another field finds nothing.
+    expect(
+      (await qc.call('GET', `/queries/qc-records?field=C.1.5&user=qc&from=2026-11-21`)).body.data.total,
+    ).toBe(1);
+    expect(
+      (await qc.call('GET', `/queries/qc-records?caseId=${stored.id}&field=C.1.4`)).body.data.total,
+    ).toBe(0);
+    expect((await qc.call('GET', `/queries/qc-records?to=2026-11-20`)).body.data.total).toBe(0);
+    const xlsx = await rig.platform.app.request('/api/queries/qc-records/export', {
+      headers: { authorization: 'Bearer t1:qc', 'lang-type': 'en' },
+    });
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers.get('content-disposition')).toContain('QC%20trace.xlsx');
+  });
+
+  it('needs no reason before data QC (data entry saves as before)', async () => {
+    const c = await filledCaseOf(rig, 'entry', 'p1', 3, now);
+    const stored = (await entry.call('GET', `/cases/${c.id}`)).body.data as Data;
+    const document = structuredClone(stored.document);
+    document.report.reportDateLast = '20261120';
+    const saved = await entry.call('PUT', `/cases/${c.id}`, {
+      rev: stored.rev,
+      document,
+      confirmMissing: true,
+    });
+    expect(saved.body.code).toBe(200);
+    expect((await records(c.id)).items).toEqual([]);
+  });
+});
