@@ -14,6 +14,7 @@
 import { availableActions, mergePatch, planAction, unblindingWorkflow } from '@pv/engine';
 import type { ActionChoice, PlannedAction, WorkflowDefinition } from '@pv/engine';
 import type { Caller } from '../http';
+import { listScope, scopeIds } from '../cases';
 import { errors } from '../http';
 import { caseContent, loadCase, projectIdOf, recordCaseHistoryLine } from '../cases';
 import { findProject } from '../projects';
@@ -112,6 +113,12 @@ async function actionsFor(caller: Caller, app: UnblindingApplication, workflow: 
   return offered;
 }
 
+/** The actions as a list and as flags (the generic list's row conditions read the flags). */
+async function actionsOf(caller: Caller, app: UnblindingApplication, wf: WorkflowDefinition) {
+  const actions = await actionsFor(caller, app, wf);
+  return { actions, can: { approve: actions.includes('approve'), handle: actions.includes('handle') } };
+}
+
 /** An application as the caller may see it. */
 export async function applicationView(caller: Caller, app: StoredApplication, workflow?: WorkflowDefinition) {
   const revealed = app.assignment !== null && (await mayReveal(caller, app));
@@ -143,7 +150,7 @@ export async function applicationView(caller: Caller, app: StoredApplication, wo
     batchId: app.batchId,
     revealed,
     assignment: revealed ? app.assignment : null,
-    actions: await actionsFor(caller, app, wf),
+    ...(await actionsOf(caller, app, wf)),
     signature: Object.fromEntries(
       Object.entries(wf.actions).map(([id, action]) => [id, action.signature === true]),
     ),
@@ -296,11 +303,16 @@ export interface ApproveInput {
   password?: string;
 }
 
+/** The tenant's user of an account (members and principals name accounts; the user document is the tenant's). */
+async function userOf(caller: Caller, accountId: string) {
+  const users = caller.tenant.collection<{ name?: string; state?: string }>(AuthC.users);
+  const options = { projection: { name: 1, state: 1 } };
+  return (await users.findOne({ accountId }, options)) ?? (await users.findOne({ _id: accountId }, options));
+}
+
 /** A user who may handle unblinding in the project (holds the permission there). */
 async function unblindingPerson(caller: Caller, userId: string, projectId: string | null) {
-  const user = await caller.tenant
-    .collection<{ name?: string; state?: string }>(AuthC.users)
-    .findOne({ _id: userId }, { projection: { name: 1, state: 1 } });
+  const user = await userOf(caller, userId);
   const principal = { tenantId: caller.principal.tenantId, userId, name: user?.name };
   const authorize = caller.deps.authenticator?.authorize;
   const holds =
@@ -419,4 +431,28 @@ export async function handleApplication(
     if (onUnblinded) await onUnblinded(tx, moved);
     return moved;
   });
+}
+
+/**
+ * Users who may be named the unblinding person: members of the projects the caller approves in who
+ * hold the handling permission there (the approval checks the case's own project again).
+ */
+export async function unblindingPersons(caller: Caller): Promise<{ id: string; name: string }[]> {
+  const scope = await listScope(caller, PERMISSIONS.approve);
+  const members = await caller.tenant
+    .collection<{ userId: string; projectId: string }>(AuthC.projectMembers)
+    .find(scope === null ? {} : { projectId: { $in: scopeIds(scope) } }, { limit: 2000 });
+  const authorize = caller.deps.authenticator?.authorize;
+  if (!authorize) return [];
+  const found = new Map<string, string>();
+  for (const member of members) {
+    if (found.has(member.userId)) continue;
+    const user = await userOf(caller, member.userId);
+    if (!user || user.state === 'disabled') continue;
+    const principal = { tenantId: caller.principal.tenantId, userId: member.userId, name: user.name };
+    const scoped = { projectId: member.projectId };
+    if (await authorize(principal, PERMISSIONS.handle, scoped, scoped))
+      found.set(member.userId, user.name ?? member.userId);
+  }
+  return [...found].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
 }

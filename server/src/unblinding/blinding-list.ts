@@ -135,16 +135,14 @@ export async function uploadList(
       uploadedByName: callerName(caller),
       uploadedAt: now,
     });
-    await tx
-      .collection<BlindingListEntry>(U.entries)
-      .insertMany(
-        parsed.list.rows.map(({ row: _row, ...entry }) => ({
-          ...entry,
-          projectId,
-          listId: stored._id,
-          version,
-        })),
-      );
+    await tx.collection<BlindingListEntry>(U.entries).insertMany(
+      parsed.list.rows.map(({ row: _row, ...entry }) => ({
+        ...entry,
+        projectId,
+        listId: stored._id,
+        version,
+      })),
+    );
     return stored;
   });
 }

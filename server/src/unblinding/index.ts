@@ -16,6 +16,7 @@ import { identitySigner } from '../workflow';
 import type { Signer } from '../workflow';
 import { U } from './blinding-list';
 import { unblindingRoutes } from './routes';
+import { seedUnblindingDemo } from './demo';
 
 // Apart from case data: collections of their own, audited (the trail holds every change and every
 // recorded read of the list).
@@ -60,6 +61,7 @@ export function createUnblindingModule(options: UnblindingModuleOptions = {}): S
     dependsOn: ['auth', 'cases', 'projects', 'workflow'],
     collections,
     routes: (router) => unblindingRoutes(router, signer),
+    seed: seedUnblindingDemo,
   });
 }
 

@@ -9,6 +9,8 @@ import type { PageQuery } from '../http';
 import { PROJECT_OBJECT, callerOf, errors, pageOptions, pageQuery, timeBound } from '../http';
 import { CASE_OBJECT, emptyScope, listScope, scopeIds } from '../cases';
 import type { Signer } from '../workflow';
+import { PROJECTS } from '../projects';
+import type { Project } from '../projects';
 import type { Filter } from '../store';
 import type { ApplyInput, ApproveInput, UnblindingApplication } from './applications';
 import {
@@ -19,9 +21,14 @@ import {
   handleApplication,
   PERMISSIONS,
   STATES,
+  unblindingPersons,
 } from './applications';
 import { listReads, listVersions, readListRows, U, uploadList } from './blinding-list';
 import { blindingTemplate, LIST_MAX_BYTES } from './workbook';
+import { loadEntity, pickBody } from '../entities';
+
+// Bodies are schemas/entities/unblinding-application.json's declaration (the forms render the same one).
+const applicationEntity = loadEntity('unblinding-application');
 
 const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 const projectParams: JsonSchema = {
@@ -33,6 +40,28 @@ const caseParams: JsonSchema = { type: 'object', required: ['caseId'], propertie
 const password = { type: 'string', maxLength: 200 };
 
 export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
+  router.route(
+    {
+      method: 'get',
+      path: '/projects',
+      summary: "The projects whose blinding list the caller keeps (the blind owner's project choice)",
+      permission: PERMISSIONS.blindingList,
+    },
+    async (c) => {
+      const caller = callerOf(c);
+      const scope = await listScope(caller, PERMISSIONS.blindingList);
+      if (emptyScope(scope)) return { items: [] };
+      const projects = await caller.tenant
+        .collection<Project>(PROJECTS)
+        .find(scope === null ? {} : { _id: { $in: scopeIds(scope) } }, { sort: { code: 1 }, limit: 500 });
+      return {
+        items: projects
+          .filter((p) => !p.deleted)
+          .map((p) => ({ id: p._id, code: p.code, name: p.name, nameEn: p.nameEn ?? p.name })),
+      };
+    },
+  );
+
   router.route<unknown, Record<string, unknown>, { projectId: string }>(
     {
       method: 'get',
@@ -151,16 +180,7 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       summary: 'Applies for the unblinding of a case (reason, description); refused while one is open',
       permission: PERMISSIONS.apply,
       params: caseParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['reason'],
-        properties: {
-          reason: { type: 'string', maxLength: 2000 },
-          description: { type: 'string', maxLength: 4000 },
-          password,
-        },
-      },
+      body: pickBody(applicationEntity, ['reason', 'description', 'password']),
     },
     async (c, { params, body }) => {
       const caller = callerOf(c);
@@ -176,17 +196,9 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       summary: "Agrees (naming the unblinding person) or disagrees with the case's open application",
       permission: PERMISSIONS.approve,
       params: caseParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
+      body: pickBody(applicationEntity, ['result', 'opinion', 'unblindingPersonId', 'password'], {
         required: ['result'],
-        properties: {
-          result: { enum: ['agree', 'disagree'] },
-          opinion: { type: 'string', maxLength: 2000 },
-          unblindingPersonId: id(),
-          password,
-        },
-      },
+      }),
     },
     async (c, { params, body }) => {
       const caller = callerOf(c);
@@ -209,6 +221,17 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       const caller = callerOf(c);
       return applicationView(caller, await handleApplication(caller, signer, params.caseId, body));
     },
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/persons',
+      summary:
+        'The users who may be named the unblinding person: those holding the handling permission in a project the caller approves in',
+      permission: PERMISSIONS.approve,
+    },
+    async (c) => ({ items: await unblindingPersons(callerOf(c)) }),
   );
 
   type ListQuery = PageQuery & {

@@ -259,7 +259,15 @@ describe('unblinding applications', () => {
         zh: '该病例已申请揭盲，不能重复申请',
       },
     );
-    expect((await header('approver')).applications[0].actions).toEqual(['approve']);
+    expect((await header('approver')).applications[0]).toMatchObject({
+      actions: ['approve'],
+      can: { approve: true, handle: false },
+    });
+    const personsAnswer = await rig.as('approver').call('GET', '/unblinding/persons');
+    expect(personsAnswer.body.code).toBe(200);
+    const persons = personsAnswer.body.data.items as Data[];
+    expect(persons.map((p) => p.id).sort()).toEqual(['other', 'person']);
+    expect((await rig.as('applicant').call('GET', '/unblinding/persons')).body.code).toBe(403);
   });
 
   it('requires the approval result and, to agree, an unblinding person who may handle', async () => {

@@ -26,9 +26,11 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/holoxcontrol/projectSaeTemplate': 'sae-templates',
   '/holoxcontrol/regulatorDatum': 'regulators',
   '/holoxcontrol/linelistingField': 'line-listing-fields',
+  '/casemanagement/unblindingManagement': 'unblinding-applications',
 };
 
 /** A page's own panel shown below its lists (e.g. the message templates' preview), loaded on demand. */
 export const ADMIN_PAGE_PANELS: Record<string, () => Promise<{ default: ComponentType }>> = {
   '/holoxcontrol/messageTemplate': () => import('./MessageTemplatePreview'),
+  '/casemanagement/unblindingManagement': () => import('../unblinding/BlindingListPanel'),
 };

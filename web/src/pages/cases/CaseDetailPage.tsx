@@ -42,6 +42,8 @@ import { CheckReportPanel } from './CheckReportPanel';
 import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
 import { ConflictDialog } from './ConflictPanel';
 import { HistoryDialog } from './HistoryDialog';
+import { BlindingBottom } from '../unblinding/BlindingBottom';
+import { unblindingActionLabel } from '../unblinding/text';
 import { TransmissionBadge } from './TransmissionBadge';
 import { useCasesText } from './cases-text';
 
@@ -311,6 +313,8 @@ function CaseDetail({ caseId }: { caseId: string }) {
   const nodeLabel = answer.node.label ? pick(answer.node.label) : answer.node.id;
   const actionLabel = (id: string) => {
     if (id in FREEZE_LABELS) return ct(FREEZE_LABELS[id as keyof typeof FREEZE_LABELS]);
+    const unblinding = unblindingActionLabel(id);
+    if (unblinding) return pick(unblinding);
     const label = (caseWorkflow.actions[id] as { label?: { zh: string; en: string } } | undefined)?.label;
     return label ? pick(label) : id;
   };
@@ -375,6 +379,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
             {tx('historyVersions')}
           </Button>
         ) : null}
+        {can('activecase:blindBottom') ? <BlindingBottom caseId={caseId} /> : null}
         <Button
           data-testid="case-view-report"
           onClick={() => navigate(previewPath(caseId, { report: true }))}

@@ -28,6 +28,7 @@ import { FEED_PERMISSION, FEED_ROUTE, workbenchApi } from './api';
 import { CaseFeedTable } from './CaseFeedTable';
 import { useFeed } from './useFeed';
 import { DownloadsBlock } from './DownloadsBlock';
+import { UNBLINDING_LIST_PERMISSION, UnblindingBlock } from '../unblinding/UnblindingBlock';
 import { DOWNLOAD_PERMISSIONS } from './downloads-api';
 
 /** Cases a block shows before "more". */
@@ -183,6 +184,7 @@ export default function WorkbenchPage() {
         </Card>
       ) : null}
       {can(DOWNLOAD_PERMISSIONS.list) ? <DownloadsBlock size={BLOCK_SIZE} /> : null}
+      {can(UNBLINDING_LIST_PERMISSION) ? <UnblindingBlock /> : null}
     </section>
   );
 }

@@ -1,0 +1,145 @@
+/**
+ * Unblinding in the browser (issue 18): the blind owner uploads the demo project's blinding list;
+ * the applicant applies for the unblinding of a SUSAR case from the case header's blinding bottom;
+ * the approver agrees on /casemanagement/unblindingManagement and names the blind owner as the
+ * unblinding person, who handles it; the case history shows the three lines, and the data entry
+ * clerk (blinded) sees no assignment anywhere on the case page while the approver does.
+ */
+import assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
+import type { Browser, Page } from 'playwright-core';
+import { test } from './kit';
+import { apiCall, demoPassword, login, skipTour } from './helpers';
+
+const GROUP = 'GRP-ACTIVE-Q7';
+const PRODUCT_NUMBER = 'PN-UNB-4471';
+
+async function signIn(
+  browser: Browser,
+  baseUrl: string,
+  serverOutput: string,
+  account: string,
+): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await login(page, baseUrl, account, demoPassword(serverOutput, account));
+  await skipTour(page);
+  return page;
+}
+
+async function workbook(subjectNumber: string): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const list = book.addWorksheet('List');
+  list.addRow([
+    'Randomisation number',
+    'Subject number',
+    'Treatment group',
+    'Product number',
+    'Kit / batch',
+    'Route',
+  ]);
+  list.addRow(['R-0001', subjectNumber, GROUP, PRODUCT_NUMBER, 'KIT-88', 'Oral']);
+  list.addRow(['R-0002', 'NOT-A-CASE', 'GRP-PLACEBO', 'PN-UNB-4472', 'KIT-89', 'Oral']);
+  const groups = book.addWorksheet('Groups');
+  groups.addRow(['Treatment group', 'Kind (active/placebo/comparator)', 'Unblinded product name']);
+  groups.addRow([GROUP, 'active', 'XY-101']);
+  groups.addRow(['GRP-PLACEBO', 'placebo', '']);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+test(
+  'the blind owner uploads the list; a SUSAR case is applied for, approved and unblinded; the blinded see nothing',
+  async ({ browser, baseUrl, serverOutput, screenshot }) => {
+    const applicant = await signIn(browser, baseUrl, serverOutput, 'unblindapply');
+    const found = await apiCall<{ items: { id: string }[] }>(applicant, 'POST', '/cases/search', {
+      tab: 'susar',
+      page: 1,
+      size: 1,
+    });
+    assert.equal(found.code, 200, found.msg);
+    const caseId = found.data.items[0]?.id;
+    assert.ok(caseId, 'the demo has a SUSAR case');
+    const detail = await apiCall<{ document: { patient?: { subjectNumber?: string } } }>(
+      applicant,
+      'GET',
+      `/cases/${caseId}`,
+    );
+    const subject = detail.data.document.patient?.subjectNumber;
+    assert.ok(subject, 'the SUSAR case names its subject');
+
+    // The blind owner uploads the list on the unblinding page.
+    const owner = await signIn(browser, baseUrl, serverOutput, 'blindowner');
+    await owner.goto(`${baseUrl}/casemanagement/unblindingManagement`);
+    const panel = owner.getByTestId('blinding-list-panel');
+    await panel.waitFor();
+    await owner.waitForFunction(() =>
+      Boolean(document.querySelector('[data-testid="blinding-upload"]:not([disabled])')),
+    );
+    await owner.getByTestId('blinding-upload').setInputFiles({
+      name: 'blinding-list.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: await workbook(subject),
+    });
+    await owner.getByTestId('blinding-versions').getByText('blinding-list.xlsx').waitFor();
+    await screenshot('blinding-list');
+
+    // The applicant applies from the case header.
+    await applicant.goto(`${baseUrl}/activecase?caseId=${caseId}`);
+    await applicant.getByTestId('case-blinding-bottom').click();
+    await applicant.getByTestId('blinding-dialog-apply').click();
+    await applicant.getByTestId('blinding-reason').fill('SUSAR: expedited report needs the treatment');
+    await applicant.getByTestId('blinding-description').fill('Hepatic failure in the blinded period');
+    await applicant.getByTestId('blinding-apply-submit').click();
+    await applicant.locator('[data-testid="case-blinding-state"][data-state="applied"]').waitFor();
+
+    // The approver agrees and names the blind owner as the unblinding person.
+    const approver = await signIn(browser, baseUrl, serverOutput, 'unblindapprove');
+    await approver.goto(`${baseUrl}/casemanagement/unblindingManagement`);
+    const list = approver.getByTestId('list-casemanagement.unblindingManagement');
+    const row = list.getByTestId('list-row').first();
+    await row.getByTestId('row-approve').click();
+    const form = approver.getByTestId('form-dialog');
+    await form.waitFor();
+    await form.locator('#root_result').click();
+    await approver.getByRole('option', { name: '同意', exact: true }).click();
+    await form.locator('#root_unblindingPersonId').click();
+    await approver.getByRole('option', { name: /Blind owner/ }).click();
+    await form.getByTestId('form-save').click();
+    await form.waitFor({ state: 'detached' });
+
+    // The unblinding person handles it.
+    await owner.reload();
+    const ownerList = owner.getByTestId('list-casemanagement.unblindingManagement');
+    await ownerList.getByTestId('row-handle').first().click();
+    await owner.getByRole('button', { name: /^(确定|OK)$/ }).click();
+    await ownerList.getByText(PRODUCT_NUMBER).waitFor();
+    await screenshot('unblinded');
+
+    // Entry is blinded: the history shows the three steps, the page no assignment.
+    const entry = await signIn(browser, baseUrl, serverOutput, 'entry');
+    await entry.goto(`${baseUrl}/activecase?caseId=${caseId}`);
+    await entry.getByTestId('case-detail').waitFor();
+    await entry.locator('[data-testid="case-blinding-state"][data-state="completed"]').waitFor();
+    await entry.getByTestId('case-history').click();
+    const results = await entry
+      .getByTestId('history-row')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-result')));
+    assert.deepEqual(
+      results.filter((r) => r?.startsWith('unblinding')),
+      ['unblindingApplied', 'unblindingReviewed', 'unblindingCompleted'],
+    );
+    await entry.getByRole('button', { name: /^(关闭|Close)$/ }).click();
+    await entry.getByTestId('case-blinding-bottom').click();
+    await entry.getByTestId('blinding-application').first().waitFor();
+    const seen = await entry.evaluate(() => document.body.innerText);
+    assert.ok(!seen.includes(PRODUCT_NUMBER) && !seen.includes(GROUP), 'entry sees no assignment');
+    const answer = await apiCall<unknown>(entry, 'GET', `/unblinding/cases/${caseId}`);
+    assert.ok(!JSON.stringify(answer).includes(PRODUCT_NUMBER));
+    await screenshot('blinded-entry');
+
+    // The approver does see it on the case page.
+    await approver.goto(`${baseUrl}/activecase?caseId=${caseId}`);
+    await approver.getByTestId('case-blinding-bottom').click();
+    await approver.getByTestId('blinding-dialog').getByText(PRODUCT_NUMBER).waitFor();
+  },
+  { timeoutMs: 180_000 },
+);

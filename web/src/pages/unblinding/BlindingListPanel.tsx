@@ -1,0 +1,245 @@
+/**
+ * Below the unblinding applications, for the blind owner: a project's blinding list - download the
+ * template, upload a new version (a refused file keeps the previous one), the versions, the rows of
+ * the current one (a recorded read) and who read the list when.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Button,
+  Card,
+  Dropdown,
+  Field,
+  Option,
+  Subtitle2,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { OptionOnSelectData } from '@fluentui/react-components';
+import { saveFile } from '../../api/request';
+import { notify } from '../../app/notify';
+import { useSession } from '../../app/SessionContext';
+import { useLanguage } from '../../i18n/LanguageContext';
+import type { ListRead, ListVersion } from './api';
+import { unblindingApi, uploadBlindingList } from './api';
+import type { UnblindingKey } from './text';
+import { useUnblindingText } from './text';
+
+const PERMISSION = 'casemanagement:unblindingManagement:blindBottom';
+
+const useStyles = makeStyles({
+  card: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  bar: { display: 'flex', alignItems: 'end', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
+});
+
+function SimpleTable({
+  head,
+  rows,
+  testId,
+}: {
+  head: string[];
+  rows: (string | number | null)[][];
+  testId: string;
+}) {
+  return (
+    <Table size="small" data-testid={testId}>
+      <TableHeader>
+        <TableRow>
+          {head.map((h) => (
+            <TableHeaderCell key={h}>{h}</TableHeaderCell>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((row, i) => (
+          <TableRow key={i}>
+            {row.map((cell, j) => (
+              <TableCell key={j}>{cell ?? ''}</TableCell>
+            ))}
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+const PURPOSE: Record<ListRead['purpose'], UnblindingKey> = {
+  view: 'uiPurposeView',
+  handle: 'uiPurposeHandle',
+  batch: 'uiPurposeBatch',
+};
+
+export default function BlindingListPanel() {
+  const styles = useStyles();
+  const ut = useUnblindingText();
+  const { pick } = useLanguage();
+  const { info } = useSession();
+  const allowed = (info?.permissions ?? []).includes(PERMISSION);
+  const [projects, setProjects] = useState<{ id: string; code: string; name: string; nameEn: string }[]>([]);
+  const [projectId, setProjectId] = useState('');
+  const [versions, setVersions] = useState<ListVersion[]>([]);
+  const [reads, setReads] = useState<ListRead[]>([]);
+  const [rows, setRows] = useState<Record<string, string | null>[] | null>(null);
+
+  useEffect(() => {
+    if (!allowed) return;
+    void unblindingApi.projects().then(
+      (answer) => {
+        setProjects(answer.items);
+        if (answer.items.length === 1) setProjectId(answer.items[0]!.id);
+      },
+      () => setProjects([]),
+    );
+  }, [allowed]);
+
+  const load = useCallback(async () => {
+    if (!projectId) return;
+    setRows(null);
+    const [v, r] = await Promise.all([unblindingApi.versions(projectId), unblindingApi.reads(projectId)]);
+    setVersions(v.versions);
+    setReads(r.items);
+  }, [projectId]);
+  useEffect(() => void load().catch(() => undefined), [load]);
+
+  if (!allowed) return null;
+  const project = projects.find((p) => p.id === projectId);
+  const upload = (file: File | undefined) => {
+    if (!file) return;
+    void uploadBlindingList(projectId, file).then(
+      (saved) => {
+        notify.toast('success', ut('uiUploaded', { version: saved.version, rows: saved.rowCount }));
+        void load();
+      },
+      () => undefined,
+    );
+  };
+  return (
+    <Card className={styles.card} data-testid="blinding-list-panel">
+      <Subtitle2>{ut('uiBlindingList')}</Subtitle2>
+      <div className={styles.bar}>
+        <Field label={ut('uiProject')}>
+          <Dropdown
+            data-testid="blinding-project"
+            placeholder={ut('uiChooseProject')}
+            value={project ? `${project.code} ${pick({ zh: project.name, en: project.nameEn })}` : ''}
+            selectedOptions={[projectId]}
+            onOptionSelect={(_: unknown, d: OptionOnSelectData) => setProjectId(d.optionValue ?? '')}
+          >
+            {projects.map((p) => (
+              <Option key={p.id} value={p.id} text={`${p.code} ${pick({ zh: p.name, en: p.nameEn })}`}>
+                {`${p.code} ${pick({ zh: p.name, en: p.nameEn })}`}
+              </Option>
+            ))}
+          </Dropdown>
+        </Field>
+        <Button
+          disabled={!projectId}
+          data-testid="blinding-template"
+          onClick={() => void unblindingApi.template(projectId).then(saveFile, () => undefined)}
+        >
+          {ut('uiTemplate')}
+        </Button>
+        <Field label={ut('uiUpload')}>
+          <input
+            type="file"
+            accept=".xlsx"
+            disabled={!projectId}
+            data-testid="blinding-upload"
+            onChange={(e) => {
+              upload(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
+        </Field>
+        <Button
+          disabled={!versions.some((v) => v.current)}
+          data-testid="blinding-show-rows"
+          onClick={() =>
+            void unblindingApi.rows(projectId).then(
+              (answer) => {
+                setRows(answer.rows);
+                void load().then(() => setRows(answer.rows));
+              },
+              () => undefined,
+            )
+          }
+        >
+          {ut('uiShowRows')}
+        </Button>
+      </div>
+      {projectId && !versions.length ? <Text>{ut('uiNoList')}</Text> : null}
+      {versions.length ? (
+        <SimpleTable
+          testId="blinding-versions"
+          head={[
+            ut('uiVersion'),
+            ut('uiFile'),
+            ut('uiRows'),
+            ut('uiUploadedBy'),
+            ut('uiUploadedAt'),
+            ut('uiCurrent'),
+          ]}
+          rows={versions.map((v) => [
+            v.version,
+            v.fileName,
+            v.rowCount,
+            v.uploadedByName,
+            new Date(v.uploadedAt).toLocaleString(),
+            v.current ? '✓' : '',
+          ])}
+        />
+      ) : null}
+      {rows ? (
+        <SimpleTable
+          testId="blinding-rows"
+          head={[
+            ut('uiRandomisationNumber'),
+            ut('uiSubjectNumber'),
+            ut('uiTreatmentGroup'),
+            ut('uiProductNumber'),
+            ut('uiKitBatch'),
+            ut('uiRoute'),
+          ]}
+          rows={rows.map((r) => [
+            r.randomisationNumber ?? '',
+            r.subjectNumber ?? '',
+            r.treatmentGroup ?? '',
+            r.productNumber ?? '',
+            r.kitBatch ?? '',
+            r.route ?? '',
+          ])}
+        />
+      ) : null}
+      {reads.length ? (
+        <>
+          <Subtitle2>{ut('uiReads')}</Subtitle2>
+          <SimpleTable
+            testId="blinding-reads"
+            head={[
+              ut('uiReader'),
+              ut('uiReadAt'),
+              ut('uiPurpose'),
+              ut('uiVersion'),
+              ut('uiCase'),
+              ut('uiRandomisationNumber'),
+            ]}
+            rows={reads.map((r) => [
+              r.readerName,
+              new Date(r.at).toLocaleString(),
+              ut(PURPOSE[r.purpose]),
+              r.version,
+              r.caseId,
+              r.randomisationNumber,
+            ])}
+          />
+        </>
+      ) : null}
+    </Card>
+  );
+}

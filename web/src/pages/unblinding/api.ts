@@ -1,0 +1,131 @@
+/**
+ * The unblinding API as the screens use it (server/src/unblinding). The blinding-list upload sends
+ * the workbook itself as the body (the request layer sends JSON only), with the session's headers.
+ */
+import { api } from '../../app/api';
+import { notify } from '../../app/notify';
+import { session } from '../../app/session';
+import { langType, translate } from '../../i18n';
+
+export interface Assignment {
+  listVersion: number;
+  randomisationNumber: string;
+  subjectNumber: string | null;
+  treatmentGroup: string;
+  groupKind: string | null;
+  productName: string | null;
+  productNumber: string;
+  kitBatch: string | null;
+  route: string | null;
+}
+
+export interface Application {
+  id: string;
+  caseId: string;
+  reportCode: string;
+  status: string;
+  reason: string;
+  description: string;
+  applicantName: string;
+  appliedAt: string;
+  review: { result: string; opinion: string | null; byName: string; at: string } | null;
+  unblindingPersonName: string | null;
+  handling: { byName: string; at: string } | null;
+  snapshot: { at: string; description: string; caseVersion: number } | null;
+  revealed: boolean;
+  assignment: Assignment | null;
+  actions: string[];
+}
+
+export interface CaseBlinding {
+  caseId: string;
+  status: string;
+  canApply: boolean;
+  applySignature: boolean;
+  applications: Application[];
+}
+
+export interface ListVersion {
+  id: string;
+  version: number;
+  current: boolean;
+  fileName: string;
+  rowCount: number;
+  uploadedByName: string;
+  uploadedAt: string;
+}
+
+export interface ListRead {
+  id: string;
+  version: number;
+  readerName: string;
+  at: string;
+  purpose: 'view' | 'handle' | 'batch';
+  caseId: string | null;
+  randomisationNumber: string | null;
+}
+
+export interface Counts {
+  byState: Record<string, number>;
+  toApprove: number;
+  toHandle: number;
+}
+
+const base = '/unblinding';
+
+export const unblindingApi = {
+  caseBlinding: (caseId: string) => api.request<CaseBlinding>(`${base}/cases/${encodeURIComponent(caseId)}`),
+  apply: (caseId: string, body: { reason: string; description: string; password?: string }) =>
+    api.request<Application>(`${base}/cases/${encodeURIComponent(caseId)}/apply`, { method: 'POST', body }),
+  counts: () => api.request<Counts>(`${base}/applications/counts`),
+  projects: () =>
+    api.request<{ items: { id: string; code: string; name: string; nameEn: string }[] }>(`${base}/projects`),
+  versions: (projectId: string) =>
+    api.request<{ versions: ListVersion[] }>(
+      `${base}/projects/${encodeURIComponent(projectId)}/blinding-list`,
+    ),
+  reads: (projectId: string) =>
+    api.request<{ items: ListRead[] }>(
+      `${base}/projects/${encodeURIComponent(projectId)}/blinding-list/reads`,
+    ),
+  rows: (projectId: string) =>
+    api.request<{ rows: Record<string, string | null>[] }>(
+      `${base}/projects/${encodeURIComponent(projectId)}/blinding-list/rows`,
+    ),
+  template: (projectId: string) =>
+    api.download(`${base}/projects/${encodeURIComponent(projectId)}/blinding-list/template`),
+};
+
+/** Uploads the workbook; a refused one shows the server's message (sheet, row, column) and throws. */
+export async function uploadBlindingList(
+  projectId: string,
+  file: File,
+): Promise<{ version: number; rowCount: number }> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/octet-stream',
+    'Lang-Type': langType(session.language()),
+    'X-File-Name': encodeURIComponent(file.name),
+    projectId: session.projectId() ?? '',
+  };
+  const token = session.token();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  type Answer = { code?: number; msg?: string; data?: { version: number; rowCount: number } } | null;
+  const body = await fetch(`/api${base}/projects/${encodeURIComponent(projectId)}/blinding-list`, {
+    method: 'POST',
+    headers,
+    body: file,
+  }).then(
+    (response) => response.json().catch(() => null) as Promise<Answer>,
+    () => {
+      notify.toast('error', translate(session.language(), 'request.network'));
+      throw new Error('network');
+    },
+  );
+  session.touch();
+  if (body?.code !== 200 || !body.data) {
+    const message = body?.msg || translate(session.language(), 'request.unknown');
+    notify.toast('error', message);
+    throw new Error(message);
+  }
+  return body.data;
+}
