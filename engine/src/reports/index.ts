@@ -19,3 +19,5 @@ export type {
   ContinuationLine,
 } from './cioms';
 export { blindCase, isBlindedDrug } from './blinding';
+export { buildCaseReport } from './case-report';
+export type { CaseReport, CaseReportGroup, CaseReportItem, CaseReportRow } from './case-report';

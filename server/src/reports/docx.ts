@@ -19,7 +19,7 @@ import {
 } from 'docx';
 import type { ParagraphChild } from 'docx';
 import { reportText } from '@pv/engine';
-import type { CiomsBox, CiomsForm, ReportLanguage } from '@pv/engine';
+import type { CaseReport, CiomsBox, CiomsForm } from '@pv/engine';
 
 const MONO = {
   ascii: 'Noto Sans Mono CJK SC',
@@ -136,13 +136,68 @@ export async function ciomsDocx(form: CiomsForm): Promise<Uint8Array> {
   return new Uint8Array(await Packer.toBuffer(document(children)));
 }
 
-export interface CaseReportLike {
-  lang: ReportLanguage;
-  title: string;
-  banner: string;
-  reportCode: string;
-  tabs: {
-    label: string;
-    groups: { title: string; rows: { label: string; e2b: string; value: string }[] }[];
-  }[];
+function fieldTable(report: CaseReport, rows: { label: string; e2b: string; value: string }[]): Table {
+  const widths = [0.38, 0.14, 0.48].map((f) => convertMillimetersToTwip(PAGE_WIDTH_MM * f));
+  const cell = (value: string, width: number, bold = false): TableCell =>
+    new TableCell({
+      borders,
+      width: { size: width, type: WidthType.DXA },
+      // A value's own line breaks stay line breaks.
+      children: value.split('\n').map((line) => para([text(line, { size: 16, bold })])),
+    });
+  const headerRow = new TableRow({
+    tableHeader: true,
+    children: (['caseReport.field', 'caseReport.e2b', 'caseReport.value'] as const).map((key, i) =>
+      cell(reportText(report.lang, key), widths[i] as number, true),
+    ),
+  });
+  return new Table({
+    width: { size: convertMillimetersToTwip(PAGE_WIDTH_MM), type: WidthType.DXA },
+    rows: [
+      headerRow,
+      ...rows.map(
+        (row) =>
+          new TableRow({
+            children: [
+              cell(row.label, widths[0] as number),
+              cell(row.e2b, widths[1] as number),
+              cell(row.value, widths[2] as number),
+            ],
+          }),
+      ),
+    ],
+  });
+}
+
+export async function caseReportDocx(report: CaseReport): Promise<Uint8Array> {
+  const children: (Paragraph | Table)[] = [
+    para([text(report.title, { bold: true, size: 28 })]),
+    para([text(report.banner, { bold: true, size: 16 })], { align: 'right' }),
+    para([text(reportText(report.lang, 'cioms.reportCode', { code: report.reportCode }), { size: 16 })], {
+      align: 'right',
+    }),
+  ];
+  if (report.tabs.length === 0)
+    children.push(para([text(reportText(report.lang, 'caseReport.empty'), { italics: true })]));
+  for (const tab of report.tabs) {
+    children.push(
+      new Paragraph({
+        children: [text(tab.label, { bold: true, size: 24 })],
+        spacing: { before: 240, after: 60 },
+      }),
+    );
+    for (const group of tab.groups) {
+      children.push(
+        new Paragraph({
+          children: [text(group.title, { bold: true, size: 20 })],
+          spacing: { before: 120, after: 40 },
+        }),
+      );
+      for (const item of group.items) {
+        if (item.heading) children.push(para([text(item.heading, { bold: true, size: 17 })]));
+        children.push(fieldTable(report, item.rows));
+      }
+    }
+  }
+  return new Uint8Array(await Packer.toBuffer(document(children)));
 }

@@ -1,12 +1,12 @@
 /**
- * HTML of report outputs from the templates in templates/cioms (Handlebars, HTML-escaped): the page
- * Chromium prints and the browser previews.
+ * HTML of report outputs from the templates in templates/cioms and templates/reports (Handlebars,
+ * HTML-escaped): the page Chromium prints and the browser previews.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { reportText } from '@pv/engine';
-import type { CiomsForm, ReportLanguage } from '@pv/engine';
+import type { CaseReport, CiomsForm, ReportLanguage } from '@pv/engine';
 
 const TEMPLATES = fileURLToPath(new URL('../../../templates/', import.meta.url));
 
@@ -41,4 +41,19 @@ export function ciomsHtml(form: CiomsForm): string {
     })),
   };
   return template('cioms/cioms.hbs')({ form: view });
+}
+
+/** The case report as one HTML document (Chromium paginates it). */
+export function caseReportHtml(report: CaseReport): string {
+  return template('reports/case-report.hbs')({
+    report,
+    htmlLang: htmlLang(report.lang),
+    codeLine: reportText(report.lang, 'cioms.reportCode', { code: report.reportCode }),
+    columns: {
+      field: reportText(report.lang, 'caseReport.field'),
+      e2b: reportText(report.lang, 'caseReport.e2b'),
+      value: reportText(report.lang, 'caseReport.value'),
+      empty: reportText(report.lang, 'caseReport.empty'),
+    },
+  });
 }

@@ -1,8 +1,37 @@
 /**
  * Test helpers: text of a PDF read back with pdfjs-dist (page by page, NFKC-normalised: Noto CJK's
  * ToUnicode maps some ideographs to their Kangxi-radical code points, which NFKC folds back) and the
- * characters each embedded font maps from a real glyph.
+ * characters each embedded font maps from a real glyph. Chromium writes, for a glyph Noto CJK shares between
+ * an ideograph and a CJK radical, the radical's code point; NFKC folds the Kangxi radicals, RADICAL_FOLD the
+ * Radicals Supplement ones that fonts draw with the same glyph as the simplified ideograph.
  */
+
+const RADICAL_FOLD: Record<string, string> = {
+  '⺠': '民',
+  '⺟': '母',
+  '⻄': '西',
+  '⻅': '见',
+  '⻆': '角',
+  '⻉': '贝',
+  '⻋': '车',
+  '⻓': '长',
+  '⻔': '门',
+  '⻘': '青',
+  '⻚': '页',
+  '⻛': '风',
+  '⻜': '飞',
+  '⻝': '食',
+  '⻢': '马',
+  '⻥': '鱼',
+  '⻦': '鸟',
+  '⻬': '齐',
+  '⻮': '齿',
+  '⻰': '龙',
+  '⻳': '龟',
+};
+
+const fold = (text: string): string =>
+  text.normalize('NFKC').replace(/[\u2e80-\u2eff]/g, (c) => RADICAL_FOLD[c] ?? c);
 import { OPS, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 export interface PdfText {
@@ -25,10 +54,7 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfText> {
     const page = await pdf.getPage(n);
     const content = await page.getTextContent();
     pages.push(
-      content.items
-        .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : ''))
-        .join('')
-        .normalize('NFKC'),
+      fold(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('')),
     );
     // pdfjs joins adjacent runs into one text item under the first run's font, so the fonts come from
     // the page's setFont operations, not from the items.
@@ -44,7 +70,7 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfText> {
       };
       const chars = new Set<string>();
       (font.toUnicode?._map ?? []).forEach((unicode, code) => {
-        if (code !== 0 && unicode) for (const c of unicode.normalize('NFKC')) chars.add(c);
+        if (code !== 0 && unicode) for (const c of fold(unicode)) chars.add(c);
       });
       fonts.set(fontName, { name: font.name ?? '', embedded: font.missingFile === false, chars });
     });
@@ -54,4 +80,4 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfText> {
 }
 
 /** Whitespace removed: lines wrap at spaces, so a value is found whole whatever the wrapping. */
-export const squash = (text: string): string => text.normalize('NFKC').replace(/\s+/g, '');
+export const squash = (text: string): string => fold(text).replace(/\s+/g, '');

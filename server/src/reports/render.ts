@@ -1,0 +1,58 @@
+/**
+ * One entry for every report output: a case document in, the bytes of a CIOMS I form or a case report out,
+ * as PDF (Chromium), Word (docx) or HTML (the on-screen preview), blinded or not, in zh, en or both.
+ */
+import { blindCase, buildCaseReport, buildCiomsForm } from '@pv/engine';
+import type { ReportLanguage } from '@pv/engine';
+import { caseReportDocx, ciomsDocx } from './docx';
+import { caseReportHtml, ciomsHtml } from './html';
+import { printPdf } from './printer';
+
+export type ReportKind = 'cioms' | 'case';
+export type ReportFormat = 'pdf' | 'docx' | 'html';
+export const REPORT_KINDS: readonly ReportKind[] = ['cioms', 'case'];
+export const REPORT_FORMATS: readonly ReportFormat[] = ['pdf', 'docx', 'html'];
+
+export interface ReportRequest {
+  kind: ReportKind;
+  format: ReportFormat;
+  lang: ReportLanguage;
+  blinded: boolean;
+}
+
+export interface RenderedReport {
+  bytes: Uint8Array;
+  contentType: string;
+  extension: string;
+}
+
+export const CONTENT_TYPES: Record<ReportFormat, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  html: 'text/html; charset=utf-8',
+};
+
+export async function renderReport(
+  document: Record<string, unknown>,
+  request: ReportRequest,
+): Promise<RenderedReport> {
+  const source = request.blinded ? blindCase(document) : document;
+  const options = { lang: request.lang, blinded: request.blinded };
+  let bytes: Uint8Array;
+  if (request.kind === 'cioms') {
+    const form = buildCiomsForm(source, options);
+    if (request.format === 'docx') bytes = await ciomsDocx(form);
+    else {
+      const html = ciomsHtml(form);
+      bytes = request.format === 'pdf' ? await printPdf(html) : new TextEncoder().encode(html);
+    }
+  } else {
+    const report = buildCaseReport(source, options);
+    if (request.format === 'docx') bytes = await caseReportDocx(report);
+    else {
+      const html = caseReportHtml(report);
+      bytes = request.format === 'pdf' ? await printPdf(html) : new TextEncoder().encode(html);
+    }
+  }
+  return { bytes, contentType: CONTENT_TYPES[request.format], extension: request.format };
+}
