@@ -45,6 +45,13 @@ export interface EntitySpec<T extends object> {
   scope: 'tenant' | 'platform';
   /** schemas/entities/<entity>.json */
   entity: string;
+  /**
+   * A view of the entity that is the create or edit body where it is not the whole entry (e.g.
+   * `tenant#/$defs/create`: the tenant with its administrator; `tenant#/$defs/settings`).
+   */
+  bodies?: { create?: string; update?: string };
+  /** Translated message refusing an edit of a soft-deleted entry (default: it is not found). */
+  deletedRefusal?: string;
   /** Menu permission; `:add`, `:edit`, `:delete` guard the writes. */
   permission: string;
   /** Permission of the list and read routes when it differs (e.g. any signed-in user). */
@@ -152,8 +159,9 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
   const handle = (caller: Caller) => scopeHandle(caller, spec.scope);
   const collection = (caller: Caller) => handle(caller).collection<T & SoftDeleted>(spec.collection);
   const idField = spec.idField ?? '_id';
-  const current = async (caller: Caller, id: string) => {
+  const current = async (caller: Caller, id: string, editing = false) => {
     const doc = await collection(caller).findOne({ [idField]: id });
+    if (doc?.deleted && editing && spec.deletedRefusal) throw errors.badRequest(spec.deletedRefusal);
     if (!doc || doc.deleted) throw errors.notFound(spec.notFound, { id });
     return doc;
   };
@@ -176,7 +184,9 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
   const summary = (operation: EntityOperation, fallback: string) => spec.summaries?.[operation] ?? fallback;
   const hard = spec.deletion === 'hard';
   // An edit's body: the entity's writable properties but those fixed at creation.
-  const edited = bodySchema(entity, { rev: true }) as JsonSchema & { properties: Record<string, unknown> };
+  const edited = bodySchema(spec.bodies?.update ? loadEntity(spec.bodies.update) : entity, {
+    rev: true,
+  }) as JsonSchema & { properties: Record<string, unknown> };
 
   const sortable = spec.sortable ?? [];
 
@@ -238,7 +248,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
         path: spec.path,
         summary: summary('create', `${label}: add`),
         permission: permission('create', `${spec.permission}:add`),
-        body: bodySchema(entity),
+        body: bodySchema(spec.bodies?.create ? loadEntity(spec.bodies.create) : entity),
       },
       async (c, { body }) => {
         const caller = callerOf(c);
@@ -268,7 +278,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
         const caller = callerOf(c);
         const id = params[idParam]!;
         const docs = collection(caller);
-        const before = await current(caller, id);
+        const before = await current(caller, id, true);
         const context: EntityHookContext<T> = { caller, handle: handle(caller), id, before };
         const fields = (await stored(fieldsOf(body) as T, context)) as T & Record<string, unknown>;
         // The form sends the whole entry: optional fields it leaves out are cleared.

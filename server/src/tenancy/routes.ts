@@ -17,14 +17,14 @@ import { DEFAULT_SECURITY } from '../auth';
 import type { TenantDefaults } from './tenant-defaults';
 import { saveTenantDefaults, tenantDefaults } from './tenant-defaults';
 import type { IdentityOptions } from '../auth';
-import { ACCOUNT_PATTERN, assertAccount, assertEmail, assertNewPassword, assertPhone } from '../auth';
+import { assertAccount, assertEmail, assertNewPassword, assertPhone } from '../auth';
 import { forgetTenant } from './tenants';
 import { operatorAccountRoutes } from './operator-accounts';
 import { REGISTRATION_DAYS, purgeExpiredRegistrations, registrationCutoff } from './registrations';
 import { textMatch } from '../store';
 import type { Organisation } from './organisations';
 import { organisationRoutes } from './organisations';
-import { loadEntity, pickBody } from '../entities';
+import { entityRoutes, loadEntity, pickBody } from '../entities';
 
 const str = (max = 200, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 // Bodies are the entity schemas' declarations (schemas/entities/tenant.json, organisation.json,
@@ -53,6 +53,21 @@ export function tenantView(t: StoredDoc<Tenant>) {
     rev: t.rev,
   };
 }
+
+/** The body of an operator's new tenant (tenant.json's create view). */
+interface TenantCreate {
+  name: string;
+  nameEn?: string;
+  code: string;
+  expiresAt: string | null;
+  limits: TenantLimits;
+  contact: Tenant['contact'];
+  admin: { account: string; name: string; email: string; phone?: string };
+}
+
+/** The bodies of the operator's tenant routes: a new tenant, or its settings. */
+type TenantInput =
+  TenantCreate | { expiresAt: string | null; limits: TenantLimits; status: 'active' | 'disabled' };
 
 /** Creates a tenant with its enterprise administrator (account + user, to be activated). */
 export async function createTenant(
@@ -155,25 +170,22 @@ export function tenancyRoutes(router: ModuleRouter, deps: ModuleDeps, options: I
       path: '/registrations',
       summary: 'Register a tenant (public); it waits for the platform operator’s approval',
       auth: 'none',
-      body: {
-        type: 'object',
-        required: ['tenantName', 'code', 'contactName', 'account', 'email', 'password', 'confirmPassword'],
-        additionalProperties: false,
-        properties: {
-          // Field rules come from the entity; phone and email are checked after the captcha (below).
-          tenantName: tenantEntity.properties.name,
-          tenantNameEn: tenantEntity.properties.nameEn,
-          code: tenantEntity.properties.code,
-          contactName: str(64, 1),
-          account: { type: 'string', pattern: ACCOUNT_PATTERN },
-          email: str(254, 1),
-          phone: str(32),
-          password: str(128, 1),
-          confirmPassword: str(128, 1),
-          captchaId: str(64),
-          captchaCode: str(16),
+      // The tenant, its contact and the account are tenant.json's registration view (the shared
+      // formats of name, code, account, email and phone); the password (judged by the tenant
+      // defaults' policy below) and the captcha are the route's own.
+      body: pickBody(
+        loadEntity('tenant#/$defs/registration'),
+        ['tenantName', 'tenantNameEn', 'code', 'contactName', 'account', 'email', 'phone'],
+        {
+          required: ['tenantName', 'code', 'contactName', 'account', 'email', 'password', 'confirmPassword'],
+          extra: {
+            password: str(128, 1),
+            confirmPassword: str(128, 1),
+            captchaId: str(64),
+            captchaCode: str(16),
+          },
         },
-      },
+      ),
     },
     async (c, { body }) => {
       const platform = deps.store.platform({ userId: 'system:registration' });
@@ -440,73 +452,58 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
     },
   );
 
-  router.route<{
-    name: string;
-    nameEn?: string;
-    code: string;
-    expiresAt: string | null;
-    limits: TenantLimits;
-    contact: Tenant['contact'];
-    admin: { account: string; name: string; email: string; phone?: string };
-  }>(
-    {
-      method: 'post',
-      path: '/operator/tenants',
-      summary: 'Create an active tenant with its enterprise administrator; answers the activation link path',
-      permission: 'holoxcontrol:lessee:add',
-      body: pickBody(loadEntity('tenant#/$defs/create'), [
-        'name',
-        'nameEn',
-        'code',
-        'expiresAt',
-        'limits',
-        'contact',
-        'admin',
-      ]),
+  // Creating a tenant and setting its limits, expiry and status are the generic entity CRUD over
+  // schemas/entities/tenant.json's create and settings views; the enterprise administrator's
+  // account and activation link, the operator's jurisdiction, the decision first and the tenant
+  // cache are the hooks.
+  entityRoutes<TenantInput>(router, {
+    path: '/operator/tenants',
+    collection: C.tenants,
+    scope: 'platform',
+    entity: 'tenant',
+    bodies: { create: 'tenant#/$defs/create', update: 'tenant#/$defs/settings' },
+    permission: 'holoxcontrol:lessee',
+    operations: ['create', 'update'],
+    summaries: {
+      create: 'Create an active tenant with its enterprise administrator; answers the activation link path',
+      update: 'Set a tenant’s limits, expiry and status (active or disabled)',
     },
-    async (c, { body }) => {
-      const principal = requirePrincipal(c);
-      const tenant = await createTenant(deps, options, { ...body, status: 'active' }, principal.userId);
+    idParam: 'tenantId',
+    sort: { registeredAt: -1 },
+    exact: [],
+    keywordFields: [],
+    notFound: 'common.notFound',
+    deletedRefusal: 'tenancy.deletedRestoreFirst',
+    // The settings view is part of the tenant: what it does not name stays as it is.
+    clearOmitted: false,
+    async prepare(input, { caller, id, before }) {
+      if (!id) return input;
+      await inJurisdiction(caller.userId, id);
+      const status = (before as StoredDoc<Tenant> | undefined)?.status;
+      if (status === 'pending' || status === 'rejected') throw errors.badRequest('tenancy.decideFirst');
+      return input;
+    },
+    async create(input, { caller }) {
+      const body = input as TenantCreate;
+      const tenant = await createTenant(deps, options, { ...body, status: 'active' }, caller.userId);
       const link = await issueLink(
         deps,
         { accountId: tenant.enterpriseAdminId!, tenantId: tenant._id, purpose: 'activate' },
-        principal.userId,
+        caller.userId,
       );
-      return { tenant: tenantView(tenant), activationPath: link.path, activationExpiresAt: link.expiresAt };
+      return {
+        answer: {
+          tenant: tenantView(tenant),
+          activationPath: link.path,
+          activationExpiresAt: link.expiresAt,
+        },
+      };
     },
-  );
-
-  router.route<
-    { expiresAt: string | null; limits: TenantLimits; status: 'active' | 'disabled'; rev: number },
-    unknown,
-    { tenantId: string }
-  >(
-    {
-      method: 'put',
-      path: '/operator/tenants/:tenantId',
-      summary: 'Set a tenant’s limits, expiry and status (active or disabled)',
-      permission: 'holoxcontrol:lessee:edit',
-      params: tenantParams,
-      body: pickBody(loadEntity('tenant#/$defs/settings'), ['expiresAt', 'limits', 'status'], { rev: true }),
+    afterWrite: (_updated, { id }) => {
+      if (id) forgetTenant(deps.store, id);
     },
-    async (c, { body, params }) => {
-      const principal = requirePrincipal(c);
-      await inJurisdiction(principal.userId, params.tenantId);
-      const current = await tenants(principal.userId).findOne({ _id: params.tenantId });
-      if (!current) throw errors.notFound();
-      if (current.deleted) throw errors.badRequest('tenancy.deletedRestoreFirst');
-      if (current.status === 'pending' || current.status === 'rejected')
-        throw errors.badRequest('tenancy.decideFirst');
-      const { rev, ...fields } = body;
-      const updated = await tenants(principal.userId).updateOne(
-        { _id: params.tenantId },
-        { $set: fields },
-        { expectedRev: rev },
-      );
-      forgetTenant(deps.store, params.tenantId);
-      return updated ? tenantView(updated) : null;
-    },
-  );
+    view: (t) => tenantView(t as unknown as StoredDoc<Tenant>),
+  });
 
   router.route<
     { approve: boolean; note?: string; expiresAt?: string | null; limits?: TenantLimits },

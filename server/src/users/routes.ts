@@ -234,6 +234,7 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     exact: [],
     keywordFields: [],
     notFound: 'common.notFound',
+    deletedRefusal: 'users.deletedRestoreFirst',
     // Roles or duties left out of an edit stay as they are.
     clearOmitted: false,
     async prepare(input, { caller, before }) {
