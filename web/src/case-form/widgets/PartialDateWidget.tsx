@@ -18,8 +18,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { Calendar, DayOfWeek, defaultCalendarStrings } from '@fluentui/react-calendar-compat';
-import type { CalendarStrings } from '@fluentui/react-calendar-compat';
+import { Calendar } from '@fluentui/react-calendar-compat';
+import { calendarLocale } from '../../display/IsoDateInput';
 import { CalendarLtrRegular } from '@fluentui/react-icons';
 import { now } from '../../clock';
 import type { CaseWidgetProps } from '../registry';
@@ -52,30 +52,6 @@ function allowedPrecisions(schema: Record<string, unknown>): Precision[] {
   const max = PRECISIONS.indexOf(spec.maxPrecision ?? 'second');
   return PRECISIONS.slice(Math.max(min, 0), max < 0 ? undefined : max + 1);
 }
-
-const ZH_MONTHS = Array.from({ length: 12 }, (_, i) => `${i + 1}月`);
-/** The calendar's words in Chinese (the compat calendar ships English ones). */
-const ZH_CALENDAR: CalendarStrings = {
-  ...defaultCalendarStrings,
-  months: ZH_MONTHS,
-  shortMonths: ZH_MONTHS,
-  days: ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'],
-  shortDays: ['日', '一', '二', '三', '四', '五', '六'],
-  goToToday: '今天',
-  weekNumberFormatString: '第 {0} 周',
-  prevMonthAriaLabel: '上个月',
-  nextMonthAriaLabel: '下个月',
-  prevYearAriaLabel: '上一年',
-  nextYearAriaLabel: '下一年',
-  prevYearRangeAriaLabel: '上一个年份范围',
-  nextYearRangeAriaLabel: '下一个年份范围',
-  closeButtonAriaLabel: '关闭',
-  selectedDateFormatString: '已选 {0}',
-  todayDateFormatString: '今天 {0}',
-  monthPickerHeaderAriaLabel: '{0}，选择以切换年份',
-  yearPickerHeaderAriaLabel: '{0}，选择以切换月份',
-  dayMarkedAriaLabel: '已标记',
-};
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -210,8 +186,7 @@ export function PartialDateWidget({ id, value, onChange, disabled, field, label,
               showMonthPickerAsOverlay={pickDays}
               highlightSelectedMonth
               showGoToToday
-              firstDayOfWeek={language === 'en' ? DayOfWeek.Sunday : DayOfWeek.Monday}
-              strings={language === 'en' ? defaultCalendarStrings : ZH_CALENDAR}
+              {...calendarLocale(language)}
             />
           </PopoverSurface>
         </Popover>

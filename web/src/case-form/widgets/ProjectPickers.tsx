@@ -42,6 +42,7 @@ export function ProjectPicker({ id, value, onChange, disabled, label, invalid, t
       aria-invalid={invalid}
       disabled={disabled}
       data-testid={testId}
+      clearable={!disabled}
       placeholder={tx('chooseProject')}
       value={current ? text(current) : value ? name('project', value) : ''}
       selectedOptions={value ? [value] : []}

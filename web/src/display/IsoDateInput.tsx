@@ -1,0 +1,146 @@
+/**
+ * A calendar date typed in ISO order (2026-11-20, the same in zh and en) or picked on a calendar:
+ * the list filters' date inputs, instead of the browser's own control (mm/dd/yyyy in an English
+ * browser). The value is `YYYY-MM-DD`, or '' when empty; text that is not a date is kept on screen,
+ * marked invalid, and not passed on.
+ */
+import { useEffect, useRef, useState } from 'react';
+import {
+  Button,
+  Input,
+  Popover,
+  PopoverSurface,
+  PopoverTrigger,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { Calendar, DayOfWeek, defaultCalendarStrings } from '@fluentui/react-calendar-compat';
+import type { CalendarStrings } from '@fluentui/react-calendar-compat';
+import { CalendarLtrRegular } from '@fluentui/react-icons';
+import { now } from '../clock';
+import { useCaseFormText } from '../case-form/text';
+import { parseTypedDate, textFromDigits } from '../case-form/widgets/e2b-date';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS, minWidth: 0 },
+  input: { flexGrow: 1, minWidth: '7.5em' },
+});
+
+const ZH_MONTHS = Array.from({ length: 12 }, (_, i) => `${i + 1}月`);
+/** The calendar's words in Chinese (the compat calendar ships English ones). */
+export const ZH_CALENDAR: CalendarStrings = {
+  ...defaultCalendarStrings,
+  months: ZH_MONTHS,
+  shortMonths: ZH_MONTHS,
+  days: ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'],
+  shortDays: ['日', '一', '二', '三', '四', '五', '六'],
+  goToToday: '今天',
+  weekNumberFormatString: '第 {0} 周',
+  prevMonthAriaLabel: '上个月',
+  nextMonthAriaLabel: '下个月',
+  prevYearAriaLabel: '上一年',
+  nextYearAriaLabel: '下一年',
+  prevYearRangeAriaLabel: '上一个年份范围',
+  nextYearRangeAriaLabel: '下一个年份范围',
+  closeButtonAriaLabel: '关闭',
+  selectedDateFormatString: '已选 {0}',
+  todayDateFormatString: '今天 {0}',
+  monthPickerHeaderAriaLabel: '{0}，选择以切换年份',
+  yearPickerHeaderAriaLabel: '{0}，选择以切换月份',
+  dayMarkedAriaLabel: '已标记',
+};
+
+/** The calendar's words and first weekday for the display language. */
+export function calendarLocale(language: string): { strings: CalendarStrings; firstDayOfWeek: DayOfWeek } {
+  return language === 'en'
+    ? { strings: defaultCalendarStrings, firstDayOfWeek: DayOfWeek.Sunday }
+    : { strings: ZH_CALENDAR, firstDayOfWeek: DayOfWeek.Monday };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+export function IsoDateInput({
+  value,
+  onChange,
+  ariaLabel,
+  className,
+  testId,
+}: {
+  value: string;
+  onChange(value: string): void;
+  ariaLabel: string;
+  className?: string;
+  testId?: string;
+}) {
+  const styles = useStyles();
+  const { tx, language } = useCaseFormText();
+  const [text, setText] = useState(value);
+  const [open, setOpen] = useState(false);
+  const emitted = useRef(value);
+  const emit = (next: string) => {
+    emitted.current = next;
+    onChange(next);
+  };
+  // A value set from outside (a reset) replaces what is typed.
+  useEffect(() => {
+    if (value === emitted.current) return;
+    emitted.current = value;
+    setText(value);
+  }, [value]);
+  const typed = text.trim() ? parseTypedDate(text) : null;
+  const invalid = Boolean(text.trim()) && typed?.precision !== 'day';
+  const shown = typed?.precision === 'day' ? typed.digits : '';
+  const locale = calendarLocale(language);
+  return (
+    <span className={`${styles.root} ${className ?? ''}`}>
+      <Input
+        className={styles.input}
+        aria-label={ariaLabel}
+        aria-invalid={invalid}
+        placeholder="YYYY-MM-DD"
+        value={text}
+        data-testid={testId}
+        onChange={(_, data) => {
+          setText(data.value);
+          const next = data.value.trim() ? parseTypedDate(data.value) : null;
+          if (!data.value.trim()) emit('');
+          else if (next?.precision === 'day') emit(textFromDigits(next.digits));
+        }}
+      />
+      <Popover open={open} onOpenChange={(_: unknown, data: { open: boolean }) => setOpen(data.open)}>
+        <PopoverTrigger disableButtonEnhancement>
+          <Button
+            appearance="subtle"
+            icon={<CalendarLtrRegular />}
+            aria-label={`${ariaLabel} ${tx('openCalendar')}`}
+            title={tx('openCalendar')}
+          />
+        </PopoverTrigger>
+        <PopoverSurface>
+          <Calendar
+            value={
+              shown
+                ? new Date(
+                    Number(shown.slice(0, 4)),
+                    Number(shown.slice(4, 6)) - 1,
+                    Number(shown.slice(6, 8)),
+                  )
+                : undefined
+            }
+            today={now()}
+            showGoToToday
+            strings={locale.strings}
+            firstDayOfWeek={locale.firstDayOfWeek}
+            onSelectDate={(date: Date | null | undefined) => {
+              if (!date) return;
+              const iso = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+              setText(iso);
+              emit(iso);
+              setOpen(false);
+            }}
+          />
+        </PopoverSurface>
+      </Popover>
+    </span>
+  );
+}
