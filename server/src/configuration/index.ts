@@ -18,7 +18,7 @@ import { configuredTabs } from '@pv/engine';
 import type { ConfigEdit } from '@pv/engine';
 import { ConfigurationService, configurationCollections } from './service';
 import type { Environment } from './service';
-import { PROJECT_OBJECT } from '../projects';
+import { PROJECT_OBJECT, requireProjectPermission } from '../projects';
 
 const service = (caller: Caller) => new ConfigurationService(caller.tenant, caller.clock);
 
@@ -55,6 +55,8 @@ const editsBody = {
 const environmentSchema = { enum: ['UAT', 'PRO'] };
 /** Who may edit configuration drafts (the configurator's permission). */
 const CONFIG_PERMISSION = 'authoritymanagement:projectInfo:config';
+/** Working on a project's cases: checking a case against what its project runs with. */
+const CASE_WORK_PERMISSION = 'activecase';
 
 /** UAT holds unpublished drafts: only configurators read them or check cases against them. */
 async function assertMayUse(caller: Caller, environment: Environment | undefined): Promise<void> {
@@ -187,13 +189,25 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { body }) => {
-      await assertMayUse(callerOf(c), body.environment);
+      const caller = callerOf(c);
       const projectId =
         body.projectId ??
         (typeof (body.case.report as { studyProjectId?: unknown } | undefined)?.studyProjectId === 'string'
           ? String((body.case.report as { studyProjectId: string }).studyProjectId)
           : null);
-      return service(callerOf(c)).check(projectId, body.case, {
+      // The project's configuration is checked against in that project, never in the header's:
+      // its UAT drafts by its configurators, what it runs with (PRO) by those working on its cases.
+      if (projectId && body.environment === 'UAT')
+        await requireProjectPermission(
+          caller,
+          projectId,
+          CONFIG_PERMISSION,
+          'optional',
+          'configuration.uatForbidden',
+        );
+      else if (projectId) await requireProjectPermission(caller, projectId, CASE_WORK_PERMISSION, 'required');
+      else await assertMayUse(caller, body.environment);
+      return service(caller).check(projectId, body.case, {
         ...(body.environment ? { environment: body.environment } : {}),
         ...(body.profiles ? { profiles: body.profiles } : {}),
       });

@@ -1,7 +1,8 @@
 /**
- * Dictionary routes, under /api/dictionaries. Searches are open to every signed-in user of the
- * tenant (coding happens in many roles); importing, deleting and configuring versions need the
- * project configuration permission.
+ * Dictionary routes, under /api/dictionaries. Searches of a named release are open to every
+ * signed-in user of the tenant (coding happens in many roles); a search in a project's configured
+ * release, and reading a project's settings, are checked in that project; importing, deleting and
+ * configuring versions need the project configuration permission.
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -24,7 +25,7 @@ import type {
 } from '@pv/engine';
 import { callerHolds, registerFileOwner } from '../files';
 import type { AppEnv } from '../http';
-import { requirePrincipal, tenantHandle } from '../http';
+import { callerOf, requirePrincipal, tenantHandle } from '../http';
 import { errors } from '../http';
 import type { ModuleDeps } from '../http';
 import type { ModuleRouter } from '../http';
@@ -33,9 +34,20 @@ import { viewJob } from '../jobs';
 import type { DictionaryKind } from './collections';
 import type { DictionaryService } from './service';
 import { viewVersion } from './service';
-import { PROJECT_OBJECT } from '../projects';
+import { PROJECT_OBJECT, projectObject, requireProjectPermission } from '../projects';
 
 export const MANAGE_PERMISSION = 'authoritymanagement:projectInfo:config';
+/**
+ * Reading a project's configured releases: working on its cases (every coding duty - entry, coding,
+ * medical review - holds it).
+ */
+const CASE_WORK_PERMISSION = 'activecase';
+/** A project named in a search's body: checked there, for its members, before the body is validated. */
+const PROJECT_IN_BODY = {
+  property: 'projectId',
+  permission: CASE_WORK_PERMISSION,
+  membership: 'required',
+} as const;
 export const IMPORT_JOB = 'dictionaries.import';
 
 /** An uploaded dictionary release (owner id: its import job) is read by those who manage dictionaries. */
@@ -87,13 +99,20 @@ type Ref = { versionId?: string; version?: string; language?: TermLanguage; proj
 
 export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: DictionaryService): void {
   const lang = (c: Context<AppEnv>): TermLanguage => c.get('ctx').lang;
-  const resolve = (c: Context<AppEnv>, kind: DictionaryKind, ref: Ref) =>
-    service.resolve(
-      tenantHandle(c),
-      kind,
-      { ...ref, projectId: ref.projectId ?? c.get('ctx').projectId },
-      lang(c),
-    );
+  /**
+   * The project a request names: the body's (checked by the route, PROJECT_IN_BODY), or the
+   * header's when its configured release is used - checked here as the body's would be, except
+   * that a header naming no project of the tenant names none (the header is context, not an object).
+   */
+  const projectOf = async (c: Context<AppEnv>, ref: Ref): Promise<string | null> => {
+    if (ref.projectId) return ref.projectId;
+    const projectId = !ref.versionId && !ref.version ? c.get('ctx').projectId : null;
+    if (!projectId || !(await projectObject.scopeOf(tenantHandle(c), projectId))) return null;
+    await requireProjectPermission(callerOf(c), projectId, CASE_WORK_PERMISSION, 'required');
+    return projectId;
+  };
+  const resolve = async (c: Context<AppEnv>, kind: DictionaryKind, ref: Ref) =>
+    service.resolve(tenantHandle(c), kind, { ...ref, projectId: await projectOf(c, ref) }, lang(c));
   const meddraOf = async (c: Context<AppEnv>, ref: Ref) => {
     const doc = await resolve(c, 'meddra', ref);
     return { doc, dictionary: await service.meddra(tenantHandle(c), doc) };
@@ -198,6 +217,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'post',
       path: '/meddra/search',
+      bodyProject: PROJECT_IN_BODY,
       summary:
         'MedDRA search by text or code: at least 2 characters, in the language of the terms, at least one level, a version (given or configured for the project)',
       body: object(
@@ -225,6 +245,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'post',
       path: '/meddra/hierarchy',
+      bodyProject: PROJECT_IN_BODY,
       summary: 'Hierarchy browser: the SOCs, or the terms one level below a term',
       body: object({
         ...versionRef,
@@ -241,6 +262,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'post',
       path: '/meddra/term',
+      bodyProject: PROJECT_IN_BODY,
       summary: 'A term with its paths to SOC (LLT, PT) or its parents (HLT, HLGT)',
       body: object({ ...versionRef, level, code }, ['level', 'code']),
     },
@@ -257,6 +279,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'post',
       path: '/meddra/select',
+      bodyProject: PROJECT_IN_BODY,
       summary:
         'The coded value of a selection (LLT or PT code, optionally a secondary SOC): LLT, PT, HLT, HLGT and SOC; refused unless it reaches SOC',
       body: object({ ...versionRef, code, level: { enum: ['llt', 'pt'] }, socCode: code }, ['code']),
@@ -273,6 +296,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'post',
       path: '/meddra/suggest',
+      bodyProject: PROJECT_IN_BODY,
       summary: 'Coding suggestions for verbatim terms: LLTs matching exactly, then after normalisation',
       body: object(
         {
@@ -299,6 +323,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'post',
       path: '/meddra/check',
+      bodyProject: PROJECT_IN_BODY,
       summary:
         'Checks coded terms against the configured MedDRA version: version mismatch with the group LLT codes, LLT not in the version',
       body: object({ ...versionRef, terms: { type: 'array', items: codedTerm, maxItems: 5000 } }, ['terms']),
@@ -318,6 +343,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'post',
       path: '/meddra/recode',
+      bodyProject: PROJECT_IN_BODY,
       summary:
         'Recodes coded terms to another MedDRA version and reports what changed (a preview: the caller stores the values)',
       body: object({ ...versionRef, terms: { type: 'array', items: codedTerm, maxItems: 20000 } }, ['terms']),
@@ -334,8 +360,10 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'get',
       path: '/projects/:projectId/settings',
+      object: PROJECT_OBJECT,
       summary: 'The MedDRA and WHODrug versions configured for a project',
       params: projectParams,
+      permission: CASE_WORK_PERMISSION,
     },
     (c, { params }) => service.settings(tenantHandle(c), params.projectId),
   );
@@ -363,6 +391,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'post',
       path: '/whodrug/search',
+      bodyProject: PROJECT_IN_BODY,
       summary:
         'WHODrug list with advanced search: drug name or code, ATC code, company, country, generic or preferred names only',
       body: object({
@@ -378,6 +407,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
       }),
     },
     async (c, { body }) => {
+      await projectOf(c, body);
       const refused = checkWhodrugQuery(body);
       if (refused) throw errors.badRequest(`dictionaries.${refused.messageKey}`, refused.params);
       const { doc, dictionary } = await whodrugOf(c, body);
@@ -389,6 +419,7 @@ export function dictionaryRoutes(r: ModuleRouter, deps: ModuleDeps, service: Dic
     {
       method: 'post',
       path: '/whodrug/detail',
+      bodyProject: PROJECT_IN_BODY,
       summary: 'A drug: generic and trade names, ATC codes with their texts, company and country',
       body: object({ ...versionRef, drugCode: { type: 'string', pattern: '^[0-9]{11}$' } }, ['drugCode']),
     },

@@ -37,7 +37,14 @@ export type {
   JobQueue,
 } from './jobs';
 export { parseQuery } from './query';
-export { PROJECT_KIND, PROJECT_OBJECT, callerMay, createModuleRouter, readJsonBody } from './route';
+export {
+  PROJECT_KIND,
+  PROJECT_OBJECT,
+  callerMay,
+  createModuleRouter,
+  readJsonBody,
+  requireInProject,
+} from './route';
 export type {
   HttpMethod,
   ModuleRouter,
@@ -46,6 +53,7 @@ export type {
   RouteHandler,
   RouteInput,
   RouteObject,
+  BodyProject,
   RouteRecord,
 } from './route';
 export { serveWebApp } from './static';

@@ -10,6 +10,7 @@ import { AppError, errors, formatBytes } from './errors';
 import type { AppEnv, AuthorizationScope, RequestContext } from './context';
 import { requirePrincipal, tenantHandle } from './context';
 import { callerOf } from './caller';
+import type { Caller } from './caller';
 import type { TenantHandle } from '../store';
 import { Code, ok } from './envelope';
 import { parseQuery } from './query';
@@ -35,6 +36,12 @@ export interface RouteDeclaration {
    * says; an unknown object answers 404. The kind's resolver is registered by its owning module.
    */
   object?: RouteObject;
+  /**
+   * A project the JSON body names (its `property`, when a string): it must exist in the caller's
+   * tenant (404) and the caller must hold `permission` in it (403), checked in that project (never
+   * the projectId header's) before the body is validated. `membership` as AuthorizationScope's.
+   */
+  bodyProject?: BodyProject;
   /** JSON Schema of the JSON body. When absent, the body is not read. */
   body?: JsonSchema;
   /** JSON Schema (type object) of the query, after `key[sub]` unflattening; values are coerced. */
@@ -49,6 +56,12 @@ export interface RouteDeclaration {
   download?: boolean;
   /** Overrides the JSON body limit for this route, in bytes. */
   bodyLimit?: number;
+}
+
+export interface BodyProject {
+  property: string;
+  permission: string;
+  membership: 'required' | 'optional';
 }
 
 /** The object kind of a project (PROJECT_OBJECT). */
@@ -127,6 +140,9 @@ export function createModuleRouter(
           `route ${declaration.method.toUpperCase()} ${path}: object needs a permission and its path parameter`,
         );
       }
+      if (declaration.bodyProject && declaration.body === undefined) {
+        throw new Error(`route ${declaration.method.toUpperCase()} ${path}: bodyProject needs a body`);
+      }
       records.push({ module: moduleName, path, declaration });
       const middleware: MiddlewareHandler<AppEnv>[] = [];
       if (declaration.method !== 'get' && declaration.method !== 'delete') {
@@ -187,6 +203,40 @@ async function objectScopes(
   return scopes.length ? scopes : [{ projectId: null }];
 }
 
+/** RouteDeclaration.bodyProject's check, on the parsed (not yet validated) body. */
+async function checkBodyProject(
+  c: Context<AppEnv>,
+  declared: BodyProject,
+  body: unknown,
+  objects: ReadonlyMap<string, ObjectResolver> | undefined,
+): Promise<void> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  const id = (body as Record<string, unknown>)[declared.property];
+  if (typeof id !== 'string' || !id) return;
+  const resolver = objects?.get(PROJECT_KIND);
+  // Fail closed: without the project kind nobody can tell the project exists.
+  if (!resolver) throw errors.forbidden();
+  await requireInProject(callerOf(c), resolver, id, declared.permission, declared.membership);
+}
+
+/**
+ * Refuses unless the project exists in the caller's tenant (the resolver's 404) and the caller
+ * holds the permission in it (403, `refusal` its message key): a project a body or query names,
+ * checked in that project, never in the projectId header's.
+ */
+export async function requireInProject(
+  caller: Caller,
+  resolver: ObjectResolver,
+  projectId: string,
+  permission: string,
+  membership: 'required' | 'optional',
+  refusal?: string,
+): Promise<void> {
+  if (!(await resolver.scopeOf(caller.tenant, projectId)))
+    throw errors.notFound(resolver.notFound, { id: projectId });
+  if (!(await caller.authorize(permission, { projectId, membership }))) throw errors.forbidden(refusal);
+}
+
 /** The caller holds the permission in every scope (in the request's context without scopes). */
 async function callerMayAll(
   c: Context<AppEnv>,
@@ -233,6 +283,8 @@ function routeHandler<B, Q, P>(
     if (validateBody) {
       body = await readJsonBody(c);
       if (filterBody) refuseOperatorKeys(body, 'body');
+      if (declaration.bodyProject && auth === 'required')
+        await checkBodyProject(c, declaration.bodyProject, body, objects);
       validateBody(body);
     }
 

@@ -167,6 +167,11 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     async (c, { query }) => {
       const principal = requirePrincipal(c);
       const handle = tenantHandle(c);
+      if (!query.projectId) throw errors.badRequest('imports.templateRequired');
+      // Before the upload is looked at: reports are imported into a project the importer works in,
+      // with the import permission there, not in the project a header names.
+      await requireProjectMember(callerOf(c), query.projectId);
+      if (!(await callerMay(c, IMPORT, { projectId: query.projectId }))) throw errors.forbidden();
       const header = c.req.header('x-file-name');
       let decoded: string;
       try {
@@ -179,10 +184,6 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       if (!(UPLOAD_KINDS.e2b as readonly string[]).includes(extensionOf(fileName)))
         throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.e2b.join(', ') });
       await checkChoices(deps, handle, query);
-      // Reports are imported into a project the importer works in.
-      await requireProjectMember(callerOf(c), query.projectId!);
-      // Importing is checked in the project the cases go to, not in the one a header names.
-      if (!(await callerMay(c, IMPORT, { projectId: query.projectId! }))) throw errors.forbidden();
       if (!deps.files) throw new Error('the file store is not configured');
       const body = c.req.raw.body;
       if (!body) throw errors.badRequest('server.uploadNoFile');

@@ -7,7 +7,7 @@
 export type { Hospital, CatalogueDrug } from './catalogue';
 export { CATALOGUE as catalogueCollectionNames } from './catalogue';
 export { CATALOGUE } from './catalogue';
-export { PROJECT_OBJECT, projectObject } from './object';
+export { PROJECT_OBJECT, projectObject, requireProjectPermission } from './object';
 export { PROJECTS, findProject, projectsCollection } from './model';
 export { provideProjectUse } from './service';
 export type { ProjectUseCounter } from './service';

@@ -5,7 +5,8 @@
  * never in the project the `projectId` header names. Membership is not required here (a tenant-wide
  * configurator configures any project); routes acting on the project's cases check it themselves.
  */
-import type { ObjectResolver } from '../http';
+import type { Caller, ObjectResolver } from '../http';
+import { requireInProject } from '../http';
 import type { TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
 import { PROJECTS } from './model';
@@ -27,3 +28,21 @@ export const projectObject: ObjectResolver = {
 
 /** Declared by the route layer (any module's route may name the project), re-exported for this module's routes. */
 export { PROJECT_OBJECT } from '../http';
+
+/**
+ * For routes naming a project in their body or query (the route layer checks only path objects):
+ * the project must exist in the caller's tenant (404 otherwise, as for a path project) and the
+ * caller must hold the permission in it - the project's own roles, never the projectId
+ * header's. `membership` 'required' (the project's working data: its members and tenant
+ * administrators), 'optional' (its configuration: tenant-wide roles count too). `refusal`: the
+ * 403's message key.
+ */
+export function requireProjectPermission(
+  caller: Caller,
+  projectId: string,
+  permission: string,
+  membership: 'required' | 'optional',
+  refusal?: string,
+): Promise<void> {
+  return requireInProject(caller, projectObject, projectId, permission, membership, refusal);
+}

@@ -6,7 +6,9 @@ import { listSort, sortQuery } from '../entities';
 import type { SortQuery } from '../entities';
 import type { Project } from './model';
 import type { AppEnv } from '../http';
-import { requirePrincipal, tenantHandle } from '../http';
+import { callerOf, requirePrincipal, tenantHandle } from '../http';
+import type { Caller } from '../http';
+import { C } from '../auth';
 import type { ModuleRouter } from '../http';
 import type { JsonSchema } from '../http';
 import { bodySchema, fieldsOf, loadEntity } from '../entities';
@@ -52,6 +54,16 @@ const confirmationBody: JsonSchema = {
   },
 };
 
+/** The projects the caller is a member of and holds project administration in. */
+async function administeredProjects(caller: Caller): Promise<string[]> {
+  const members = await caller.tenant
+    .collection<{ projectId: string }>(C.projectMembers)
+    .find({ userId: caller.userId }, { projection: { projectId: 1 }, limit: 5000 });
+  const ids = [...new Set(members.map((member) => member.projectId))];
+  const held = await Promise.all(ids.map((projectId) => caller.authorize(PERMISSION, { projectId })));
+  return ids.filter((_, i) => held[i]);
+}
+
 const nowIso = (c: Context<AppEnv>) => c.get('deps').clock.now().toISOString();
 
 export function projectRoutes(router: ModuleRouter): void {
@@ -81,6 +93,11 @@ export function projectRoutes(router: ModuleRouter): void {
         const match = textMatch(query.keyword.trim());
         filter.$or = ['code', 'name', 'nameEn', 'sponsor'].map((field) => ({ [field]: match }));
       }
+      // Tenant-wide project administration (a tenant role) lists every project; a project role
+      // lists only the projects the caller is a member of and holds it in.
+      const caller = callerOf(c);
+      if (!(await caller.authorize(PERMISSION, { projectId: null, membership: 'optional' })))
+        filter._id = { $in: await administeredProjects(caller) };
       const projects = tenantHandle(c).collection<Project>(PROJECTS);
       // code: the unique index of the projects collection (cases/collections.ts).
       const items = await projects.find(filter, {

@@ -7,10 +7,10 @@ export { nextReportCode, generatorFor, RC as reportCodeCollections } from './ser
 export type { StoredGenerator, Counter } from './service';
 export { RC } from './service';
 
-import { tenantHandle } from '../http';
+import { callerOf, tenantHandle } from '../http';
 import { errors } from '../http';
 import { defineModule } from '../http';
-import type { ModuleRouter } from '../http';
+import type { ModuleRouter, ObjectResolver, RouteObject } from '../http';
 import type { JsonSchema } from '../http';
 import type { CollectionDefinition, StoredDoc } from '../store';
 import type { Counter, StoredGenerator } from './service';
@@ -35,6 +35,24 @@ const idParams: JsonSchema = {
   type: 'object',
   required: ['id'],
   properties: { id: { type: 'string', maxLength: 64 } },
+};
+
+const ADD = 'authoritymanagement:codeManagement:add';
+const EDIT = 'authoritymanagement:codeManagement:edit';
+
+/**
+ * A generator is its project's (projectId null: the tenant's, for its tenant-wide roles): routes
+ * naming one check their permission there, whatever the projectId header says.
+ */
+const GENERATOR_OBJECT: RouteObject = { param: 'id', kind: 'report-code-generator' };
+const generatorObject: ObjectResolver = {
+  notFound: 'reportCodes.notFound',
+  async scopeOf(handle, id) {
+    const found = await handle
+      .collection<StoredGenerator>(RC.generators)
+      .findOne({ _id: id }, { projection: { projectId: 1 } });
+    return found ? { projectId: found.projectId ?? null, membership: 'optional' } : null;
+  },
 };
 
 const view = (doc: StoredDoc<StoredGenerator>) => {
@@ -66,10 +84,15 @@ function routes(router: ModuleRouter): void {
       path: '/generators',
       summary:
         'Adds a generator: country code, company or regulator name, cycle, length, start value (one enabled per project)',
-      permission: 'authoritymanagement:codeManagement:add',
+      permission: ADD,
+      bodyProject: { property: 'projectId', permission: ADD, membership: 'optional' },
       body: pickBody(generatorEntity, GENERATOR_FIELDS),
     },
     async (c, { body }) => {
+      // Added in the project it names (bodyProject) or, without one, the tenant's: never in the
+      // projectId header's project.
+      const tenantWide = { projectId: null, membership: 'optional' } as const;
+      if (!body.projectId && !(await callerOf(c).authorize(ADD, tenantWide))) throw errors.forbidden();
       const generator: StoredGenerator = {
         ...body,
         projectId: body.projectId ?? null,
@@ -89,8 +112,11 @@ function routes(router: ModuleRouter): void {
     {
       method: 'put',
       path: '/generators/:id',
-      summary: 'Edits a generator from the revision read; counters keep their values',
-      permission: 'authoritymanagement:codeManagement:edit',
+      object: GENERATOR_OBJECT,
+      summary:
+        'Edits a generator from the revision read; counters keep their values; it stays in its project',
+      permission: EDIT,
+      bodyProject: { property: 'projectId', permission: EDIT, membership: 'optional' },
       params: idParams,
       // An edit may send only the fields it changes.
       body: pickBody(generatorEntity, GENERATOR_FIELDS, {
@@ -103,6 +129,9 @@ function routes(router: ModuleRouter): void {
       const current = await generators.findOne({ _id: params.id });
       if (!current) throw errors.notFound('reportCodes.notFound');
       const { rev, ...changes } = body;
+      // Its codes and counters are its project's: moving it would hand them to another project.
+      if (changes.projectId !== undefined && (changes.projectId ?? null) !== (current.projectId ?? null))
+        throw errors.badRequest('reportCodes.projectFixed');
       const next = { ...current, ...changes };
       assertGenerator(next);
       const updated = await generators.updateOne({ _id: params.id }, { $set: changes }, { expectedRev: rev });
@@ -114,6 +143,7 @@ function routes(router: ModuleRouter): void {
     {
       method: 'delete',
       path: '/generators/:id',
+      object: GENERATOR_OBJECT,
       summary: 'Deletes a generator that never issued a code (disable one that did)',
       permission: 'authoritymanagement:codeManagement:delete',
       params: idParams,
@@ -133,6 +163,7 @@ function routes(router: ModuleRouter): void {
     {
       method: 'get',
       path: '/generators/:id/counters',
+      object: GENERATOR_OBJECT,
       summary:
         "A generator's counters, one per period, with the last value issued and the code the next case gets",
       permission: 'authoritymanagement:codeManagement',
@@ -157,4 +188,10 @@ function routes(router: ModuleRouter): void {
   );
 }
 
-export const reportCodesModule = defineModule({ name: 'report-codes', dependsOn: [], collections, routes });
+export const reportCodesModule = defineModule({
+  name: 'report-codes',
+  dependsOn: [],
+  collections,
+  objects: { [GENERATOR_OBJECT.kind]: generatorObject },
+  routes,
+});

@@ -83,4 +83,38 @@ describe('report codes', () => {
       'The generator has issued codes and cannot be deleted; disable it instead',
     );
   });
+
+  it('stay in their project: a move is refused (zh and en) and a project of no one answers 404, nothing changed', async () => {
+    const generators = async () => (await admin.call('GET', '/report-codes/generators')).body.data.items;
+    const before = await generators();
+    const own = before.find((g: { projectId: string | null }) => g.projectId === 'p1');
+    for (const [lang, msg] of [
+      ['en', 'A generator stays in its project: create one in the other project instead'],
+      ['cn', '报告编号规则不能移到其他项目：请在目标项目中新建规则'],
+    ] as const) {
+      const moved = await admin.call(
+        'PUT',
+        `/report-codes/generators/${own.id}`,
+        { rev: own.rev, projectId: null },
+        lang,
+      );
+      expect(moved.body).toMatchObject({ code: 400, msg });
+    }
+    const elsewhere = await admin.call('PUT', `/report-codes/generators/${own.id}`, {
+      rev: own.rev,
+      projectId: 'no-such-project',
+    });
+    expect(elsewhere.body).toMatchObject({ code: 404, msg: 'The project does not exist: no-such-project' });
+    const added = await admin.call('POST', '/report-codes/generators', {
+      name: 'nowhere',
+      projectId: 'no-such-project',
+      countryCode: 'CN',
+      organisation: 'XY',
+      cycle: 'year',
+      length: 6,
+      startValue: 1,
+    });
+    expect(added.body.code).toBe(404);
+    expect(await generators()).toEqual(before);
+  });
 });

@@ -94,6 +94,24 @@ describe('files have owners (issue 13 M2)', () => {
     expect((await download('p1Member', fileId)).status).toBe(404);
   });
 
+  it('refuses an upload naming a case that does not exist, administrators included, before storing it', async () => {
+    const text = `${world.caseMarker} orphan scan`;
+    const fileId = createHash('sha256').update(text).digest('hex');
+    const unknownCase = '00000000-0000-4000-8000-00000000c0de';
+    const refused = await attach('adminA', unknownCase, text);
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toBe('You may not reach this file');
+    const zh = await call(app, 'POST', `/api/files?kind=attachment&caseId=${unknownCase}`, {
+      token: world.actors.adminA.token,
+      rawBody: new Blob([text]),
+      headers: { 'content-type': 'text/plain', 'x-file-name': 'note.txt' },
+    });
+    expect(zh.body.msg).not.toBe(refused.body.msg);
+    expect((await download('adminA', fileId)).status).toBe(404);
+    // The same administrator attaches to the case that exists.
+    expect((await attach('adminA', world.caseId, text)).status).toBe(200);
+  });
+
   it("refuses an export's file outside its cases' project, and a download task's file to all but its owner", async () => {
     expect((await download('p1Member', world.exportFileId)).status).toBe(200);
     for (const key of ['outsider', 'p2Member', 'noRoles'] as const)

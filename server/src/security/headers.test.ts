@@ -13,7 +13,7 @@ import { sha256Hex } from '../auth';
 import { identityFixture } from '../auth/testing';
 import type { IdentityFixture } from '../auth/testing';
 import type { Authenticator } from '../http';
-import { AppError } from '../http';
+import { AppError, defineModule } from '../http';
 import { parseQuery } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
@@ -241,12 +241,18 @@ describe('bad input answers 400', () => {
       authenticate: async () => ({ tenantId: 't1', userId: 'u1', name: 'u1' }),
       authorize: () => true,
     };
-    const platform = testPlatform({
-      store: await testStore(),
-      authenticator: allowAll,
-      modules: [importsModule],
+    // The importer works in p1: the project is checked before the upload is looked at.
+    const membership = defineModule({
+      name: 'membership-stand-in',
+      collections: [{ name: C.projectMembers, scope: 'tenant' }],
     });
+    const store = await testStore();
+    const platform = testPlatform({ store, authenticator: allowAll, modules: [importsModule, membership] });
     await platform.ready();
+    await store
+      .tenant('t1', { userId: 'system:test' })
+      .collection(C.projectMembers)
+      .insertOne({ projectId: 'p1', userId: 'u1', roleIds: [], permissionKeys: [] });
     const res = await call(platform.app, 'POST', '/api/imports?projectId=p1', {
       token: 'x',
       rawBody: '<xml/>',

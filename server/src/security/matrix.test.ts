@@ -372,44 +372,11 @@ const idEchoes: Record<string, string> = {
 const ATTACKERS = ['adminB', 'userB', 'outsider', 'outsiderP1', 'p2Member', 'noRoles'] as const;
 type AttackerKind = (typeof ATTACKERS)[number];
 
-// Causes of the pairs still open (the finding each belongs to).
-/** H2: a route naming a project takes the caller's roles from the projectId header's project. */
-const PROJECT_HEADER = 'H2: project routes authorize in the header project, not the path project';
-/** H2: a route naming a project answers for an id that names no project of the caller's tenant. */
-const PROJECT_UNKNOWN = 'H2: project routes answer 200 for an unknown project (no object check)';
-/** H2: a route taking a project in its body or query checks it late, or not at all. */
-const PROJECT_BODY = 'H2: routes with a body/query projectId act in that project for non-members';
-/** H2 in lists: the project list takes projectInfo from the header's project and shows them all. */
-const PROJECT_LIST = 'H2: the project list shows every project to a projectInfo holder of one';
-/** M2: a tenant administrator's upload names a case as its owner without the case being looked up. */
-const UPLOAD_UNKNOWN_CASE = 'M2: an administrator attaches an upload to a case id that does not exist';
-
 /**
  * Pairs failing today, `<attacker> <METHOD> <route path>` -> the finding whose fix closes them.
- * The coordinator empties this list as the fixes land; a listed pair that passes fails the suite.
+ * Empty since the last H2/M2 holes closed; a pair listed here that passes fails the suite.
  */
-const knownOpen: Record<string, string> = {
-  'adminB POST /api/configuration/check': PROJECT_UNKNOWN,
-  'adminB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
-  'adminB POST /api/files': UPLOAD_UNKNOWN_CASE,
-  'userB POST /api/configuration/check': PROJECT_UNKNOWN,
-  'userB GET /api/dictionaries/projects/:projectId/settings': PROJECT_UNKNOWN,
-  'p2Member POST /api/configuration/check': PROJECT_BODY,
-  'p2Member POST /api/dictionaries/meddra/check': PROJECT_BODY,
-  'p2Member POST /api/dictionaries/meddra/hierarchy': PROJECT_BODY,
-  'p2Member POST /api/dictionaries/meddra/recode': PROJECT_BODY,
-  'p2Member POST /api/dictionaries/meddra/search': PROJECT_BODY,
-  'p2Member POST /api/dictionaries/meddra/select': PROJECT_BODY,
-  'p2Member POST /api/dictionaries/meddra/suggest': PROJECT_BODY,
-  'p2Member POST /api/dictionaries/meddra/term': PROJECT_BODY,
-  'p2Member POST /api/dictionaries/whodrug/detail': PROJECT_BODY,
-  'p2Member POST /api/dictionaries/whodrug/search': PROJECT_BODY,
-  'p2Member POST /api/imports': PROJECT_BODY,
-  'p2Member POST /api/report-codes/generators': PROJECT_BODY,
-  'p2Member PUT /api/report-codes/generators/:id': PROJECT_BODY,
-  'p2Member GET /api/dictionaries/projects/:projectId/settings': PROJECT_HEADER,
-  'p2Member GET /api/projects': PROJECT_LIST,
-};
+const knownOpen: Record<string, string> = {};
 
 /** The verdict of one call: null when it holds, else why not. */
 function verdict(world: World, kind: AttackerKind, call: Call, answer: Answer): string | null {
