@@ -12,6 +12,8 @@ export const C = {
   accounts: 'accounts',
   sessions: 'sessions',
   captchas: 'captchas',
+  /** Account name + tenant pairs that need the verification code to log in (login.ts). */
+  loginChallenges: 'loginChallenges',
   links: 'accountLinks',
   /** Invitations of existing accounts to further tenants, waiting for the holder (auth/invitations.ts). */
   invitations: 'invitations',
@@ -48,6 +50,7 @@ export const authCollections: CollectionDefinition[] = [
     ],
   },
   { name: C.captchas, scope: 'platform', indexes: [{ fields: { expiresAt: 1 } }] },
+  { name: C.loginChallenges, scope: 'platform' },
   { name: C.links, scope: 'platform', indexes: [{ fields: { tokenHash: 1 }, unique: true }] },
   { name: C.invitations, scope: 'platform', audited: true, indexes: [{ fields: { accountId: 1 } }] },
   // account: the log lists' sort by account (and their account filter).

@@ -1,20 +1,22 @@
 /**
- * Login: verification code, account, password (always verified), then - only for the right
- * password - tenant status and expiry, user state, lock and password policy, then a new session
- * (ending the account's other session). Every attempt is logged (tenant login log and the
- * operator's platform login log) without the password or the code.
+ * Login: verification code (from the first failure, see loginChallenges), account, password
+ * (always verified), then - only for the right password - tenant status and expiry, user state,
+ * lock and password policy, then a new session (ending the account's other session). Every
+ * attempt is logged (tenant login log and the operator's platform login log) without the password
+ * or the code.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, errors } from '../http';
 import { Code } from '../http';
 import type { ModuleDeps } from '../http';
 import type { StoredDoc } from '../store';
+import { DuplicateKeyError } from '../store';
 import { assertTenantUsable, getTenant, purgeExpiredRegistrations } from './providers';
 import { accountsOf, findAccountByName, usersOf } from './accounts';
 import { consumeCaptcha } from './captcha';
 import { C } from './collections';
 import type { ScryptCost } from './crypto';
-import { hashPassword, randomToken, verifyPassword } from './crypto';
+import { hashPassword, randomToken, sha256Hex, verifyPassword } from './crypto';
 import type { Account, SecuritySettings, Session, Tenant, User, UserState } from './model';
 import { DEFAULT_SECURITY, OPERATOR_TENANT } from './model';
 import type { IdentityOptions } from './options';
@@ -72,6 +74,33 @@ function chooseTenant(account: Account, requested?: string): string | null {
   if (requested) return account.tenantIds.includes(requested) ? requested : null;
   if (account.lastTenantId && account.tenantIds.includes(account.lastTenantId)) return account.lastTenantId;
   return account.tenantIds[0] ?? null;
+}
+
+/**
+ * The verification code is asked from the first failed login of an account name in a tenant until
+ * a login there succeeds. The pair is the request's own (the name as typed, the tenantId asked for
+ * or none), whether or not such an account exists: an unknown name is marked exactly like a known
+ * one, so neither the answers nor the work tell them apart.
+ */
+function challengeKey(account: string, tenantId: string | undefined): string {
+  return sha256Hex(`${account.trim().toLowerCase()}\n${tenantId ?? ''}`);
+}
+
+interface LoginChallenge {
+  at: string;
+}
+
+async function markChallenge(deps: ModuleDeps, key: string, nowIso: string): Promise<void> {
+  const challenges = deps.store
+    .platform({ userId: 'system:auth' })
+    .collection<LoginChallenge>(C.loginChallenges);
+  if (await challenges.updateOne({ _id: key }, { $set: { at: nowIso } })) return;
+  try {
+    await challenges.insertOne({ _id: key, at: nowIso });
+  } catch (error) {
+    // A concurrent failure marked it first.
+    if (!(error instanceof DuplicateKeyError)) throw error;
+  }
 }
 
 /** One dummy hash per cost: an unknown account is verified against it, as slowly as a known one. */
@@ -163,13 +192,28 @@ export async function login(
       ip: input.ip,
       userAgent: input.userAgent,
     });
-  const refuse = async (key: string, userId: string | null, tenantId: string | null, params = {}) => {
+  const refuse = async (
+    key: string,
+    userId: string | null,
+    tenantId: string | null,
+    params = {},
+    data: unknown = null,
+  ) => {
     await log(key, 'failure', userId, tenantId);
-    return new AppError(Code.badRequest, key, params, 400);
+    return new AppError(Code.badRequest, key, params, 400, { data });
   };
+  // What a refused attempt tells the login page: the next one needs the verification code.
+  const challenged = options.captcha ? { captchaRequired: true } : null;
+  const challenge = challengeKey(input.account, input.tenantId);
+  const challenges = platform.collection<LoginChallenge>(C.loginChallenges);
 
-  if (options.captcha && !(await consumeCaptcha(platform, input.captchaId, input.captchaCode, now))) {
-    throw await refuse('auth.captchaWrong', null, null);
+  // A code sent is always checked; one is needed from the pair's first failure on.
+  const codeSent = Boolean(input.captchaId || input.captchaCode);
+  if (options.captcha && (codeSent || (await challenges.findOne({ _id: challenge })))) {
+    if (!(await consumeCaptcha(platform, input.captchaId, input.captchaCode, now))) {
+      await markChallenge(deps, challenge, nowIso);
+      throw await refuse(codeSent ? 'auth.captchaWrong' : 'auth.captchaRequired', null, null, {}, challenged);
+    }
   }
   await purgeExpiredRegistrations(deps);
 
@@ -188,7 +232,8 @@ export async function login(
   if (!account?.passwordHash || !passwordRight) {
     if (account?.passwordHash)
       await countFailure(deps, account, countIn && user ? { tenantId: countIn, user } : null, policy, now);
-    const refusal = await refuse('auth.badCredentials', account?._id ?? null, countIn);
+    if (options.captcha) await markChallenge(deps, challenge, nowIso);
+    const refusal = await refuse('auth.badCredentials', account?._id ?? null, countIn, {}, challenged);
     const wait = (options.loginFloorMs ?? 0) - (performance.now() - started);
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     throw refusal;
@@ -240,6 +285,9 @@ export async function login(
     userAgent: input.userAgent,
   });
   await log('auth.loginSucceeded', 'success', account._id, tenantId);
+  // Signed in: the code is no longer asked, whether the tenant was named or chosen.
+  await challenges.deleteOne({ _id: challenge });
+  if (input.tenantId !== tenantId) await challenges.deleteOne({ _id: challengeKey(input.account, tenantId) });
   return opened;
 }
 

@@ -301,8 +301,13 @@ describe('M4: login answers', () => {
         times[name]!.push(res.ms);
       }
     }
+    // The same answer asks every one of them for the verification code from now on.
     expect([...bodies]).toEqual([
-      JSON.stringify({ code: 400, msg: 'Incorrect account or password', data: null }),
+      JSON.stringify({
+        code: 400,
+        msg: 'Incorrect account or password',
+        data: { captchaRequired: true },
+      }),
     ]);
     expect([...statuses]).toEqual([400]);
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -415,5 +420,70 @@ describe('the platform operator', () => {
     expect((await userByAccount(adminB, 'entry'))!.state).toBe('enabled');
     expect((await userByAccount(await f.login('demoadmin'), 'entry'))!.state).toBe('enabled');
     await f.login('entry');
+  });
+});
+
+describe('the verification code (captcha on)', () => {
+  /** A login without a verification code, as the login page sends one before any failure. */
+  async function bare(account: string, password: string, extra: Record<string, unknown> = {}) {
+    const res = await app().request('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'lang-type': 'en' },
+      body: JSON.stringify({ account, password, ...extra }),
+    });
+    return { status: res.status, text: await res.text() };
+  }
+  const asked = JSON.stringify({
+    code: 400,
+    msg: 'Enter the verification code to log in',
+    data: { captchaRequired: true },
+  });
+  const wrong = JSON.stringify({
+    code: 400,
+    msg: 'Incorrect account or password',
+    data: { captchaRequired: true },
+  });
+
+  it('is asked from the first failed login of an account name in a tenant until a login succeeds, unknown names alike', async () => {
+    const password = f.passwords.submitter!;
+    // No failure yet: no code needed.
+    expect(JSON.parse((await bare('submitter', password)).text).code).toBe(200);
+    // The first wrong password answers as always, and asks for the code from then on: for a known
+    // and an unknown name the same bytes, even with the right password.
+    for (const [account, next] of [
+      ['submitter', password],
+      ['nobody-at-all-2', 'Whatever#1'],
+    ] as const) {
+      expect(await bare(account, 'Wrong#guess9')).toEqual({ status: 400, text: wrong });
+      expect(await bare(account, next)).toEqual({ status: 400, text: asked });
+      expect(await bare(account, 'Wrong#guess9')).toEqual({ status: 400, text: asked });
+    }
+    // Another name, and the same name in another tenant, are not asked.
+    expect(JSON.parse((await bare('demoadmin', f.passwords.demoadmin!)).text).code).toBe(200);
+    expect(await bare('submitter', password, { tenantId: tenantB })).not.toEqual({
+      status: 400,
+      text: asked,
+    });
+    // With the code the holder signs in, and is not asked any more.
+    const withCode = await bare('submitter', password, { captchaId: await captchaId(), captchaCode: 'ACE7' });
+    expect(JSON.parse(withCode.text).code).toBe(200);
+    expect(JSON.parse((await bare('submitter', password)).text).code).toBe(200);
+  });
+
+  it('marks only the tenant named: a failure naming a tenant leaves the account’s own login free', async () => {
+    const password = f.passwords.submitter!;
+    expect(await bare('submitter', 'Wrong#guess9', { tenantId: tenantB })).toEqual({
+      status: 400,
+      text: wrong,
+    });
+    expect(await bare('submitter', password, { tenantId: tenantB })).toEqual({ status: 400, text: asked });
+    expect(JSON.parse((await bare('submitter', password)).text).code).toBe(200);
+  });
+
+  it('is always checked when sent, and a wrong one asks for a new one', async () => {
+    const password = f.passwords.submitter!;
+    const res = await bare('submitter', password, { captchaId: await captchaId(), captchaCode: 'ZZZZ' });
+    expect(JSON.parse(res.text)).toMatchObject({ code: 400, data: { captchaRequired: true } });
+    expect(await bare('submitter', password)).toEqual({ status: 400, text: asked });
   });
 });

@@ -2,7 +2,7 @@
  * Login (SPEC 2): account, password, verification code with "change another one", the privacy
  * policy and user privacy policy, the language switch, and the way to register a tenant.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Field, Input, Link, Title2, makeStyles, tokens } from '@fluentui/react-components';
@@ -59,6 +59,7 @@ export default function LoginPage() {
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
   const [captchaCode, setCaptchaCode] = useState('');
+  // Shown once the server asks for it: from the account's first failed login until one succeeds.
   const [captcha, setCaptcha] = useState<Extract<Captcha, { enabled: true }> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -72,7 +73,6 @@ export default function LoginPage() {
       () => setCaptcha(null),
     );
   }, []);
-  useEffect(() => refreshCaptcha(), [refreshCaptcha]);
 
   const missing = {
     account: touched && !account.trim(),
@@ -96,8 +96,11 @@ export default function LoginPage() {
       navigate(landing(info), { replace: true });
     } catch (failure) {
       setError(failure instanceof RequestError ? failure.message : t('request.unknown'));
-      // A verification code is single use: every attempt needs a new one.
-      refreshCaptcha(captcha?.captchaId);
+      const asked =
+        failure instanceof RequestError &&
+        (failure.data as { captchaRequired?: unknown } | null)?.captchaRequired === true;
+      // A verification code is single use: every attempt after it needs a new one.
+      if (asked || captcha) refreshCaptcha(captcha?.captchaId);
     } finally {
       setBusy(false);
     }
