@@ -60,6 +60,53 @@ describe('entity schemas and the routes', () => {
     );
   });
 
+  it('the identity routes take the entity’s whole body (the generic CRUD), not a pick of it', () => {
+    const body = (path: string, method: string) =>
+      doc.paths[path]?.[method]?.requestBody?.content['application/json']?.schema as {
+        'x-entity': string;
+        required: string[];
+        properties: Record<string, unknown>;
+      };
+    const writable = (name: string, options: { edit?: boolean } = {}) =>
+      Object.entries(loadEntity(name).properties)
+        .filter(([, p]) => p.readOnly !== true)
+        .filter(([, p]) => !(options.edit && (p['x-ui'] as { createOnly?: boolean })?.createOnly))
+        .map(([key]) => key)
+        .concat(options.edit ? ['rev'] : [])
+        .sort();
+    const cases: [string, string, string, { edit?: boolean }][] = [
+      ['/api/exports/receivers', 'post', 'receiver', {}],
+      ['/api/exports/receivers/{receiverId}', 'put', 'receiver', { edit: true }],
+      ['/api/tenancy/organisations', 'post', 'organisation', {}],
+      ['/api/tenancy/organisations/{organisationId}', 'put', 'organisation', { edit: true }],
+      ['/api/access/roles', 'post', 'role', {}],
+      ['/api/access/roles/{roleId}', 'put', 'role', { edit: true }],
+      ['/api/access/operator/roles', 'post', 'role#/$defs/operator', {}],
+      ['/api/access/operator/roles/{roleId}', 'put', 'role#/$defs/operator', { edit: true }],
+      ['/api/users', 'post', 'user', {}],
+      ['/api/users/{userId}', 'put', 'user', { edit: true }],
+      ['/api/tenancy/operator/tenants', 'post', 'tenant#/$defs/create', {}],
+      ['/api/tenancy/operator/tenants/{tenantId}', 'put', 'tenant#/$defs/settings', { edit: true }],
+    ];
+    for (const [path, method, entity, options] of cases) {
+      const schema = body(path, method);
+      expect(schema['x-entity'], `${method} ${path}`).toBe(entity);
+      expect(Object.keys(schema.properties).sort(), `${method} ${path}`).toEqual(writable(entity, options));
+    }
+    // A user's account is fixed at creation: an edit's body does not take it.
+    expect(body('/api/users/{userId}', 'put').properties).not.toHaveProperty('account');
+    // The public registration: tenant.json's registration view plus the route's password and captcha.
+    const registration = body('/api/tenancy/registrations', 'post');
+    expect(registration['x-entity']).toBe('tenant#/$defs/registration');
+    expect(registration.properties.account).toEqual(body('/api/users', 'post').properties.account);
+    expect((registration.properties.phone as { pattern: string }).pattern).toBe(
+      entityFormat('phone').pattern,
+    );
+    expect((registration.properties.email as { pattern: string }).pattern).toBe(
+      entityFormat('email').pattern,
+    );
+  });
+
   it('reports an entity schema that no route reads', () => {
     expect(unread(doc, [...entityNames(), 'planted-entity'])).toEqual(['planted-entity']);
   });

@@ -219,7 +219,10 @@ describe('deleting a user', () => {
     };
     expect(inTab.items.map((u) => u.account)).toEqual(['dsurwriter']);
     // Still there by id, and nothing else about the user was lost.
-    const kept = (await call(app(), 'GET', `/api/users/${user.userId}`, { token: admin })).body.data;
+    const kept = (await call(app(), 'GET', `/api/users/${user.userId}`, { token: admin })).body.data as {
+      organisationIds: string[];
+      rev: number;
+    };
     expect(kept).toMatchObject({ account: 'dsurwriter', deleted: true, roleIds: expect.any(Array) });
 
     // A deleted user is not enabled, reset or deleted again; restoring first.
@@ -231,6 +234,19 @@ describe('deleting a user', () => {
       expect(refused.body.code, action).toBe(400);
       expect(refused.body.msg).toMatch(/deleted/);
     }
+    // Nor edited (the generic CRUD's edit of a deleted entry names the way out).
+    const edit = await call(app(), 'PUT', `/api/users/${user.userId}`, {
+      token: admin,
+      headers: { 'Lang-Type': 'en' },
+      body: {
+        name: 'Edited',
+        email: 'edited@example.com',
+        organisationIds: kept.organisationIds,
+        rev: kept.rev,
+      },
+    });
+    expect(edit.body.code).toBe(400);
+    expect(edit.body.msg).toMatch(/deleted/);
     const restored = await call(app(), 'POST', `/api/users/${user.userId}/restore`, { token: admin });
     expect(restored.body.data).toMatchObject({ deleted: false, deletedAt: null, state: 'disabled' });
     expect((await userByAccount(admin, 'dsurwriter')).state).toBe('disabled');
