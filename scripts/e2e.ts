@@ -137,7 +137,7 @@ async function main(): Promise<number> {
                 await page.screenshot({ path: join(artifacts, `${slug(name)}.png`), fullPage: true });
               },
             }),
-            TEST_TIMEOUT_MS,
+            t.timeoutMs ?? TEST_TIMEOUT_MS,
             t.name,
           );
           passed += 1;

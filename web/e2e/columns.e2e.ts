@@ -108,6 +108,8 @@ test('header widths are kept for the browser session', async ({ page, baseUrl, s
   await page.goto(`${baseUrl}/authoritymanagement/organization`);
   const header = page.getByTestId('column-address');
   await header.waitFor();
+  // The table scrolls sideways inside its frame: bring the column into view first.
+  await header.scrollIntoViewIfNeeded();
   const box = (await header.boundingBox())!;
   await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
   await page.mouse.down();

@@ -18,12 +18,18 @@ export interface E2EContext {
 export interface E2ETest {
   name: string;
   run(context: E2EContext): Promise<void>;
+  /** Longer than the runner's default per-test limit (a walk over every page). */
+  timeoutMs?: number;
 }
 
 const registered: E2ETest[] = [];
 
-export function test(name: string, run: (context: E2EContext) => Promise<void>): void {
-  registered.push({ name, run });
+export function test(
+  name: string,
+  run: (context: E2EContext) => Promise<void>,
+  options: { timeoutMs?: number } = {},
+): void {
+  registered.push({ name, run, ...options });
 }
 
 /** Takes the tests registered since the last call (one file's worth). */

@@ -17,7 +17,10 @@ export interface ColumnDefinition {
   /** enum: value -> label. */
   options?: Record<string, LocalisedText>;
   sortable?: boolean;
+  /** Default width in px (else schemas/ui/tables.json by table and key, else the type's). */
   width?: number;
+  /** The narrowest the user may drag it (px). */
+  minWidth?: number;
 }
 
 export interface FilterDefinition {

@@ -27,14 +27,24 @@ const useStyles = makeStyles({
     display: 'flex',
     alignItems: 'center',
     gap: tokens.spacingHorizontalL,
-    padding: `0 ${tokens.spacingHorizontalL}`,
-    height: '52px',
+    padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalL}`,
+    minHeight: '52px',
     flexShrink: 0,
     backgroundColor: tokens.colorNeutralBackground1,
     borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
   },
-  topMenu: { flexGrow: 1, overflowX: 'auto' },
-  tools: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  // Menus that do not fit on one row wrap onto another (never a scrollbar, never cut).
+  topMenu: { flex: '1 1 0', minWidth: 0 },
+  topTabs: { flexWrap: 'wrap' },
+  tools: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexShrink: 0 },
+  // Bilingual labels stack Chinese over English.
+  stacked: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'flex-start',
+    textAlign: 'left',
+    lineHeight: tokens.lineHeightBase200,
+  },
   body: { display: 'flex', flexGrow: 1, minHeight: 0 },
   side: {
     width: '220px',
@@ -46,17 +56,30 @@ const useStyles = makeStyles({
   },
   main: {
     flexGrow: 1,
+    // A flex child may shrink below its content: wide tables scroll inside, not the page.
+    minWidth: 0,
     overflow: 'auto',
     padding: tokens.spacingHorizontalL,
     backgroundColor: tokens.colorNeutralBackground3,
+    // A row of tabs (a page's sections) wraps rather than running past the page's width.
+    '& [role="tablist"]:not([aria-orientation="vertical"])': { flexWrap: 'wrap' },
   },
 });
 
 export function Layout() {
   const styles = useStyles();
   const { info } = useSession();
-  const { t, pick } = useLanguage();
+  const { t, pick, language } = useLanguage();
   const location = useLocation();
+  const menuLabel = (label: { zh: string; en: string }) =>
+    language === 'both' && label.en && label.en !== label.zh ? (
+      <span className={styles.stacked}>
+        <span>{label.zh}</span>
+        <span>{label.en}</span>
+      </span>
+    ) : (
+      pick(label)
+    );
   const navigate = useNavigate();
   const menus = useMemo(() => (info ? visibleMenus(info.menus, menuPagePaths) : []), [info]);
 
@@ -83,6 +106,7 @@ export function Layout() {
             selectedValue={top?.path ?? ''}
             onTabSelect={(_: unknown, d: SelectTabData) => open(String(d.value))}
             data-testid="top-menu"
+            className={styles.topTabs}
           >
             {menus.map((node) => (
               <Tab
@@ -91,7 +115,7 @@ export function Layout() {
                 data-testid={`menu-${node.path}`}
                 data-tour={node.path === reportEntry ? 'report-entry' : undefined}
               >
-                {pick(node.label)}
+                {menuLabel(node.label)}
               </Tab>
             ))}
           </TabList>
@@ -104,8 +128,9 @@ export function Layout() {
         </div>
       </header>
       <div className={styles.body}>
-        <aside className={styles.side} data-tour="second-menu" aria-label={t('shell.secondMenu')}>
-          {top ? (
+        {/* A page outside the menus (the case page) has no second-level menu: it takes the width. */}
+        {top && top.children.length > 0 ? (
+          <aside className={styles.side} data-tour="second-menu" aria-label={t('shell.secondMenu')}>
             <TabList
               vertical
               selectedValue={location.pathname}
@@ -114,12 +139,12 @@ export function Layout() {
             >
               {top.children.map((node) => (
                 <Tab key={node.path} value={node.path} data-testid={`menu-${node.path}`}>
-                  {pick(node.label)}
+                  {menuLabel(node.label)}
                 </Tab>
               ))}
             </TabList>
-          ) : null}
-        </aside>
+          </aside>
+        ) : null}
         <main className={styles.main}>
           <Outlet />
         </main>

@@ -6,6 +6,8 @@ import { fetchHealth } from '../health';
 import { useLanguage } from '../i18n/LanguageContext';
 
 const useStyles = makeStyles({
+  // The product name is never cut (a Fluent button stops at 280 px by default).
+  button: { maxWidth: 'none', flexShrink: 0 },
   area: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', flexShrink: 0 },
   version: { color: tokens.colorNeutralForeground3 },
 });
@@ -33,6 +35,7 @@ export function VersionArea() {
   return (
     <Button
       appearance="transparent"
+      className={styles.button}
       onClick={() => navigate('/versionUpdate')}
       data-tour="version"
       data-testid="version-area"

@@ -7,21 +7,12 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   Button,
-  Checkbox,
   Dropdown,
   Field,
   Input,
-  Link,
   Option,
-  Spinner,
   Tab,
   TabList,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   Title2,
   makeStyles,
@@ -34,9 +25,15 @@ import { api } from '../../app/api';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
+import { useNames } from '../../display/useNames';
+import { caseListCellText } from './case-list-cells';
+import { IsoDateInput } from '../../display/IsoDateInput';
+import { ProjectPicker } from '../../case-form/widgets/ProjectPickers';
 import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
+import { CellLink, DataTable } from '../../renderers/table/DataTable';
+import type { DataColumn } from '../../renderers/table/DataTable';
 import { LineListingExport } from '../workbench/LineListingExport';
-import { applyLayout, orderedColumns } from '../../renderers/columns/layout';
+import { applyLayout, columnWidths, orderedColumns } from '../../renderers/columns/layout';
 import type { TableColumnLayout } from '../../renderers/columns/layout';
 import { loadLayouts, resetLayout, saveLayout } from '../../renderers/columns/store';
 import { useCaseFormText } from '../../case-form';
@@ -60,10 +57,25 @@ const PAGE_SIZES = [20, 50, 100];
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
-  filter: { width: '200px' },
+  // A grid: a filter takes one cell (a date range two), never over its neighbour.
+  filters: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))',
+    gap: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    alignItems: 'end',
+    // Controls fill their cell (Fluent's own minimum widths would push them over the next one).
+    '& .fui-Input, & .fui-Dropdown, & .fui-Combobox': { width: '100%', minWidth: 0 },
+  },
+  wide: { gridColumn: 'span 2' },
+  range: {
+    display: 'grid',
+    gridTemplateColumns: '1fr auto 1fr',
+    gap: tokens.spacingHorizontalXS,
+    alignItems: 'center',
+  },
+  rangeInput: { minWidth: 0 },
+  filterButtons: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'flex-end' },
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
-  tableWrap: { overflowX: 'auto' },
   pager: {
     display: 'flex',
     gap: tokens.spacingHorizontalS,
@@ -104,7 +116,8 @@ const FOLLOW_UP: AvailableAction = {
 export default function CaseListPage() {
   const styles = useStyles();
   const navigate = useNavigate();
-  const { pick } = useLanguage();
+  const { pick, t } = useLanguage();
+  const { name } = useNames();
   const { tx } = useCaseFormText();
   const { info } = useSession();
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
@@ -168,19 +181,8 @@ export default function CaseListPage() {
   const columns = caseListDefinition.columns.map((c) => ({ ...c, key: c.id }));
   const shown = applyLayout(columns, layout);
 
-  const cell = (column: CaseListColumn, row: Row) => {
-    const value = row.values[summaryKey(column.field)];
-    const one = (v: unknown) => {
-      if (v === true) return tx('yes');
-      if (v === false) return tx('no');
-      if (column.codelist && typeof v === 'string') {
-        const entry = codelists[column.codelist]?.values.find((x) => x.code === v);
-        return entry ? pick(entry) : v;
-      }
-      return v === undefined || v === null ? '' : String(v);
-    };
-    return Array.isArray(value) ? value.map(one).filter(Boolean).join('; ') : one(value);
-  };
+  // Names for ids, code labels, yes/no and ISO dates (case-list-cells.ts); the page's ids are read in one batch.
+  const cell = (column: CaseListColumn, row: Row) => caseListCellText(column, row.values, { pick, t, name });
 
   const bulk = async (path: string, permission: string) => {
     if (!selected.size) return notify.toast('warning', tx('selectRows'));
@@ -237,22 +239,33 @@ export default function CaseListPage() {
     if (filter.widget === 'dateRange') {
       const range = (typeof value === 'object' ? value : {}) as { from?: string; to?: string };
       return (
-        <div style={{ display: 'flex', gap: 4 }}>
-          <Input
-            type="date"
-            aria-label={`${pick(filter.label)} ${tx('from')}`}
+        <div className={styles.range}>
+          <IsoDateInput
+            className={styles.rangeInput}
+            ariaLabel={`${pick(filter.label)} ${tx('from')}`}
             value={range.from ?? ''}
-            onChange={(_, d) => set({ ...range, from: d.value })}
+            onChange={(from) => set({ ...range, from })}
           />
-          <Input
-            type="date"
-            aria-label={`${pick(filter.label)} ${tx('to')}`}
+          <span aria-hidden>–</span>
+          <IsoDateInput
+            className={styles.rangeInput}
+            ariaLabel={`${pick(filter.label)} ${tx('to')}`}
             value={range.to ?? ''}
-            onChange={(_, d) => set({ ...range, to: d.value })}
+            onChange={(to) => set({ ...range, to })}
           />
         </div>
       );
     }
+    // The project by its code and name among the user's projects, not a typed id.
+    if (filter.widget === 'project')
+      return (
+        <ProjectPicker
+          testId={`filter-${filter.id}`}
+          value={typeof value === 'string' ? value : ''}
+          onChange={set}
+          label={pick(filter.label)}
+        />
+      );
     return (
       <Input
         data-testid={`filter-${filter.id}`}
@@ -269,31 +282,33 @@ export default function CaseListPage() {
         {caseListDefinition.filters.map((filter) => (
           <Field
             key={filter.id}
-            className={filter.widget === 'dateRange' ? undefined : styles.filter}
+            className={filter.widget === 'dateRange' ? styles.wide : undefined}
             label={pick(filter.label)}
           >
             {filterControl(filter)}
           </Field>
         ))}
-        <Button
-          appearance="primary"
-          data-testid="case-list-search"
-          onClick={() => {
-            setPage(1);
-            setFilters(draft);
-          }}
-        >
-          {tx('retrieve')}
-        </Button>
-        <Button
-          onClick={() => {
-            setDraft({});
-            setFilters({});
-            setPage(1);
-          }}
-        >
-          {tx('resetFilters')}
-        </Button>
+        <div className={styles.filterButtons}>
+          <Button
+            appearance="primary"
+            data-testid="case-list-search"
+            onClick={() => {
+              setPage(1);
+              setFilters(draft);
+            }}
+          >
+            {tx('retrieve')}
+          </Button>
+          <Button
+            onClick={() => {
+              setDraft({});
+              setFilters({});
+              setPage(1);
+            }}
+          >
+            {tx('resetFilters')}
+          </Button>
+        </div>
       </div>
       <TabList
         selectedValue={tab}
@@ -415,83 +430,43 @@ export default function CaseListPage() {
           {tx('columns')}
         </Button>
       </div>
-      <div className={styles.tableWrap}>
-        {rows === null ? (
-          <Spinner />
-        ) : (
-          <Table size="small" aria-label={tx('caseListTitle')}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell style={{ width: 40 }}>
-                  <Checkbox
-                    aria-label={tx('selectAll')}
-                    checked={rows.length > 0 && selected.size === rows.length}
-                    onChange={(_, d) => setSelected(d.checked ? new Set(rows.map((r) => r.id)) : new Set())}
-                  />
-                </TableHeaderCell>
-                <TableHeaderCell style={{ width: 56 }}>{tx('serial')}</TableHeaderCell>
-                {shown.map((column) => (
-                  <TableHeaderCell
-                    key={column.id}
-                    style={{ minWidth: column.width }}
-                    sortDirection={
-                      sort?.column === column.id
-                        ? sort.direction === 'asc'
-                          ? 'ascending'
-                          : 'descending'
-                        : undefined
-                    }
-                    onClick={
-                      column.sortable
-                        ? () =>
-                            setSort((s) => ({
-                              column: column.id,
-                              direction: s?.column === column.id && s.direction === 'asc' ? 'desc' : 'asc',
-                            }))
-                        : undefined
-                    }
-                  >
-                    {pick(column.label)}
-                  </TableHeaderCell>
-                ))}
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((row, i) => (
-                <TableRow key={row.id} data-testid="case-row" data-case-id={row.id}>
-                  <TableCell>
-                    <Checkbox
-                      aria-label={String(row.values.report_reportCode ?? row.id)}
-                      checked={selected.has(row.id)}
-                      onChange={(_, d) =>
-                        setSelected((s) => {
-                          const next = new Set(s);
-                          if (d.checked) next.add(row.id);
-                          else next.delete(row.id);
-                          return next;
-                        })
-                      }
-                    />
-                  </TableCell>
-                  <TableCell>{(page - 1) * size + i + 1}</TableCell>
-                  {shown.map((column) => (
-                    <TableCell key={column.id}>
-                      {column.id === 'reportCode' ? (
-                        <Link onClick={() => navigate(`/activecase?caseId=${encodeURIComponent(row.id)}`)}>
-                          {cell(column, row)}
-                        </Link>
-                      ) : (
-                        cell(column, row)
-                      )}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-        {rows?.length === 0 ? <Text>{tx('noCases')}</Text> : null}
-      </div>
+      <DataTable<Row>
+        id={CASE_LIST_TABLE}
+        ariaLabel={tx('caseListTitle')}
+        columns={shown.map((column): DataColumn<Row> => ({
+          key: column.id,
+          label: column.label,
+          width: column.width,
+          sortable: column.sortable,
+          text: (row) => cell(column, row),
+          ...(column.id === 'reportCode'
+            ? {
+                render: (row: Row, text: string) => (
+                  <CellLink onClick={() => navigate(`/activecase?caseId=${encodeURIComponent(row.id)}`)}>
+                    {text}
+                  </CellLink>
+                ),
+              }
+            : {}),
+        }))}
+        rows={rows}
+        rowKey={(row) => row.id}
+        rowProps={(row) => ({ 'data-testid': 'case-row', 'data-case-id': row.id })}
+        serialOffset={(page - 1) * size}
+        selection={{
+          selected,
+          onChange: setSelected,
+          label: (row) => String(row.values.report_reportCode ?? row.id),
+        }}
+        sort={sort ? { key: sort.column, direction: sort.direction } : null}
+        onSort={(key) =>
+          setSort((s) => ({
+            column: key,
+            direction: s?.column === key && s.direction === 'asc' ? 'desc' : 'asc',
+          }))
+        }
+        empty={tx('noCases')}
+      />
       <div className={styles.pager}>
         <Text>{tx('totalRows', { count: total })}</Text>
         <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
@@ -524,6 +499,7 @@ export default function CaseListPage() {
             setSettings(false);
           }}
           onReset={async () => {
+            columnWidths.write(CASE_LIST_TABLE, {});
             await resetLayout(CASE_LIST_TABLE);
             setLayout(undefined);
             setSettings(false);

@@ -10,12 +10,6 @@ import {
   Button,
   Checkbox,
   Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   Title3,
   makeStyles,
@@ -25,6 +19,7 @@ import { caseWorkflow } from '@pv/engine';
 import { api } from '../../app/api';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { useDictionaryText } from '../dictionaries/text';
+import { DataTable } from '../../renderers/table/DataTable';
 
 interface ReviewTask {
   id: string;
@@ -44,7 +39,7 @@ const PAGE_SIZE = 20;
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   bar: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'center' },
-  coding: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap', alignItems: 'center' },
+  coding: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'nowrap', alignItems: 'center' },
 });
 
 export default function MedicalReviewTasksPage() {
@@ -105,61 +100,93 @@ export default function MedicalReviewTasksPage() {
       ) : answer.items.length === 0 ? (
         <Text data-testid="review-empty">{dt('uiReviewEmpty')}</Text>
       ) : (
-        <Table size="small" aria-label={dt('uiReviewTitle')}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>{dt('uiReviewReportCode')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiReviewProject')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiReviewNode')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiReviewHandler')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiReviewUpdated')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiReviewDeadline')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiReviewCoding')}</TableHeaderCell>
-              <TableHeaderCell />
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {answer.items.map((task) => (
-              <TableRow key={task.id} data-testid={`review-row-${task.reportCode ?? task.id}`}>
-                <TableCell>{task.reportCode ?? task.id}</TableCell>
-                <TableCell>{task.projectName ? pick(task.projectName) : (task.projectId ?? '')}</TableCell>
-                <TableCell>{nodeLabel(task.node)}</TableCell>
-                <TableCell>{task.handlerName ?? ''}</TableCell>
-                <TableCell>{task.updatedAt ? task.updatedAt.slice(0, 16).replace('T', ' ') : ''}</TableCell>
-                <TableCell>{task.dueDate ?? ''}</TableCell>
-                <TableCell>
-                  <span className={styles.coding}>
-                    <Badge
-                      appearance="outline"
-                      color={task.coding.uncoded === 0 ? 'success' : 'warning'}
-                      data-testid="review-coding"
-                    >
-                      {dt('uiReviewCodingState', { coded: task.coding.coded, total: task.coding.total })}
-                    </Badge>
-                    {task.coding.issues > 0 ? (
-                      <Badge appearance="outline" color="danger">
-                        {dt('uiReviewCodingIssues', { count: task.coding.issues })}
-                      </Badge>
-                    ) : null}
-                    {task.coding.configuredVersion === null ? (
-                      <Badge appearance="outline" color="danger">
-                        {dt('uiMeddraVersionNotConfigured')}
-                      </Badge>
-                    ) : null}
-                  </span>
-                </TableCell>
-                <TableCell>
-                  <Button
-                    size="small"
-                    onClick={() => navigate(`/activecase?caseId=${encodeURIComponent(task.id)}`)}
+        <DataTable<ReviewTask>
+          id="medicalReviewTasks"
+          ariaLabel={dt('uiReviewTitle')}
+          serialOffset={(page - 1) * PAGE_SIZE}
+          columns={[
+            {
+              key: 'reportCode',
+              label: dt('uiReviewReportCode'),
+              width: 220,
+              text: (task) => task.reportCode ?? task.id,
+            },
+            {
+              key: 'project',
+              label: dt('uiReviewProject'),
+              width: 200,
+              text: (task) => (task.projectName ? pick(task.projectName) : (task.projectId ?? '')),
+            },
+            { key: 'node', label: dt('uiReviewNode'), text: (task) => nodeLabel(task.node) },
+            {
+              key: 'handler',
+              label: dt('uiReviewHandler'),
+              width: 120,
+              text: (task) => task.handlerName ?? '',
+            },
+            {
+              key: 'updated',
+              label: dt('uiReviewUpdated'),
+              kind: 'datetime',
+              text: (task) => (task.updatedAt ? task.updatedAt.slice(0, 16).replace('T', ' ') : ''),
+            },
+            {
+              key: 'deadline',
+              label: dt('uiReviewDeadline'),
+              kind: 'date',
+              text: (task) => task.dueDate ?? '',
+            },
+            {
+              key: 'coding',
+              label: dt('uiReviewCoding'),
+              width: 240,
+              text: (task) =>
+                [
+                  dt('uiReviewCodingState', { coded: task.coding.coded, total: task.coding.total }),
+                  task.coding.issues > 0 ? dt('uiReviewCodingIssues', { count: task.coding.issues }) : '',
+                  task.coding.configuredVersion === null ? dt('uiMeddraVersionNotConfigured') : '',
+                ]
+                  .filter(Boolean)
+                  .join(' · '),
+              render: (task) => (
+                <span className={styles.coding}>
+                  <Badge
+                    appearance="outline"
+                    color={task.coding.uncoded === 0 ? 'success' : 'warning'}
+                    data-testid="review-coding"
                   >
-                    {dt('uiReviewOpen')}
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+                    {dt('uiReviewCodingState', { coded: task.coding.coded, total: task.coding.total })}
+                  </Badge>
+                  {task.coding.issues > 0 ? (
+                    <Badge appearance="outline" color="danger">
+                      {dt('uiReviewCodingIssues', { count: task.coding.issues })}
+                    </Badge>
+                  ) : null}
+                  {task.coding.configuredVersion === null ? (
+                    <Badge appearance="outline" color="danger">
+                      {dt('uiMeddraVersionNotConfigured')}
+                    </Badge>
+                  ) : null}
+                </span>
+              ),
+            },
+          ]}
+          rows={answer.items}
+          rowKey={(task) => task.id}
+          rowProps={(task) => ({ 'data-testid': `review-row-${task.reportCode ?? task.id}` })}
+          empty={dt('uiReviewEmpty')}
+          actions={{
+            labels: [dt('uiReviewOpen')],
+            render: (task) => (
+              <Button
+                size="small"
+                onClick={() => navigate(`/activecase?caseId=${encodeURIComponent(task.id)}`)}
+              >
+                {dt('uiReviewOpen')}
+              </Button>
+            ),
+          }}
+        />
       )}
       {answer && pages > 1 ? (
         <div className={styles.bar}>

@@ -3,26 +3,13 @@
  * settings dialog, the table of one page with its serial column, and the pager with its page
  * sizes. Labels come from the calling page.
  */
-import { useEffect, useState } from 'react';
+import { isValidElement, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
-import {
-  Button,
-  Dropdown,
-  Option,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Text,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Dropdown, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
-import { applyLayout, orderedColumns } from '../../renderers/columns/layout';
+import { DataTable } from '../../renderers/table/DataTable';
+import { applyLayout, columnWidths, orderedColumns } from '../../renderers/columns/layout';
 import type { TableColumnLayout } from '../../renderers/columns/layout';
 import { loadLayouts, resetLayout, saveLayout } from '../../renderers/columns/store';
 
@@ -34,8 +21,30 @@ const useStyles = makeStyles({
     gap: tokens.spacingHorizontalS,
     alignItems: 'center',
     justifyContent: 'flex-end',
+    flexWrap: 'wrap',
   },
+  // The filter bar of a list page: a grid, each filter in its own cell, never over another.
+  filters: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))',
+    gap: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    alignItems: 'end',
+    // Controls fill their cell (Fluent's own minimum widths would push them over the next one).
+    '& .fui-Input, & .fui-Dropdown, & .fui-Combobox': { width: '100%', minWidth: 0 },
+  },
+  filterButtons: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'flex-end' },
 });
+
+/** The filter bar: the filters on a responsive grid, then the search and reset buttons. */
+export function FilterBar({ children, buttons }: { children: ReactNode; buttons: ReactNode }) {
+  const styles = useStyles();
+  return (
+    <div className={styles.filters}>
+      {children}
+      <div className={styles.filterButtons}>{buttons}</div>
+    </div>
+  );
+}
 
 /**
  * The columns shown for a table id (the user's saved layout applied), and the dialog that changes
@@ -63,6 +72,7 @@ export function useColumnLayout<C extends { key: string; text: string }>(tableId
         setEditing(false);
       }}
       onReset={async () => {
+        columnWidths.write(tableId, {});
         await resetLayout(tableId);
         setLayout(undefined);
         setEditing(false);
@@ -116,12 +126,23 @@ export function ListPager({
   );
 }
 
+/** The plain text of a rendered cell (its hover title). */
+export function plainText(node: ReactNode): string {
+  if (node === null || node === undefined || typeof node === 'boolean') return '';
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(plainText).filter(Boolean).join(' ');
+  if (isValidElement(node)) return plainText((node.props as { children?: ReactNode }).children);
+  return '';
+}
+
 /**
- * One page of a list: the serial number (continuing across pages), the shown columns, an empty
- * row when there is nothing, a spinner while `rows` is null. `rowProps` adds the row's test ids
- * and data attributes; `columnTestId` names header cells for tests.
+ * One page of a list in the shared table renderer: the serial number (continuing across pages),
+ * the shown columns, the empty text, a spinner while `rows` is null. `rowProps` adds the row's
+ * test ids and data attributes; `columnTestId` names header cells for tests (else `column-<key>`). The column `actionsKey` (if shown) is the actions column,
+ * pinned right and as wide as `actionLabels` need.
  */
 export function PagedTable<R, C extends { key: string; text: string }>({
+  tableId,
   label,
   labels,
   columns,
@@ -131,8 +152,11 @@ export function PagedTable<R, C extends { key: string; text: string }>({
   rowKey,
   rowProps,
   cell,
+  actionsKey,
+  actionLabels,
   columnTestId,
 }: {
+  tableId: string;
   label: string;
   labels: { serial: string; empty: string };
   columns: C[];
@@ -142,37 +166,31 @@ export function PagedTable<R, C extends { key: string; text: string }>({
   rowKey: (row: R) => string;
   rowProps?: (row: R) => Record<string, string | undefined>;
   cell: (key: C['key'], row: R) => ReactNode;
+  actionsKey?: C['key'];
+  actionLabels?: string[];
   columnTestId?: (key: C['key']) => string;
 }) {
-  if (rows === null) return <Spinner />;
+  const data = columns.filter((column) => column.key !== actionsKey);
+  const hasActions = actionsKey !== undefined && columns.some((column) => column.key === actionsKey);
   return (
-    <Table size="small" aria-label={label}>
-      <TableHeader>
-        <TableRow>
-          <TableHeaderCell>{labels.serial}</TableHeaderCell>
-          {columns.map((column) => (
-            <TableHeaderCell key={column.key} data-testid={columnTestId?.(column.key)}>
-              {column.text}
-            </TableHeaderCell>
-          ))}
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {rows.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={columns.length + 1}>{labels.empty}</TableCell>
-          </TableRow>
-        ) : (
-          rows.map((row, i) => (
-            <TableRow key={rowKey(row)} {...rowProps?.(row)}>
-              <TableCell>{(page - 1) * size + i + 1}</TableCell>
-              {columns.map((column) => (
-                <TableCell key={column.key}>{cell(column.key, row)}</TableCell>
-              ))}
-            </TableRow>
-          ))
-        )}
-      </TableBody>
-    </Table>
+    <DataTable<R>
+      id={tableId}
+      ariaLabel={label}
+      columns={data.map((column) => ({
+        key: column.key,
+        label: column.text,
+        text: (row: R) => plainText(cell(column.key, row)),
+        render: (row: R) => cell(column.key, row),
+        ...(columnTestId ? { headerTestId: columnTestId(column.key) } : {}),
+      }))}
+      rows={rows}
+      rowKey={rowKey}
+      {...(rowProps ? { rowProps } : {})}
+      serialOffset={(page - 1) * size}
+      empty={labels.empty}
+      {...(hasActions
+        ? { actions: { labels: actionLabels ?? [], render: (row: R) => cell(actionsKey, row) } }
+        : {})}
+    />
   );
 }

@@ -21,7 +21,7 @@ import type { ImportRecord, ParseStatus, ProcessingStatus } from './api';
 import { RejectDialog } from './RejectDialog';
 import { UploadDialog } from './UploadDialog';
 import { useImportText } from './text';
-import { ListPager, PagedTable, useColumnLayout } from '../exports/ListParts';
+import { FilterBar, ListPager, PagedTable, useColumnLayout } from '../exports/ListParts';
 import type { ImportKey } from './text';
 
 export const IMPORT_LIST_TABLE = 'importList';
@@ -30,15 +30,13 @@ const POLL_MS = 2000;
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
-  filter: { width: '200px' },
-  filterControl: { minWidth: 'unset', width: '200px' },
-  fileName: { wordBreak: 'break-all', minWidth: '160px' },
+  filterControl: { minWidth: 0, width: '100%' },
+  fileName: { overflow: 'hidden', textOverflow: 'ellipsis' },
   nowrap: { whiteSpace: 'nowrap' },
   toolbar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
-  tableWrap: { overflowX: 'auto' },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
-  exception: { color: tokens.colorPaletteRedForeground1, maxWidth: '360px' },
+  tableWrap: { minWidth: 0 },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'nowrap' },
+  exception: { color: tokens.colorPaletteRedForeground1, overflow: 'hidden', textOverflow: 'ellipsis' },
 });
 
 interface Column {
@@ -225,13 +223,10 @@ export function ImportList() {
 
   const statusFilter = (
     key: 'processingStatus' | 'parseStatus',
-    values: string[],
+    values: readonly string[],
     prefix: 'uiProcessing_' | 'uiParse_',
   ) => (
-    <Field
-      label={it(key === 'processingStatus' ? 'uiProcessingStatus' : 'uiParseStatus')}
-      className={styles.filter}
-    >
+    <Field label={it(key === 'processingStatus' ? 'uiProcessingStatus' : 'uiParseStatus')}>
       <Dropdown
         clearable
         className={styles.filterControl}
@@ -253,8 +248,31 @@ export function ImportList() {
   return (
     <div className={styles.page} data-testid="imports-list">
       <Title2>{it('uiTitle')}</Title2>
-      <div className={styles.filters}>
-        <Field label={it('uiFileName')} className={styles.filter}>
+      <FilterBar
+        buttons={
+          <>
+            <Button
+              appearance="primary"
+              onClick={() => {
+                setPage(1);
+                setFilters(draft);
+              }}
+            >
+              {it('uiSearch')}
+            </Button>
+            <Button
+              onClick={() => {
+                setDraft(EMPTY);
+                setFilters(EMPTY);
+                setPage(1);
+              }}
+            >
+              {it('uiResetFilters')}
+            </Button>
+          </>
+        }
+      >
+        <Field label={it('uiFileName')}>
           <Input
             value={draft.fileName}
             onChange={(_, data) => setDraft((d) => ({ ...d, fileName: data.value }))}
@@ -262,25 +280,7 @@ export function ImportList() {
         </Field>
         {statusFilter('processingStatus', PROCESSING_STATUSES, 'uiProcessing_')}
         {statusFilter('parseStatus', PARSE_STATUSES, 'uiParse_')}
-        <Button
-          appearance="primary"
-          onClick={() => {
-            setPage(1);
-            setFilters(draft);
-          }}
-        >
-          {it('uiSearch')}
-        </Button>
-        <Button
-          onClick={() => {
-            setDraft(EMPTY);
-            setFilters(EMPTY);
-            setPage(1);
-          }}
-        >
-          {it('uiResetFilters')}
-        </Button>
-      </div>
+      </FilterBar>
       <div className={styles.toolbar}>
         {can(PERMISSIONS.import) ? (
           <Button appearance="primary" data-testid="imports-upload" onClick={() => setUploading(true)}>
@@ -292,6 +292,8 @@ export function ImportList() {
       </div>
       <div className={styles.tableWrap}>
         <PagedTable
+          tableId={IMPORT_LIST_TABLE}
+          actionsKey="actions"
           label={it('uiTitle')}
           labels={{ serial: it('uiSerial'), empty: it('uiEmpty') }}
           columns={shown}

@@ -13,12 +13,6 @@ import {
   MessageBarBody,
   Option,
   Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   makeStyles,
   tokens,
@@ -30,6 +24,7 @@ import { useSession } from '../../app/SessionContext';
 import { RequestError } from '../../api/request';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { AppDialog } from '../../shell/AppDialog';
+import { DataTable } from '../../renderers/table/DataTable';
 import { useProjectsText } from './text';
 
 const MEMBERS_PERMISSION = 'authoritymanagement:projectInfo:members';
@@ -44,6 +39,12 @@ interface UserRow {
   account: string;
   name: string;
 }
+/** A row of the members table: a member under one of their roles (the role named on its first row). */
+interface MemberLine {
+  group: { key: string; label: string; members: Member[] };
+  member: Member;
+  index: number;
+}
 interface RoleRow {
   roleId: string;
   name: string;
@@ -54,7 +55,6 @@ const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   toolbar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   roles: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS },
   muted: { color: tokens.colorNeutralForeground3 },
 });
 
@@ -143,44 +143,42 @@ export function MembersPanel({ projectId }: { projectId: string }) {
       {groups.length === 0 ? (
         <Text className={styles.muted}>{pt('uiNoMembers')}</Text>
       ) : (
-        <Table size="small" aria-label={pt('uiMembersByRole')}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>{pt('uiRoles')}</TableHeaderCell>
-              <TableHeaderCell>{pt('uiUser')}</TableHeaderCell>
-              {canManage ? <TableHeaderCell>{t('list.actions')}</TableHeaderCell> : null}
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {groups.flatMap((group) =>
-              group.members.map((member, index) => (
-                <TableRow
-                  key={`${group.key}-${member.userId}`}
-                  data-testid={`member-row-${group.key || 'none'}`}
-                >
-                  <TableCell>
-                    {index === 0
-                      ? `${group.label} · ${pt('uiMemberCount', { count: group.members.length })}`
-                      : ''}
-                  </TableCell>
-                  <TableCell>{userName(member.userId)}</TableCell>
-                  {canManage ? (
-                    <TableCell>
-                      <span className={styles.actions}>
-                        <Button size="small" appearance="subtle" onClick={() => setEditing(member)}>
-                          {pt('uiEdit')}
-                        </Button>
-                        <Button size="small" appearance="subtle" onClick={() => void remove(member)}>
-                          {pt('uiRemove')}
-                        </Button>
-                      </span>
-                    </TableCell>
-                  ) : null}
-                </TableRow>
-              )),
-            )}
-          </TableBody>
-        </Table>
+        <DataTable<MemberLine>
+          id="projectMembers"
+          ariaLabel={pt('uiMembersByRole')}
+          serialOffset={false}
+          columns={[
+            {
+              key: 'roles',
+              label: pt('uiRoles'),
+              width: 280,
+              text: ({ group, index }) =>
+                index === 0 ? `${group.label} · ${pt('uiMemberCount', { count: group.members.length })}` : '',
+            },
+            { key: 'user', label: pt('uiUser'), width: 240, text: ({ member }) => userName(member.userId) },
+          ]}
+          rows={groups.flatMap((group) => group.members.map((member, index) => ({ group, member, index })))}
+          rowKey={({ group, member }) => `${group.key}-${member.userId}`}
+          rowProps={({ group }) => ({ 'data-testid': `member-row-${group.key || 'none'}` })}
+          empty={t('list.empty')}
+          {...(canManage
+            ? {
+                actions: {
+                  labels: [pt('uiEdit'), pt('uiRemove')],
+                  render: ({ member }: MemberLine) => (
+                    <>
+                      <Button size="small" appearance="subtle" onClick={() => setEditing(member)}>
+                        {pt('uiEdit')}
+                      </Button>
+                      <Button size="small" appearance="subtle" onClick={() => void remove(member)}>
+                        {pt('uiRemove')}
+                      </Button>
+                    </>
+                  ),
+                },
+              }
+            : {})}
+        />
       )}
       {editing ? (
         <MemberDialog

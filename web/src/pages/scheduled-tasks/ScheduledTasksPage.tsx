@@ -31,6 +31,7 @@ import { useSession } from '../../app/SessionContext';
 import type { LocalisedText } from '../../i18n';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { AppDialog } from '../../shell/AppDialog';
+import { DataTable, catalogueLabel } from '../../renderers/table/DataTable';
 import { cronOf, shapeOf } from './cron';
 import type { CronShape } from './cron';
 
@@ -77,7 +78,6 @@ interface Run {
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   toolbar: { display: 'flex', gap: tokens.spacingHorizontalS },
-  actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   row: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'flex-end', flexWrap: 'wrap' },
   small: { width: '90px' },
@@ -372,93 +372,119 @@ export default function ScheduledTasksPage() {
         ) : null}
         <Button onClick={() => void load()}>{t('list.refresh')}</Button>
       </div>
-      <Table data-testid="tasks-table">
-        <TableHeader>
-          <TableRow>
-            {['name', 'type', 'expression', 'timezone', 'status', 'nextRun', 'lastRun', 'actions'].map(
-              (key) => (
-                <TableHeaderCell key={key}>{t(`tasks.column.${key}`)}</TableHeaderCell>
-              ),
-            )}
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {(schedules ?? []).map((s) => (
-            <TableRow key={s.name} data-testid="task-row">
-              <TableCell>{s.name}</TableCell>
-              <TableCell>{s.typeLabel ? pick(s.typeLabel) : s.type}</TableCell>
-              <TableCell className={styles.mono}>{s.cron}</TableCell>
-              <TableCell>{s.timezone}</TableCell>
-              <TableCell>
-                <Badge appearance="tint" color={s.enabled ? 'success' : 'warning'} data-testid="task-status">
-                  {t(s.enabled ? 'tasks.normal' : 'tasks.suspended')}
-                </Badge>
-              </TableCell>
-              <TableCell>{time(s.nextRunAt)}</TableCell>
-              <TableCell>
-                {time(s.lastRunAt)}
-                {s.lastStatus ? ` (${t(`tasks.run.${s.lastStatus}`)})` : ''}
-              </TableCell>
-              <TableCell>
-                <span className={styles.actions}>
-                  {can('edit') ? (
-                    <Button
-                      size="small"
-                      appearance="subtle"
-                      onClick={() =>
-                        setEditing({ mode: 'edit', schedule: s, cron: s.cron, timezone: s.timezone })
-                      }
-                      data-testid="task-edit"
-                    >
-                      {t('list.edit')}
-                    </Button>
-                  ) : null}
-                  {can('run') ? (
-                    <Button
-                      size="small"
-                      appearance="subtle"
-                      onClick={() => void act(s, 'run')}
-                      data-testid="task-run"
-                    >
-                      {t('tasks.runOnce')}
-                    </Button>
-                  ) : null}
-                  {can('pause') ? (
-                    <Button
-                      size="small"
-                      appearance="subtle"
-                      onClick={() => void act(s, s.enabled ? 'suspend' : 'resume')}
-                      data-testid={s.enabled ? 'task-suspend' : 'task-resume'}
-                    >
-                      {t(s.enabled ? 'tasks.suspend' : 'tasks.resume')}
-                    </Button>
-                  ) : null}
-                  {can('log') ? (
-                    <Button
-                      size="small"
-                      appearance="subtle"
-                      onClick={() => void openLog(s)}
-                      data-testid="task-log"
-                    >
-                      {t('tasks.log')}
-                    </Button>
-                  ) : null}
-                  {can('delete') && s.origin === 'operator' ? (
-                    <Button
-                      size="small"
-                      appearance="subtle"
-                      onClick={() => void remove(s)}
-                      data-testid="task-delete"
-                    >
-                      {t('tasks.delete')}
-                    </Button>
-                  ) : null}
-                </span>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable<Schedule>
+        id="scheduledTasks"
+        ariaLabel={t('tasks.title')}
+        testId="tasks-table"
+        serialOffset={false}
+        columns={[
+          { key: 'name', label: catalogueLabel('tasks.column.name'), width: 200, text: (s) => s.name },
+          {
+            key: 'type',
+            label: catalogueLabel('tasks.column.type'),
+            width: 220,
+            text: (s) => (s.typeLabel ? pick(s.typeLabel) : s.type),
+          },
+          {
+            key: 'expression',
+            label: catalogueLabel('tasks.column.expression'),
+            width: 130,
+            text: (s) => s.cron,
+            cellClassName: () => styles.mono,
+          },
+          {
+            key: 'timezone',
+            label: catalogueLabel('tasks.column.timezone'),
+            width: 130,
+            text: (s) => s.timezone,
+          },
+          {
+            key: 'status',
+            label: catalogueLabel('tasks.column.status'),
+            width: 100,
+            text: (s) => t(s.enabled ? 'tasks.normal' : 'tasks.suspended'),
+            render: (s, text) => (
+              <Badge appearance="tint" color={s.enabled ? 'success' : 'warning'} data-testid="task-status">
+                {text}
+              </Badge>
+            ),
+          },
+          {
+            key: 'nextRun',
+            label: catalogueLabel('tasks.column.nextRun'),
+            kind: 'datetime',
+            text: (s) => time(s.nextRunAt),
+          },
+          {
+            key: 'lastRun',
+            label: catalogueLabel('tasks.column.lastRun'),
+            width: 200,
+            text: (s) => `${time(s.lastRunAt)}${s.lastStatus ? ` (${t(`tasks.run.${s.lastStatus}`)})` : ''}`,
+          },
+        ]}
+        rows={schedules}
+        rowKey={(s) => s.name}
+        rowProps={() => ({ 'data-testid': 'task-row' })}
+        empty={t('list.empty')}
+        actions={{
+          render: (s) => (
+            <>
+              {can('edit') ? (
+                <Button
+                  size="small"
+                  appearance="subtle"
+                  onClick={() =>
+                    setEditing({ mode: 'edit', schedule: s, cron: s.cron, timezone: s.timezone })
+                  }
+                  data-testid="task-edit"
+                >
+                  {t('list.edit')}
+                </Button>
+              ) : null}
+              {can('run') ? (
+                <Button
+                  size="small"
+                  appearance="subtle"
+                  onClick={() => void act(s, 'run')}
+                  data-testid="task-run"
+                >
+                  {t('tasks.runOnce')}
+                </Button>
+              ) : null}
+              {can('pause') ? (
+                <Button
+                  size="small"
+                  appearance="subtle"
+                  onClick={() => void act(s, s.enabled ? 'suspend' : 'resume')}
+                  data-testid={s.enabled ? 'task-suspend' : 'task-resume'}
+                >
+                  {t(s.enabled ? 'tasks.suspend' : 'tasks.resume')}
+                </Button>
+              ) : null}
+              {can('log') ? (
+                <Button
+                  size="small"
+                  appearance="subtle"
+                  onClick={() => void openLog(s)}
+                  data-testid="task-log"
+                >
+                  {t('tasks.log')}
+                </Button>
+              ) : null}
+              {can('delete') && s.origin === 'operator' ? (
+                <Button
+                  size="small"
+                  appearance="subtle"
+                  onClick={() => void remove(s)}
+                  data-testid="task-delete"
+                >
+                  {t('tasks.delete')}
+                </Button>
+              ) : null}
+            </>
+          ),
+        }}
+      />
 
       {editing ? (
         <AppDialog

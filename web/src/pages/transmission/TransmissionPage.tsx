@@ -30,7 +30,7 @@ import { ConfirmDialog } from '../../case-form';
 import { EXPORT_STATUSES, fileToBase64 } from '../exports/api';
 import { statusColor } from '../exports/ExportHistory';
 import { useExportText } from '../exports/text';
-import { ListPager, PagedTable, useColumnLayout } from '../exports/ListParts';
+import { FilterBar, ListPager, PagedTable, useColumnLayout } from '../exports/ListParts';
 import type { ExportKey } from '../exports/text';
 import { PERMISSIONS, transmissionApi } from './api';
 import type { Transmission, TransmissionFilters } from './api';
@@ -39,13 +39,12 @@ export const TRANSMISSION_TABLE = 'e2bTransmission';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
-  filterControl: { minWidth: 'unset', width: '200px' },
+  filterControl: { minWidth: 0, width: '100%' },
   toolbar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
-  tableWrap: { overflowX: 'auto' },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
+  tableWrap: { minWidth: 0 },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'nowrap' },
   code: { wordBreak: 'break-all', minWidth: '120px' },
-  failure: { whiteSpace: 'pre-wrap', color: tokens.colorPaletteRedForeground1, maxWidth: '360px' },
+  failure: { color: tokens.colorPaletteRedForeground1, overflow: 'hidden', textOverflow: 'ellipsis' },
   nowrap: { whiteSpace: 'nowrap' },
   events: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
 });
@@ -418,7 +417,31 @@ export default function TransmissionPage() {
         data-testid="transmission-ack-input"
         onChange={(e) => void onAck(e.target.files?.[0])}
       />
-      <div className={styles.filters}>
+      <FilterBar
+        buttons={
+          <>
+            <Button
+              appearance="primary"
+              data-testid="transmission-search"
+              onClick={() => {
+                setPage(1);
+                setFilters(draft);
+              }}
+            >
+              {et('uiSearch')}
+            </Button>
+            <Button
+              onClick={() => {
+                setDraft({});
+                setFilters({});
+                setPage(1);
+              }}
+            >
+              {et('uiResetFilters')}
+            </Button>
+          </>
+        }
+      >
         <Field label={et('uiReportCode')}>
           <Input
             className={styles.filterControl}
@@ -443,26 +466,7 @@ export default function TransmissionPage() {
           { value: 'r3', text: et('uiFormatR3') },
           { value: 'r2', text: et('uiFormatR2') },
         ])}
-        <Button
-          appearance="primary"
-          data-testid="transmission-search"
-          onClick={() => {
-            setPage(1);
-            setFilters(draft);
-          }}
-        >
-          {et('uiSearch')}
-        </Button>
-        <Button
-          onClick={() => {
-            setDraft({});
-            setFilters({});
-            setPage(1);
-          }}
-        >
-          {et('uiResetFilters')}
-        </Button>
-      </div>
+      </FilterBar>
       <div className={styles.toolbar}>
         <Button onClick={() => void load()}>{et('uiRefresh')}</Button>
         <Button data-testid="transmission-columns" onClick={columnLayout.open}>
@@ -481,6 +485,8 @@ export default function TransmissionPage() {
       ) : null}
       <div className={styles.tableWrap}>
         <PagedTable
+          tableId={TRANSMISSION_TABLE}
+          actionsKey="actions"
           label={et('uiTransmissionTitle')}
           labels={{ serial: et('uiSerial'), empty: et('uiEmpty') }}
           columns={shown}

@@ -5,24 +5,12 @@
  * the table id `workbench-downloads`.
  */
 import { useCallback, useEffect, useState } from 'react';
-import {
-  Badge,
-  Button,
-  ProgressBar,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { Badge, Button, ProgressBar, makeStyles, tokens } from '@fluentui/react-components';
 import type { BadgeProps } from '@fluentui/react-components';
 import { saveFile } from '../../api/request';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
-import { useLanguage } from '../../i18n/LanguageContext';
+import { DataTable } from '../../renderers/table/DataTable';
 import { DOWNLOAD_PERMISSIONS, downloadsApi } from './downloads-api';
 import type { DownloadStatus, DownloadTask } from './downloads-api';
 import { useDownloadsText } from './downloads-text';
@@ -33,20 +21,9 @@ export const DOWNLOADS_TABLE = 'workbench-downloads';
 const POLL_MS = 2000;
 
 const useStyles = makeStyles({
-  wrap: { overflowX: 'auto' },
-  // Cells size to their content (file names, times) rather than to equal shares of the width.
-  table: { tableLayout: 'auto' },
-  progress: {
-    minWidth: '96px',
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'flex-start',
-    gap: tokens.spacingVerticalXXS,
-  },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, whiteSpace: 'nowrap' },
-  nowrap: { whiteSpace: 'nowrap' },
-  error: { color: tokens.colorPaletteRedForeground1 },
-  empty: { padding: tokens.spacingVerticalM, color: tokens.colorNeutralForeground3, textAlign: 'center' },
+  // One line: the badge, and the progress bar beside it while the file is being built.
+  progress: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, overflow: 'hidden' },
+  error: { color: tokens.colorPaletteRedForeground1, overflow: 'hidden', textOverflow: 'ellipsis' },
 });
 
 const STATUS: Record<DownloadStatus, { key: DownloadsKey; color: BadgeProps['color'] }> = {
@@ -118,7 +95,6 @@ export function DownloadTaskTable(props: {
   onChanged: () => void;
 }) {
   const styles = useStyles();
-  const { t } = useLanguage();
   const { dt, language } = useDownloadsText();
   const { info } = useSession();
   const held = new Set(info?.permissions ?? []);
@@ -146,71 +122,68 @@ export function DownloadTaskTable(props: {
     props.onChanged();
   };
 
-  const cell = (key: string, task: DownloadTask) => {
+  /** What a cell reads as (its hover title too). */
+  const text = (key: string, task: DownloadTask): string => {
     switch (key) {
       case 'fileName':
-        return <span className={styles.nowrap}>{task.fileName}</span>;
+        return task.fileName;
       case 'kind':
-        return <span className={styles.nowrap}>{dt('uiKindCaseLineListing')}</span>;
-      case 'status': {
-        const status = STATUS[task.status];
-        return (
-          <div className={styles.progress}>
-            <Badge
-              appearance="tint"
-              color={status.color}
-              data-testid="download-status"
-              data-status={task.status}
-            >
-              {dt(status.key)}
-            </Badge>
-            {task.status === 'queued' || task.status === 'running' ? (
-              <ProgressBar value={task.percent / 100} aria-label={`${task.percent}%`} />
-            ) : null}
-            {task.error ? <span className={styles.error}>{task.error}</span> : null}
-          </div>
-        );
-      }
+        return dt('uiKindCaseLineListing');
+      case 'status':
+        return [dt(STATUS[task.status].key), task.error ?? ''].filter(Boolean).join(' · ');
       case 'rows':
-        return task.rows ?? '';
+        return task.rows === null || task.rows === undefined ? '' : String(task.rows);
       case 'size':
-        return <span className={styles.nowrap}>{fileSize(task.size)}</span>;
+        return fileSize(task.size);
       case 'requestedAt':
       case 'finishedAt':
-        return <span className={styles.nowrap}>{time(task[key])}</span>;
+        return time(task[key]);
       case 'expiresAt':
-        return (
-          <span className={styles.nowrap}>{task.status === 'succeeded' ? time(task.expiresAt) : ''}</span>
-        );
+        return task.status === 'succeeded' ? time(task.expiresAt) : '';
       default:
         return '';
     }
   };
+  const status = (task: DownloadTask) => {
+    const shown = STATUS[task.status];
+    return (
+      <div className={styles.progress}>
+        <Badge appearance="tint" color={shown.color} data-testid="download-status" data-status={task.status}>
+          {dt(shown.key)}
+        </Badge>
+        {task.status === 'queued' || task.status === 'running' ? (
+          <ProgressBar value={task.percent / 100} aria-label={`${task.percent}%`} />
+        ) : null}
+        {task.error ? <span className={styles.error}>{task.error}</span> : null}
+      </div>
+    );
+  };
+  const mayDownload = held.has(DOWNLOAD_PERMISSIONS.download);
+  const mayDelete = held.has(DOWNLOAD_PERMISSIONS.delete);
 
   return (
-    <div className={styles.wrap}>
-      <Table size="small" className={styles.table} aria-label={dt('uiTitle')} data-testid={props.testId}>
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell className={styles.nowrap}>{t('list.serial')}</TableHeaderCell>
-            {props.columns.map((column) => (
-              <TableHeaderCell key={column.key} className={styles.nowrap}>
-                {column.text}
-              </TableHeaderCell>
-            ))}
-            <TableHeaderCell>{dt('uiColumnActions')}</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {props.tasks.map((task, index) => (
-            <TableRow key={task.taskId} data-testid="download-row" data-task-id={task.taskId}>
-              <TableCell>{props.offset + index + 1}</TableCell>
-              {props.columns.map((column) => (
-                <TableCell key={column.key}>{cell(column.key, task)}</TableCell>
-              ))}
-              <TableCell>
-                <div className={styles.actions}>
-                  {held.has(DOWNLOAD_PERMISSIONS.download) ? (
+    <DataTable<DownloadTask>
+      id={DOWNLOADS_TABLE}
+      ariaLabel={dt('uiTitle')}
+      testId={props.testId}
+      columns={props.columns.map((column) => ({
+        key: column.key,
+        label: column.text,
+        text: (task: DownloadTask) => text(column.key, task),
+        ...(column.key === 'status' ? { render: status } : {}),
+      }))}
+      rows={props.tasks}
+      rowKey={(task) => task.taskId}
+      rowProps={(task) => ({ 'data-testid': 'download-row', 'data-task-id': task.taskId })}
+      serialOffset={props.offset}
+      empty={dt('uiEmpty')}
+      {...(mayDownload || mayDelete
+        ? {
+            actions: {
+              labels: [...(mayDownload ? [dt('uiDownload')] : []), ...(mayDelete ? [dt('uiDelete')] : [])],
+              render: (task: DownloadTask) => (
+                <>
+                  {mayDownload ? (
                     <Button
                       size="small"
                       appearance="subtle"
@@ -221,7 +194,7 @@ export function DownloadTaskTable(props: {
                       {dt('uiDownload')}
                     </Button>
                   ) : null}
-                  {held.has(DOWNLOAD_PERMISSIONS.delete) ? (
+                  {mayDelete ? (
                     <Button
                       size="small"
                       appearance="subtle"
@@ -231,13 +204,11 @@ export function DownloadTaskTable(props: {
                       {dt('uiDelete')}
                     </Button>
                   ) : null}
-                </div>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-      {props.tasks.length === 0 ? <div className={styles.empty}>{dt('uiEmpty')}</div> : null}
-    </div>
+                </>
+              ),
+            },
+          }
+        : {})}
+    />
   );
 }

@@ -2,8 +2,7 @@
  * The generic list: filters, tabs, sort, paging, column customisation, row actions, XLSX export
  * and the create/edit/view form, all from a ListDefinition.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { PointerEvent as ReactPointerEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   Button,
@@ -11,15 +10,8 @@ import {
   Field,
   Input,
   Option,
-  Spinner,
   Tab,
   TabList,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   makeStyles,
   tokens,
@@ -32,10 +24,13 @@ import { useLanguage } from '../../i18n/LanguageContext';
 import type { ColumnDefinition, FormDefinition, ListDefinition, RowActionDefinition } from '../definition';
 import { actionShown, fillPath, flattenTree } from '../definition';
 import { applyLayout, columnWidths, orderedColumns } from '../columns/layout';
+import { DataTable } from '../table/DataTable';
+import type { DataColumn } from '../table/DataTable';
 import type { TableColumnLayout } from '../columns/layout';
 import { loadLayouts, resetLayout, saveLayout } from '../columns/store';
 import { ColumnSettingsDialog } from '../columns/ColumnSettingsDialog';
 import { cellText, compareBy } from './cells';
+import { IsoDateInput } from '../../display/IsoDateInput';
 import { rowsToExport } from './export-rows';
 import { nextSort, sortParams } from './sort';
 import type { ListSort } from './sort';
@@ -48,34 +43,26 @@ const ACTIONS_KEY = '__actions';
 const PAGE_SIZES = [10, 20, 50, 100];
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  filters: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
+  // A grid: each filter gets a cell at least as wide as its control needs, never over another.
+  filters: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))',
+    gap: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    alignItems: 'end',
+    // Controls fill their cell (Fluent's own minimum widths would push them over the next one).
+    '& .fui-Input, & .fui-Dropdown, & .fui-Combobox': { width: '100%', minWidth: 0 },
+  },
+  filterButtons: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'flex-end' },
   toolbar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', flexWrap: 'wrap' },
   spacer: { flexGrow: 1 },
-  tableWrap: {
-    overflowX: 'auto',
-    backgroundColor: tokens.colorNeutralBackground1,
-    borderRadius: tokens.borderRadiusMedium,
-  },
-  headerCell: { position: 'relative', whiteSpace: 'nowrap' },
-  resizer: {
-    position: 'absolute',
-    right: 0,
-    top: 0,
-    bottom: 0,
-    width: '6px',
-    cursor: 'col-resize',
-    touchAction: 'none',
-  },
-  serial: { width: '56px' },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   pager: {
     display: 'flex',
     gap: tokens.spacingHorizontalS,
     alignItems: 'center',
     justifyContent: 'flex-end',
+    flexWrap: 'wrap',
   },
-  empty: { padding: tokens.spacingVerticalL, color: tokens.colorNeutralForeground3, textAlign: 'center' },
 });
 
 type Row = Record<string, unknown>;
@@ -107,7 +94,6 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const [layout, setLayout] = useState<TableColumnLayout | undefined>(undefined);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [form, setForm] = useState<FormMode | null>(null);
-  const [widths, setWidths] = useState(() => columnWidths.read(definition.id));
 
   useEffect(() => {
     loadLayouts().then(
@@ -164,6 +150,17 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const shownColumns = applyLayout(allColumns, layout);
   const label = (column: ColumnDefinition) =>
     column.key === ACTIONS_KEY ? t('list.actions') : pick(column.label);
+  const dataColumns: DataColumn<Row>[] = shownColumns
+    .filter((column) => column.key !== ACTIONS_KEY)
+    .map((column) => ({
+      key: column.key,
+      label: column.label,
+      ...(column.width ? { width: column.width } : {}),
+      ...(column.minWidth ? { minWidth: column.minWidth } : {}),
+      kind: column.type ?? 'text',
+      sortable: Boolean(column.sortable),
+      text: (row: Row) => cellText(column, row, pick, t, locale),
+    }));
 
   // Only a list loaded whole sorts on screen; the server sorted a paged one.
   const sortedRows = useMemo(() => {
@@ -206,28 +203,6 @@ export function ListView({ definition }: { definition: ListDefinition }) {
     });
     await reportResult(answer, action.showResult, t('list.done'));
     await load();
-  };
-
-  // Header resizing: widths live in sessionStorage for this table.
-  const resizing = useRef<{ key: string; startX: number; startWidth: number } | null>(null);
-  const onResizeStart = (key: string) => (event: ReactPointerEvent<HTMLDivElement>) => {
-    const cell = event.currentTarget.closest('th') as HTMLElement;
-    resizing.current = { key, startX: event.clientX, startWidth: cell.getBoundingClientRect().width };
-    event.currentTarget.setPointerCapture(event.pointerId);
-    event.stopPropagation();
-  };
-  const onResizeMove = (event: ReactPointerEvent<HTMLDivElement>) => {
-    const r = resizing.current;
-    if (!r) return;
-    setWidths((w) => ({ ...w, [r.key]: Math.max(48, Math.round(r.startWidth + event.clientX - r.startX)) }));
-  };
-  const onResizeEnd = () => {
-    if (!resizing.current) return;
-    resizing.current = null;
-    setWidths((w) => {
-      columnWidths.write(definition.id, w);
-      return w;
-    });
   };
 
   const exportRows = async () => {
@@ -279,9 +254,15 @@ export function ListView({ definition }: { definition: ListDefinition }) {
                     </Option>
                   ))}
                 </Dropdown>
+              ) : filter.type === 'date' ? (
+                <IsoDateInput
+                  ariaLabel={pick(filter.label)}
+                  value={filters[filter.param] ?? ''}
+                  onChange={(value) => setFilters((f) => ({ ...f, [filter.param]: value }))}
+                  testId={`filter-${filter.param}`}
+                />
               ) : (
                 <Input
-                  type={filter.type === 'date' ? 'date' : 'text'}
                   value={filters[filter.param] ?? ''}
                   onChange={(_, d) => setFilters((f) => ({ ...f, [filter.param]: d.value }))}
                   data-testid={`filter-${filter.param}`}
@@ -289,25 +270,27 @@ export function ListView({ definition }: { definition: ListDefinition }) {
               )}
             </Field>
           ))}
-          <Button
-            appearance="primary"
-            onClick={() => {
-              setPage(1);
-              setApplied(filters);
-            }}
-            data-testid="list-search"
-          >
-            {t('list.search')}
-          </Button>
-          <Button
-            onClick={() => {
-              setFilters({});
-              setApplied({});
-              setPage(1);
-            }}
-          >
-            {t('list.resetFilters')}
-          </Button>
+          <div className={styles.filterButtons}>
+            <Button
+              appearance="primary"
+              onClick={() => {
+                setPage(1);
+                setApplied(filters);
+              }}
+              data-testid="list-search"
+            >
+              {t('list.search')}
+            </Button>
+            <Button
+              onClick={() => {
+                setFilters({});
+                setApplied({});
+                setPage(1);
+              }}
+            >
+              {t('list.resetFilters')}
+            </Button>
+          </div>
         </div>
       ) : null}
       {definition.tabs?.length ? (
@@ -344,121 +327,72 @@ export function ListView({ definition }: { definition: ListDefinition }) {
           {t('columns.title')}
         </Button>
       </div>
-      <div className={styles.tableWrap}>
-        <Table size="small" aria-label={pick(definition.title)} style={{ tableLayout: 'auto' }}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell className={styles.serial}>{t('list.serial')}</TableHeaderCell>
-              {shownColumns.map((column) => {
-                const sortable = column.sortable && column.key !== ACTIONS_KEY;
-                const direction = sort?.key === column.key ? sort.direction : null;
-                return (
-                  <TableHeaderCell
-                    key={column.key}
-                    className={styles.headerCell}
-                    style={
-                      widths[column.key]
-                        ? { width: widths[column.key], minWidth: widths[column.key] }
-                        : undefined
-                    }
-                    sortable={sortable}
-                    sortDirection={
-                      direction === 1 ? 'ascending' : direction === -1 ? 'descending' : undefined
-                    }
-                    onClick={
-                      sortable
-                        ? () => {
-                            setSort((s) => nextSort(s, column.key));
-                            setPage(1);
-                          }
-                        : undefined
-                    }
-                    data-testid={`column-${column.key}`}
-                    data-sort={direction === 1 ? 'asc' : direction === -1 ? 'desc' : undefined}
-                    aside={
-                      <div
-                        className={styles.resizer}
-                        onPointerDown={onResizeStart(column.key)}
-                        onPointerMove={onResizeMove}
-                        onPointerUp={onResizeEnd}
-                        onClick={(e) => e.stopPropagation()}
-                      />
-                    }
-                  >
-                    {label(column)}
-                  </TableHeaderCell>
-                );
-              })}
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {(sortedRows ?? []).map((row, index) => (
-              <TableRow key={String(row[definition.idField] ?? index)} data-testid="list-row">
-                <TableCell>{(serverPaged ? (page - 1) * size : 0) + index + 1}</TableCell>
-                {shownColumns.map((column) =>
-                  column.key === ACTIONS_KEY ? (
-                    <TableCell key={column.key}>
-                      <span className={styles.actions}>
-                        {definition.form ? (
-                          <Button
-                            size="small"
-                            appearance="subtle"
-                            onClick={() => setForm({ mode: 'view', row })}
-                            data-testid="row-view"
-                          >
-                            {t('list.view')}
-                          </Button>
-                        ) : null}
-                        {canEdit && actionShown(definition.form?.update?.when, row) ? (
-                          <Button
-                            size="small"
-                            appearance="subtle"
-                            onClick={() => setForm({ mode: 'edit', row })}
-                            data-testid="row-edit"
-                          >
-                            {definition.form?.update?.label
-                              ? pick(definition.form.update.label)
-                              : t('list.edit')}
-                          </Button>
-                        ) : null}
-                        {actions
-                          .filter((a) => actionShown(a.when, row))
-                          .map((a) => (
-                            <Button
-                              key={a.key}
-                              size="small"
-                              appearance="subtle"
-                              onClick={() => void runAction(a, row)}
-                              data-testid={`row-${a.key}`}
-                            >
-                              {pick(a.label)}
-                            </Button>
-                          ))}
-                      </span>
-                    </TableCell>
-                  ) : (
-                    <TableCell
-                      key={column.key}
-                      style={
-                        column === definition.columns[0] && row.__depth
-                          ? { paddingLeft: `${Number(row.__depth) * 20 + 8}px` }
-                          : undefined
-                      }
-                    >
-                      {cellText(column, row, pick, t, locale)}
-                    </TableCell>
-                  ),
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {rows === null ? (
-          <Spinner size="small" />
-        ) : rows.length === 0 ? (
-          <div className={styles.empty}>{t('list.empty')}</div>
-        ) : null}
-      </div>
+      <DataTable<Row>
+        id={definition.id}
+        ariaLabel={pick(definition.title)}
+        columns={dataColumns}
+        rows={sortedRows}
+        rowKey={(row, index) => String(row[definition.idField] ?? index)}
+        rowProps={() => ({ 'data-testid': 'list-row' })}
+        serialOffset={serverPaged ? (page - 1) * size : 0}
+        sort={sort ? { key: sort.key, direction: sort.direction === 1 ? 'asc' : 'desc' } : null}
+        onSort={(key) => {
+          setSort((s) => nextSort(s, key));
+          setPage(1);
+        }}
+        depth={(row) => Number(row.__depth ?? 0)}
+        empty={t('list.empty')}
+        {...(hasActions
+          ? {
+              actions: {
+                labels: [
+                  ...(definition.form ? [t('list.view')] : []),
+                  ...(canEdit
+                    ? [definition.form?.update?.label ? pick(definition.form.update.label) : t('list.edit')]
+                    : []),
+                  ...actions.map((a) => pick(a.label)),
+                ],
+                render: (row: Row) => (
+                  <>
+                    {definition.form ? (
+                      <Button
+                        size="small"
+                        appearance="subtle"
+                        onClick={() => setForm({ mode: 'view', row })}
+                        data-testid="row-view"
+                      >
+                        {t('list.view')}
+                      </Button>
+                    ) : null}
+                    {canEdit && actionShown(definition.form?.update?.when, row) ? (
+                      <Button
+                        size="small"
+                        appearance="subtle"
+                        onClick={() => setForm({ mode: 'edit', row })}
+                        data-testid="row-edit"
+                      >
+                        {definition.form?.update?.label ? pick(definition.form.update.label) : t('list.edit')}
+                      </Button>
+                    ) : null}
+                    {actions
+                      .filter((a) => actionShown(a.when, row))
+                      .map((a) => (
+                        <Button
+                          key={a.key}
+                          size="small"
+                          appearance="subtle"
+                          onClick={() => void runAction(a, row)}
+                          data-testid={`row-${a.key}`}
+                        >
+                          {pick(a.label)}
+                        </Button>
+                      ))}
+                  </>
+                ),
+              },
+            }
+          : {})}
+      />
       {serverPaged ? (
         <div className={styles.pager} data-testid="list-pager">
           <Text>{t('list.total', { total })}</Text>
@@ -498,6 +432,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
             notify.toast('success', t('columns.saved'));
           }}
           onReset={async () => {
+            columnWidths.write(definition.id, {});
             await resetLayout(definition.id);
             setSettingsOpen(false);
           }}
