@@ -36,7 +36,12 @@ export interface CaseFormContext {
 
 const useStyles = makeStyles({
   row: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'flex-start' },
-  control: { flexGrow: 1, minWidth: 0 },
+  // The control takes its grid cell's width (a report code or a site name reads in full).
+  control: {
+    flexGrow: 1,
+    minWidth: 0,
+    '& > .fui-Input, & > .fui-Dropdown, & > .fui-Combobox, & > .fui-Textarea': { width: '100%', minWidth: 0 },
+  },
   flavor: { minWidth: '76px', width: '76px' },
   finding: { display: 'block' },
   e2b: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular, marginLeft: '4px' },
