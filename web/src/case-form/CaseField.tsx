@@ -5,7 +5,7 @@
  * case-check.ts with the server's own validators and rules). The value lives here (local state)
  * and is written to the case store on each change; only this field re-renders while the user types.
  */
-import { memo, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import { Dropdown, Field, Option, makeStyles, tokens } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import type { FieldProps } from '@rjsf/utils';
@@ -15,6 +15,7 @@ import type { CaseFormKey } from './text';
 import type { FieldDescriptor, Registration } from './registry';
 import type { CaseStore } from './store';
 import { keyToPointer } from './pointer';
+import { CaseFieldAddon } from './field-addon';
 
 /** What the group schema builder puts in `ui:options.case` for each property. */
 export interface CaseFieldMeta {
@@ -57,6 +58,7 @@ function CaseFieldImpl(props: FieldProps) {
   const context = props.registry.formContext as CaseFormContext;
   const meta = (props.uiSchema?.['ui:options'] as { case: CaseFieldMeta }).case;
   const pointer = `${context.base}${keyToPointer(props.name)}`;
+  const Addon = useContext(CaseFieldAddon);
   const parent = pointer.slice(0, pointer.lastIndexOf('/'));
   const { store } = context;
   const [value, setValue] = useState<unknown>(() => store.get(pointer));
@@ -117,6 +119,9 @@ function CaseFieldImpl(props: FieldProps) {
           <>
             {label}
             {meta.e2b ? <span className={styles.e2b}>{meta.e2b}</span> : null}
+            {Addon ? (
+              <Addon pointer={pointer} label={meta.label} {...(meta.e2b ? { e2b: meta.e2b } : {})} />
+            ) : null}
           </>
         ),
         htmlFor: id,

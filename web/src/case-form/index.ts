@@ -8,3 +8,5 @@ export { useCaseFormText, caseFormText } from './text';
 export type { CaseFormKey } from './text';
 export { getAt, setAt, isBlank } from './pointer';
 export { seriousnessOf } from './seriousness';
+export { CaseFieldAddon } from './field-addon';
+export type { FieldAddonProps } from './field-addon';

@@ -27,6 +27,10 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/holoxcontrol/regulatorDatum': 'regulators',
   '/holoxcontrol/linelistingField': 'line-listing-fields',
   '/casemanagement/unblindingManagement': 'unblinding-applications',
+  '/casemanagement/queriesProcess': 'queries-process',
+  '/home/pendingqueries': 'pending-queries',
+  '/checklog/queryTrace': 'query-trace',
+  '/checklog/queryControl': 'qc-trace',
 };
 
 /** A page's own panel shown below its lists (e.g. the message templates' preview), loaded on demand. */

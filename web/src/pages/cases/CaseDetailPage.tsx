@@ -3,10 +3,11 @@
  * tab, and the header actions - save (with confirmation when mandatory values are missing and the
  * conflict dialog on a stale revision), check (report grouped by tab, each finding jumps to its
  * field), workflow history, and the workflow actions the server says are possible now.
- * Query and blinding entry points appear only when their modules exist (not yet: absent).
+ * Queries: the header's query and query history buttons, field markers and the per-tab counts
+ * (pages/queries/CaseQueries); a save at data QC asks the reason of each change (SPEC 5).
  * In the UAT environment a configurator sees the project's UAT form and checks (EnvironmentBanner).
  */
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useBlocker, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   Badge,
@@ -27,7 +28,15 @@ import { RequestError } from '../../api/request';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
-import { CaseStore, CaseTabView, ConfirmDialog, getAt, setAt, useCaseFormText } from '../../case-form';
+import {
+  CaseFieldAddon,
+  CaseStore,
+  CaseTabView,
+  ConfirmDialog,
+  getAt,
+  setAt,
+  useCaseFormText,
+} from '../../case-form';
 import { startCaseCheck } from '../../case-form/case-check';
 import type { CaseTabs } from '@pv/engine';
 import { CodingReviewPanel } from '../coding/CodingReviewPanel';
@@ -42,6 +51,14 @@ import { CheckReportPanel } from './CheckReportPanel';
 import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
 import { ConflictDialog } from './ConflictPanel';
 import { HistoryDialog } from './HistoryDialog';
+import {
+  CaseQueriesProvider,
+  QcReasonsDialog,
+  QueryFieldAddon,
+  QueryHeaderButtons,
+  TabQueryCount,
+} from '../queries/CaseQueries';
+import type { QcCorrection } from '../queries/api';
 import { BlindingBottom } from '../unblinding/BlindingBottom';
 import { unblindingActionLabel } from '../unblinding/text';
 import { TransmissionBadge } from './TransmissionBadge';
@@ -140,6 +157,9 @@ function CaseDetail({ caseId }: { caseId: string }) {
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [acting, setActing] = useState<AvailableAction | null>(null);
   const [busy, setBusy] = useState(false);
+  // Data QC: the changes the server asks reasons for, and the reasons given (kept for a confirmation).
+  const [qcChanges, setQcChanges] = useState<QcCorrection[] | null>(null);
+  const corrections = useRef<{ pointer: string; reason: string }[] | undefined>(undefined);
   // The project's form (published, or its UAT drafts when tried): custom fields, labels, field order.
   const projectId =
     (answer?.document as { report?: { studyProjectId?: string } } | undefined)?.report?.studyProjectId ??
@@ -219,7 +239,9 @@ function CaseDetail({ caseId }: { caseId: string }) {
           rev: answer.rev,
           document: store.doc,
           ...(confirmed ? { confirmMissing: true } : {}),
+          ...(corrections.current ? { corrections: corrections.current } : {}),
         });
+        corrections.current = undefined;
         store.replace(saved.case.document);
         setAnswer((a) => (a ? { ...a, ...saved.case } : a));
         notify.toast('success', tx('saved'));
@@ -234,6 +256,7 @@ function CaseDetail({ caseId }: { caseId: string }) {
         if (error.code === CODE_CONFLICT && data) setConflict(data as unknown as ConflictAnswer);
         else if (error.code === CODE_CONFIRM && data?.needsConfirmation)
           setConfirmMissing(Number(data.missingCount ?? 0));
+        else if (Array.isArray(data?.qcCorrections)) setQcChanges(data.qcCorrections as QcCorrection[]);
         else {
           notify.toast('error', error.message);
           if (data?.groups) setReport(data as unknown as CheckReport);
@@ -320,176 +343,202 @@ function CaseDetail({ caseId }: { caseId: string }) {
   };
 
   return (
-    <div
-      className={styles.page}
-      data-testid="case-detail"
-      data-language={language}
-      data-check={checkReady ? 'ready' : 'pending'}
+    <CaseQueriesProvider
+      form={{
+        caseId,
+        rev: answer.rev,
+        dirty,
+        document: () => store.doc,
+        onCaseSaved: () => void load(),
+      }}
     >
-      <div className={styles.header}>
-        <Title3 data-testid="case-report-code">{document.report?.reportCode ?? caseId}</Title3>
-        <Badge appearance="outline" data-testid="case-node">
-          {nodeLabel}
-        </Badge>
-        <Badge appearance="outline">{`V${document.state?.version ?? 1}`}</Badge>
-        {document.state?.isCompleted ? <Badge color="success">{tx('completed')}</Badge> : null}
-        {answer.frozen ? (
-          <Badge color="danger" data-testid="case-frozen">
-            {ct('uiFrozen')}
+      <div
+        className={styles.page}
+        data-testid="case-detail"
+        data-language={language}
+        data-check={checkReady ? 'ready' : 'pending'}
+      >
+        <div className={styles.header}>
+          <Title3 data-testid="case-report-code">{document.report?.reportCode ?? caseId}</Title3>
+          <Badge appearance="outline" data-testid="case-node">
+            {nodeLabel}
           </Badge>
-        ) : null}
-        <TransmissionBadge transmission={answer.transmission} />
-        {dirty ? (
-          <Badge color="warning" data-testid="case-dirty">
-            {tx('unsaved')}
-          </Badge>
-        ) : null}
-        <span className={styles.spacer} />
-        {!readOnly ? (
+          <Badge appearance="outline">{`V${document.state?.version ?? 1}`}</Badge>
+          {document.state?.isCompleted ? <Badge color="success">{tx('completed')}</Badge> : null}
+          {answer.frozen ? (
+            <Badge color="danger" data-testid="case-frozen">
+              {ct('uiFrozen')}
+            </Badge>
+          ) : null}
+          <TransmissionBadge transmission={answer.transmission} />
+          {dirty ? (
+            <Badge color="warning" data-testid="case-dirty">
+              {tx('unsaved')}
+            </Badge>
+          ) : null}
+          <span className={styles.spacer} />
+          {!readOnly ? (
+            <Button
+              appearance="primary"
+              data-testid="case-save"
+              data-tour="edit"
+              disabled={busy}
+              onClick={() => void save()}
+            >
+              {tx('save')}
+            </Button>
+          ) : null}
+          {can('activecase:check') ? (
+            <Button data-testid="case-check" disabled={busy} onClick={() => void check()}>
+              {tx('check')}
+            </Button>
+          ) : null}
+          {can('activecase:workflowHistory') ? (
+            <Button
+              data-testid="case-history"
+              onClick={() =>
+                void caseApi.history(caseId).then(
+                  (h) => setHistory(h.items),
+                  () => undefined,
+                )
+              }
+            >
+              {tx('workflowHistory')}
+            </Button>
+          ) : null}
+          {can('activecase:historyVersions') ? (
+            <Button data-testid="case-history-versions" onClick={() => setVersionsOpen(true)}>
+              {tx('historyVersions')}
+            </Button>
+          ) : null}
+          <QueryHeaderButtons />
+          {can('activecase:blindBottom') ? <BlindingBottom caseId={caseId} /> : null}
           <Button
-            appearance="primary"
-            data-testid="case-save"
-            data-tour="edit"
-            disabled={busy}
-            onClick={() => void save()}
+            data-testid="case-view-report"
+            onClick={() => navigate(previewPath(caseId, { report: true }))}
           >
-            {tx('save')}
+            {tx('viewReport')}
           </Button>
+          <ExportButton
+            permission="activecase:export"
+            selection={{
+              caseId,
+              ...(document.report?.reportCode ? { reportCode: document.report.reportCode } : {}),
+            }}
+            disabled={dirty}
+          />
+          {ACTION_ROUTES.filter(
+            ([action, , permission]) =>
+              can(permission) && answer.actions.some((a) => a.action === action && a.allowed),
+          ).map(([action]) => (
+            <Button
+              key={action}
+              data-testid={`case-action-${action}`}
+              disabled={busy || dirty}
+              title={dirty ? tx('saveFirst') : undefined}
+              onClick={() => setActing(answer.actions.find((a) => a.action === action)!)}
+            >
+              {actionLabel(action)}
+            </Button>
+          ))}
+        </div>
+        <EnvironmentBanner {...caseEnvironment} />
+        {answer.editRefusal ? (
+          <MessageBar intent={answer.frozen ? 'warning' : 'info'} data-testid="case-edit-refusal">
+            <MessageBarBody>{answer.frozen ? ct('uiFrozenBanner') : answer.editRefusal}</MessageBarBody>
+          </MessageBar>
         ) : null}
-        {can('activecase:check') ? (
-          <Button data-testid="case-check" disabled={busy} onClick={() => void check()}>
-            {tx('check')}
-          </Button>
-        ) : null}
-        {can('activecase:workflowHistory') ? (
-          <Button
-            data-testid="case-history"
-            onClick={() =>
-              void caseApi.history(caseId).then(
-                (h) => setHistory(h.items),
-                () => undefined,
-              )
-            }
-          >
-            {tx('workflowHistory')}
-          </Button>
-        ) : null}
-        {can('activecase:historyVersions') ? (
-          <Button data-testid="case-history-versions" onClick={() => setVersionsOpen(true)}>
-            {tx('historyVersions')}
-          </Button>
-        ) : null}
-        {can('activecase:blindBottom') ? <BlindingBottom caseId={caseId} /> : null}
-        <Button
-          data-testid="case-view-report"
-          onClick={() => navigate(previewPath(caseId, { report: true }))}
+        {report ? <CheckReportPanel report={report} onJump={jump} onClose={() => setReport(null)} /> : null}
+        <TabList
+          selectedValue={tab}
+          onTabSelect={(_: unknown, data: SelectTabData) => setTab(String(data.value))}
         >
-          {tx('viewReport')}
-        </Button>
-        <ExportButton
-          permission="activecase:export"
-          selection={{
-            caseId,
-            ...(document.report?.reportCode ? { reportCode: document.report.reportCode } : {}),
+          {tabs.tabs.map((t) => (
+            <Tab
+              key={t.id}
+              value={t.id}
+              data-testid={`case-tab-${t.id}`}
+              data-tour={t.id === 'attachmentsLiterature' ? 'attachments' : undefined}
+            >
+              {pick(t.label)}
+              <TabFindingCount store={store} tabs={tabs} tabId={t.id} />
+              <TabQueryCount tabId={t.id} />
+            </Tab>
+          ))}
+        </TabList>
+        {current.id === 'codingReview' ? (
+          <CodingReviewPanel store={store} readOnly={readOnly} dirty={dirty} />
+        ) : null}
+        <CaseFieldAddon.Provider value={QueryFieldAddon}>
+          <CaseTabView key={current.id} tab={current} store={store} readOnly={readOnly} />
+        </CaseFieldAddon.Provider>
+        <QcReasonsDialog
+          changes={qcChanges}
+          onDone={(given) => {
+            setQcChanges(null);
+            if (!given) return;
+            corrections.current = given;
+            void save();
           }}
-          disabled={dirty}
         />
-        {ACTION_ROUTES.filter(
-          ([action, , permission]) =>
-            can(permission) && answer.actions.some((a) => a.action === action && a.allowed),
-        ).map(([action]) => (
-          <Button
-            key={action}
-            data-testid={`case-action-${action}`}
-            disabled={busy || dirty}
-            title={dirty ? tx('saveFirst') : undefined}
-            onClick={() => setActing(answer.actions.find((a) => a.action === action)!)}
-          >
-            {actionLabel(action)}
-          </Button>
-        ))}
-      </div>
-      <EnvironmentBanner {...caseEnvironment} />
-      {answer.editRefusal ? (
-        <MessageBar intent={answer.frozen ? 'warning' : 'info'} data-testid="case-edit-refusal">
-          <MessageBarBody>{answer.frozen ? ct('uiFrozenBanner') : answer.editRefusal}</MessageBarBody>
-        </MessageBar>
-      ) : null}
-      {report ? <CheckReportPanel report={report} onJump={jump} onClose={() => setReport(null)} /> : null}
-      <TabList
-        selectedValue={tab}
-        onTabSelect={(_: unknown, data: SelectTabData) => setTab(String(data.value))}
-      >
-        {tabs.tabs.map((t) => (
-          <Tab
-            key={t.id}
-            value={t.id}
-            data-testid={`case-tab-${t.id}`}
-            data-tour={t.id === 'attachmentsLiterature' ? 'attachments' : undefined}
-          >
-            {pick(t.label)}
-            <TabFindingCount store={store} tabs={tabs} tabId={t.id} />
-          </Tab>
-        ))}
-      </TabList>
-      {current.id === 'codingReview' ? (
-        <CodingReviewPanel store={store} readOnly={readOnly} dirty={dirty} />
-      ) : null}
-      <CaseTabView key={current.id} tab={current} store={store} readOnly={readOnly} />
 
-      <ConfirmDialog
-        open={confirmMissing !== null}
-        title={tx('missingTitle')}
-        testId="missing-dialog"
-        buttons={[
-          { value: 'save', label: tx('saveAnyway'), primary: true },
-          { value: 'cancel', label: tx('cancel') },
-        ]}
-        onAnswer={(value) => {
-          setConfirmMissing(null);
-          if (value === 'save') void save(true);
-          else notify.toast('info', ct('uiOperationCanceled'));
-        }}
-      >
-        {tx('missingConfirm', { count: confirmMissing ?? 0 })}
-      </ConfirmDialog>
-      <ConflictDialog
-        conflict={conflict}
-        mine={store.doc}
-        touched={store.touched}
-        onAnswer={resolveConflict}
-      />
-      <HistoryDialog items={history} actionLabel={actionLabel} onClose={() => setHistory(null)} />
-      <VersionsDialog caseId={versionsOpen ? caseId : null} onClose={() => setVersionsOpen(false)} />
-      <ActionDialog
-        action={acting}
-        {...(acting && acting.action in FREEZE_LABELS
-          ? { title: actionLabel(acting.action), opinionLabel: ct('uiFreezeReason') }
-          : {})}
-        {...(answer.nodeLabels ? { nodeLabels: answer.nodeLabels } : {})}
-        onDone={(body) => (body && acting ? void runAction(acting, body) : setActing(null))}
-      />
-      <ConfirmDialog
-        open={blocker.state === 'blocked'}
-        title={tx('leaveTitle')}
-        testId="leave-dialog"
-        buttons={[
-          { value: 'save', label: tx('saveAndExit'), primary: true },
-          { value: 'leave', label: tx('exitDirectly') },
-          { value: 'stay', label: tx('cancel') },
-        ]}
-        onAnswer={(value) => {
-          if (blocker.state !== 'blocked') return;
-          if (value === 'stay') {
-            notify.toast('info', ct('uiOperationCanceled'));
-            return blocker.reset();
-          }
-          if (value === 'leave') return blocker.proceed();
-          void save().then((ok) => (ok ? blocker.proceed() : blocker.reset()));
-        }}
-      >
-        {tx('leaveUnsaved')}
-      </ConfirmDialog>
-    </div>
+        <ConfirmDialog
+          open={confirmMissing !== null}
+          title={tx('missingTitle')}
+          testId="missing-dialog"
+          buttons={[
+            { value: 'save', label: tx('saveAnyway'), primary: true },
+            { value: 'cancel', label: tx('cancel') },
+          ]}
+          onAnswer={(value) => {
+            setConfirmMissing(null);
+            if (value === 'save') void save(true);
+            else {
+              corrections.current = undefined;
+              notify.toast('info', ct('uiOperationCanceled'));
+            }
+          }}
+        >
+          {tx('missingConfirm', { count: confirmMissing ?? 0 })}
+        </ConfirmDialog>
+        <ConflictDialog
+          conflict={conflict}
+          mine={store.doc}
+          touched={store.touched}
+          onAnswer={resolveConflict}
+        />
+        <HistoryDialog items={history} actionLabel={actionLabel} onClose={() => setHistory(null)} />
+        <VersionsDialog caseId={versionsOpen ? caseId : null} onClose={() => setVersionsOpen(false)} />
+        <ActionDialog
+          action={acting}
+          {...(acting && acting.action in FREEZE_LABELS
+            ? { title: actionLabel(acting.action), opinionLabel: ct('uiFreezeReason') }
+            : {})}
+          {...(answer.nodeLabels ? { nodeLabels: answer.nodeLabels } : {})}
+          onDone={(body) => (body && acting ? void runAction(acting, body) : setActing(null))}
+        />
+        <ConfirmDialog
+          open={blocker.state === 'blocked'}
+          title={tx('leaveTitle')}
+          testId="leave-dialog"
+          buttons={[
+            { value: 'save', label: tx('saveAndExit'), primary: true },
+            { value: 'leave', label: tx('exitDirectly') },
+            { value: 'stay', label: tx('cancel') },
+          ]}
+          onAnswer={(value) => {
+            if (blocker.state !== 'blocked') return;
+            if (value === 'stay') {
+              notify.toast('info', ct('uiOperationCanceled'));
+              return blocker.reset();
+            }
+            if (value === 'leave') return blocker.proceed();
+            void save().then((ok) => (ok ? blocker.proceed() : blocker.reset()));
+          }}
+        >
+          {tx('leaveUnsaved')}
+        </ConfirmDialog>
+      </div>
+    </CaseQueriesProvider>
   );
 }

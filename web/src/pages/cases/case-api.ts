@@ -136,7 +136,16 @@ export const CODE_CONFIRM = 500010;
 
 export const caseApi = {
   get: (caseId: string) => api.request<CaseAnswer>(`/cases/${encodeURIComponent(caseId)}`),
-  save: (caseId: string, body: { rev: number; document: unknown; confirmMissing?: boolean }) =>
+  save: (
+    caseId: string,
+    body: {
+      rev: number;
+      document: unknown;
+      confirmMissing?: boolean;
+      /** Data QC: the reason of each changed field (SPEC 5). */
+      corrections?: { pointer: string; reason: string }[];
+    },
+  ) =>
     api.request<{ case: Omit<CaseAnswer, 'actions' | 'node'>; check: CheckReport }>(
       `/cases/${encodeURIComponent(caseId)}`,
       {

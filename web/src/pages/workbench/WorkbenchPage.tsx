@@ -30,6 +30,7 @@ import { useFeed } from './useFeed';
 import { DownloadsBlock } from './DownloadsBlock';
 import { UNBLINDING_LIST_PERMISSION, UnblindingBlock } from '../unblinding/UnblindingBlock';
 import { DOWNLOAD_PERMISSIONS } from './downloads-api';
+import { PENDING_QUERIES_PERMISSION, QueriesBlock } from '../queries/QueriesBlock';
 
 /** Cases a block shows before "more". */
 const BLOCK_SIZE = 5;
@@ -183,6 +184,7 @@ export default function WorkbenchPage() {
           )}
         </Card>
       ) : null}
+      {can(PENDING_QUERIES_PERMISSION) ? <QueriesBlock /> : null}
       {can(DOWNLOAD_PERMISSIONS.list) ? <DownloadsBlock size={BLOCK_SIZE} /> : null}
       {can(UNBLINDING_LIST_PERMISSION) ? <UnblindingBlock /> : null}
     </section>
