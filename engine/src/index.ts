@@ -82,3 +82,11 @@ export type { CaseSize } from './validation/fixtures/complete-case';
 
 // The list APIs' largest page (server page queries, the web's paged exports).
 export { PAGE_SIZE_MAX } from './paging';
+
+// The states of a background task and of a download task (the server's jobs, the browser's task views).
+export { DOWNLOAD_TASK_STATUSES, JOB_STATUSES, jobEnded } from './jobs';
+export type { DownloadTaskStatus, JobStatus } from './jobs';
+
+// SPEC 4's states of an E2B import record (the server's import, the browser's import list).
+export { IMPORT_REPORT_STATUSES, PARSE_STATUSES, PROCESSING_STATUSES } from './import-states';
+export type { ImportReportStatus, ParseStatus, ProcessingStatus } from './import-states';

@@ -1,4 +1,5 @@
 /** The routes of download tasks (`/api/downloads`), each with its permission from schemas/menus. */
+import { DOWNLOAD_TASK_STATUSES } from '@pv/engine';
 import { tenantHandle } from '../http';
 import { callerOf } from '../http';
 import { errors } from '../http';
@@ -28,7 +29,7 @@ const taskView: JsonSchema = {
   properties: {
     taskId: { type: 'string' },
     kind: { enum: ['caseLineListing'] },
-    status: { enum: ['queued', 'running', 'succeeded', 'failed'] },
+    status: { enum: [...DOWNLOAD_TASK_STATUSES] },
     percent: { type: 'number' },
     fileName: { type: 'string' },
     size: { type: ['integer', 'null'] },

@@ -4,6 +4,7 @@
  * "not found", another tenant cannot reach the collection at all.
  */
 import { randomUUID } from 'node:crypto';
+import type { DownloadTaskStatus } from '@pv/engine';
 import type { Caller } from '../http';
 import { errors } from '../http';
 import type { ModuleDeps } from '../http';
@@ -14,12 +15,10 @@ import { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
 import type { DownloadKind, DownloadTask } from './collections';
 import { releaseFile } from './line-listing';
 
-export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-
 export interface TaskView {
   taskId: string;
   kind: DownloadKind;
-  status: TaskStatus;
+  status: DownloadTaskStatus;
   /** 0-100. */
   percent: number;
   fileName: string;

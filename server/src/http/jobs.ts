@@ -9,8 +9,10 @@ import type { ModuleDeps } from './module';
 import type { Caller } from './caller';
 import type { Principal } from './context';
 import type { Lang } from '../i18n';
+import type { JobStatus } from '@pv/engine';
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+// The states are declared once, in the engine (the browser follows tasks by them too).
+export type { JobStatus } from '@pv/engine';
 
 export interface JobProgress {
   /** 0-100. */

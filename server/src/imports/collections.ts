@@ -8,13 +8,10 @@ import type { CollectionDefinition } from '../store';
 export const IMPORT_RECORDS = 'importRecords';
 export const IMPORT_REPORTS = 'importReports';
 
-/** SPEC 4: processing states of an import record. */
-export const PROCESSING_STATUSES = ['unprocessed', 'processing', 'processed', 'exception'] as const;
-export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
-
-/** SPEC 4: E2B parse states. */
-export const PARSE_STATUSES = ['toBeParsed', 'parsing', 'completed', 'exception'] as const;
-export type ParseStatus = (typeof PARSE_STATUSES)[number];
+// SPEC 4's processing and parse states and the report states, declared in the engine (the browser's import list reads them too).
+import type { ImportReportStatus, ParseStatus, ProcessingStatus } from '@pv/engine';
+export { PARSE_STATUSES, PROCESSING_STATUSES } from '@pv/engine';
+export type { ImportReportStatus, ParseStatus, ProcessingStatus };
 
 export interface ImportException {
   /** Zip entry (or the file) the refusal is about. */
@@ -60,9 +57,6 @@ export interface ImportRecord {
   /** Each message's batch header (N.1.2 batch number, N.1.3 sender, N.1.4 receiver, N.1.5 date), for the ACK. */
   batches?: { entry: string; format: 'r3' | 'r2'; header: Record<string, string> }[];
 }
-
-/** generating: claimed by one request while the case is written (a second click is refused). */
-export type ImportReportStatus = 'pending' | 'generating' | 'generated' | 'rejected';
 
 /** A user's choice for one field of the comparison. */
 export interface FieldChoice {

@@ -5,16 +5,15 @@ import type { ModuleRouter } from '../http';
 import { requirePrincipal } from '../http';
 import { errors } from '../http';
 import { InvalidStoreRequestError } from '../store';
+import { JOB_STATUSES } from '@pv/engine';
 import type { JobRecord, JobStatus } from './types';
-
-const STATUSES: JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'canceled'];
 
 const jobView = {
   type: 'object',
   properties: {
     jobId: { type: 'string' },
     type: { type: 'string' },
-    status: { enum: STATUSES },
+    status: { enum: [...JOB_STATUSES] },
     progress: {
       type: ['object', 'null'],
       properties: { percent: { type: 'number' }, message: { type: 'string' } },
@@ -83,7 +82,7 @@ export function jobRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       query: {
         type: 'object',
         properties: {
-          status: { enum: STATUSES },
+          status: { enum: [...JOB_STATUSES] },
           page: { type: 'integer', minimum: 1, maximum: 10000, default: 1 },
           size: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
         },

@@ -7,7 +7,8 @@ import { RequestError } from '../../api/request';
 import { api } from '../../app/api';
 import { session } from '../../app/session';
 import { langType, translate } from '../../i18n';
-import type { MeddraLevel, TermLanguage } from '@pv/engine';
+import { jobEnded } from '@pv/engine';
+import type { JobStatus, MeddraLevel, TermLanguage, WhodrugHit as EngineWhodrugHit } from '@pv/engine';
 
 // The engine's own definitions, not copies (issue 14).
 export type { MeddraLevel, TermLanguage } from '@pv/engine';
@@ -89,7 +90,7 @@ export interface WhodrugHit {
   drugCode: string;
   name: string;
   genericName: string;
-  kind: 'preferred' | 'generic' | 'trade';
+  kind: EngineWhodrugHit['kind'];
   atcCodes: string[];
   company: { code: string; name: string; countryCode: string } | null;
 }
@@ -178,13 +179,13 @@ export const dictionaries = {
 export interface JobView<R = unknown> {
   jobId: string;
   type: string;
-  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+  status: JobStatus;
   progress: { percent: number; message?: string } | null;
   result: R | null;
   error: string | null;
 }
 
-const ended = (job: JobView) => job.status !== 'queued' && job.status !== 'running';
+const ended = (job: JobView) => jobEnded(job.status);
 
 /**
  * Follows a background task until it ends, handing each state to `onUpdate` (progress, then the

@@ -7,15 +7,10 @@ import { notify } from '../../app/notify';
 import { session } from '../../app/session';
 import { langType, translate } from '../../i18n';
 
-export type ProcessingStatus = 'unprocessed' | 'processing' | 'processed' | 'exception';
-export type ParseStatus = 'toBeParsed' | 'parsing' | 'completed' | 'exception';
-export const PROCESSING_STATUSES: ProcessingStatus[] = [
-  'unprocessed',
-  'processing',
-  'processed',
-  'exception',
-];
-export const PARSE_STATUSES: ParseStatus[] = ['toBeParsed', 'parsing', 'completed', 'exception'];
+// The server's import states (SPEC 4), declared in the engine.
+import type { ImportReportStatus, ParseStatus, ProcessingStatus } from '@pv/engine';
+export { PARSE_STATUSES, PROCESSING_STATUSES } from '@pv/engine';
+export type { ParseStatus, ProcessingStatus };
 
 export const PERMISSIONS = {
   import: 'reportmanagment:importReport:import',
@@ -53,7 +48,7 @@ export interface ImportReportView {
   entry: string;
   senderReportId: string | null;
   worldwideId: string | null;
-  status: 'pending' | 'generating' | 'generated' | 'rejected';
+  status: ImportReportStatus;
   caseId: string | null;
   outcome: 'new' | 'followUp' | null;
 }

@@ -1,7 +1,9 @@
 /** The download tasks' calls (server/src/downloads, mounted at /api/downloads). */
+import type { DownloadTaskStatus } from '@pv/engine';
 import { api } from '../../app/api';
 
-export type DownloadStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+// The server's download task states (declared in the engine).
+export type DownloadStatus = DownloadTaskStatus;
 
 export interface DownloadTask {
   taskId: string;
