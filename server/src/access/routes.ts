@@ -114,10 +114,6 @@ export function accessRoutes(
       delete: 'Delete a role that no user holds',
     },
     idParam: 'roleId',
-    sort: { name: 1 },
-    exact: [],
-    keywordFields: [],
-    notFound: 'common.notFound',
     deletion: 'hard',
     async prepare(input, { caller, before }) {
       if (before?.type === 'enterprise-admin') throw errors.forbidden('access.builtInRole');
@@ -310,10 +306,6 @@ function operatorAccessRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       delete: 'Delete an operator role no operator holds',
     },
     idParam: 'roleId',
-    sort: { name: 1 },
-    exact: [],
-    keywordFields: [],
-    notFound: 'common.notFound',
     deletion: 'hard',
     prepare(input) {
       assertKnownPermissions(input.permissions, 'operator');

@@ -66,19 +66,19 @@ export interface EntitySpec<T extends object> {
   idParam?: string;
   /** The stored field the id parameter names (default `_id`), e.g. a user's `accountId`. */
   idField?: string;
-  /** The list's order when the request names no `sort`. */
-  sort: Record<string, 1 | -1>;
+  /** The list's order when the request names no `sort` (required when the list is served). */
+  sort?: Record<string, 1 | -1>;
   /**
    * Fields the list may be sorted by (`sort`, `order`); declare an index for each in the
    * collection (sortIndexes). The columns of the ui list that are not here are not sortable.
    */
   sortable?: readonly string[];
   /** Exact-match filters (query parameter = field). */
-  exact: string[];
+  exact?: string[];
   /** Fields the `keyword` filter searches (case-insensitive substring). */
-  keywordFields: string[];
-  /** Translated message key for an unknown id (its parameter `id` is the id asked for). */
-  notFound: string;
+  keywordFields?: string[];
+  /** Translated message key for an unknown id (its parameter `id` is the id asked for); default common.notFound. */
+  notFound?: string;
   /** Fields whose combination must be unique among the entries not deleted. */
   unique?: { fields: string[]; message: string };
   /** Checks beyond JSON Schema; throw an AppError to refuse. `id` is set on edits. */
@@ -159,10 +159,13 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
   const handle = (caller: Caller) => scopeHandle(caller, spec.scope);
   const collection = (caller: Caller) => handle(caller).collection<T & SoftDeleted>(spec.collection);
   const idField = spec.idField ?? '_id';
+  const notFound = spec.notFound ?? 'common.notFound';
+  const exact = spec.exact ?? [];
+  const keywordFields = spec.keywordFields ?? [];
   const current = async (caller: Caller, id: string, editing = false) => {
     const doc = await collection(caller).findOne({ [idField]: id });
     if (doc?.deleted && editing && spec.deletedRefusal) throw errors.badRequest(spec.deletedRefusal);
-    if (!doc || doc.deleted) throw errors.notFound(spec.notFound, { id });
+    if (!doc || doc.deleted) throw errors.notFound(notFound, { id });
     return doc;
   };
   const view = (doc: StoredDoc<T>) => (spec.view ? spec.view(doc) : entityView(doc));
@@ -197,7 +200,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
         path: spec.path,
         summary: summary(
           'list',
-          `${label}: paged list (keyword${spec.exact.map((f) => `, ${f}`).join('')}; deleted=true lists the deleted${sortable.length ? `; sort by ${sortable.join(', ')} with order=asc|desc` : ''})`,
+          `${label}: paged list (keyword${exact.map((f) => `, ${f}`).join('')}; deleted=true lists the deleted${sortable.length ? `; sort by ${sortable.join(', ')} with order=asc|desc` : ''})`,
         ),
         permission: permission('list', readPermission),
         query: {
@@ -208,20 +211,20 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
             ...sortQuery,
             keyword: { type: 'string', maxLength: 100 },
             deleted: { type: 'boolean' },
-            ...Object.fromEntries(spec.exact.map((field) => [field, { type: 'string', maxLength: 100 }])),
+            ...Object.fromEntries(exact.map((field) => [field, { type: 'string', maxLength: 100 }])),
           },
         },
       },
       async (c, { query }) => {
-        const sort = listSort(query, sortable, spec.sort);
+        const sort = listSort(query, sortable, spec.sort ?? { _id: 1 });
         const filter: Record<string, unknown> = query.deleted
           ? { deleted: true }
           : { deleted: { $ne: true } };
-        for (const field of spec.exact)
+        for (const field of exact)
           if (query[field] !== undefined && query[field] !== '') filter[field] = query[field];
         if (typeof query.keyword === 'string' && query.keyword.trim()) {
           const match = textMatch(query.keyword.trim());
-          filter.$or = spec.keywordFields.map((field) => ({ [field]: match }));
+          filter.$or = keywordFields.map((field) => ({ [field]: match }));
         }
         const docs = collection(callerOf(c));
         const items = await docs.find(filter, { sort, ...pageOptions(query) });
@@ -295,7 +298,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
           { $set: fields, ...(Object.keys(cleared).length ? { $unset: cleared } : {}) },
           { expectedRev: body.rev },
         );
-        if (!updated) throw errors.notFound(spec.notFound, { id });
+        if (!updated) throw errors.notFound(notFound, { id });
         await spec.afterWrite?.(updated, context);
         return view(updated);
       },
@@ -347,7 +350,7 @@ export function entityRoutes<T extends object>(router: ModuleRouter, spec: Entit
         const id = params[idParam]!;
         const docs = collection(caller);
         const doc = await docs.findOne({ [idField]: id });
-        if (!doc) throw errors.notFound(spec.notFound, { id });
+        if (!doc) throw errors.notFound(notFound, { id });
         if (!doc.deleted) throw errors.badRequest('entities.notDeleted');
         await assertUnique(spec, docs, doc as T, id);
         const restored = await docs.updateOne(

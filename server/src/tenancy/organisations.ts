@@ -88,10 +88,6 @@ export function organisationRoutes(router: ModuleRouter): void {
       delete: 'Delete an organisation without children or users',
     },
     idParam: 'organisationId',
-    sort: { order: 1, name: 1 },
-    exact: [],
-    keywordFields: [],
-    notFound: 'common.notFound',
     deletion: 'hard',
     async prepare(input, { handle, id }) {
       await assertParent(handle, input.parentId, id);

@@ -469,10 +469,6 @@ function operatorRoutes(router: ModuleRouter, deps: ModuleDeps, options: Identit
       update: 'Set a tenant’s limits, expiry and status (active or disabled)',
     },
     idParam: 'tenantId',
-    sort: { registeredAt: -1 },
-    exact: [],
-    keywordFields: [],
-    notFound: 'common.notFound',
     deletedRefusal: 'tenancy.deletedRestoreFirst',
     // The settings view is part of the tenant: what it does not name stays as it is.
     clearOmitted: false,

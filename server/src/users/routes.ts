@@ -230,10 +230,6 @@ export function usersRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
     idParam: 'userId',
     idField: 'accountId',
-    sort: { account: 1 },
-    exact: [],
-    keywordFields: [],
-    notFound: 'common.notFound',
     deletedRefusal: 'users.deletedRestoreFirst',
     // Roles or duties left out of an edit stay as they are.
     clearOmitted: false,
