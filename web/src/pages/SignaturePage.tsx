@@ -9,6 +9,7 @@ import { api } from '../app/api';
 import { IDENTITY_PATHS } from '../api/identity';
 import { notify } from '../app/notify';
 import { useLanguage } from '../i18n/LanguageContext';
+import { formatDateTime } from '../display/values';
 
 interface Crop {
   x: number;
@@ -161,9 +162,7 @@ export default function SignaturePage() {
         <>
           <Body1>{t('signature.current')}</Body1>
           <CroppedPreview image={stored.image} crop={stored.crop} testId="signature-current" />
-          <Caption1>
-            {t('signature.updatedAt', { time: new Date(stored.updatedAt).toLocaleString() })}
-          </Caption1>
+          <Caption1>{t('signature.updatedAt', { time: formatDateTime(stored.updatedAt) })}</Caption1>
         </>
       ) : stored === null ? (
         <Body1 data-testid="signature-none">{t('signature.none')}</Body1>

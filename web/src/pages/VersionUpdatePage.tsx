@@ -15,6 +15,7 @@ import type { Health } from '../health';
 import { fetchHealth } from '../health';
 import { langType } from '../i18n';
 import { useLanguage } from '../i18n/LanguageContext';
+import { formatDateTime } from '../display/values';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },
@@ -68,7 +69,7 @@ export default function VersionUpdatePage() {
             <Body1>{t('version.latency')}</Body1>
             <Body1>{t('version.milliseconds', { value: health.storeLatencyMs })}</Body1>
             <Body1>{t('version.checked')}</Body1>
-            <Body1>{new Date(health.time).toLocaleString(language === 'en' ? 'en' : 'zh-CN')}</Body1>
+            <Body1>{formatDateTime(health.time)}</Body1>
           </div>
         ) : error ? (
           <Body1 data-testid="health-error">{error}</Body1>

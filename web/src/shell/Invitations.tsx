@@ -19,6 +19,7 @@ import { api } from '../app/api';
 import { useSession } from '../app/SessionContext';
 import { useLanguage } from '../i18n/LanguageContext';
 import { AppDialog } from './AppDialog';
+import { formatDateTime } from '../display/values';
 
 export interface Invitation {
   invitationId: string;
@@ -140,7 +141,7 @@ export function InvitationsDialog({
               <Caption1>
                 {t('invitations.from', {
                   name: invitation.invitedByName,
-                  time: new Date(invitation.invitedAt).toLocaleString(),
+                  time: formatDateTime(invitation.invitedAt),
                 })}
               </Caption1>
               <span className={styles.actions}>

@@ -23,6 +23,7 @@ import { api } from '../app/api';
 import { useLanguage } from '../i18n/LanguageContext';
 import { useMessagesText } from '../pages/admin/message-text';
 import { AppDialog } from './AppDialog';
+import { formatDateTime } from '../display/values';
 
 export interface Notice {
   id: string;
@@ -207,9 +208,7 @@ export function NoticesDialog({
                 ) : null}
                 <Subtitle2>{pick({ zh: notice.title, en: notice.titleEn || notice.title })}</Subtitle2>
               </span>
-              <Caption1>
-                {t('notices.publishedAt', { time: new Date(notice.publishAt).toLocaleString() })}
-              </Caption1>
+              <Caption1>{t('notices.publishedAt', { time: formatDateTime(notice.publishAt) })}</Caption1>
               <Body1 className={styles.content}>
                 {pick({ zh: notice.content, en: notice.contentEn || notice.content })}
               </Body1>
@@ -258,7 +257,7 @@ function MessageList({ items, unread, onClose }: MessagesState & { onClose: () =
             )}
             <Subtitle2>{message.subject}</Subtitle2>
           </span>
-          <Caption1>{new Date(message.createdAt).toLocaleString()}</Caption1>
+          <Caption1>{formatDateTime(message.createdAt)}</Caption1>
           <Body1 className={styles.content}>{message.body}</Body1>
           <span className={styles.actions}>
             {message.link ? (

@@ -26,6 +26,7 @@ import { CaseStore, CaseTabView, useCaseFormText } from '../../case-form';
 import { useConfiguredCaseTabs } from '../configurator/configured-tabs';
 import { caseApi } from './case-api';
 import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
+import { formatDateTime } from '../../display/values';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -127,7 +128,7 @@ function CasePreview({
         {shown.at ? (
           <Text size={200}>
             {tx('versionTakenAt', {
-              at: new Date(shown.at).toLocaleString(),
+              at: formatDateTime(shown.at),
               by: shown.byName ?? '',
               kind: shown.kind === 'completed' ? tx('versionKindCompleted') : tx('versionKindSubmitted'),
             })}

@@ -15,6 +15,7 @@ import {
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ConfirmDialog, getAt, useCaseFormText } from '../../case-form';
 import type { ConflictAnswer } from './case-api';
+import { formatDateTime } from '../../display/values';
 
 const show = (value: unknown) =>
   value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
@@ -64,7 +65,7 @@ export function ConflictDialog({
               <TableCell>{show(change.before)}</TableCell>
               <TableCell>{show(change.after)}</TableCell>
               <TableCell>{overlaps(change.path) ? show(getAt(mine, change.path)) : '—'}</TableCell>
-              <TableCell>{`${change.by} · ${new Date(change.at).toLocaleString()}`}</TableCell>
+              <TableCell>{`${change.by} · ${formatDateTime(change.at)}`}</TableCell>
             </TableRow>
           ))}
         </TableBody>

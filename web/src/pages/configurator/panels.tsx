@@ -34,6 +34,7 @@ import type {
 } from './api';
 import { useConfiguratorText } from './text';
 import type { ConfiguratorKey } from './text';
+import { formatDateTime } from '../../display/values';
 
 const useStyles = makeStyles({
   box: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, maxWidth: '960px' },
@@ -515,7 +516,7 @@ export function PublishPanel({ onPublished }: { onPublished: () => void }) {
                 {version.rollbackOf ? ` (${ct('uiRollbackOf', { version: version.rollbackOf })})` : ''}
               </TableCell>
               <TableCell>{version.publishedBy}</TableCell>
-              <TableCell>{new Date(version.publishedAt).toLocaleString()}</TableCell>
+              <TableCell>{formatDateTime(version.publishedAt)}</TableCell>
               <TableCell>
                 {version.note && <div>{version.note}</div>}
                 {[

@@ -33,6 +33,7 @@ import type { ProjectChoice } from '../configurator/api';
 import { dictionaries, errorMessage, followJob, uploadRelease } from './api';
 import type { DictionaryVersion, ImportOutcome, JobView, ProjectSettings, TermLanguage } from './api';
 import { useDictionaryText } from './text';
+import { formatDateTime } from '../../display/values';
 
 const MANAGE_PERMISSION = 'authoritymanagement:projectInfo:config';
 const KIND_LABEL = { meddra: 'MedDRA', whodrug: 'WHODrug' } as const;
@@ -138,7 +139,7 @@ export function VersionsPanel() {
                 <TableCell>{version.version}</TableCell>
                 <TableCell>{languageLabel(version.language)}</TableCell>
                 <TableCell>{counts(version)}</TableCell>
-                <TableCell>{new Date(version.importedAt).toLocaleString()}</TableCell>
+                <TableCell>{formatDateTime(version.importedAt)}</TableCell>
                 {canManage ? (
                   <TableCell>
                     {deleting === version.versionId ? (

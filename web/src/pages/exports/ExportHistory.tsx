@@ -23,6 +23,7 @@ import { notify } from '../../app/notify';
 import type { ExportRecordView, ExportStatus } from './api';
 import { exportApi, fileToBase64 } from './api';
 import { useExportText } from './text';
+import { formatDateTime } from '../../display/values';
 
 const useStyles = makeStyles({
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
@@ -117,7 +118,7 @@ export function ExportHistory({ caseId }: { caseId?: string | undefined }) {
         <TableBody>
           {answer.items.map((r) => (
             <TableRow key={r.exportId} data-testid="export-history-row" data-status={r.status}>
-              <TableCell>{new Date(r.exportedAt).toLocaleString()}</TableCell>
+              <TableCell>{formatDateTime(r.exportedAt)}</TableCell>
               <TableCell className={styles.code}>
                 {r.cases
                   .map((c) => `${c.reportCode ?? c.caseId}${c.version ? ` V${c.version}` : ''}`)

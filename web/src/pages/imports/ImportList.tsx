@@ -23,6 +23,7 @@ import { UploadDialog } from './UploadDialog';
 import { useImportText } from './text';
 import { FilterBar, ListPager, PagedTable, useColumnLayout } from '../exports/ListParts';
 import type { ImportKey } from './text';
+import { formatDateTime } from '../../display/values';
 
 export const IMPORT_LIST_TABLE = 'importList';
 /** While a file is being parsed the list asks again this often. */
@@ -75,7 +76,7 @@ const PARSE_COLOR: Record<ParseStatus, BadgeProps['color']> = {
 
 const day = (value: string | null) =>
   value && /^\d{8}/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : '';
-const instant = (value: string | null) => (value ? new Date(value).toLocaleString() : '');
+const instant = (value: string | null) => (value ? formatDateTime(value) : '');
 
 type Filters = { fileName: string; processingStatus: string; parseStatus: string };
 const EMPTY: Filters = { fileName: '', processingStatus: '', parseStatus: '' };

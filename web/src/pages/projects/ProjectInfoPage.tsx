@@ -26,6 +26,7 @@ import { basicForm, forProject, lockAction, projectList, projectsPage } from './
 import { MembersPanel } from './MembersPanel';
 import { ConfigPanel } from './ConfigPanel';
 import { useProjectsText } from './text';
+import { formatDateTime } from '../../display/values';
 
 const FormDialog = lazy(() => import('../../renderers/form/FormDialog'));
 
@@ -71,7 +72,7 @@ type TabId = 'basic' | 'sites' | 'drugs' | 'roles' | 'config';
 
 function ProjectDetail({ projectId }: { projectId: string }) {
   const styles = useStyles();
-  const { pick, language } = useLanguage();
+  const { pick } = useLanguage();
   const { pt } = useProjectsText();
   const { info } = useSession();
   const navigate = useNavigate();
@@ -107,9 +108,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
   if (project === null) return <section className={styles.page}>{back}</section>;
 
   const action = lockAction(project.locked);
-  const lockedAt = project.lockedAt
-    ? new Date(project.lockedAt).toLocaleString(language === 'en' ? 'en' : 'zh-CN')
-    : '';
+  const lockedAt = project.lockedAt ? formatDateTime(project.lockedAt) : '';
   const title = `${project.code} ${pick({ zh: project.name, en: project.nameEn || project.name })}`;
 
   return (

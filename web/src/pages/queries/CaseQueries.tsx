@@ -34,6 +34,7 @@ import { todayIso } from '../../clock';
 import type { CaseQueries, QcCorrection, QueryAction, QueryItem } from './api';
 import { queriesApi } from './api';
 import { queryActionLabel, queryStateLabel, receiverLabel, roundKindLabel, useQueriesText } from './text';
+import { formatDateTime } from '../../display/values';
 
 const useStyles = makeStyles({
   marker: { marginLeft: tokens.spacingHorizontalXS, cursor: 'pointer' },
@@ -344,9 +345,7 @@ function QueryCard({
         <div className={styles.round} key={r.round} data-testid="query-round" data-round={r.round}>
           <Text size={200}>{qt('uiRound', { n: r.round, kind: pick(roundKindLabel(r.kind)) })}</Text>
           <div>
-            <Text size={200}>
-              {qt('uiAsked', { name: r.askedByName, at: new Date(r.askedAt).toLocaleString() })}
-            </Text>{' '}
+            <Text size={200}>{qt('uiAsked', { name: r.askedByName, at: formatDateTime(r.askedAt) })}</Text>{' '}
             <Text data-testid="query-question">{r.question}</Text>
           </div>
           {r.reply !== null ? (
@@ -354,7 +353,7 @@ function QueryCard({
               <Text size={200}>
                 {qt('uiReplied', {
                   name: r.repliedByName ?? '',
-                  at: new Date(r.repliedAt ?? '').toLocaleString(),
+                  at: formatDateTime(r.repliedAt ?? ''),
                 })}
               </Text>{' '}
               <Text data-testid="query-reply">{r.reply}</Text>

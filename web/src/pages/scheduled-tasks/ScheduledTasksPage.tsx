@@ -34,6 +34,7 @@ import { AppDialog } from '../../shell/AppDialog';
 import { DataTable, catalogueLabel } from '../../renderers/table/DataTable';
 import { cronOf, shapeOf } from './cron';
 import type { CronShape } from './cron';
+import { formatDateTime } from '../../display/values';
 
 const PERMISSION = 'holoxcontrol:scheduledTasks';
 
@@ -85,7 +86,7 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1 },
 });
 
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const time = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
 const SHAPES: CronShape['kind'][] = ['minutes', 'hourly', 'daily', 'weekly', 'monthly', 'custom'];
 
 function defaultShape(kind: CronShape['kind'], from: CronShape): CronShape {

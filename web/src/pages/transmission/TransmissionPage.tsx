@@ -34,6 +34,7 @@ import { FilterBar, ListPager, PagedTable, useColumnLayout } from '../exports/Li
 import type { ExportKey } from '../exports/text';
 import { PERMISSIONS, transmissionApi } from './api';
 import type { Transmission, TransmissionFilters } from './api';
+import { formatDateTime } from '../../display/values';
 
 export const TRANSMISSION_TABLE = 'e2bTransmission';
 
@@ -63,7 +64,7 @@ const COLUMNS: { key: string; label: ExportKey }[] = [
   { key: 'actions', label: 'uiActions' },
 ];
 
-const instant = (value: string | null | undefined) => (value ? new Date(value).toLocaleString() : '');
+const instant = (value: string | null | undefined) => (value ? formatDateTime(value) : '');
 const reportOf = (c: Transmission['cases'][number]) =>
   `${c.reportCode ?? c.caseId}${c.version ? ` V${c.version}` : ''}`;
 const reportsOf = (t: Transmission) => t.cases.map(reportOf).join(', ');

@@ -11,6 +11,7 @@ import { useLanguage } from '../../i18n/LanguageContext';
 import type { Application, CaseBlinding } from './api';
 import { unblindingApi } from './api';
 import { stateLabel, useUnblindingText } from './text';
+import { formatDateTime } from '../../display/values';
 
 const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: '480px' },
@@ -30,10 +31,10 @@ function ApplicationLines({ app }: { app: Application }) {
     [ut('uiReason'), app.reason],
     [ut('uiDescription'), app.description],
     [ut('uiApplicant'), app.applicantName],
-    [ut('uiAppliedAt'), new Date(app.appliedAt).toLocaleString()],
+    [ut('uiAppliedAt'), formatDateTime(app.appliedAt)],
     [ut('uiApprover'), app.review ? `${app.review.byName} (${app.review.result})` : null],
     [ut('uiUnblindingPerson'), app.unblindingPersonName],
-    [ut('uiHandledAt'), app.handling ? new Date(app.handling.at).toLocaleString() : null],
+    [ut('uiHandledAt'), app.handling ? formatDateTime(app.handling.at) : null],
     [ut('uiSnapshot'), app.snapshot?.description],
   ];
   if (app.assignment)

@@ -30,6 +30,7 @@ import type { ListRead, ListVersion } from './api';
 import { unblindingApi, uploadBlindingList } from './api';
 import type { UnblindingKey } from './text';
 import { useUnblindingText } from './text';
+import { formatDateTime } from '../../display/values';
 
 const PERMISSION = 'casemanagement:unblindingManagement:blindBottom';
 
@@ -190,7 +191,7 @@ export default function BlindingListPanel() {
             v.fileName,
             v.rowCount,
             v.uploadedByName,
-            new Date(v.uploadedAt).toLocaleString(),
+            formatDateTime(v.uploadedAt),
             v.current ? '✓' : '',
           ])}
         />
@@ -231,7 +232,7 @@ export default function BlindingListPanel() {
             ]}
             rows={reads.map((r) => [
               r.readerName,
-              new Date(r.at).toLocaleString(),
+              formatDateTime(r.at),
               ut(PURPOSE[r.purpose]),
               r.version,
               r.caseId,

@@ -15,6 +15,7 @@ import { DOWNLOAD_PERMISSIONS, downloadsApi } from './downloads-api';
 import type { DownloadStatus, DownloadTask } from './downloads-api';
 import { useDownloadsText } from './downloads-text';
 import type { DownloadsKey } from './downloads-text';
+import { formatDateTime } from '../../display/values';
 
 export const DOWNLOADS_TABLE = 'workbench-downloads';
 /** Reload period while a task is being built. */
@@ -95,11 +96,10 @@ export function DownloadTaskTable(props: {
   onChanged: () => void;
 }) {
   const styles = useStyles();
-  const { dt, language } = useDownloadsText();
+  const { dt } = useDownloadsText();
   const { info } = useSession();
   const held = new Set(info?.permissions ?? []);
-  const locale = language === 'en' ? 'en-GB' : 'zh-CN';
-  const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale) : '');
+  const time = (iso: string | null) => (iso ? formatDateTime(iso) : '');
 
   const download = (task: DownloadTask) =>
     void downloadsApi.file(task.taskId).then(saveFile, () => undefined);
