@@ -26,6 +26,7 @@ import { downloadsModule } from './downloads';
 import { unblindingModule } from './unblinding';
 import { namesModule } from './names';
 import { queriesModule } from './queries';
+import { reportsModule } from './reports';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -51,4 +52,5 @@ export const modules: ServerModule[] = [
   unblindingModule,
   namesModule,
   queriesModule,
+  reportsModule,
 ];

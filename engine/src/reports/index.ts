@@ -21,3 +21,10 @@ export type {
 export { blindCase, isBlindedDrug } from './blinding';
 export { buildCaseReport } from './case-report';
 export type { CaseReport, CaseReportGroup, CaseReportItem, CaseReportRow } from './case-report';
+export {
+  FILE_NAME_PLACEHOLDERS,
+  DEFAULT_FILE_NAME_PATTERN,
+  checkFileNamePattern,
+  fileNameOf,
+} from './file-name';
+export type { FileNamePlaceholder, FileNameProblem } from './file-name';

@@ -21,6 +21,8 @@ export const reportCatalogues: Record<'zh' | 'en', Record<string, string>> = { z
 
 /** Marks a value the blinding replaced (see blinding.ts): printed as "Blinded" in the chosen language. */
 export const BLINDED = Object.freeze({ blinded: true as const });
+/** Stands in free text where the blinding took out a study drug's name; printed as "[Blinded]". */
+export const BLINDED_IN_TEXT = '\uE000';
 
 function fill(template: string, params: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
@@ -169,7 +171,10 @@ export function formatValue(
       .filter(Boolean)
       .join(', ');
   if (typeof value === 'boolean') return reportText(lang, value ? 'yes' : 'no');
-  const text = String(value);
+  const text =
+    typeof value === 'string'
+      ? value.replaceAll(BLINDED_IN_TEXT, `[${reportText(lang, 'blindedValue')}]`)
+      : String(value);
   const list = schema?.['x-codelist'] ?? schema?.['x-suggest-codelist'];
   if (typeof list === 'string') return codeName(list, text, lang);
   if (schema?.['x-e2b-date'] !== undefined) return formatE2bDate(text);
