@@ -7,12 +7,32 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Lang } from '../i18n';
 
-export const MESSAGE_EVENTS = ['case.assigned', 'account.activation', 'account.passwordReset'] as const;
+export const MESSAGE_EVENTS = [
+  'case.assigned',
+  'account.activation',
+  'account.passwordReset',
+  'query.raised',
+  'query.replied',
+  'query.reraised',
+  'query.overdue',
+] as const;
 export type MessageEvent = (typeof MESSAGE_EVENTS)[number];
 
 export type MessageVariables = Record<string, string>;
 
 const ACCOUNT_VARIABLES = ['userName', 'account', 'issuerName', 'link', 'expiresAt'] as const;
+/** A data query's events: raised, answered, raised again (to its handler or its initiator), overdue. */
+const QUERY_VARIABLES = [
+  'recipientName',
+  'senderName',
+  'number',
+  'reportCode',
+  'fields',
+  'text',
+  'timeLimit',
+  'at',
+  'link',
+] as const;
 
 /** Variables each event provides; a template may use only these. */
 export const EVENT_VARIABLES: Record<MessageEvent, readonly string[]> = {
@@ -29,6 +49,10 @@ export const EVENT_VARIABLES: Record<MessageEvent, readonly string[]> = {
   ],
   'account.activation': ACCOUNT_VARIABLES,
   'account.passwordReset': ACCOUNT_VARIABLES,
+  'query.raised': QUERY_VARIABLES,
+  'query.replied': QUERY_VARIABLES,
+  'query.reraised': QUERY_VARIABLES,
+  'query.overdue': QUERY_VARIABLES,
 };
 
 const ACCOUNT_SAMPLE: Record<Lang, MessageVariables> = {
@@ -45,6 +69,31 @@ const ACCOUNT_SAMPLE: Record<Lang, MessageVariables> = {
     issuerName: 'Enterprise administrator',
     link: 'https://pv.example.cn/userActive?token=SAMPLE',
     expiresAt: '2026-03-05 16:00',
+  },
+};
+
+const QUERY_SAMPLE: Record<Lang, MessageVariables> = {
+  zh: {
+    recipientName: '录入员小王',
+    senderName: '质控员小李',
+    number: 'Q2026000012',
+    reportCode: 'CN-XYPHARMA-2026000012',
+    fields: 'C.1.5 最新获知日期',
+    text: '最新获知日期与随访记录不一致，请核实。',
+    timeLimit: '2026-03-09',
+    at: '2026-03-02 16:00',
+    link: 'https://pv.example.cn/activecase?caseId=SAMPLE',
+  },
+  en: {
+    recipientName: 'Wang (data entry)',
+    senderName: 'Li (quality control)',
+    number: 'Q2026000012',
+    reportCode: 'CN-XYPHARMA-2026000012',
+    fields: 'C.1.5 Date of Most Recent Information for This Report',
+    text: 'The date differs from the follow-up record; please check.',
+    timeLimit: '2026-03-09',
+    at: '2026-03-02 16:00',
+    link: 'https://pv.example.cn/activecase?caseId=SAMPLE',
   },
 };
 
@@ -76,6 +125,10 @@ export const EVENT_SAMPLES: Record<MessageEvent, Record<Lang, MessageVariables>>
   },
   'account.activation': ACCOUNT_SAMPLE,
   'account.passwordReset': ACCOUNT_SAMPLE,
+  'query.raised': QUERY_SAMPLE,
+  'query.replied': QUERY_SAMPLE,
+  'query.reraised': QUERY_SAMPLE,
+  'query.overdue': QUERY_SAMPLE,
 };
 
 export function isMessageEvent(value: unknown): value is MessageEvent {

@@ -4,7 +4,8 @@
  * personal menu's notices). See README.md.
  */
 // The public surface first: other modules read these while this module's routes may still be loading.
-export { notifyAccountLink, notifyCaseHandedOver } from './notify';
+export { notifyAccountLink, notifyCaseHandedOver, notifyQuery } from './notify';
+export type { QueryNotice } from './notify';
 export { deliver, messagesCollections, MESSAGES } from './delivery';
 export type { Message } from './delivery';
 export { MESSAGE_EVENTS, EVENT_VARIABLES } from './events';

@@ -51,6 +51,10 @@ describe('message templates (operator) and account-link messages', () => {
       'account.activation',
       'account.passwordReset',
       'case.assigned',
+      'query.overdue',
+      'query.raised',
+      'query.replied',
+      'query.reraised',
     ]);
     expect(items.find((t) => t.event === 'case.assigned')!.bodyZh).toContain('{{reportCode}}');
     expect((await api('GET', '/operator/message-templates', admin)).body.code).toBe(403);

@@ -6,7 +6,7 @@
 import type { WorkflowDefinition } from '@pv/engine';
 import type { WorkflowHistoryEntry } from '../workflow';
 import { messageTime } from './events';
-import type { Caller } from '../http';
+import type { Caller, ModuleDeps } from '../http';
 import { ACCOUNT_LINK_PLACEHOLDER, deliverQuietly } from './delivery';
 
 /**
@@ -76,6 +76,53 @@ export async function notifyAccountLink(
       issuerName: typeof principal.name === 'string' && principal.name ? principal.name : principal.userId,
       link: ACCOUNT_LINK_PLACEHOLDER,
       expiresAt: messageTime(link.expiresAt),
+    }),
+  });
+}
+
+/** A data query's event, as the queries module reports it (after its write). */
+export interface QueryNotice {
+  event: 'query.raised' | 'query.replied' | 'query.reraised' | 'query.overdue';
+  tenantId: string;
+  /** Who acted (the system for an overdue notice). */
+  actor: string;
+  recipientId: string;
+  recipientName: string;
+  senderName: string;
+  number: string;
+  reportCode: string;
+  caseId: string;
+  /** The queried fields as the reader reads them, per language. */
+  fields: Record<'zh' | 'en', string>;
+  /** The question or the reply. */
+  text: string;
+  timeLimit: string;
+  at: string;
+}
+
+/**
+ * A query was raised or raised again (its handler is told), answered (its initiator is told), or
+ * passed its time limit unanswered (its handler is told). Nobody is told of their own move.
+ */
+export async function notifyQuery(deps: ModuleDeps, notice: QueryNotice): Promise<string | null> {
+  if (notice.recipientId === notice.actor) return null;
+  const path = `/activecase?caseId=${encodeURIComponent(notice.caseId)}`;
+  return deliverQuietly(deps, {
+    tenantId: notice.tenantId,
+    event: notice.event,
+    recipientId: notice.recipientId,
+    actor: notice.actor,
+    link: path,
+    variables: (lang) => ({
+      recipientName: notice.recipientName,
+      senderName: notice.senderName,
+      number: notice.number,
+      reportCode: notice.reportCode,
+      fields: notice.fields[lang],
+      text: notice.text,
+      timeLimit: notice.timeLimit,
+      at: messageTime(notice.at),
+      link: `${deps.config.publicUrl}${path}`,
     }),
   });
 }

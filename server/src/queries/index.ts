@@ -16,6 +16,7 @@ import type { Query } from './model';
 import { collections, Q } from './model';
 import { recordQcCorrections } from './qc';
 import { queryRoutes } from './routes';
+import { overdueNotices, querySchedules } from './overdue';
 
 /**
  * The object kind `query`: a query's permissions are checked in its case's project (stored on the
@@ -33,7 +34,7 @@ const queryObject: ObjectResolver = {
 
 export const queriesModule: ServerModule = defineModule({
   name: 'queries',
-  dependsOn: ['auth', 'cases', 'configurator'],
+  dependsOn: ['auth', 'cases', 'configurator', 'jobs', 'messages'],
   collections,
   routes: (router) => {
     // Every case save at a QC node checks and records its corrections in the save's transaction.
@@ -41,4 +42,6 @@ export const queriesModule: ServerModule = defineModule({
     queryRoutes(router);
   },
   objects: { query: queryObject },
+  jobs: [overdueNotices],
+  schedules: querySchedules,
 });

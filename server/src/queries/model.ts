@@ -93,6 +93,8 @@ export interface Query {
   closedByName: string | null;
   closedAt: string | null;
   deleted: { by: string; byName: string; at: string; reason: string } | null;
+  /** The overdue notice of the current round was sent (the overdue job sends it once). */
+  overdueNotified: boolean;
 }
 
 export interface QcRecord {

@@ -27,6 +27,8 @@ import {
 } from '../cases';
 import type { SaveInput } from '../cases';
 import { projectFeatures } from '../configurator';
+import { notifyQuery } from '../messages';
+import type { QueryNotice } from '../messages';
 import { C as AuthC } from '../auth';
 import type { Handle, StoredDoc } from '../store';
 import { DuplicateKeyError, RevisionConflictError } from '../store';
@@ -160,7 +162,7 @@ export async function raiseQuery(caller: Caller, caseId: string, input: RaiseInp
     change: null,
     closedAt: null,
   };
-  return handle.transaction(async (tx) =>
+  const raised = await handle.transaction(async (tx) =>
     queries(tx).insertOne({
       number: await nextQueryNumber(tx, now),
       caseId,
@@ -186,8 +188,42 @@ export async function raiseQuery(caller: Caller, caseId: string, input: RaiseInp
       closedByName: null,
       closedAt: null,
       deleted: null,
+      overdueNotified: false,
     }),
   );
+  await tell(caller, raised, 'query.raised');
+  return raised;
+}
+
+/** The queried fields as a reader of each language reads them (`C.1.5 Date of ...`). */
+export const fieldsText = (query: Query): QueryNotice['fields'] => ({
+  zh: query.fields.map((f) => [f.e2b, f.label?.zh].filter(Boolean).join(' ') || f.pointer).join('; '),
+  en: query.fields.map((f) => [f.e2b, f.label?.en].filter(Boolean).join(' ') || f.pointer).join('; '),
+});
+
+/** Tells the query's handler (raised, raised again) or its initiator (answered), after the write. */
+async function tell(
+  caller: Caller,
+  query: Query,
+  event: 'query.raised' | 'query.replied' | 'query.reraised',
+) {
+  const round = query.rounds[query.rounds.length - 1]!;
+  const toInitiator = event === 'query.replied';
+  await notifyQuery(caller.deps, {
+    event,
+    tenantId: caller.principal.tenantId,
+    actor: caller.userId,
+    recipientId: toInitiator ? query.initiatorId : query.handlerId,
+    recipientName: toInitiator ? query.initiatorName : query.handlerName,
+    senderName: callerName(caller),
+    number: query.number,
+    reportCode: query.reportCode,
+    caseId: query.caseId,
+    fields: fieldsText(query),
+    text: (toInitiator ? round.reply : round.question) ?? '',
+    timeLimit: query.timeLimit,
+    at: toInitiator ? (round.repliedAt ?? round.askedAt) : round.askedAt,
+  });
 }
 
 /** A query of the caller's projects (404 when it does not exist, 403 outside them). */
@@ -312,7 +348,11 @@ export async function replyQuery(caller: Caller, queryId: string, input: ReplyIn
       change,
     }),
   });
-  if (!input.change) return caller.tenant.transaction((tx) => write(tx, query, answer(null)));
+  if (!input.change) {
+    const replied = await caller.tenant.transaction((tx) => write(tx, query, answer(null)));
+    await tell(caller, replied, 'query.replied');
+    return replied;
+  }
   let moved: StoredQuery | null = null;
   await saveCase(
     caller,
@@ -328,6 +368,7 @@ export async function replyQuery(caller: Caller, queryId: string, input: ReplyIn
       moved = await write(tx, query, answer({ caseRev: save.rev, fields }));
     },
   );
+  await tell(caller, moved!, 'query.replied');
   return moved!;
 }
 
@@ -368,10 +409,11 @@ export async function reraiseQuery(
     change: null,
     closedAt: null,
   };
-  return caller.tenant.transaction((tx) =>
+  const reraised = await caller.tenant.transaction((tx) =>
     write(tx, query, {
       state: toNode,
       reply: null,
+      overdueNotified: false,
       fields: query.fields.map((f) => ({ ...f, value: valueAt(doc, f.pointer) })),
       rounds: [...query.rounds, round],
       closedBy: null,
@@ -379,6 +421,8 @@ export async function reraiseQuery(
       closedAt: null,
     }),
   );
+  await tell(caller, reraised, 'query.reraised');
+  return reraised;
 }
 
 export async function closeQuery(
