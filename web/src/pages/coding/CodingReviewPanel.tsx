@@ -26,7 +26,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { getCaseProperty, MEDDRA_FIELD_LOCATIONS, meddraTermsOf } from '@pv/engine';
+import { getCaseProperty, jobEnded, MEDDRA_FIELD_LOCATIONS, meddraTermsOf } from '@pv/engine';
 import type { CaseMeddraTerm, CodedMeddraTerm, RecodeStatus, RecodedTerm, TermLanguage } from '@pv/engine';
 import { api } from '../../app/api';
 import { notify } from '../../app/notify';
@@ -496,7 +496,7 @@ export function CodingReviewPanel({
             }}
           />
         ) : null}
-        {projectJob && (projectJob.status === 'queued' || projectJob.status === 'running') ? (
+        {projectJob && !jobEnded(projectJob.status) ? (
           <div data-testid="recode-project-progress">
             <ProgressBar value={(projectJob.progress?.percent ?? 0) / 100} />
             <Text>
