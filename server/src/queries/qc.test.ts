@@ -148,6 +148,13 @@ describe('QC corrections at data QC', () => {
       (await qc.call('GET', `/queries/qc-records?caseId=${stored.id}&field=C.1.4`)).body.data.total,
     ).toBe(0);
     expect((await qc.call('GET', `/queries/qc-records?to=2026-11-20`)).body.data.total).toBe(0);
+    // A range whose start is after its end (SPEC 8), en and zh.
+    const backwards = '/queries/qc-records?from=2026-11-22&to=2026-11-20';
+    expect((await qc.call('GET', backwards)).body).toMatchObject({
+      code: 400,
+      msg: 'The condition is invalid.',
+    });
+    expect((await qc.call('GET', backwards, undefined, 'cn')).body.msg).toBe('条件不成立。');
     const xlsx = await rig.platform.app.request('/api/queries/qc-records/export', {
       headers: { authorization: 'Bearer t1:qc', 'lang-type': 'en' },
     });

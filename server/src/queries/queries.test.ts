@@ -266,6 +266,15 @@ describe('a reply with a data change', () => {
     });
     const after = (await entry.call('GET', `/cases/${c.id}`)).body.data as Data;
     expect(after.document.report.reportDateLast).toBe('20261120');
+    // A second reply "with a data change" that changes nothing is refused; nothing is written.
+    const again = await moved(move(qc, query, 'reraise', { question: '请再核实' }));
+    const unchanged = await move(entry, again, 'reply', {
+      reply: '无需修改',
+      change: { rev: after.rev, document: after.document, confirmMissing: true },
+    });
+    expect(unchanged.body).toMatchObject({ code: 400, msg: 'Modification is not acceptable.' });
+    expect((await entry.call('GET', `/cases/${c.id}`)).body.data.rev).toBe(after.rev);
+    expect((await qc.call('GET', `/queries/${query.id}`)).body.data.state).toBe('sent');
   });
 });
 

@@ -171,7 +171,14 @@ const traceFilters = {
 type QcQuery = TraceQuery & { caseId?: string; field?: string };
 const qcFilters = { ...traceFilters, caseId: text(64), field: text(200) };
 
+/** A date range whose start is after its end finds nothing by construction: say so (SPEC 8). */
+function requireRange(query: { from?: string; to?: string }): void {
+  if (query.from && query.to && query.from.slice(0, 10) > query.to.slice(0, 10))
+    throw errors.badRequest('queries.conditionInvalid');
+}
+
 function qcFilter(base: Filter, query: Omit<QcQuery, 'page' | 'size'>): Filter {
+  requireRange(query);
   const filter: Filter = { ...base, ...timeRange(query.from, query.to) };
   if (query.caseId) filter.caseId = query.caseId;
   if (query.reportCode) filter.reportCode = query.reportCode;
@@ -181,6 +188,7 @@ function qcFilter(base: Filter, query: Omit<QcQuery, 'page' | 'size'>): Filter {
 }
 
 function traceFilter(base: Filter, query: Omit<TraceQuery, 'page' | 'size'>): Filter {
+  requireRange(query);
   const filter: Filter = { ...base };
   const range = timeRange(query.from, query.to);
   if (range.at) filter.raisedAt = range.at;

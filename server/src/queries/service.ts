@@ -359,7 +359,10 @@ export async function replyQuery(caller: Caller, queryId: string, input: ReplyIn
     query.caseId,
     { ...input.change, reason: input.change.corrections?.length ? undefined : reply },
     async (tx, save) => {
-      const fields = fieldChanges(withoutState(save.before), withoutState(save.after)).map((c) => ({
+      const changes = fieldChanges(withoutState(save.before), withoutState(save.after));
+      // A reply "with a data change" that changes nothing would link the reply to no change.
+      if (!changes.length) throw errors.badRequest('queries.modificationNotAcceptable');
+      const fields = changes.map((c) => ({
         pointer: c.path,
         e2b: c.e2b ?? null,
         before: c.before ?? null,
