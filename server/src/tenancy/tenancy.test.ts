@@ -117,6 +117,31 @@ describe('tenants', () => {
     expect(cycle.body.code).toBe(400);
     const busy = await call(app(), 'DELETE', `/api/tenancy/organisations/${childId}`, { token });
     expect(busy.body.code).toBe(400);
+
+    // An edit is the whole entry (the form sends it): an optional field left out is cleared.
+    const siteId = (site.body.data as { organisationId: string }).organisationId;
+    const phoned = await call(app(), 'PUT', `/api/tenancy/organisations/${siteId}`, {
+      token,
+      body: { name: '协和医院', kind: 'institution', parentId: childId, phone: '010-12345678', rev: 1 },
+    });
+    expect(phoned.body.data).toMatchObject({ phone: '010-12345678', parentId: childId });
+    const cleared = await call(app(), 'PUT', `/api/tenancy/organisations/${siteId}`, {
+      token,
+      body: {
+        name: '协和医院',
+        kind: 'institution',
+        parentId: childId,
+        rev: (phoned.body.data as { rev: number }).rev,
+      },
+    });
+    expect(cleared.body.data).toMatchObject({ phone: null, parentId: childId });
+    // The leaf goes; an unknown one answers 404.
+    expect((await call(app(), 'DELETE', `/api/tenancy/organisations/${siteId}`, { token })).body.code).toBe(
+      200,
+    );
+    expect((await call(app(), 'DELETE', `/api/tenancy/organisations/${siteId}`, { token })).body.code).toBe(
+      404,
+    );
   });
 
   it('ends access on the next request once the tenant expires', async () => {
