@@ -20,3 +20,28 @@ export function e2bDateText(value: string): string {
   if (zone) text += ` ${zone.slice(0, 3)}:${zone.slice(3)}`;
   return text;
 }
+
+/**
+ * The kinds of object a case or a list refers to by id and shows by name (GET /api/names): the
+ * server resolves them, the web asks for them in batches.
+ */
+export const NAME_KINDS = [
+  'project',
+  'site',
+  'drug',
+  'user',
+  'receiver',
+  'regulator',
+  'organisation',
+] as const;
+export type NameKind = (typeof NAME_KINDS)[number];
+
+/** What is shown for an id: a code (project code, site number) and a name in zh and, when kept, en. */
+export interface DisplayName {
+  code?: string;
+  name: string;
+  nameEn?: string;
+}
+
+/** The largest batch of one kind a names request takes (one page of a list asks far fewer). */
+export const NAME_BATCH_MAX = 200;

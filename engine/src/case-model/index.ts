@@ -29,7 +29,8 @@ export type * from './types';
 export type { CaseProperty, CaseSchemaVisitor } from './walk';
 export { codelists } from './codelists';
 export { parseCsv } from './csv';
-export { e2bDateText, isE2bDate } from './display';
+export { NAME_BATCH_MAX, NAME_KINDS, e2bDateText, isE2bDate } from './display';
+export type { DisplayName, NameKind } from './display';
 export { tabOfPointer } from './tab-of';
 
 export const CASE_SCHEMA_ID = 'https://schemas.pv.local/case/case.schema.json';

@@ -15,28 +15,11 @@ import { MASTERDATA } from '../masterdata';
 import { C } from '../auth';
 import type { Handle, StoredDoc } from '../store';
 import { InvalidStoreRequestError } from '../store';
+import { NAME_BATCH_MAX, NAME_KINDS } from '@pv/engine';
+import type { DisplayName, NameKind } from '@pv/engine';
 
-/** The kinds a batch may ask, each by its query property (`projectIds` ...). */
-export const NAME_KINDS = [
-  'project',
-  'site',
-  'drug',
-  'user',
-  'receiver',
-  'regulator',
-  'organisation',
-] as const;
-export type NameKind = (typeof NAME_KINDS)[number];
-
-/** The largest batch of one kind (one page of a list asks far fewer). */
-export const NAME_BATCH_MAX = 200;
-
-/** What is shown for an id: a code (project code, site number) and a name in zh and, when kept, en. */
-export interface DisplayName {
-  code?: string;
-  name: string;
-  nameEn?: string;
-}
+export { NAME_BATCH_MAX, NAME_KINDS };
+export type { DisplayName, NameKind };
 
 export type NameRequest = Partial<Record<NameKind, string[]>>;
 export type NameAnswer = Record<NameKind, Record<string, DisplayName>>;

@@ -14,8 +14,13 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { Calendar, DayOfWeek, defaultCalendarStrings } from '@fluentui/react-calendar-compat';
-import type { CalendarStrings } from '@fluentui/react-calendar-compat';
+import {
+  Calendar,
+  DEFAULT_DATE_FORMATTING,
+  DayOfWeek,
+  defaultCalendarStrings,
+} from '@fluentui/react-calendar-compat';
+import type { CalendarStrings, DateFormatting } from '@fluentui/react-calendar-compat';
 import { CalendarLtrRegular } from '@fluentui/react-icons';
 import { now } from '../clock';
 import { useCaseFormText } from '../case-form/text';
@@ -50,11 +55,27 @@ export const ZH_CALENDAR: CalendarStrings = {
   dayMarkedAriaLabel: '已标记',
 };
 
-/** The calendar's words and first weekday for the display language. */
-export function calendarLocale(language: string): { strings: CalendarStrings; firstDayOfWeek: DayOfWeek } {
+/** Dates in the calendar's headers and labels, year first (2026年11月, 2026年11月20日). */
+const ZH_FORMATTING: DateFormatting = {
+  ...DEFAULT_DATE_FORMATTING,
+  formatMonthYear: (date) => `${date.getFullYear()}年${date.getMonth() + 1}月`,
+  formatMonthDayYear: (date) => `${date.getFullYear()}年${date.getMonth() + 1}月${date.getDate()}日`,
+  formatYear: (date) => `${date.getFullYear()}年`,
+};
+
+/** The calendar's words, date formats and first weekday for the display language. */
+export function calendarLocale(language: string): {
+  strings: CalendarStrings;
+  dateTimeFormatter: DateFormatting;
+  firstDayOfWeek: DayOfWeek;
+} {
   return language === 'en'
-    ? { strings: defaultCalendarStrings, firstDayOfWeek: DayOfWeek.Sunday }
-    : { strings: ZH_CALENDAR, firstDayOfWeek: DayOfWeek.Monday };
+    ? {
+        strings: defaultCalendarStrings,
+        dateTimeFormatter: DEFAULT_DATE_FORMATTING,
+        firstDayOfWeek: DayOfWeek.Sunday,
+      }
+    : { strings: ZH_CALENDAR, dateTimeFormatter: ZH_FORMATTING, firstDayOfWeek: DayOfWeek.Monday };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -129,8 +150,7 @@ export function IsoDateInput({
             }
             today={now()}
             showGoToToday
-            strings={locale.strings}
-            firstDayOfWeek={locale.firstDayOfWeek}
+            {...locale}
             onSelectDate={(date: Date | null | undefined) => {
               if (!date) return;
               const iso = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;

@@ -1,34 +1,18 @@
 /**
  * Display names of referenced objects for lists and forms: ids asked during one render are
  * gathered and read in one `GET /api/names` batch (per kind a query property `<kind>Ids`), and the
- * answers kept for the page (cleared when the user, tenant or language context changes). Ids the
+ * answers kept for the page (useNames clears them when the path changes). Ids the
  * caller may not see come back absent and are remembered as such, so they are not asked again.
  */
+import { NAME_BATCH_MAX } from '@pv/engine';
+import type { DisplayName, NameKind } from '@pv/engine';
 import type { LocalisedText } from '../i18n';
 
-export const NAME_KINDS = [
-  'project',
-  'site',
-  'drug',
-  'user',
-  'receiver',
-  'regulator',
-  'organisation',
-] as const;
-export type NameKind = (typeof NAME_KINDS)[number];
-
-/** As the server answers it: a code (project code, site number) and a name in zh and, if kept, en. */
-export interface DisplayName {
-  code?: string;
-  name: string;
-  nameEn?: string;
-}
+export { NAME_BATCH_MAX, NAME_KINDS } from '@pv/engine';
+export type { DisplayName, NameKind };
 
 type Answer = Partial<Record<NameKind, Record<string, DisplayName>>>;
 export type NameReader = (params: Record<string, string[]>) => Promise<Answer>;
-
-/** The server's largest batch of one kind. */
-export const NAME_BATCH_MAX = 200;
 
 export interface NameCache {
   /** The name when known; null when the server said it has none for the caller; undefined while unknown. */
