@@ -7,6 +7,7 @@ import { ADMIN_PAGES } from '../pages/admin/registry';
 import { CASE_PAGES } from '../pages/cases/routes';
 import { CONFIGURATOR_PAGES } from '../pages/configurator/routes';
 import { PROJECT_PAGES } from '../pages/projects/routes';
+import { REPORT_PAGES } from '../pages/reports/routes';
 import { WORKBENCH_PAGES } from '../pages/workbench/routes';
 
 export interface BuiltPage {
@@ -19,6 +20,7 @@ export const builtPages: BuiltPage[] = [
   ...CASE_PAGES,
   ...CONFIGURATOR_PAGES,
   ...PROJECT_PAGES,
+  ...REPORT_PAGES,
   ...Object.keys(ADMIN_PAGES).map((path) => ({ path, load: () => import('../pages/admin/AdminPage') })),
   { path: '/holoxcontrol/scheduledTasks', load: () => import('../pages/scheduled-tasks/ScheduledTasksPage') },
   { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },
