@@ -28,8 +28,14 @@ async function setLanguage(page: Page, language: 'zh' | 'en' | 'both') {
   await page.evaluate((lang) => localStorage.setItem('pv.language', lang), language);
 }
 
-/** The first page of the case list as the server has it, and the caller's projects with their sites. */
-async function seeded(page: Page) {
+/**
+ * Signs the demo administrator in at 1440x900; answers the first page of the case list as the
+ * server has it and the caller's projects with their sites.
+ */
+async function seeded(page: Page, baseUrl: string, serverOutput: string) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
   const list = await apiCall<{ items: Row[] }>(page, 'POST', '/cases/search', { page: 1, size: 20 });
   assert.equal(list.code, 200, list.msg);
   const projects = await apiCall<Choice[]>(page, 'GET', '/names/projects');
@@ -43,10 +49,7 @@ test('the case list shows project codes and site names, never their ids, and dat
   serverOutput,
   screenshot,
 }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
-  await skipTour(page);
-  const { rows, projects } = await seeded(page);
+  const { rows, projects } = await seeded(page, baseUrl, serverOutput);
   const first = rows.find((row) => row.values.report_hospitalId);
   assert.ok(first, 'a seeded case names a study site');
   const project = projects.find((p) => p.id === first.values.report_studyProjectId);
@@ -67,7 +70,7 @@ test('the case list shows project codes and site names, never their ids, and dat
       { timeout: 10_000 },
     );
     const text = (await row.textContent()) ?? '';
-    const siteName = language === 'en' ? site.nameEn || site.name : site.name;
+    const siteName: string = language === 'en' ? site.nameEn || site.name : site.name;
     assert.ok(text.includes(project.code), `${language}: the project code ${project.code} in «${text}»`);
     assert.ok(text.includes(siteName), `${language}: the site ${siteName} in «${text}»`);
     assert.ok(!text.includes(project.id), `${language}: no project id in «${text}»`);
@@ -75,15 +78,28 @@ test('the case list shows project codes and site names, never their ids, and dat
     const table = (await page.getByTestId('case-list').textContent()) ?? '';
     assert.doesNotMatch(table, UUID, `${language}: no id in the list`);
     // E2B dates (C.1.4) read 2026-11-20, never 20261120 nor mm/dd/yyyy.
-    const firstReceived = String(first.values.report_reportDateFirst ?? '');
+    const firstReceived: string = String(first.values.report_reportDateFirst ?? '');
     if (/^\d{8}$/.test(firstReceived)) {
-      const iso = `${firstReceived.slice(0, 4)}-${firstReceived.slice(4, 6)}-${firstReceived.slice(6, 8)}`;
+      const iso: string = `${firstReceived.slice(0, 4)}-${firstReceived.slice(4, 6)}-${firstReceived.slice(6, 8)}`;
       assert.ok(text.includes(iso), `${language}: ${iso} in «${text}»`);
       assert.ok(!text.includes(firstReceived), `${language}: no raw ${firstReceived} in «${text}»`);
     }
     assert.doesNotMatch(text, /\b\d{1,2}\/\d{1,2}\/\d{4}\b/, `${language}: no US-shaped date`);
     assert.doesNotMatch(text, /\b(true|false|null|undefined)\b|\[object Object\]/, `${language}: raw values`);
     await screenshot(`case-list-${language}`);
+  }
+
+  // The date filters take ISO dates typed (no mm/dd/yyyy control); the range finds the case.
+  const firstReceived: string = String(first.values.report_reportDateFirst ?? '');
+  if (/^\d{8}$/.test(firstReceived)) {
+    const iso: string = `${firstReceived.slice(0, 4)}-${firstReceived.slice(4, 6)}-${firstReceived.slice(6, 8)}`;
+    await page.getByLabel(/^首次获知日期.*(起|from)$/).fill(iso);
+    await page.getByLabel(/^首次获知日期.*(止|to)$/).fill(iso);
+    await page.getByTestId('case-list-search').click();
+    await page.locator(`[data-testid="case-row"][data-case-id="${first.id}"]`).waitFor();
+    const shown = await page.getByTestId('case-row').allTextContents();
+    assert.ok(shown.length > 0 && shown.every((row) => row.includes(iso)), `every row received on ${iso}`);
+    assert.equal(await page.locator('input[type="date"]').count(), 0, 'no browser date control');
   }
   await setLanguage(page, 'zh');
 });
@@ -94,10 +110,7 @@ test('a partial date typed in the case form saves its E2B value at the precision
   serverOutput,
   screenshot,
 }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
-  await skipTour(page);
-  const { rows, projects } = await seeded(page);
+  const { rows, projects } = await seeded(page, baseUrl, serverOutput);
   const projectId = String(rows[0]!.values.report_studyProjectId);
   const project = projects.find((p) => p.id === projectId)!;
   const created = await apiCall<{ case: { id: string } }>(page, 'POST', '/cases', {
@@ -160,13 +173,31 @@ test('a partial date typed in the case form saves its E2B value at the precision
   // The calendar picks a day at day precision (the time typed before is dropped with the precision).
   await page.locator('#f-reactions-0-startDate').fill('2026-11-20');
   await page.getByTestId('f-reactions-0-startDate-calendar').click();
-  await page.getByRole('button', { name: /^21/ }).first().waitFor();
+  // The day buttons of the month shown (the grids of the months beside it are kept hidden).
+  const day21 = page.getByRole('button', { name: /^21, (11月|November), 2026/ });
+  await day21.waitFor();
+  // The calendar reads year first in Chinese (2026年11月).
+  assert.match((await page.locator('.fui-PopoverSurface').textContent()) ?? '', /2026年11月/);
   await screenshot('calendar-zh');
-  await page.getByRole('button', { name: /^21/ }).first().click();
+  await day21.click();
   assert.equal(await page.locator('#f-reactions-0-startDate').inputValue(), '2026-11-21');
   await save(page);
   assert.equal((await stored()).reactions?.[0]?.startDate, '20261121');
   await screenshot('reaction-date');
+
+  // The same widget in English and bilingual display: ISO order, the calendar in the language.
+  for (const language of ['en', 'both'] as const) {
+    await setLanguage(page, language);
+    await page.reload();
+    await page.getByTestId('case-detail').waitFor();
+    await page.getByTestId('case-tab-reaction').click();
+    assert.equal(await page.locator('#f-reactions-0-startDate').inputValue(), '2026-11-21');
+    await page.getByTestId('f-reactions-0-startDate-calendar').click();
+    await page.getByRole('button', { name: /^21, (11月|November), 2026/ }).waitFor();
+    await screenshot(`calendar-${language}`);
+    await page.keyboard.press('Escape');
+  }
+  await setLanguage(page, 'zh');
 });
 
 /** Saves; confirms saving with mandatory values missing when asked. */
