@@ -31,8 +31,10 @@ export async function recordCaseHistoryLine(
   actor: { userId: string; name: string },
   line: CaseHistoryLine,
   now: Date,
+  /** The case as the caller just read it in the same transaction (saves reading it again). */
+  read?: Record<string, unknown> & { rev: number },
 ): Promise<{ _id: string; version: number; rev: number } | null> {
-  const stored = await handle.collection<CaseDocument>(C.cases).findOne({ _id: line.caseId });
+  const stored = read ?? (await handle.collection<CaseDocument>(C.cases).findOne({ _id: line.caseId }));
   if (!stored) return null;
   const doc = caseContent(stored);
   const node = doc.state.workflowNode;

@@ -32,6 +32,8 @@ export const PERMISSIONS = {
   handle: 'casemanagement:unblindingManagement:handle',
   blindingList: 'casemanagement:unblindingManagement:blindBottom',
   caseHeader: 'activecase:blindBottom',
+  batch: 'casemanagement:batchUnblinding',
+  batchRun: 'casemanagement:batchUnblinding:run',
 } as const;
 
 export const OPEN_STATES = ['applied', 'approved'] as const;
@@ -306,12 +308,12 @@ export interface ApproveInput {
 /** The tenant's user of an account (members and principals name accounts; the user document is the tenant's). */
 async function userOf(caller: Caller, accountId: string) {
   const users = caller.tenant.collection<{ name?: string; state?: string }>(AuthC.users);
-  const options = { projection: { name: 1, state: 1 } };
+  const options = { projection: { name: 1, state: 1 } as Record<string, 0 | 1> };
   return (await users.findOne({ accountId }, options)) ?? (await users.findOne({ _id: accountId }, options));
 }
 
 /** A user who may handle unblinding in the project (holds the permission there). */
-async function unblindingPerson(caller: Caller, userId: string, projectId: string | null) {
+export async function unblindingPersonOf(caller: Caller, userId: string, projectId: string | null) {
   const user = await userOf(caller, userId);
   const principal = { tenantId: caller.principal.tenantId, userId, name: user?.name };
   const authorize = caller.deps.authenticator?.authorize;
@@ -334,7 +336,7 @@ export async function approve(caller: Caller, signer: Signer, caseId: string, in
   let person: { id: string; name: string } | null = null;
   if (input.result === 'agree') {
     if (!input.unblindingPersonId) throw errors.badRequest('unblinding.personRequired');
-    person = await unblindingPerson(caller, input.unblindingPersonId, app.projectId);
+    person = await unblindingPersonOf(caller, input.unblindingPersonId, app.projectId);
   }
   const signatureId = await sign(caller, signer, plan, input.password, caseId);
   const now = caller.clock.now();

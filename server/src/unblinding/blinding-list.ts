@@ -226,8 +226,10 @@ export async function lookupAssignment(
   caseId: string,
   numbers: string[],
   purpose: 'handle' | 'batch' = 'handle',
+  /** The current list when the caller already read it (a batch reads it once). */
+  known?: StoredDoc<BlindingListVersion> | null,
 ): Promise<Assignment> {
-  const list = await currentList(handle, projectId);
+  const list = known ?? (await currentList(handle, projectId));
   if (!list) throw errors.badRequest('unblinding.noList');
   const entries = handle.collection<BlindingListEntry>(U.entries);
   let entry: StoredDoc<BlindingListEntry> | null = null;

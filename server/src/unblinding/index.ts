@@ -17,6 +17,7 @@ import type { Signer } from '../workflow';
 import { U } from './blinding-list';
 import { unblindingRoutes } from './routes';
 import { seedUnblindingDemo } from './demo';
+import { batchJob } from './batch';
 
 // Apart from case data: collections of their own, audited (the trail holds every change and every
 // recorded read of the list).
@@ -37,6 +38,12 @@ const collections: CollectionDefinition[] = [
     ],
   },
   { name: U.reads, scope: 'tenant', audited: true, indexes: [{ fields: { projectId: 1, at: -1 } }] },
+  {
+    name: U.batches,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ fields: { projectId: 1, appliedAt: -1 } }],
+  },
   {
     name: U.applications,
     scope: 'tenant',
@@ -62,6 +69,7 @@ export function createUnblindingModule(options: UnblindingModuleOptions = {}): S
     collections,
     routes: (router) => unblindingRoutes(router, signer),
     seed: seedUnblindingDemo,
+    jobs: [batchJob],
   });
 }
 

@@ -25,6 +25,10 @@ import {
 } from './applications';
 import { listReads, listVersions, readListRows, U, uploadList } from './blinding-list';
 import { blindingTemplate, LIST_MAX_BYTES } from './workbook';
+import type { UnblindingBatch } from './batch';
+import { applyBatch, approveBatch, batchView, handleBatch } from './batch';
+import type { CaseListQuery } from '../cases';
+import { caseListQuerySchema } from '../cases';
 import { loadEntity, pickBody } from '../entities';
 
 // Bodies are schemas/entities/unblinding-application.json's declaration (the forms render the same one).
@@ -232,6 +236,88 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       permission: PERMISSIONS.approve,
     },
     async (c) => ({ items: await unblindingPersons(callerOf(c)) }),
+  );
+
+  // Batch unblinding: one application and one approval for a selection of a project's cases.
+  const batchId = { batchId: id() };
+  router.route<unknown, Record<string, unknown>, { projectId: string }>(
+    {
+      method: 'get',
+      path: '/projects/:projectId/batches',
+      object: PROJECT_OBJECT,
+      summary: "A project's batch unblindings, newest first, with the handling job's progress",
+      permission: PERMISSIONS.batch,
+      params: projectParams,
+    },
+    async (c, { params }) => {
+      const docs = await callerOf(c)
+        .tenant.collection<UnblindingBatch>(U.batches)
+        .find({ projectId: params.projectId }, { sort: { appliedAt: -1 }, limit: 200 });
+      return { items: docs.map(batchView) };
+    },
+  );
+
+  router.route<
+    { caseIds?: string[]; query?: CaseListQuery; reason: string; description?: string },
+    Record<string, unknown>,
+    { projectId: string }
+  >(
+    {
+      method: 'post',
+      path: '/projects/:projectId/batches',
+      object: PROJECT_OBJECT,
+      summary:
+        "Applies for the unblinding of a selection of the project's cases (case ids or a case-list query; none: the whole project, at study end)",
+      permission: PERMISSIONS.batchRun,
+      params: projectParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['reason'],
+        properties: {
+          caseIds: { type: 'array', items: id(), maxItems: 20_000 },
+          query: caseListQuerySchema({ paged: false }),
+          reason: { type: 'string', maxLength: 2000 },
+          description: { type: 'string', maxLength: 4000 },
+        },
+      },
+      bodyLimit: 1024 * 1024,
+    },
+    async (c, { params, body }) => batchView(await applyBatch(callerOf(c), params.projectId, body)),
+  );
+
+  router.route<
+    { batchId: string; result: 'agree' | 'disagree'; opinion?: string; unblindingPersonId?: string },
+    Record<string, unknown>,
+    { projectId: string }
+  >(
+    {
+      method: 'post',
+      path: '/projects/:projectId/batches/approve',
+      object: PROJECT_OBJECT,
+      summary: 'Agrees (naming the unblinding person) or disagrees with a batch unblinding',
+      permission: PERMISSIONS.approve,
+      params: projectParams,
+      body: pickBody(applicationEntity, ['result', 'opinion', 'unblindingPersonId'], {
+        required: ['batchId', 'result'],
+        extra: batchId,
+      }),
+    },
+    async (c, { params, body }) => batchView(await approveBatch(callerOf(c), params.projectId, body)),
+  );
+
+  router.route<{ batchId: string }, Record<string, unknown>, { projectId: string }>(
+    {
+      method: 'post',
+      path: '/projects/:projectId/batches/handle',
+      object: PROJECT_OBJECT,
+      summary:
+        'The designated unblinding person starts the handling of an approved batch: a job unblinds each case (GET the batches for its progress)',
+      permission: PERMISSIONS.handle,
+      params: projectParams,
+      body: { type: 'object', additionalProperties: false, required: ['batchId'], properties: batchId },
+    },
+    async (c, { params, body }) => batchView(await handleBatch(callerOf(c), params.projectId, body.batchId)),
   );
 
   type ListQuery = PageQuery & {

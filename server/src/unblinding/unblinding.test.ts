@@ -423,3 +423,85 @@ describe('unblinding applications', () => {
     });
   });
 });
+
+describe('batch unblinding', () => {
+  it('takes one application and approval for the selection and unblinds each case in a job', async () => {
+    const four = await filledCaseOf(rig, 'entry', 'p1', 4);
+    const five = await filledCaseOf(rig, 'entry', 'p1', 5);
+    const open = await filledCaseOf(rig, 'entry', 'p1', 7);
+    // p1 asks for the e-signature on applying since the test above.
+    const opened = await rig
+      .as('applicant')
+      .call('POST', `/unblinding/cases/${open.id}/apply`, { reason: 'r', password: 'Correct-Horse-1' });
+    expect(opened.body.code).toBe(200);
+    const subjectOf = (c: { doc: Record<string, unknown> }) =>
+      (c.doc.patient as { subjectNumber: string }).subjectNumber;
+    const listed = [
+      {
+        randomisationNumber: 'R0101',
+        subjectNumber: subjectOf(four),
+        treatmentGroup: 'B',
+        productNumber: 'PN-8801',
+      },
+      {
+        randomisationNumber: 'R0102',
+        subjectNumber: subjectOf(open),
+        treatmentGroup: 'A',
+        productNumber: 'PN-8802',
+      },
+    ];
+    expect(
+      (await upload('owner', 'list-batch.xlsx', await listWorkbook([...rows, ...listed]))).body.code,
+    ).toBe(200);
+
+    const path = '/unblinding/projects/p1/batches';
+    expect(
+      (await rig.as('nobody').call('POST', path, { reason: 'study end', caseIds: [four.id] })).body.code,
+    ).toBe(403);
+    const applied = await rig.as('approver').call('POST', path, {
+      reason: 'study end',
+      caseIds: [four.id, five.id, open.id],
+    });
+    expect(applied.body.data).toMatchObject({ status: 'applied', caseCount: 3 });
+    const batchId = applied.body.data.id as string;
+    expect((await rig.as('approver').call('POST', `${path}/handle`, { batchId })).body.code).toBe(403);
+    const approved = await rig.as('approver').call('POST', `${path}/approve`, {
+      batchId,
+      result: 'agree',
+      unblindingPersonId: 'person',
+    });
+    expect(approved.body.data).toMatchObject({ status: 'approved', unblindingPersonId: 'person' });
+    expect((await rig.as('other').call('POST', `${path}/handle`, { batchId })).body.code).toBe(403);
+    const started = await rig.as('person').call('POST', `${path}/handle`, { batchId });
+    expect(started.body.data.job).toMatchObject({ state: 'queued', total: 3 });
+    expect((await rig.as('person').call('POST', `${path}/handle`, { batchId })).body.code).toBe(400);
+
+    const { JobRunner } = await import('../jobs');
+    const runner = new JobRunner(rig.platform.deps, rig.platform.jobDefinitions, {
+      owner: 'unblinding-test',
+    });
+    await runner.tick();
+    await runner.idle();
+    const batch = ((await rig.as('person').call('GET', path)).body.data.items as Data[]).find(
+      (b) => b.id === batchId,
+    )!;
+    expect(batch).toMatchObject({ status: 'completed', job: { state: 'done', done: 3, unblinded: 1 } });
+    expect(batch.job.skipped.map((s: Data) => s.caseId).sort()).toEqual([five.id, open.id].sort());
+
+    const seen = (await rig.as('person').call('GET', `/unblinding/cases/${four.id}`)).body.data as Data;
+    expect(seen.applications[0]).toMatchObject({
+      status: 'completed',
+      batchId,
+      assignment: { treatmentGroup: 'B', groupKind: 'placebo', productNumber: 'PN-8801' },
+      snapshot: { type: 'unblinding' },
+    });
+    const blinded = (await rig.as('entry').call('GET', `/unblinding/cases/${four.id}`)).body.data as Data;
+    expect(blinded.applications[0]).toMatchObject({ revealed: false, assignment: null });
+    const history = (await rig.as('entry').call('GET', `/cases/${four.id}/workflow-history`)).body
+      .data as Data;
+    const items = (Array.isArray(history) ? history : history.items) as Data[];
+    expect(items.filter((h) => h.action === 'unblindingHandle').map((h) => h.details.batchId)).toEqual([
+      batchId,
+    ]);
+  });
+});
