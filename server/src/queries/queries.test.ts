@@ -181,8 +181,10 @@ describe('query states (SPEC 4: sent, handled, closed; re-raise, close, delete)'
     expect(query).toMatchObject({ state: 'closed', closedBy: 'qc' });
     await refusesAllBut(query, ['reraise']);
 
-    query = await moved(move(qc, query, 'reraise', { question: '第三轮' }));
-    expect(query.state).toBe('sent');
+    const early = await move(qc, query, 'reraise', { question: '第三轮', timeLimit: '2026-11-01' });
+    expect(early.body.msg).toMatch(/^The time limit \(2026-11-01\) must be later than the start date/);
+    query = await moved(move(qc, query, 'reraise', { question: '第三轮', timeLimit: '2026-12-05' }));
+    expect(query).toMatchObject({ state: 'sent', timeLimit: '2026-12-05' });
     query = await moved(move(qc, query, 'close'));
     expect(query.rounds.map((r: Data) => [r.round, r.kind, r.question, r.reply, r.repliedBy])).toEqual([
       [1, 'first', '最新获知日期与随访记录不一致，请核实', '已与报告者核实，日期无误', 'entry'],

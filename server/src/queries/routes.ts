@@ -534,16 +534,20 @@ export function queryRoutes(router: ModuleRouter): void {
     },
   );
 
-  router.route<{ rev?: number; question?: string }, Record<string, unknown>, { queryId: string }>(
+  router.route<
+    { rev?: number; question?: string; timeLimit?: string },
+    Record<string, unknown>,
+    { queryId: string }
+  >(
     {
       method: 'post',
       path: '/:queryId/reraise',
       object: QUERY_OBJECT,
       summary:
-        'Re-raises a handled or closed query: a new round ("again") with its question (initiator or re-raise permission)',
+        'Re-raises a handled or closed query: a new round ("again") with its question and optionally a new time limit later than today (initiator or re-raise permission)',
       permission: PERMISSIONS.raise,
       params: queryParams,
-      body: pickBody(queryEntity, ['question'], { required: [], extra: { rev } }),
+      body: pickBody(queryEntity, ['question', 'timeLimit'], { required: [], extra: { rev } }),
     },
     async (c, { params, body }) => {
       const caller = callerOf(c);

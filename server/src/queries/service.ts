@@ -383,6 +383,8 @@ export const withoutState = (doc: Doc): Doc => {
 export interface ReraiseInput {
   rev?: number;
   question?: string;
+  /** A new time limit for the new round (later than today); the query's own when not given. */
+  timeLimit?: string;
 }
 
 /** A new round ("again") from handled or closed: the fields' values are read again. */
@@ -394,6 +396,9 @@ export async function reraiseQuery(
   const { query, toNode } = await prepare(caller, queryId, 'reraise', input.rev);
   const question = input.question?.trim() ?? '';
   if (!question) throw errors.badRequest('queries.questionRequired');
+  const start = dayOf(caller.clock.now());
+  if (input.timeLimit && input.timeLimit <= start)
+    throw errors.badRequest('queries.timeLimitNotAfterStart', { timeLimit: input.timeLimit, start });
   const stored = await loadCase(caller.tenant, query.caseId);
   const doc = caseContent(stored) as unknown as Doc;
   const at = caller.clock.now().toISOString();
@@ -417,6 +422,7 @@ export async function reraiseQuery(
       state: toNode,
       reply: null,
       overdueNotified: false,
+      ...(input.timeLimit ? { timeLimit: input.timeLimit } : {}),
       fields: query.fields.map((f) => ({ ...f, value: valueAt(doc, f.pointer) })),
       rounds: [...query.rounds, round],
       closedBy: null,

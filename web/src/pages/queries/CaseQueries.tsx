@@ -252,6 +252,7 @@ function MoveForm({
   const { pick } = useLanguage();
   const styles = useStyles();
   const [text, setText] = useState('');
+  const [timeLimit, setTimeLimit] = useState('');
   const [withChange, setWithChange] = useState(form.dirty);
   const field = { reply: 'reply', reraise: 'question', delete: 'reason', close: null }[action];
   const label = { reply: qt('uiReply'), reraise: qt('uiQuestion'), delete: qt('uiDeleteReason'), close: '' }[
@@ -260,6 +261,7 @@ function MoveForm({
   const submit = async () => {
     const body: Record<string, unknown> = { rev: query.rev };
     if (field) body[field] = text;
+    if (action === 'reraise' && timeLimit) body.timeLimit = timeLimit;
     if (action === 'reply' && withChange && form.dirty)
       body.change = { rev: form.rev, document: form.document(), confirmMissing: true };
     try {
@@ -279,6 +281,17 @@ function MoveForm({
             data-testid={`query-${action}-text`}
             value={text}
             onChange={(e) => setText(e.target.value)}
+          />
+        </Field>
+      ) : null}
+      {action === 'reraise' ? (
+        <Field label={qt('uiNewTimeLimit')}>
+          <Input
+            type="date"
+            data-testid="query-reraise-time-limit"
+            min={todayIso()}
+            value={timeLimit}
+            onChange={(e: ChangeEvent<HTMLInputElement>) => setTimeLimit(e.target.value)}
           />
         </Field>
       ) : null}
