@@ -81,17 +81,21 @@ export function calendarLocale(language: string): {
 const pad = (n: number) => String(n).padStart(2, '0');
 
 export function IsoDateInput({
+  id,
   value,
   onChange,
   ariaLabel,
   className,
   testId,
+  disabled,
 }: {
+  id?: string;
   value: string;
   onChange(value: string): void;
   ariaLabel: string;
   className?: string;
   testId?: string;
+  disabled?: boolean;
 }) {
   const styles = useStyles();
   const { tx, language } = useCaseFormText();
@@ -115,6 +119,8 @@ export function IsoDateInput({
   return (
     <span className={`${styles.root} ${className ?? ''}`}>
       <Input
+        id={id}
+        disabled={disabled}
         className={styles.input}
         aria-label={ariaLabel}
         aria-invalid={invalid}
@@ -132,6 +138,7 @@ export function IsoDateInput({
         <PopoverTrigger disableButtonEnhancement>
           <Button
             appearance="subtle"
+            disabled={disabled}
             icon={<CalendarLtrRegular />}
             aria-label={`${ariaLabel} ${tx('openCalendar')}`}
             title={tx('openCalendar')}

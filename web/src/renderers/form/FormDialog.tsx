@@ -25,6 +25,10 @@ import { loadOptions, optionSources, withOptions } from './options';
 import { PermissionTreeField } from './PermissionTreeField';
 import { withoutEmpty } from './empty';
 import { SaeOverlayField } from '../../pages/sae-templates/OverlayField';
+import { DateWidget } from './DateWidget';
+
+/** Dates typed in ISO order with a calendar, not the browser's mm/dd/yyyy control. */
+const FORM_WIDGETS = { DateWidget };
 
 // Not AJV: its generated code needs 'unsafe-eval', which the page's CSP refuses (cspValidator.ts).
 const validator = cspValidator;
@@ -195,6 +199,7 @@ export default function FormDialog(props: {
           formData={data}
           validator={validator}
           fields={fields}
+          widgets={FORM_WIDGETS}
           disabled={mode === 'view' || busy}
           liveValidate="onChange"
           showErrorList={false}
