@@ -1,7 +1,9 @@
 /**
  * Authentication cost: an authenticated GET of a small resource against the same handler with no
  * authentication, both through the full server on loopback (autocannon), and the login time
- * (scrypt verification at the production cost, and a whole login over HTTP).
+ * (scrypt verification at the production cost, and a whole login over HTTP). The authenticated
+ * route carries the checks a case route does (issue 13): a permission checked in the project of
+ * the object it names, read from the object itself (as CASE_OBJECT does), never from a header.
  *
  *   npm run bench -- auth   BENCH_AUTH_SECONDS per run (3), BENCH_AUTH_ROUNDS (5), BENCH_AUTH_CONNECTIONS (10)
  */
@@ -13,6 +15,7 @@ import autocannon from 'autocannon';
 import { serve } from '@hono/node-server';
 import { createPlatform } from '../../server/src/app';
 import { defineModule } from '../../server/src/http/module';
+import type { ObjectResolver } from '../../server/src/http/route';
 import { silentLogger } from '../../server/src/http/log';
 import { openStore } from '../../server/src/store';
 import { identityModules } from '../../server/src/auth/testing';
@@ -25,12 +28,37 @@ const ROUNDS = Number(process.env.BENCH_AUTH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_AUTH_CONNECTIONS ?? 10);
 const PASSWORD = 'Bench#2026pass';
 
-// The same handler mounted twice: once behind the authenticator, once public.
+// The same handler mounted twice: once behind the authenticator and an object's project
+// permission, once public.
 const resource = () => ({ caseId: 'c-1', reportCode: 'CN-DEMO-2026-000001', state: 'dataEntry', version: 3 });
+const ITEMS = 'benchItems';
+const ITEM_ID = 'c-1';
+/** Like the case object: the item's project, read from the item. */
+const itemObject: ObjectResolver = {
+  notFound: 'common.notFound',
+  collections: [ITEMS],
+  async scopeOf(handle, id) {
+    const item = await handle
+      .collection<{ projectId: string }>(ITEMS)
+      .findOne({ _id: id }, { projection: { projectId: 1 } });
+    return item ? { projectId: item.projectId } : null;
+  },
+};
 const benchModule = defineModule({
   name: 'bench',
+  collections: [{ name: ITEMS, scope: 'tenant' }],
+  objects: { 'bench-item': itemObject },
   routes(router) {
-    router.route({ method: 'get', path: '/item', summary: 'authenticated' }, resource);
+    router.route(
+      {
+        method: 'get',
+        path: '/items/:itemId',
+        summary: 'authenticated, permission in the item project',
+        permission: 'activecase',
+        object: { param: 'itemId', kind: 'bench-item' },
+      },
+      resource,
+    );
     router.route({ method: 'get', path: '/item-public', summary: 'public', auth: 'none' }, resource);
   },
 });
@@ -71,7 +99,7 @@ async function main() {
     config: { webDist: null },
   });
   await platform.ready();
-  await createTenant(
+  const tenant = await createTenant(
     platform.deps,
     options,
     {
@@ -85,6 +113,11 @@ async function main() {
     },
     'bench',
   );
+  // The bench administrator holds every permission in the item's project (a tenant administrator).
+  await store
+    .tenant(tenant._id, { userId: 'bench' })
+    .collection(ITEMS)
+    .insertOne({ _id: ITEM_ID, projectId: 'p-bench' });
   const server = serve({ fetch: platform.app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -125,7 +158,7 @@ async function main() {
     const pairs: { publicRate: number; authRate: number; ratio: number }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const publicRate = await run(`${base}/api/bench/item-public`);
-      const authRate = await run(`${base}/api/bench/item`, token);
+      const authRate = await run(`${base}/api/bench/items/${ITEM_ID}`, token);
       pairs.push({ publicRate, authRate, ratio: authRate / publicRate });
     }
     console.log(

@@ -11,6 +11,7 @@
 import type { Caller } from '../http';
 import type { AuthorizationContext, AuthorizationScope, Principal } from '../http';
 import type { ModuleDeps } from '../http';
+import type { Store } from '../store';
 import { errors } from '../http';
 import { C } from '../auth';
 import type { Account, User } from '../auth';
@@ -62,13 +63,51 @@ export interface Grants {
 
 const cache = new WeakMap<Principal, Map<string, Promise<Grants>>>();
 
+/**
+ * Grants are kept across requests for at most this long (real time), as sessions are
+ * (SESSION_CACHE_MS): a change made by another server instance counts within this window.
+ */
+export const GRANTS_CACHE_MS = 2000;
+/** What grants are computed from: a write to any of them in this process drops every kept grant. */
+const GRANT_SOURCES = [C.tenants, C.accounts, C.users, C.roles, C.projectMembers, C.operatorRoles];
+interface KeptGrants {
+  grants: Promise<Grants>;
+  generation: number;
+  at: number;
+}
+const kept = new WeakMap<Store, Map<string, KeptGrants>>();
+
+const sourceGeneration = (store: Store): number =>
+  GRANT_SOURCES.reduce((sum, name) => sum + store.writeGeneration(name), 0);
+
 /** The caller's grants (memoised for the request: the principal object lives one request). */
 export function grantsOf(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<Grants> {
   let perPrincipal = cache.get(principal);
   if (!perPrincipal) cache.set(principal, (perPrincipal = new Map()));
   const key = projectId ?? '';
   let grants = perPrincipal.get(key);
-  if (!grants) perPrincipal.set(key, (grants = computeGrants(deps, principal, projectId)));
+  if (!grants) perPrincipal.set(key, (grants = keptGrants(deps, principal, projectId)));
+  return grants;
+}
+
+/**
+ * The grants kept from an earlier request while none of their sources changed in this process and
+ * GRANTS_CACHE_MS has not passed (a permission check then costs no store read); computed otherwise.
+ */
+function keptGrants(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<Grants> {
+  const store = deps.store;
+  let perStore = kept.get(store);
+  if (!perStore) kept.set(store, (perStore = new Map()));
+  const key = [principal.operator === true, principal.tenantId, principal.userId, projectId ?? ''].join('\n');
+  // Read before the sources are: a write landing meanwhile leaves the entry stale, and unused.
+  const generation = sourceGeneration(store);
+  const now = performance.now();
+  const hit = perStore.get(key);
+  if (hit && hit.generation === generation && now - hit.at < GRANTS_CACHE_MS) return hit.grants;
+  if (perStore.size > 10_000) perStore.clear();
+  const grants = computeGrants(deps, principal, projectId);
+  perStore.set(key, { grants, generation, at: now });
+  grants.catch(() => perStore.delete(key));
   return grants;
 }
 

@@ -107,7 +107,11 @@ export const projectIdOf = (doc: Record<string, unknown>): string | null => {
  * own project (`report.studyProjectId`), never in the one a header names. Routes acting on a case,
  * or on anything a case owns, declare `object: CASE_OBJECT`.
  */
-export const caseObject: ObjectResolver = { notFound: 'cases.notFound', scopeOf: caseScope };
+export const caseObject: ObjectResolver = {
+  notFound: 'cases.notFound',
+  scopeOf: caseScope,
+  collections: [C.cases],
+};
 
 /** The case's project scope; null when the case does not exist. */
 export async function caseScope(handle: TenantHandle, id: string): Promise<AuthorizationScope | null> {

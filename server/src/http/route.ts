@@ -88,6 +88,46 @@ export interface ObjectResolver {
   scopeOf(handle: TenantHandle, id: string): Promise<AuthorizationScope | AuthorizationScope[] | null>;
   /** Message key of the 404 for an unknown object (params: {id}). */
   notFound: string;
+  /**
+   * The collections `scopeOf` reads: when given, the route layer keeps its answers while this
+   * process wrote none of them (Store.writeGeneration), for at most SCOPE_CACHE_MS, so a route
+   * naming an object costs no store read per request.
+   */
+  collections?: readonly string[];
+}
+
+/** Kept object scopes expire after this long (real time): writes by other server instances. */
+export const SCOPE_CACHE_MS = 2000;
+type ScopeAnswer = AuthorizationScope | AuthorizationScope[] | null;
+interface KeptScope {
+  scope: ScopeAnswer;
+  generation: number;
+  at: number;
+}
+const keptScopes = new WeakMap<object, Map<string, KeptScope>>();
+
+/** The resolver's answer for the object, kept while its collections are unchanged (ObjectResolver.collections). */
+async function scopeOfObject(
+  c: Context<AppEnv>,
+  kind: string,
+  resolver: ObjectResolver,
+  id: string,
+): Promise<ScopeAnswer> {
+  const handle = tenantHandle(c);
+  if (!resolver.collections?.length) return resolver.scopeOf(handle, id);
+  const store = c.get('deps').store;
+  let perStore = keptScopes.get(store);
+  if (!perStore) keptScopes.set(store, (perStore = new Map()));
+  const key = [kind, requirePrincipal(c).tenantId, id].join('\n');
+  // Read before the object is: a write landing meanwhile leaves the kept answer unused.
+  const generation = resolver.collections.reduce((sum, name) => sum + store.writeGeneration(name), 0);
+  const now = performance.now();
+  const hit = perStore.get(key);
+  if (hit && hit.generation === generation && now - hit.at < SCOPE_CACHE_MS) return hit.scope;
+  const scope = await resolver.scopeOf(handle, id);
+  if (perStore.size > 10_000) perStore.clear();
+  perStore.set(key, { scope, generation, at: now });
+  return scope;
 }
 
 export interface RouteInput<B, Q, P> {
@@ -196,7 +236,7 @@ async function objectScopes(
   // Fail closed: an object kind no mounted module resolves cannot be authorized.
   if (!resolver) throw errors.forbidden();
   const id = c.req.param(object.param) ?? '';
-  const scope = id ? await resolver.scopeOf(tenantHandle(c), id) : null;
+  const scope = id ? await scopeOfObject(c, object.kind, resolver, id) : null;
   if (!scope) throw errors.notFound(resolver.notFound, { id });
   const scopes = Array.isArray(scope) ? scope : [scope];
   // An object of no project at all: only tenant administrators.

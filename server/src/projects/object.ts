@@ -13,6 +13,7 @@ import { PROJECTS } from './model';
 
 export const projectObject: ObjectResolver = {
   notFound: 'cases.unknownProject',
+  collections: [PROJECTS],
   async scopeOf(handle: TenantHandle, id: string) {
     const scope = { projectId: id, membership: 'optional' as const };
     try {

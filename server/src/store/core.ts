@@ -119,6 +119,7 @@ interface Scope {
 
 export class CoreStore implements Store, StoreAdmin {
   private readonly definitions = new Map<string, CollectionDefinition>();
+  private readonly generations = new Map<string, number>();
 
   /** `clock` stamps createdAt, updatedAt and audit entries (the platform's clock; tests pass theirs). */
   constructor(
@@ -174,6 +175,15 @@ export class CoreStore implements Store, StoreAdmin {
 
   knownDefinition(name: string): CollectionDefinition | undefined {
     return this.definitions.get(name);
+  }
+
+  writeGeneration(collection: string): number {
+    return this.generations.get(collection) ?? 0;
+  }
+
+  /** Counts a write to the collection (writeGeneration), before and after it lands. */
+  noteWrite(collection: string): void {
+    this.generations.set(collection, this.writeGeneration(collection) + 1);
   }
 
   tenant(tenantId: string, actor: Actor): TenantHandle {
@@ -331,7 +341,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
       } as StoredDoc;
     });
     if (stored.length === 0) return [];
-    await this.write(async (tx) => {
+    await this.write(def, async (tx) => {
       await tx.insert(def, stored);
       if (def.audited) {
         await this.audit(
@@ -348,7 +358,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     checkUpdate(update);
     const scoped = this.scoped(filter);
     for (let attempt = 0; ; attempt++) {
-      const result = await this.write(async (tx) => {
+      const result = await this.write(def, async (tx) => {
         const [current] = await tx.find(def, scoped, { limit: 1, sort: { _id: 1 } });
         if (!current) return { doc: null };
         if (options.expectedRev !== undefined && current.rev !== options.expectedRev) {
@@ -378,7 +388,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     const def = await this.def(true);
     checkUpdate(update);
     const scoped = this.scoped(filter);
-    return this.write(async (tx) => {
+    return this.write(def, async (tx) => {
       let updated = 0;
       for (const doc of await tx.find(def, scoped, { sort: { _id: 1 } })) {
         let current: StoredDoc | undefined = doc;
@@ -431,7 +441,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     const def = await this.def(true);
     const scoped = this.scoped(filter);
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.write(async (tx) => {
+      const outcome = await this.write(def, async (tx) => {
         const [current] = await tx.find(def, scoped, { limit: 1, sort: { _id: 1 } });
         if (!current) return { deleted: false };
         if (options.expectedRev !== undefined && current.rev !== options.expectedRev) {
@@ -479,10 +489,18 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     return (await this.driver.aggregate(def, this.scope.tenantId, scoped, joinable)) as R[];
   }
 
-  /** Runs a write in the caller's transaction, or in its own so the audit entry lands with it. */
-  private write<R>(fn: (tx: Driver) => Promise<R>): Promise<R> {
-    if (this.driver.inTransaction) return fn(this.driver);
-    return this.driver.transaction(fn);
+  /**
+   * Runs a write in the caller's transaction, or in its own so the audit entry lands with it. The
+   * write is counted before (a cache filled meanwhile is not trusted) and after it (nor one filled
+   * from what was read before it landed).
+   */
+  private async write<R>(def: CollectionDefinition, fn: (tx: Driver) => Promise<R>): Promise<R> {
+    this.store.noteWrite(def.name);
+    try {
+      return this.driver.inTransaction ? await fn(this.driver) : await this.driver.transaction(fn);
+    } finally {
+      this.store.noteWrite(def.name);
+    }
   }
 
   private entry(

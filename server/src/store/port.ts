@@ -112,6 +112,12 @@ export interface Store {
   define(definition: CollectionDefinition): Promise<void>;
   tenant(tenantId: string, actor: Actor): TenantHandle;
   platform(actor: Actor): PlatformHandle;
+  /**
+   * How many writes this process has made to a collection (any tenant) since the store opened: a
+   * process cache of data derived from it (permissions) stays valid while the number is the same.
+   * Writes by other processes are not counted (such caches also expire).
+   */
+  writeGeneration(collection: string): number;
   close(): Promise<void>;
 }
 
