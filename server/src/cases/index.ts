@@ -8,7 +8,7 @@ export type { CaseListQuery } from './list';
 export { findDuplicates } from './duplicates';
 export { saveCase } from './service';
 export type { SaveInput, SaveWithin } from './service';
-export { provideSaveParticipant } from './save-participants';
+export { FIELD_CORRECTIONS_SCHEMA, provideSaveParticipant } from './save-participants';
 export type { CaseSaveEvent, FieldCorrection, SaveParticipant } from './save-participants';
 export { describeField, fieldChanges } from './diff';
 export { findHandler } from './directory';

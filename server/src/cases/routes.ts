@@ -45,6 +45,7 @@ import {
   restoreEffect,
   saveCase,
 } from './service';
+import { FIELD_CORRECTIONS_SCHEMA } from './save-participants';
 import {
   FREEZE_PERMISSION,
   freezeEffect,
@@ -364,16 +365,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
           confirmMissing: { type: 'boolean' },
           reason: text(2000),
           // Data QC: the reason of each changed field (the queries module refuses a change without one).
-          corrections: {
-            type: 'array',
-            maxItems: 500,
-            items: {
-              type: 'object',
-              required: ['pointer', 'reason'],
-              additionalProperties: false,
-              properties: { pointer: text(500), reason: text(2000) },
-            },
-          },
+          corrections: FIELD_CORRECTIONS_SCHEMA,
         },
       },
     },

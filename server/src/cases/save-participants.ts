@@ -15,6 +15,18 @@ export interface FieldCorrection {
   reason: string;
 }
 
+/** The body schema of the reasons a save gives (the case save's and a query reply's change). */
+export const FIELD_CORRECTIONS_SCHEMA = {
+  type: 'array',
+  maxItems: 500,
+  items: {
+    type: 'object',
+    required: ['pointer', 'reason'],
+    additionalProperties: false,
+    properties: { pointer: { type: 'string', maxLength: 500 }, reason: { type: 'string', maxLength: 2000 } },
+  },
+} as const;
+
 export interface CaseSaveEvent {
   caseId: string;
   /** The case as it was read, and as it is written. */

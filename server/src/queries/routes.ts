@@ -7,7 +7,7 @@
 import ExcelJS from 'exceljs';
 import type { Caller, JsonSchema, ModuleRouter, PageQuery, RouteObject } from '../http';
 import { AppError, callerOf, errors, pageOptions, pageQuery, timeBound, timeRange, warning } from '../http';
-import { CASE_OBJECT, emptyScope, listScope, scopeIds } from '../cases';
+import { CASE_OBJECT, FIELD_CORRECTIONS_SCHEMA, emptyScope, listScope, scopeIds } from '../cases';
 import { loadEntity, pickBody } from '../entities';
 import type { Filter } from '../store';
 import type { QcRecord, Query } from './model';
@@ -513,16 +513,7 @@ export function queryRoutes(router: ModuleRouter): void {
               rev,
               document: { type: 'object' },
               confirmMissing: { type: 'boolean' },
-              corrections: {
-                type: 'array',
-                maxItems: 500,
-                items: {
-                  type: 'object',
-                  required: ['pointer', 'reason'],
-                  additionalProperties: false,
-                  properties: { pointer: text(500), reason: text(2000) },
-                },
-              },
+              corrections: FIELD_CORRECTIONS_SCHEMA,
             },
           },
         },

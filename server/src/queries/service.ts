@@ -118,6 +118,25 @@ async function handlerOf(caller: Caller, userId: string, projectId: string | nul
   return handler;
 }
 
+/** A round asked by the caller now, unanswered; the first is "first", the others "again". */
+function newRound(caller: Caller, n: number, question: string, at: string, caseRev: number): QueryRound {
+  return {
+    round: n,
+    kind: n === 1 ? 'first' : 'again',
+    question,
+    askedBy: caller.userId,
+    askedByName: callerName(caller),
+    askedAt: at,
+    caseRev,
+    reply: null,
+    repliedBy: null,
+    repliedByName: null,
+    repliedAt: null,
+    change: null,
+    closedAt: null,
+  };
+}
+
 export interface RaiseInput {
   fields: string[];
   handlerId?: string;
@@ -147,21 +166,7 @@ export async function raiseQuery(caller: Caller, caseId: string, input: RaiseInp
   const fields = pointers.map((pointer) => queriedField(doc, pointer));
   const handler = await handlerOf(caller, input.handlerId, projectId);
   const at = now.toISOString();
-  const round: QueryRound = {
-    round: 1,
-    kind: 'first',
-    question: description,
-    askedBy: caller.userId,
-    askedByName: callerName(caller),
-    askedAt: at,
-    caseRev: stored.rev,
-    reply: null,
-    repliedBy: null,
-    repliedByName: null,
-    repliedAt: null,
-    change: null,
-    closedAt: null,
-  };
+  const round = newRound(caller, 1, description, at, stored.rev);
   const raised = await handle.transaction(async (tx) =>
     queries(tx).insertOne({
       number: await nextQueryNumber(tx, now),
@@ -402,21 +407,7 @@ export async function reraiseQuery(
   const stored = await loadCase(caller.tenant, query.caseId);
   const doc = caseContent(stored) as unknown as Doc;
   const at = caller.clock.now().toISOString();
-  const round: QueryRound = {
-    round: query.rounds.length + 1,
-    kind: 'again',
-    question,
-    askedBy: caller.userId,
-    askedByName: callerName(caller),
-    askedAt: at,
-    caseRev: stored.rev,
-    reply: null,
-    repliedBy: null,
-    repliedByName: null,
-    repliedAt: null,
-    change: null,
-    closedAt: null,
-  };
+  const round = newRound(caller, query.rounds.length + 1, question, at, stored.rev);
   const reraised = await caller.tenant.transaction((tx) =>
     write(tx, query, {
       state: toNode,
