@@ -70,6 +70,9 @@ export * from './reports';
 // MedDRA and WHODrug: release parsing, search, case coding and recoding (engine/src/dictionaries).
 export * from './dictionaries';
 
+// Pooled analysis: disproportionality (PRR, ROR, IC) and drug-event pair counts (engine/src/analytics).
+export * from './analytics';
+
 // Project configurator: feature switches, list overrides, workflow overrides.
 export * from './configurator';
 
