@@ -168,6 +168,7 @@ test('a partial date typed in the case form saves its E2B value at the precision
 
   // Not a date: nothing is written, the field says how to type it.
   await page.locator('#f-reactions-0-startDate').fill('11/20/2026');
+  await page.locator('#f-reactions-0-startDate').blur();
   await page.getByTestId('f-reactions-0-startDate-date-problem').waitFor();
 
   // The calendar picks a day at day precision (the time typed before is dropped with the precision).

@@ -69,6 +69,8 @@ export function PartialDateWidget({ id, value, onChange, disabled, field, label,
     parsed ? textFromDigits(parsed.digits) : typeof value === 'string' ? value : '',
   );
   const [problem, setProblem] = useState<'typed' | 'short' | null>(null);
+  // A half-typed date is said to be wrong only once the user leaves the field.
+  const [left, setLeft] = useState(false);
   const [calendarOpen, setCalendarOpen] = useState(false);
   const emitted = useRef<unknown>(value);
 
@@ -146,6 +148,7 @@ export function PartialDateWidget({ id, value, onChange, disabled, field, label,
     return new Date(n(0, 4, 2000), n(4, 6, 1) - 1, n(6, 8, 1));
   }, [digits]);
   const pickDays = PRECISION_DIGITS[precision] >= PRECISION_DIGITS.day;
+  const shownProblem = problem === 'typed' && !left ? null : problem;
 
   return (
     <div className={styles.root} data-widget="partial-date">
@@ -154,12 +157,16 @@ export function PartialDateWidget({ id, value, onChange, disabled, field, label,
           id={id}
           className={styles.input}
           aria-label={label}
-          aria-invalid={invalid || problem !== null}
+          aria-invalid={invalid || shownProblem !== null}
           disabled={disabled}
           value={text}
           placeholder={PRECISION_PATTERN[precision]}
           data-testid={`${id}-text`}
-          onChange={(_, data) => onText(data.value)}
+          onChange={(_, data) => {
+            setLeft(false);
+            onText(data.value);
+          }}
+          onBlur={() => setLeft(true)}
         />
         <Popover
           open={calendarOpen}
@@ -229,9 +236,9 @@ export function PartialDateWidget({ id, value, onChange, disabled, field, label,
           </Dropdown>
         ) : null}
       </div>
-      {problem ? (
+      {shownProblem ? (
         <Text size={200} className={styles.problem} data-testid={`${id}-date-problem`}>
-          {tx(problem === 'typed' ? 'dateTypedInvalid' : 'dateIncomplete', {
+          {tx(shownProblem === 'typed' ? 'dateTypedInvalid' : 'dateIncomplete', {
             pattern: allowed.map((p) => PRECISION_PATTERN[p]).join(' | '),
             format: PRECISION_PATTERN[precision],
           })}
