@@ -74,21 +74,8 @@ describe('stats signals', () => {
     expect(code).toBe(0);
     const row = rows.find((r) => r.drug === 'Drug X' && r.event === pt.code)!;
     // 11 valid cases; X with PT 4, X without 1, Y with PT 1, Y without 5.
-    expect(Object.keys(row)).toEqual([
-      'drug',
-      'event',
-      'a',
-      'b',
-      'c',
-      'd',
-      'prr',
-      'chi2',
-      'ror',
-      'rorLower',
-      'rorUpper',
-      'ic',
-      'ic025',
-    ]);
+    // The documented fields, in order (issue 22 item 4).
+    expect(Object.keys(row).join(' ')).toBe('drug event a b c d prr chi2 ror rorLower rorUpper ic ic025');
     expect(row).toMatchObject({ a: 4, b: 1, c: 1, d: 5 });
     const figures = disproportionality({ a: 4, b: 1, c: 1, d: 5 });
     expect(row.prr).toBeCloseTo(4 / 5 / (1 / 6), 10);
