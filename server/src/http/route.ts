@@ -113,8 +113,7 @@ async function scopeOfObject(
   resolver: ObjectResolver,
   id: string,
 ): Promise<ScopeAnswer> {
-  const handle = tenantHandle(c);
-  if (!resolver.collections?.length) return resolver.scopeOf(handle, id);
+  if (!resolver.collections?.length) return resolver.scopeOf(tenantHandle(c), id);
   const store = c.get('deps').store;
   let perStore = keptScopes.get(store);
   if (!perStore) keptScopes.set(store, (perStore = new Map()));
@@ -124,7 +123,7 @@ async function scopeOfObject(
   const now = performance.now();
   const hit = perStore.get(key);
   if (hit && hit.generation === generation && now - hit.at < SCOPE_CACHE_MS) return hit.scope;
-  const scope = await resolver.scopeOf(handle, id);
+  const scope = await resolver.scopeOf(tenantHandle(c), id);
   if (perStore.size > 10_000) perStore.clear();
   perStore.set(key, { scope, generation, at: now });
   return scope;
