@@ -143,3 +143,29 @@ test(
   },
   { timeoutMs: 180_000 },
 );
+
+test(
+  'a batch of the project SUSAR cases is applied for, approved and unblinded as a job',
+  async ({ browser, baseUrl, serverOutput, screenshot }) => {
+    const approver = await signIn(browser, baseUrl, serverOutput, 'unblindapprove');
+    await approver.goto(`${baseUrl}/casemanagement/batchUnblinding`);
+    await approver.getByTestId('batch-unblinding').waitFor();
+    await approver.waitForFunction(() => Boolean(document.querySelector('[data-testid="batch-apply"]')));
+    await approver.getByText(/项目中的 SUSAR 病例|The project's SUSAR cases/).click();
+    await approver.getByTestId('batch-reason').fill('Study end: SUSARs unblinded for the CSR');
+    await approver.getByTestId('batch-apply').click();
+    const row = approver.locator('[data-testid="batch-row"]').first();
+    await row.locator('[data-testid="batch-approve"]').click();
+    await approver.getByTestId('batch-person').click();
+    await approver.getByRole('option', { name: /Unblinding approver/ }).click();
+    await approver.getByTestId('batch-approval-submit').click();
+    await approver.locator('[data-testid="batch-row"][data-status="approved"]').first().waitFor();
+    await approver.locator('[data-testid="batch-handle"]').first().click();
+    await approver
+      .locator('[data-testid="batch-row"][data-status="completed"]')
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await screenshot('batch-done');
+  },
+  { timeoutMs: 120_000 },
+);

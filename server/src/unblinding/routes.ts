@@ -3,11 +3,11 @@
  * rows, reads, template), the applications of a case (apply, approve, handle, the case header's
  * state) and the list of applications (/casemanagement/unblindingManagement) with its counts.
  */
-import type { Caller, ModuleRouter } from '../http';
+import type { Caller, ModuleRouter, RouteHandler } from '../http';
 import type { JsonSchema } from '../http';
 import type { PageQuery } from '../http';
 import { PROJECT_OBJECT, callerOf, errors, pageOptions, pageQuery, timeBound } from '../http';
-import { CASE_OBJECT, emptyScope, listScope, scopeIds } from '../cases';
+import { CASE_OBJECT, emptyScope, listScope, requireProjectMember, scopeIds } from '../cases';
 import type { Signer } from '../workflow';
 import { PROJECTS } from '../projects';
 import type { Project } from '../projects';
@@ -43,7 +43,27 @@ const projectParams: JsonSchema = {
 const caseParams: JsonSchema = { type: 'object', required: ['caseId'], properties: { caseId: id() } };
 const password = { type: 'string', maxLength: 200 };
 
+/**
+ * The blinding list and the batches are a project's own: its members only (the project object
+ * lets tenant-wide project administrators in, who are no blind owners or unblinders of it).
+ */
+const member = (c: Parameters<RouteHandler<unknown, unknown, unknown>>[0], projectId: string) =>
+  requireProjectMember(callerOf(c), projectId);
+
 export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
+  /** The caller's projects where they hold the permission (a page's project choice). */
+  const projectChoice = async (caller: Caller, permission: string) => {
+    const scope = await listScope(caller, permission);
+    if (emptyScope(scope)) return { items: [] };
+    const projects = await caller.tenant
+      .collection<Project>(PROJECTS)
+      .find(scope === null ? {} : { _id: { $in: scopeIds(scope) } }, { sort: { code: 1 }, limit: 500 });
+    return {
+      items: projects
+        .filter((p) => !p.deleted)
+        .map((p) => ({ id: p._id, code: p.code, name: p.name, nameEn: p.nameEn ?? p.name })),
+    };
+  };
   router.route(
     {
       method: 'get',
@@ -51,19 +71,16 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       summary: "The projects whose blinding list the caller keeps (the blind owner's project choice)",
       permission: PERMISSIONS.blindingList,
     },
-    async (c) => {
-      const caller = callerOf(c);
-      const scope = await listScope(caller, PERMISSIONS.blindingList);
-      if (emptyScope(scope)) return { items: [] };
-      const projects = await caller.tenant
-        .collection<Project>(PROJECTS)
-        .find(scope === null ? {} : { _id: { $in: scopeIds(scope) } }, { sort: { code: 1 }, limit: 500 });
-      return {
-        items: projects
-          .filter((p) => !p.deleted)
-          .map((p) => ({ id: p._id, code: p.code, name: p.name, nameEn: p.nameEn ?? p.name })),
-      };
+    async (c) => projectChoice(callerOf(c), PERMISSIONS.blindingList),
+  );
+  router.route(
+    {
+      method: 'get',
+      path: '/batch-projects',
+      summary: 'The projects where the caller works on batch unblinding (the batch page project choice)',
+      permission: PERMISSIONS.batch,
     },
+    async (c) => projectChoice(callerOf(c), PERMISSIONS.batch),
   );
 
   router.route<unknown, Record<string, unknown>, { projectId: string }>(
@@ -75,7 +92,10 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       permission: PERMISSIONS.blindingList,
       params: projectParams,
     },
-    async (c, { params }) => ({ versions: await listVersions(callerOf(c).tenant, params.projectId) }),
+    async (c, { params }) => {
+      await member(c, params.projectId);
+      return { versions: await listVersions(callerOf(c).tenant, params.projectId) };
+    },
   );
 
   router.route<unknown, { version?: number }, { projectId: string }>(
@@ -93,7 +113,10 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
         properties: { version: { type: 'integer', minimum: 1 } },
       },
     },
-    async (c, { params, query }) => readListRows(callerOf(c), params.projectId, query.version),
+    async (c, { params, query }) => {
+      await member(c, params.projectId);
+      return readListRows(callerOf(c), params.projectId, query.version);
+    },
   );
 
   router.route<unknown, Record<string, unknown>, { projectId: string }>(
@@ -105,7 +128,10 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       permission: PERMISSIONS.blindingList,
       params: projectParams,
     },
-    async (c, { params }) => ({ items: await listReads(callerOf(c).tenant, params.projectId) }),
+    async (c, { params }) => {
+      await member(c, params.projectId);
+      return { items: await listReads(callerOf(c).tenant, params.projectId) };
+    },
   );
 
   router.route<unknown, Record<string, unknown>, { projectId: string }>(
@@ -118,7 +144,8 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       params: projectParams,
       download: true,
     },
-    async (c) => {
+    async (c, { params }) => {
+      await member(c, params.projectId);
       const caller = callerOf(c);
       const bytes = await blindingTemplate(caller.lang === 'en' ? 'en' : 'zh');
       const name = caller.lang === 'en' ? 'blinding-list-template.xlsx' : encodeURIComponent('盲底模板.xlsx');
@@ -149,6 +176,7 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       upload: { maxBytes: LIST_MAX_BYTES, contentTypes: ['application/octet-stream', '*/*'] },
     },
     async (c, { params, query }) => {
+      await member(c, params.projectId);
       let fileName = query.fileName ?? '';
       try {
         fileName ||= decodeURIComponent(c.req.header('x-file-name') ?? '');
@@ -250,10 +278,24 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       params: projectParams,
     },
     async (c, { params }) => {
-      const docs = await callerOf(c)
-        .tenant.collection<UnblindingBatch>(U.batches)
+      await member(c, params.projectId);
+      const caller = callerOf(c);
+      const docs = await caller.tenant
+        .collection<UnblindingBatch>(U.batches)
         .find({ projectId: params.projectId }, { sort: { appliedAt: -1 }, limit: 200 });
-      return { items: docs.map(batchView) };
+      const scope = { projectId: params.projectId };
+      const approver = await caller.authorize(PERMISSIONS.approve, scope);
+      const handler = await caller.authorize(PERMISSIONS.handle, scope);
+      return {
+        items: docs.map((doc) => ({
+          ...batchView(doc),
+          can: {
+            approve: approver && doc.status === 'applied',
+            handle:
+              handler && doc.status === 'approved' && !doc.job && doc.unblindingPersonId === caller.userId,
+          },
+        })),
+      };
     },
   );
 
@@ -283,7 +325,10 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       },
       bodyLimit: 1024 * 1024,
     },
-    async (c, { params, body }) => batchView(await applyBatch(callerOf(c), params.projectId, body)),
+    async (c, { params, body }) => {
+      await member(c, params.projectId);
+      return batchView(await applyBatch(callerOf(c), params.projectId, body));
+    },
   );
 
   router.route<
@@ -303,7 +348,10 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
         extra: batchId,
       }),
     },
-    async (c, { params, body }) => batchView(await approveBatch(callerOf(c), params.projectId, body)),
+    async (c, { params, body }) => {
+      await member(c, params.projectId);
+      return batchView(await approveBatch(callerOf(c), params.projectId, body));
+    },
   );
 
   router.route<{ batchId: string }, Record<string, unknown>, { projectId: string }>(
@@ -317,7 +365,10 @@ export function unblindingRoutes(router: ModuleRouter, signer: Signer): void {
       params: projectParams,
       body: { type: 'object', additionalProperties: false, required: ['batchId'], properties: batchId },
     },
-    async (c, { params, body }) => batchView(await handleBatch(callerOf(c), params.projectId, body.batchId)),
+    async (c, { params, body }) => {
+      await member(c, params.projectId);
+      return batchView(await handleBatch(callerOf(c), params.projectId, body.batchId));
+    },
   );
 
   type ListQuery = PageQuery & {

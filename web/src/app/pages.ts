@@ -26,6 +26,7 @@ export const builtPages: BuiltPage[] = [
   { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },
   { path: '/reportmanagment/importReport', load: () => import('../pages/imports/ImportPage') },
   { path: '/submittransfer/E2Btransmission', load: () => import('../pages/transmission/TransmissionPage') },
+  { path: '/casemanagement/batchUnblinding', load: () => import('../pages/unblinding/BatchUnblindingPage') },
   {
     path: '/casemanagement/medicalReviewTasks',
     load: () => import('../pages/coding/MedicalReviewTasksPage'),

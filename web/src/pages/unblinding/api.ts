@@ -71,7 +71,29 @@ export interface Counts {
   toHandle: number;
 }
 
+export interface Batch {
+  id: string;
+  projectId: string;
+  caseCount: number;
+  status: string;
+  reason: string;
+  description: string;
+  applicantName: string;
+  appliedAt: string;
+  review: { result: string; opinion: string | null; byName: string; at: string } | null;
+  unblindingPersonName: string | null;
+  job: {
+    state: 'queued' | 'running' | 'done';
+    done: number;
+    total: number;
+    unblinded: number;
+    skipped: { caseId: string; reason: string }[];
+  } | null;
+  can: { approve: boolean; handle: boolean };
+}
+
 const base = '/unblinding';
+const batches = (projectId: string) => `${base}/projects/${encodeURIComponent(projectId)}/batches`;
 
 export const unblindingApi = {
   caseBlinding: (caseId: string) => api.request<CaseBlinding>(`${base}/cases/${encodeURIComponent(caseId)}`),
@@ -92,6 +114,20 @@ export const unblindingApi = {
     api.request<{ rows: Record<string, string | null>[] }>(
       `${base}/projects/${encodeURIComponent(projectId)}/blinding-list/rows`,
     ),
+  batchProjects: () =>
+    api.request<{ items: { id: string; code: string; name: string; nameEn: string }[] }>(
+      `${base}/batch-projects`,
+    ),
+  batches: (projectId: string) => api.request<{ items: Batch[] }>(batches(projectId)),
+  applyBatch: (projectId: string, body: { reason: string; description: string; query?: { tab: string } }) =>
+    api.request<Batch>(batches(projectId), { method: 'POST', body }),
+  approveBatch: (
+    projectId: string,
+    body: { batchId: string; result: string; opinion?: string; unblindingPersonId?: string },
+  ) => api.request<Batch>(`${batches(projectId)}/approve`, { method: 'POST', body }),
+  handleBatch: (projectId: string, batchId: string) =>
+    api.request<Batch>(`${batches(projectId)}/handle`, { method: 'POST', body: { batchId } }),
+  persons: () => api.request<{ items: { id: string; name: string }[] }>(`${base}/persons`),
   template: (projectId: string) =>
     api.download(`${base}/projects/${encodeURIComponent(projectId)}/blinding-list/template`),
 };
