@@ -26,9 +26,10 @@ import { PermissionTreeField } from './PermissionTreeField';
 import { withoutEmpty } from './empty';
 import { SaeOverlayField } from '../../pages/sae-templates/OverlayField';
 import { DateWidget } from './DateWidget';
+import { DateTimeWidget } from './DateTimeWidget';
 
 /** Dates typed in ISO order with a calendar, not the browser's mm/dd/yyyy control. */
-const FORM_WIDGETS = { DateWidget };
+const FORM_WIDGETS = { DateWidget, DateTimeWidget };
 
 // Not AJV: its generated code needs 'unsafe-eval', which the page's CSP refuses (cspValidator.ts).
 const validator = cspValidator;
