@@ -3,6 +3,7 @@
  * comparison, the data change log from the audit trail, and the workflow history of a case.
  */
 import { auditService } from '../audit';
+import type { AuditEntry } from '../audit';
 import { errors } from '../http';
 import type { Handle, StoredDoc } from '../store';
 import type { WorkflowHistoryEntry } from '../workflow';
@@ -98,6 +99,22 @@ export interface ChangeLogEntry {
   changes: FieldChange[];
 }
 
+/** The field-level changes of an audit entry of a case, each with its E2B id and label. */
+export function fieldLines(entry: Pick<AuditEntry, 'changes'>): FieldChange[] {
+  return entry.changes.flatMap((change) => {
+    const pointer = `/${change.path.replace(/\./g, '/')}`;
+    // The trail records arrays and new objects whole: break them into fields.
+    const fine = fieldChanges(change.before, change.after).map((c) => ({
+      ...c,
+      path: pointer + c.path,
+      ...describeField(pointer + c.path),
+    }));
+    return fine.length
+      ? fine
+      : [{ path: pointer, ...describeField(pointer), before: change.before, after: change.after }];
+  });
+}
+
 /** The data change log (SPEC 2 /checklog/logHistory for one case): who changed which field, when and why. */
 export async function changeLog(
   handle: Handle,
@@ -118,18 +135,7 @@ export async function changeLog(
     rev: entry.documentRev,
     operation: entry.operation,
     reason: entry.reason ?? null,
-    changes: entry.changes.flatMap((change) => {
-      const pointer = `/${change.path.replace(/\./g, '/')}`;
-      // The trail records arrays and new objects whole: break them into fields.
-      const fine = fieldChanges(change.before, change.after).map((c) => ({
-        ...c,
-        path: pointer + c.path,
-        ...describeField(pointer + c.path),
-      }));
-      return fine.length
-        ? fine
-        : [{ path: pointer, ...describeField(pointer), before: change.before, after: change.after }];
-    }),
+    changes: fieldLines(entry),
   }));
   return { items, ...page };
 }

@@ -148,6 +148,30 @@ describe('QC corrections at data QC', () => {
       (await qc.call('GET', `/queries/qc-records?caseId=${stored.id}&field=C.1.4`)).body.data.total,
     ).toBe(0);
     expect((await qc.call('GET', `/queries/qc-records?to=2026-11-20`)).body.data.total).toBe(0);
+    // The data change log (/checklog/logHistory): the same change from the audit trail, with its reason.
+    const code = stored.document.report.reportCode;
+    const log = (await qc.call('GET', `/queries/data-changes?reportCode=${code}&field=C.1.5`)).body.data;
+    expect(log.items[0]).toMatchObject({
+      caseId: stored.id,
+      reportCode: code,
+      pointer: C15,
+      e2b: 'C.1.5',
+      before,
+      after: '20261120',
+      reason: `${C15}: 与随访记录核对后更正`,
+      userName: '质控员小李',
+      rev,
+    });
+    expect(
+      (await qc.call('GET', `/queries/data-changes?reportCode=${code}&user=nobody`)).body.data.items,
+    ).toEqual([]);
+    const changesXlsx = await rig.platform.app.request(
+      `/api/queries/data-changes/export?reportCode=${code}`,
+      {
+        headers: { authorization: 'Bearer t1:qc', 'lang-type': 'en' },
+      },
+    );
+    expect(changesXlsx.headers.get('content-disposition')).toContain('Data%20change%20log.xlsx');
     // A range whose start is after its end (SPEC 8), en and zh.
     const backwards = '/queries/qc-records?from=2026-11-22&to=2026-11-20';
     expect((await qc.call('GET', backwards)).body).toMatchObject({

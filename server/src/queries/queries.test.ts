@@ -362,7 +362,7 @@ describe('permissions', () => {
       ['POST', `/queries/cases/${c.id}`, { fields: [C15], receiverType: 'internal' }],
     ] as const)
       expect((await outsider.call(method, path, body)).body.code, `${method} ${path}`).toBe(403);
-    for (const path of ['/queries/list', '/queries/trace', '/queries/qc-records']) {
+    for (const path of ['/queries/list', '/queries/trace', '/queries/qc-records', '/queries/data-changes']) {
       const answer = await outsider.call('GET', `${path}?reportCode=${query.reportCode}`);
       expect(answer.body.data?.items, `${path} ${JSON.stringify(answer.body)}`).toEqual([]);
     }

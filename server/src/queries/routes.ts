@@ -13,6 +13,7 @@ import type { Filter } from '../store';
 import type { QcRecord, Query } from './model';
 import { PERMISSIONS, Q, QUERY_STATES, queryWorkflow } from './model';
 import type { QueryAction, RaiseInput, ReplyInput } from './service';
+import { dataChanges } from './data-changes';
 import {
   caseQueries,
   closeQuery,
@@ -233,7 +234,82 @@ const QC_COLUMNS = [
 
 const TRACE_MAX = 5000;
 
+const CHANGE_COLUMNS = [
+  { key: 'reportCode', zh: '报告编号', en: 'Report code' },
+  { key: 'rev', zh: '修订号', en: 'Revision' },
+  { key: 'field', zh: '字段', en: 'Field' },
+  { key: 'before', zh: '修改前', en: 'Before' },
+  { key: 'after', zh: '修改后', en: 'After' },
+  { key: 'reason', zh: '修改原因', en: 'Reason' },
+  { key: 'userName', zh: '修改人', en: 'Changed by' },
+  { key: 'at', zh: '修改时间', en: 'Changed at' },
+];
+type ChangeQuery = PageQuery & {
+  projectId?: string;
+  reportCode?: string;
+  field?: string;
+  user?: string;
+  from?: string;
+  to?: string;
+};
+const changeFilters = {
+  projectId: text(64),
+  reportCode: text(100),
+  field: text(200),
+  user: text(100),
+  from: timeBound,
+  to: timeBound,
+};
+
 export function queryRoutes(router: ModuleRouter): void {
+  router.route<unknown, ChangeQuery>(
+    {
+      method: 'get',
+      path: '/data-changes',
+      summary:
+        "The data change log (/checklog/logHistory): the audit trail of the caller projects' case data, one line per changed field (E2B id, before, after, reason, who, when, revision), newest first; filters project, report code, field, user (id), date range. A page is a page of saves; the field filter keeps that field's lines",
+      permission: 'checklog:logHistory',
+      query: { type: 'object', additionalProperties: false, properties: { ...pageQuery, ...changeFilters } },
+    },
+    async (c, { query }) => {
+      const caller = callerOf(c);
+      requireRange(query);
+      const base = await projectFilter(caller, 'checklog:logHistory', query.projectId);
+      if (!base) return { items: [], total: 0, page: query.page, size: query.size };
+      const answer = await dataChanges(caller, base, query, pageOptions(query));
+      return {
+        items: answer.items.map((line) => ({ ...line, field: fieldText(caller, line) })),
+        total: answer.total,
+        page: query.page,
+        size: query.size,
+      };
+    },
+  );
+
+  router.route<unknown, Omit<ChangeQuery, 'page' | 'size'>>(
+    {
+      method: 'get',
+      path: '/data-changes/export',
+      summary: 'The data change log as XLSX (the list filters; zh or en headers), at most 5000 saves',
+      permission: 'checklog:logHistory:export',
+      query: { type: 'object', additionalProperties: false, properties: changeFilters },
+      download: true,
+    },
+    async (c, { query }) => {
+      const caller = callerOf(c);
+      requireRange(query);
+      const base = await projectFilter(caller, 'checklog:logHistory:export', query.projectId);
+      const lines = base ? (await dataChanges(caller, base, query, { skip: 0, limit: TRACE_MAX })).items : [];
+      const rows = lines.map((line) => ({
+        ...line,
+        field: fieldText(caller, line),
+        before: shown(line.before),
+        after: shown(line.after),
+      }));
+      return workbook(caller, { zh: '数据修改日志', en: 'Data change log' }, CHANGE_COLUMNS, rows);
+    },
+  );
+
   // Static paths first: `/:queryId` would take them.
   router.route<unknown, ListQuery>(
     {

@@ -31,6 +31,7 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/home/pendingqueries': 'pending-queries',
   '/checklog/queryTrace': 'query-trace',
   '/checklog/queryControl': 'qc-trace',
+  '/checklog/logHistory': 'data-change-log',
 };
 
 /** A page's own panel shown below its lists (e.g. the message templates' preview), loaded on demand. */
