@@ -108,8 +108,9 @@ test('header widths are kept for the browser session', async ({ page, baseUrl, s
   await page.goto(`${baseUrl}/authoritymanagement/organization`);
   const header = page.getByTestId('column-address');
   await header.waitFor();
-  // The table scrolls sideways inside its frame: bring the column into view first.
-  await header.scrollIntoViewIfNeeded();
+  // The table scrolls sideways inside its frame: bring the column to the middle of it first (clear of
+  // the pinned first and actions columns).
+  await header.evaluate((el) => el.scrollIntoView({ inline: 'center', block: 'nearest' }));
   const box = (await header.boundingBox())!;
   await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
   await page.mouse.down();

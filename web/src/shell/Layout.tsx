@@ -23,8 +23,11 @@ import { REPORT_ENTRY_ROUTE } from '../tour/Tour';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', height: '100vh' },
+  // Product, top menu, tools on one row; when they do not fit the tools move to a second row (the
+  // menu keeps its one row of tabs unless it is wider than the page itself).
   header: {
     display: 'flex',
+    flexWrap: 'wrap',
     alignItems: 'center',
     gap: tokens.spacingHorizontalL,
     padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalL}`,
@@ -34,9 +37,15 @@ const useStyles = makeStyles({
     borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
   },
   // Menus that do not fit on one row wrap onto another (never a scrollbar, never cut).
-  topMenu: { flex: '1 1 0', minWidth: 0 },
+  topMenu: { flex: '1 1 auto', minWidth: 0 },
   topTabs: { flexWrap: 'wrap' },
-  tools: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexShrink: 0 },
+  tools: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    flexShrink: 0,
+    marginLeft: 'auto',
+  },
   // Bilingual labels stack Chinese over English.
   stacked: {
     display: 'flex',

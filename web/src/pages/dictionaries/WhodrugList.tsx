@@ -19,12 +19,6 @@ import {
   Input,
   Option,
   Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   makeStyles,
   tokens,
@@ -34,6 +28,7 @@ import { RequestError } from '../../api/request';
 import { dictionaries } from './api';
 import type { DictionaryVersion, WhodrugDetail, WhodrugHit, WhodrugSearch } from './api';
 import { useDictionaryText } from './text';
+import { DataTable } from '../../renderers/table/DataTable';
 
 const PAGE = 50;
 
@@ -145,36 +140,38 @@ export function WhodrugList() {
       {result ? (
         <>
           <Text className={styles.muted}>{dt('uiResultCount', { total: result.total })}</Text>
-          <Table size="small" aria-label={dt('uiWhodrugTitle')}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>{dt('uiDrugCode')}</TableHeaderCell>
-                <TableHeaderCell>{dt('uiDrugName')}</TableHeaderCell>
-                <TableHeaderCell>{dt('uiGenericName')}</TableHeaderCell>
-                <TableHeaderCell>{dt('uiAtcCode')}</TableHeaderCell>
-                <TableHeaderCell>{dt('uiCompany')}</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {result.items.map((hit) => (
-                <TableRow
-                  key={hit.drugCode}
-                  onClick={() => void dictionaries.whodrugDetail(ref, hit.drugCode).then(setDetail)}
-                >
-                  <TableCell>{hit.drugCode}</TableCell>
-                  <TableCell>
-                    {hit.name}{' '}
+          <DataTable<(typeof result.items)[number]>
+            id="whodrugSearch"
+            ariaLabel={dt('uiWhodrugTitle')}
+            serialOffset={result.offset}
+            columns={[
+              { key: 'drugCode', label: dt('uiDrugCode'), width: 130, text: (hit) => hit.drugCode },
+              {
+                key: 'name',
+                label: dt('uiDrugName'),
+                width: 260,
+                text: (hit) => hit.name,
+                render: (hit, text) => (
+                  <>
+                    {text}{' '}
                     {hit.kind === 'trade' ? <Badge appearance="outline">{dt('uiTradeName')}</Badge> : null}
-                  </TableCell>
-                  <TableCell>{hit.genericName}</TableCell>
-                  <TableCell>{hit.atcCodes.join(', ')}</TableCell>
-                  <TableCell>
-                    {hit.company ? `${hit.company.name} (${hit.company.countryCode})` : ''}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+                  </>
+                ),
+              },
+              { key: 'genericName', label: dt('uiGenericName'), width: 220, text: (hit) => hit.genericName },
+              { key: 'atc', label: dt('uiAtcCode'), width: 140, text: (hit) => hit.atcCodes.join(', ') },
+              {
+                key: 'company',
+                label: dt('uiCompany'),
+                width: 260,
+                text: (hit) => (hit.company ? `${hit.company.name} (${hit.company.countryCode})` : ''),
+              },
+            ]}
+            rows={result.items}
+            rowKey={(hit) => hit.drugCode}
+            onRowClick={(hit) => void dictionaries.whodrugDetail(ref, hit.drugCode).then(setDetail)}
+            empty={dt('uiResultCount', { total: 0 })}
+          />
           <div className={styles.row}>
             <Button
               disabled={result.offset === 0 || busy}

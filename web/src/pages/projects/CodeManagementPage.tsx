@@ -10,12 +10,6 @@ import {
   Spinner,
   Tab,
   TabList,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   Title2,
   makeStyles,
@@ -27,6 +21,7 @@ import { useLanguage } from '../../i18n/LanguageContext';
 import { ListView } from '../../renderers/list/ListView';
 import { generatorsPage } from './definitions';
 import { useProjectsText } from './text';
+import { DataTable } from '../../renderers/table/DataTable';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -119,26 +114,30 @@ function CountersPanel() {
             <Text data-testid="code-next">{pt('uiNextCode', { code: counters.next })}</Text>
           ) : null}
           {counters.items.length ? (
-            <Table size="small" aria-label={pt('uiCounters')}>
-              <TableHeader>
-                <TableRow>
-                  <TableHeaderCell>{pt('uiPeriod')}</TableHeaderCell>
-                  <TableHeaderCell>{pt('uiLastValue')}</TableHeaderCell>
-                  <TableHeaderCell>{pt('uiUpdatedAt')}</TableHeaderCell>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {counters.items.map((counter) => (
-                  <TableRow key={counter.period}>
-                    <TableCell>{counter.period}</TableCell>
-                    <TableCell>{counter.value}</TableCell>
-                    <TableCell>
-                      {counter.updatedAt ? new Date(counter.updatedAt).toLocaleString(locale) : ''}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable<(typeof counters.items)[number]>
+              id="reportCodeCounters"
+              ariaLabel={pt('uiCounters')}
+              serialOffset={false}
+              columns={[
+                { key: 'period', label: pt('uiPeriod'), width: 140, text: (counter) => counter.period },
+                {
+                  key: 'value',
+                  label: pt('uiLastValue'),
+                  width: 140,
+                  text: (counter) => String(counter.value),
+                },
+                {
+                  key: 'updatedAt',
+                  label: pt('uiUpdatedAt'),
+                  kind: 'datetime',
+                  text: (counter) =>
+                    counter.updatedAt ? new Date(counter.updatedAt).toLocaleString(locale) : '',
+                },
+              ]}
+              rows={counters.items}
+              rowKey={(counter) => counter.period}
+              empty={pt('uiNoCounters')}
+            />
           ) : (
             <Text className={styles.muted}>{pt('uiNoCounters')}</Text>
           )}

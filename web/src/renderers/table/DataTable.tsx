@@ -76,6 +76,8 @@ export interface DataTableProps<R> {
     labels?: string[];
     render(row: R): ReactNode;
   };
+  /** A click on a row (e.g. opens its details). */
+  onRowClick?(row: R): void;
   /** Indentation level of a row's first data column (tree lists). */
   depth?(row: R): number;
   empty: string;
@@ -127,6 +129,7 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground1,
   },
   row: { ':hover > td': { backgroundColor: tokens.colorNeutralBackground1Hover } },
+  clickable: { cursor: 'pointer' },
   pinned: { position: 'sticky', zIndex: 1 },
   pinnedHead: { zIndex: 3 },
   lastLeft: { boxShadow: `2px 0 0 ${tokens.colorNeutralStroke2}` },
@@ -173,6 +176,8 @@ export function CellLink({ className, ...props }: LinkProps) {
 }
 
 const ACTIONS = '__actions';
+/** Share of the frame's width the pinned actions column may take; wider, it scrolls with the row. */
+const MAX_PINNED_ACTIONS = 0.4;
 /** Button padding and the gap between buttons of the actions column. */
 const BUTTON_CHROME = 28;
 
@@ -190,6 +195,18 @@ export function DataTable<R>(props: DataTableProps<R>) {
   const [dragged, setDragged] = useState<Record<string, number>>(() => columnWidths.read(props.id));
   const resizing = useRef<{ key: string; startX: number; startWidth: number } | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
+  const wrapRef = useRef<HTMLDivElement>(null);
+  // The frame's width: an actions column wider than a good part of it is not pinned (it would hide the data).
+  const [frameWidth, setFrameWidth] = useState(0);
+  useLayoutEffect(() => {
+    const frame = wrapRef.current;
+    if (!frame) return;
+    setFrameWidth(frame.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setFrameWidth(frame.clientWidth));
+    observer.observe(frame);
+    return () => observer.disconnect();
+  }, []);
   // The actions column is as wide as the widest row's buttons, measured once they render.
   const [actionsWidth, setActionsWidth] = useState(0);
   useLayoutEffect(() => {
@@ -254,10 +271,11 @@ export function DataTable<R>(props: DataTableProps<R>) {
     props.columns.slice(1).reduce((sum, c) => sum + widths[c.key]!, 0) +
     (props.actions ? widths[ACTIONS]! : 0);
 
+  const pinActions = Boolean(props.actions) && widths[ACTIONS]! <= frameWidth * MAX_PINNED_ACTIONS;
   const pinClass = (key: string, head: boolean) =>
     leftKeys.includes(key)
       ? mergeClasses(styles.pinned, head && styles.pinnedHead, key === lastLeft && styles.lastLeft)
-      : key === ACTIONS
+      : key === ACTIONS && pinActions
         ? mergeClasses(styles.pinned, head && styles.pinnedHead, styles.firstRight)
         : undefined;
 
@@ -300,6 +318,7 @@ export function DataTable<R>(props: DataTableProps<R>) {
 
   return (
     <div
+      ref={wrapRef}
       className={styles.wrap}
       style={props.maxHeight ? { maxHeight: props.maxHeight } : undefined}
       data-table-scroll=""
@@ -379,7 +398,7 @@ export function DataTable<R>(props: DataTableProps<R>) {
             {props.actions ? (
               <th
                 className={mergeClasses(styles.th, pinClass(ACTIONS, true))}
-                style={{ right: 0 }}
+                style={pinActions ? { right: 0 } : undefined}
                 data-testid={`column-${ACTIONS}`}
               >
                 {header(catalogueLabel('list.actions'))}
@@ -392,7 +411,12 @@ export function DataTable<R>(props: DataTableProps<R>) {
             const key = props.rowKey(row, index);
             const depth = props.depth?.(row) ?? 0;
             return (
-              <tr key={key} className={styles.row} {...props.rowProps?.(row)}>
+              <tr
+                key={key}
+                className={mergeClasses(styles.row, props.onRowClick && styles.clickable)}
+                onClick={props.onRowClick ? () => props.onRowClick!(row) : undefined}
+                {...props.rowProps?.(row)}
+              >
                 {selection ? (
                   <td
                     className={mergeClasses(styles.td, pinClass('__select', false))}
@@ -439,7 +463,10 @@ export function DataTable<R>(props: DataTableProps<R>) {
                   );
                 })}
                 {props.actions ? (
-                  <td className={mergeClasses(styles.td, pinClass(ACTIONS, false))} style={{ right: 0 }}>
+                  <td
+                    className={mergeClasses(styles.td, pinClass(ACTIONS, false))}
+                    style={pinActions ? { right: 0 } : undefined}
+                  >
                     <span className={styles.actions} data-row-actions="">
                       {props.actions.render(row)}
                     </span>
