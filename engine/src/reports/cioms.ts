@@ -192,7 +192,7 @@ function renderSegments(
       const values = segment.refs.map((ref) => fieldText(ctx, ref, binding)).filter(Boolean);
       const value =
         segment.both && ctx.lang === 'both'
-          ? [...new Set(values)].reduce((a, b) => joinBilingual(a, b))
+          ? [...new Set(values)].reduce((a, b) => (a ? joinBilingual(a, b) : b), '')
           : values[0];
       if (value) {
         text += value;

@@ -21,3 +21,21 @@ describe('wrapText', () => {
     expect(wrapText('a\nb', 10)).toEqual(['a', 'b']);
   });
 });
+
+describe('CIOMS bilingual values', () => {
+  it('a value and its translation print both in bilingual mode, and nothing when the case has neither', async () => {
+    const { buildCiomsForm } = await import('./cioms');
+    const both = buildCiomsForm(
+      { reactions: [{ reactionNative: '皮疹', reactionTranslation: 'Rash' }, { meddraCode: '10037087' }] },
+      { lang: 'both', blinded: false },
+    );
+    const lines = both.boxes['7+13']?.lines.map((l) => l.text) ?? [];
+    expect(lines[0]).toBe('#1 皮疹 / Rash');
+    expect(lines[1]).toBe('#2 (MedDRA 10037087)');
+    const zh = buildCiomsForm(
+      { reactions: [{ reactionNative: '皮疹', reactionTranslation: 'Rash' }] },
+      { lang: 'zh', blinded: false },
+    );
+    expect(zh.boxes['7+13']?.lines[0]?.text).toBe('#1 皮疹');
+  });
+});

@@ -1,10 +1,11 @@
 /**
- * PDF printing by Chromium (playwright-core, headless): one browser is kept warm for the process and
- * each document gets its own page, closed after printing. Fonts are the system's (fonts-noto-cjk for
+ * PDF printing by Chromium (playwright-core, headless): one browser is kept warm for the process, with
+ * up to two warm pages (each in its own context, scripts off, every request refused) that print one
+ * document at a time. Fonts are the system's (fonts-noto-cjk for
  * Chinese); Chromium embeds the subset of each font a document uses.
  */
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
@@ -23,20 +24,59 @@ function warmBrowser(): Promise<Browser> {
   return browser;
 }
 
+/** Warm pages, each printing one document at a time; a page that failed is dropped, not reused. */
+const idle: Page[] = [];
+const POOL = 2;
+let open = 0;
+const waiting: ((page: Page) => void)[] = [];
+
+async function takePage(): Promise<Page> {
+  const ready = idle.pop();
+  if (ready && !ready.isClosed()) return ready;
+  if (open < POOL) {
+    open++;
+    try {
+      const context = await (await warmBrowser()).newContext({ javaScriptEnabled: false, offline: true });
+      const page = await context.newPage();
+      // The documents are self-contained: no request leaves the page.
+      await page.route('**/*', (route) => route.abort());
+      return page;
+    } catch (error) {
+      open--;
+      throw error;
+    }
+  }
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+function givePage(page: Page, healthy: boolean): void {
+  if (!healthy) {
+    open--;
+    void page
+      .context()
+      .close()
+      .catch(() => undefined);
+    // A waiter gets a fresh page instead.
+    const next = waiting.shift();
+    if (next) void takePage().then(next);
+    return;
+  }
+  const next = waiting.shift();
+  if (next) next(page);
+  else idle.push(page);
+}
+
 /** Prints an HTML document to an A4 PDF (page size and margins from the document's @page rule). */
 export async function printPdf(html: string): Promise<Uint8Array> {
-  const b = await warmBrowser();
-  const context = await b.newContext({ javaScriptEnabled: false, offline: true });
+  const page = await takePage();
+  let healthy = false;
   try {
-    const page = await context.newPage();
-    // The documents are self-contained: no request leaves the page.
-    await page.route('**/*', (route) => route.abort());
     await page.setContent(html, { waitUntil: 'load' });
-    await page.evaluateHandle('document.fonts.ready').catch(() => undefined);
     const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true, printBackground: true });
+    healthy = true;
     return new Uint8Array(pdf);
   } finally {
-    await context.close();
+    givePage(page, healthy);
   }
 }
 
@@ -44,5 +84,7 @@ export async function printPdf(html: string): Promise<Uint8Array> {
 export async function closePrinter(): Promise<void> {
   const current = browser;
   browser = undefined;
+  idle.length = 0;
+  open = 0;
   if (current) await (await current).close().catch(() => undefined);
 }

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench -- reports`: CIOMS I printing with Chromium kept warm between forms.
+ *
+ * 1. CIOMS PDF of a typical case (FAERS Scenario 1, imported): target <= 1 s.
+ * 2. CIOMS PDF of the largest FAERS sample (Scenario 6, by size): target <= 3 s.
+ * 3. 100 CIOMS PDFs (the imported samples in turn) in one zip (fflate): target <= 60 s.
+ * Floor: the same warm Chromium printing a static one-page HTML of the same size as the form's HTML.
+ * Each figure is the median of five runs after a warm-up.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { zipSync } from 'fflate';
+import { buildCiomsForm } from '@pv/engine';
+import { readImportFile } from '../../server/src/interchange/index';
+import { ciomsHtml, closePrinter, printPdf, renderReport } from '../../server/src/reports/index';
+import { benchLine } from './measure';
+
+const SAMPLES = fileURLToPath(new URL('../../schemas/e2b/samples/', import.meta.url));
+
+function imported(file: string): Record<string, unknown>[] {
+  const outcome = readImportFile(file, new Uint8Array(readFileSync(`${SAMPLES}${file}`)));
+  if (!outcome.ok) return [];
+  return outcome.messages.flatMap((m) => m.cases.map((c) => c.document as Record<string, unknown>));
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+async function timed(fn: () => Promise<unknown>, runs = 5): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/** A static one-page HTML as long as the form's: the floor of printing anything that size. */
+const staticPage = (length: number): string =>
+  `<!doctype html><html><head><meta charset="utf-8"><style>@page{size:A4;margin:10mm}body{font:7pt "Noto Sans Mono CJK SC",monospace;white-space:pre-wrap;overflow-wrap:anywhere}</style></head><body>${'x'.repeat(Math.max(0, length - 200))}</body></html>`;
+
+const print = (document: Record<string, unknown>) =>
+  renderReport(document, { kind: 'cioms', format: 'pdf', lang: 'both', blinded: false });
+
+async function main(): Promise<void> {
+  const samples = readdirSync(SAMPLES).filter((f) => f.startsWith('fda-faers_FAERS') && f.endsWith('.xml'));
+  const largestFile = samples.sort(
+    (a, b) => statSync(`${SAMPLES}${b}`).size - statSync(`${SAMPLES}${a}`).size,
+  )[0] as string;
+  const typical = imported('fda-faers_FAERS2022Scenario1.xml')[0] as Record<string, unknown>;
+  const largest = imported(largestFile)[0] as Record<string, unknown>;
+  const all = samples.flatMap(imported);
+  const lines: string[] = [];
+
+  for (const [name, document, target] of [
+    ['reports.ciomsPdf.typical', typical, 1000],
+    ['reports.ciomsPdf.largest', largest, 3000],
+  ] as const) {
+    const html = ciomsHtml(buildCiomsForm(document, { lang: 'both', blinded: false }));
+    const floor = await timed(() => printPdf(staticPage(html.length)));
+    const figure = await timed(() => print(document));
+    lines.push(
+      benchLine({
+        name,
+        figure,
+        unit: 'ms',
+        floor,
+        ratio: figure / floor,
+        target: `<=${target}ms`,
+        met: figure <= target,
+        digits: 0,
+      }),
+    );
+  }
+
+  const floorOne = await timed(
+    () => printPdf(staticPage(ciomsHtml(buildCiomsForm(typical, { lang: 'both', blinded: false })).length)),
+    3,
+  );
+  const started = performance.now();
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < 100; i++) {
+    const document = all[i % all.length] as Record<string, unknown>;
+    files[`CIOMS_${String(i + 1).padStart(3, '0')}.pdf`] = (await print(document)).bytes;
+  }
+  const zip = zipSync(files, { level: 6 });
+  const seconds = (performance.now() - started) / 1000;
+  const floor = (floorOne * 100) / 1000;
+  lines.push(
+    benchLine({
+      name: 'reports.ciomsZip.100',
+      figure: seconds,
+      unit: 's',
+      floor,
+      ratio: seconds / floor,
+      target: '<=60s',
+      met: seconds <= 60,
+    }),
+  );
+  console.log(
+    `(zip of 100 forms: ${(zip.length / 1024 / 1024).toFixed(1)} MB; largest sample ${largestFile})`,
+  );
+  for (const line of lines) console.log(line);
+  await closePrinter();
+}
+
+await main();
