@@ -64,6 +64,28 @@ async function assertMayUse(caller: Caller, environment: Environment | undefined
   if (!(await caller.authorize(CONFIG_PERMISSION))) throw errors.forbidden('configuration.uatForbidden');
 }
 
+/**
+ * Reading or checking against a named project's configuration is decided in that project, never
+ * in the header's: its UAT drafts by its configurators, what it runs with (PRO) by those working
+ * on its cases (members and tenant administrators). Without a project: the tenant's layer.
+ */
+async function assertMayRead(
+  caller: Caller,
+  projectId: string | null,
+  environment: Environment | undefined,
+): Promise<void> {
+  if (!projectId) return assertMayUse(caller, environment);
+  if (environment === 'UAT')
+    return requireProjectPermission(
+      caller,
+      projectId,
+      CONFIG_PERMISSION,
+      'optional',
+      'configuration.uatForbidden',
+    );
+  return requireProjectPermission(caller, projectId, CASE_WORK_PERMISSION, 'required');
+}
+
 function routes(router: ModuleRouter): void {
   router.route(
     {
@@ -136,7 +158,7 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { query }) => {
-      await assertMayUse(callerOf(c), query.environment);
+      await assertMayRead(callerOf(c), query.projectId ?? null, query.environment);
       const { configuration, version } = await service(callerOf(c)).resolve(
         query.projectId ?? null,
         query.environment ?? 'PRO',
@@ -157,7 +179,7 @@ function routes(router: ModuleRouter): void {
       },
     },
     async (c, { query }) => {
-      await assertMayUse(callerOf(c), query.environment);
+      await assertMayRead(callerOf(c), query.projectId ?? null, query.environment);
       const { configuration, version } = await service(callerOf(c)).resolve(
         query.projectId ?? null,
         query.environment ?? 'PRO',
@@ -195,18 +217,7 @@ function routes(router: ModuleRouter): void {
         (typeof (body.case.report as { studyProjectId?: unknown } | undefined)?.studyProjectId === 'string'
           ? String((body.case.report as { studyProjectId: string }).studyProjectId)
           : null);
-      // The project's configuration is checked against in that project, never in the header's:
-      // its UAT drafts by its configurators, what it runs with (PRO) by those working on its cases.
-      if (projectId && body.environment === 'UAT')
-        await requireProjectPermission(
-          caller,
-          projectId,
-          CONFIG_PERMISSION,
-          'optional',
-          'configuration.uatForbidden',
-        );
-      else if (projectId) await requireProjectPermission(caller, projectId, CASE_WORK_PERMISSION, 'required');
-      else await assertMayUse(caller, body.environment);
+      await assertMayRead(caller, projectId, body.environment);
       return service(caller).check(projectId, body.case, {
         ...(body.environment ? { environment: body.environment } : {}),
         ...(body.profiles ? { profiles: body.profiles } : {}),

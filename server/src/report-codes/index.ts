@@ -37,6 +37,7 @@ const idParams: JsonSchema = {
   properties: { id: { type: 'string', maxLength: 64 } },
 };
 
+const LIST = 'authoritymanagement:codeManagement';
 const ADD = 'authoritymanagement:codeManagement:add';
 const EDIT = 'authoritymanagement:codeManagement:edit';
 
@@ -66,15 +67,30 @@ function routes(router: ModuleRouter): void {
       method: 'get',
       path: '/generators',
       summary: "The tenant's report-code generators (optionally one project's)",
-      permission: 'authoritymanagement:codeManagement',
+      permission: LIST,
       query: { type: 'object', properties: { projectId: { type: 'string', maxLength: 64 } } },
     },
     async (c, { query }) => {
+      const caller = callerOf(c);
+      // Each generator is listed in its own project's right (the tenant's roles for tenant-wide
+      // ones), never the projectId header's: another project's generators stay out.
+      const mayRead = new Map<string | null, Promise<boolean>>();
+      const allowed = (projectId: string | null) => {
+        let verdict = mayRead.get(projectId);
+        if (!verdict) {
+          verdict = caller.authorize(LIST, { projectId, membership: 'optional' });
+          mayRead.set(projectId, verdict);
+        }
+        return verdict;
+      };
+      if (query.projectId && !(await allowed(query.projectId))) throw errors.forbidden();
       const filter = query.projectId ? { projectId: query.projectId } : {};
       const docs = await tenantHandle(c)
         .collection<StoredGenerator>(RC.generators)
         .find(filter, { sort: { name: 1 } });
-      return { items: docs.map(view) };
+      const visible: typeof docs = [];
+      for (const doc of docs) if (await allowed(doc.projectId ?? null)) visible.push(doc);
+      return { items: visible.map(view) };
     },
   );
 

@@ -26,6 +26,7 @@ import { exportsModule } from '../exports/index';
 import { IMPORT_RECORDS, importsModule } from '../imports/index';
 import { EXPORTS } from '../exports';
 import { ConfiguratorService } from '../configurator';
+import { configurationModule } from '../configuration';
 import type { Authenticator } from '../http';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
@@ -63,6 +64,7 @@ const platform = testPlatform({
     exportsModule,
     dictionariesModule,
     importsModule,
+    configurationModule,
   ],
 });
 await platform.ready();
@@ -527,5 +529,37 @@ describe("a project's own routes are authorized in the project of the path", () 
     const unknown = await as('outsider')('PUT', '/workflow/case/projects/no-such-project', invalid);
     expect(unknown.status).toBe(404);
     expect(unknown.body.msg).toBe('The project does not exist: no-such-project');
+  });
+});
+
+describe("report-code generators are listed in their own project's right", () => {
+  it("leaves another project's generators out of the list and refuses naming that project", async () => {
+    const generators = handle.collection('reportCodeGenerators');
+    await generators.insertOne({ ...defaultReportCodeGenerator(), name: 'P1 规则', projectId: 'p1' });
+    await generators.insertOne({ ...defaultReportCodeGenerator(), name: 'P2 规则', projectId: 'p2' });
+    const names = (answer: Answer) =>
+      (answer.body.data.items as { name: string }[]).map((g) => g.name).sort();
+    // P2's role holder, header P2: P2's generator only (no tenant role, so not the tenant-wide one).
+    const p2 = await as('p2only', 'p2')('GET', '/report-codes/generators');
+    expect(p2.status).toBe(200);
+    expect(names(p2)).toEqual(['P2 规则']);
+    expect((await as('both', 'p2')('GET', '/report-codes/generators?projectId=p1')).status).toBe(403);
+    // A tenant-wide holder sees every project's and the tenant's.
+    expect(names(await as('outsider', 'p2')('GET', '/report-codes/generators'))).toEqual([
+      'P1 规则',
+      'P2 规则',
+      '默认规则',
+    ]);
+  });
+});
+
+describe("a project's configuration is read in that project", () => {
+  it('refuses the form, the resolved configuration and a check of P1 to P2 members, whatever the header', async () => {
+    for (const path of ['/configuration/form?projectId=p1', '/configuration/resolved?projectId=p1']) {
+      expect((await as('p2only', 'p2')('GET', path)).status).toBe(403);
+      expect((await as('both', 'p2')('GET', path)).status).toBe(403);
+      expect((await as('author', 'p2')('GET', path)).status).toBe(200);
+    }
+    expect((await as('author')('GET', '/configuration/form?projectId=no-such-project')).status).toBe(404);
   });
 });
