@@ -52,13 +52,9 @@ export interface ReportSnapshot {
   document: Record<string, unknown>;
 }
 
-export interface UnblindingApplication {
-  caseId: string;
-  projectId: string | null;
-  reportCode: string;
+/** What an application of one case and a batch share: the application and its approval (SPEC 3). */
+export interface ApplicationCommon {
   status: string;
-  /** The case while the application is open, the application's own id once concluded (unique). */
-  openKey: string;
   reason: string;
   description: string;
   applicantId: string;
@@ -74,6 +70,14 @@ export interface UnblindingApplication {
   } | null;
   unblindingPersonId: string | null;
   unblindingPersonName: string | null;
+}
+
+export interface UnblindingApplication extends ApplicationCommon {
+  caseId: string;
+  projectId: string | null;
+  reportCode: string;
+  /** The case while the application is open, the application's own id once concluded (unique). */
+  openKey: string;
   handling: { by: string; byName: string; at: string; signatureId: string | null } | null;
   assignment: Assignment | null;
   snapshot: ReportSnapshot | null;

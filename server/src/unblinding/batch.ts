@@ -16,7 +16,7 @@ import type { CaseListQuery } from '../cases';
 import { C as caseCollections } from '../cases';
 import type { Handle, StoredDoc } from '../store';
 import { AppError } from '../http';
-import type { ReportSnapshot, UnblindingApplication } from './applications';
+import type { ApplicationCommon, ReportSnapshot, UnblindingApplication } from './applications';
 import { OPEN_STATES, PERMISSIONS, unblindingPersonOf } from './applications';
 import type { BlindingListVersion } from './blinding-list';
 import { callerName, currentList, lookupAssignment, U } from './blinding-list';
@@ -26,24 +26,9 @@ export const BATCH_JOB = 'unblinding.batch';
 const CHUNK = 100;
 export const BATCH_MAX_CASES = 20_000;
 
-export interface UnblindingBatch {
+export interface UnblindingBatch extends ApplicationCommon {
   projectId: string;
   caseIds: string[];
-  status: string;
-  reason: string;
-  description: string;
-  applicantId: string;
-  applicantName: string;
-  appliedAt: string;
-  review: {
-    result: 'agree' | 'disagree';
-    opinion: string | null;
-    by: string;
-    byName: string;
-    at: string;
-  } | null;
-  unblindingPersonId: string | null;
-  unblindingPersonName: string | null;
   job: {
     id: string;
     state: 'queued' | 'running' | 'done';
@@ -160,6 +145,7 @@ export async function approveBatch(
           by: caller.userId,
           byName: callerName(caller),
           at: caller.clock.now().toISOString(),
+          signatureId: null,
         },
         unblindingPersonId: person?.id ?? null,
         unblindingPersonName: person?.name ?? null,
@@ -260,7 +246,7 @@ async function unblindCase(
     applicantId: batch.applicantId,
     applicantName: batch.applicantName,
     appliedAt: batch.appliedAt,
-    review: batch.review ? { ...batch.review, signatureId: null } : null,
+    review: batch.review,
     unblindingPersonId: batch.unblindingPersonId,
     unblindingPersonName: batch.unblindingPersonName,
     handling: { by: caller.userId, byName: callerName(caller), at, signatureId: null },

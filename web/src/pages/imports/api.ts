@@ -3,9 +3,7 @@
  * itself as the body (the request layer sends JSON only), with the session's headers.
  */
 import { api } from '../../app/api';
-import { notify } from '../../app/notify';
-import { session } from '../../app/session';
-import { langType, translate } from '../../i18n';
+import { uploadFile } from '../../app/upload';
 
 // The server's import states (SPEC 4), declared in the engine.
 import type { ImportReportStatus, ParseStatus, ProcessingStatus } from '@pv/engine';
@@ -112,31 +110,7 @@ export interface UploadChoice {
 export async function uploadImport(file: File, choice: UploadChoice): Promise<ImportRecord> {
   const query = new URLSearchParams({ fileName: file.name });
   for (const [key, value] of Object.entries(choice)) if (value) query.set(key, value);
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/octet-stream',
-    'Lang-Type': langType(session.language()),
-    'X-File-Name': encodeURIComponent(file.name),
-    sysOrgId: session.sysOrgId() ?? '',
-    projectId: session.projectId() ?? '',
-    studyProjectIds: session.studyProjectIds().join(','),
-  };
-  const token = session.token();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  type Answer = { code?: number; msg?: string; data?: ImportRecord } | null;
-  const body = await fetch(`/api/imports?${query}`, { method: 'POST', headers, body: file }).then(
-    (response) => response.json().catch(() => null) as Promise<Answer>,
-    () => {
-      notify.toast('error', translate(session.language(), 'request.network'));
-      throw new Error('network');
-    },
-  );
-  session.touch();
-  if (body?.code !== 200 || !body.data) {
-    const message = body?.msg || translate(session.language(), 'request.unknown');
-    notify.toast('error', message);
-    throw new Error(message);
-  }
-  return body.data;
+  return uploadFile<ImportRecord>(`/api/imports?${query}`, file);
 }
 
 export const importsApi = {

@@ -3,9 +3,7 @@
  * the workbook itself as the body (the request layer sends JSON only), with the session's headers.
  */
 import { api } from '../../app/api';
-import { notify } from '../../app/notify';
-import { session } from '../../app/session';
-import { langType, translate } from '../../i18n';
+import { uploadFile } from '../../app/upload';
 
 export interface Assignment {
   listVersion: number;
@@ -133,35 +131,8 @@ export const unblindingApi = {
 };
 
 /** Uploads the workbook; a refused one shows the server's message (sheet, row, column) and throws. */
-export async function uploadBlindingList(
-  projectId: string,
-  file: File,
-): Promise<{ version: number; rowCount: number }> {
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/octet-stream',
-    'Lang-Type': langType(session.language()),
-    'X-File-Name': encodeURIComponent(file.name),
-    projectId: session.projectId() ?? '',
-  };
-  const token = session.token();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  type Answer = { code?: number; msg?: string; data?: { version: number; rowCount: number } } | null;
-  const body = await fetch(`/api${base}/projects/${encodeURIComponent(projectId)}/blinding-list`, {
-    method: 'POST',
-    headers,
-    body: file,
-  }).then(
-    (response) => response.json().catch(() => null) as Promise<Answer>,
-    () => {
-      notify.toast('error', translate(session.language(), 'request.network'));
-      throw new Error('network');
-    },
+export const uploadBlindingList = (projectId: string, file: File) =>
+  uploadFile<{ version: number; rowCount: number }>(
+    `/api${base}/projects/${encodeURIComponent(projectId)}/blinding-list`,
+    file,
   );
-  session.touch();
-  if (body?.code !== 200 || !body.data) {
-    const message = body?.msg || translate(session.language(), 'request.unknown');
-    notify.toast('error', message);
-    throw new Error(message);
-  }
-  return body.data;
-}
