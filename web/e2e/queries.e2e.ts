@@ -3,7 +3,7 @@
  * the field's label; entry finds it in the workbench's to-do queries and on /home/pendingqueries
  * and answers it; qc sees the marker change, re-raises from the query history; entry answers on the
  * case page; qc closes; the query trace shows both rounds. qc then corrects a field at data QC: the
- * save asks the reason, and the QC trace lists the change.
+ * save asks the reason, and the QC trace and the data change log list the change.
  * Not covered here (not built): query letters; a reply saving a data change is covered by
  * server/src/queries/queries.test.ts.
  */
@@ -183,4 +183,10 @@ test('qc raises a query on C.1.5, entry answers, qc re-raises, entry answers, qc
   await admin.goto(`${baseUrl}/checklog/queryControl`);
   await admin.getByTestId('list-row').filter({ hasText: '与病历首页核对后更正' }).waitFor();
   await screenshot('qc-trace');
+  // The data change log holds the same change from the audit trail, with its reason.
+  await admin.goto(`${baseUrl}/checklog/logHistory`);
+  await admin.getByTestId('filter-reportCode').fill(reportCode);
+  await admin.getByTestId('list-search').click();
+  await admin.getByTestId('list-row').filter({ hasText: '与病历首页核对后更正' }).first().waitFor();
+  await screenshot('data-change-log');
 });
