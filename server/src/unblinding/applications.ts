@@ -403,10 +403,11 @@ export async function handleApplication(
     const stored = await loadCase(tx, caseId);
     const doc = caseContent(stored);
     const patient = (doc.patient ?? {}) as { subjectNumber?: string; investigationNumber?: string };
-    const assignment = await lookupAssignment(tx, caller, app.projectId ?? '', caseId, [
-      patient.subjectNumber ?? '',
-      patient.investigationNumber ?? '',
-    ]);
+    const assignment = await lookupAssignment(tx, caller, app.projectId ?? '', {
+      caseId,
+      reportCode: app.reportCode,
+      numbers: [patient.subjectNumber ?? '', patient.investigationNumber ?? ''],
+    });
     const snapshot: ReportSnapshot = {
       at: now.toISOString(),
       type: 'unblinding',

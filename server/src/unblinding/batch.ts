@@ -208,14 +208,18 @@ async function unblindCase(
   if (!stored) return 'cases.notFound';
   const doc = caseContent(stored);
   const patient = (doc.patient ?? {}) as { subjectNumber?: string; investigationNumber?: string };
+  const reportCode = String((doc.report as { reportCode?: string } | undefined)?.reportCode ?? '');
   let assignment;
   try {
     assignment = await lookupAssignment(
       tx,
       caller,
       batch.projectId,
-      caseId,
-      [patient.subjectNumber ?? '', patient.investigationNumber ?? ''],
+      {
+        caseId,
+        reportCode,
+        numbers: [patient.subjectNumber ?? '', patient.investigationNumber ?? ''],
+      },
       'batch',
       list,
     );
@@ -223,7 +227,6 @@ async function unblindCase(
     if (error instanceof AppError) return error.messageKey;
     throw error;
   }
-  const reportCode = String((doc.report as { reportCode?: string } | undefined)?.reportCode ?? '');
   const at = now.toISOString();
   const snapshot: ReportSnapshot = {
     at,

@@ -46,6 +46,8 @@ export interface BlindingListRead {
   /** `view` (the owner's table), `handle` (one case's assignment), `batch`. */
   purpose: 'view' | 'handle' | 'batch';
   caseId: string | null;
+  /** The case's report code (C.1.1), as the read log shows it. */
+  reportCode: string | null;
   randomisationNumber: string | null;
 }
 
@@ -152,7 +154,7 @@ async function recordRead(
   caller: Caller,
   list: StoredDoc<BlindingListVersion>,
   purpose: BlindingListRead['purpose'],
-  caseId: string | null,
+  subject: { caseId: string; reportCode: string } | null,
   randomisationNumber: string | null,
 ): Promise<void> {
   await handle.collection<BlindingListRead>(U.reads).insertOne({
@@ -163,7 +165,8 @@ async function recordRead(
     readerName: callerName(caller),
     at: caller.clock.now().toISOString(),
     purpose,
-    caseId,
+    caseId: subject?.caseId ?? null,
+    reportCode: subject?.reportCode ?? null,
     randomisationNumber,
   });
 }
@@ -223,8 +226,8 @@ export async function lookupAssignment(
   handle: Handle,
   caller: Caller,
   projectId: string,
-  caseId: string,
-  numbers: string[],
+  /** The case, and the numbers it names its subject by (subject number, investigation number). */
+  subject: { caseId: string; reportCode: string; numbers: string[] },
   purpose: 'handle' | 'batch' = 'handle',
   /** The current list when the caller already read it (a batch reads it once). */
   known?: StoredDoc<BlindingListVersion> | null,
@@ -233,15 +236,15 @@ export async function lookupAssignment(
   if (!list) throw errors.badRequest('unblinding.noList');
   const entries = handle.collection<BlindingListEntry>(U.entries);
   let entry: StoredDoc<BlindingListEntry> | null = null;
-  for (const number of numbers.filter(Boolean)) {
+  const numbers = subject.numbers.filter(Boolean);
+  for (const number of numbers) {
     entry =
       (await entries.findOne({ listId: list._id, subjectNumber: number })) ??
       (await entries.findOne({ listId: list._id, randomisationNumber: number }));
     if (entry) break;
   }
-  if (!entry)
-    throw errors.badRequest('unblinding.notInList', { number: numbers.filter(Boolean).join(', ') || '-' });
-  await recordRead(handle, caller, list, purpose, caseId, entry.randomisationNumber);
+  if (!entry) throw errors.badRequest('unblinding.notInList', { number: numbers.join(', ') || '-' });
+  await recordRead(handle, caller, list, purpose, subject, entry.randomisationNumber);
   const group = list.groups.find((g) => g.name === entry.treatmentGroup);
   return {
     listVersion: list.version,

@@ -328,6 +328,7 @@ describe('unblinding applications', () => {
       caseId: one.id,
       randomisationNumber: 'R0001',
     });
+    expect(reads[0].reportCode).toMatch(/^CN-XYPHARMA-/);
   });
 
   it('shows the assignment to the approver, the person and the owner, never to the applicant or a member', async () => {

@@ -235,7 +235,7 @@ export default function BlindingListPanel() {
               formatDateTime(r.at),
               ut(PURPOSE[r.purpose]),
               r.version,
-              r.caseId,
+              r.reportCode,
               r.randomisationNumber,
             ])}
           />

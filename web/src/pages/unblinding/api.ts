@@ -60,6 +60,7 @@ export interface ListRead {
   at: string;
   purpose: 'view' | 'handle' | 'batch';
   caseId: string | null;
+  reportCode: string | null;
   randomisationNumber: string | null;
 }
 
