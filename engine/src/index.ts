@@ -61,6 +61,9 @@ export * from './interchange';
 // Workflow machine (case, E2B transmission) and expedited-reporting deadlines (schemas/workflows).
 export * from './workflow';
 
+// Reporting rules per authority (schemas/rules/reporting): plan proposals with due dates and explanations.
+export * from './reporting-rules';
+
 // Report-code generators (country-organisation-period+number).
 export * from './report-codes';
 
@@ -93,3 +96,29 @@ export type { DownloadTaskStatus, JobStatus } from './jobs';
 // SPEC 4's states of an E2B import record (the server's import, the browser's import list).
 export { IMPORT_REPORT_STATUSES, PARSE_STATUSES, PROCESSING_STATUSES } from './import-states';
 export type { ImportReportStatus, ParseStatus, ProcessingStatus } from './import-states';
+
+// Probabilistic duplicate matching of case reports (the server's duplicate check at intake, the labelled-set test).
+export {
+  compareAge,
+  compareDrugs,
+  compareName,
+  compareOnsets,
+  compareReactions,
+  compareSex,
+  compareText,
+  DUPLICATE_SCORE_THRESHOLD,
+  MATCH_WEIGHTS,
+  matchCases,
+  nameBlockKey,
+  nameForms,
+  normaliseDrugName,
+  ONSET_NEAR_DAYS,
+} from './duplicates/match';
+export type {
+  FieldComparison,
+  FieldOutcome,
+  MatchField,
+  MatchReaction,
+  MatchRecord,
+  MatchResult,
+} from './duplicates/match';
