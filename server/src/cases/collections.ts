@@ -87,6 +87,12 @@ export const caseCollections: CollectionDefinition[] = [
       { name: 'handler', fields: { 'state.handlerId': 1, 'state.updatedAt': -1 } },
       { name: 'due', fields: { 'deadline.runs': 1, 'deadline.dueDate': 1 } },
       { name: 'dup_initials', fields: { 'dup.initials': 1 } },
+      // Blocking keys of the duplicate check (duplicates.ts), so it never scans the tenant.
+      { name: 'dup_nameKey', fields: { 'dup.nameKey': 1 } },
+      { name: 'dup_senderIds', fields: { 'dup.senderIds': 1 } },
+      { name: 'dup_reactions', fields: { 'dup.reactions': 1 } },
+      { name: 'dup_suspectDrugs', fields: { 'dup.suspectDrugs': 1 } },
+      { name: 'dup_onsets', fields: { 'dup.onsets': 1 } },
       ...columnIndexes,
       ...filterIndexes,
       listIndex,

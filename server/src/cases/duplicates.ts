@@ -1,8 +1,12 @@
 /**
- * Duplicate check when a case is created or imported: other cases of the tenant that share the
- * patient (initials, sex, age), reaction terms, suspect drugs or onset dates, scored so the most
- * likely duplicates come first. Reads summaries only.
+ * Duplicate check when a case is created or imported: the tenant's cases that may report the same
+ * case, scored by the engine's probabilistic matcher (engine/src/duplicates/match.ts, vigiMatch's
+ * hit-miss model) with the fields that agree or differ. Candidates are found by blocking on indexed
+ * summary keys (sender identifiers, name key, initials, reactions, suspect drugs, onset dates), so the
+ * tenant is never scanned; a shared sender identifier always ranks first. Reads summaries only.
  */
+import { DUPLICATE_SCORE_THRESHOLD, matchCases } from '@pv/engine';
+import type { FieldComparison, MatchField, MatchRecord } from '@pv/engine';
 import type { Filter, Handle } from '../store';
 import { C } from './collections';
 import type { CaseSummary, DuplicateKeys } from './summary';
@@ -14,28 +18,37 @@ export interface DuplicateCandidate {
   patientsName: string | null;
   workflowNode: string;
   validity: string;
+  /** Sum of the fields' log-likelihood-ratio weights (higher: more likely the same case). */
   score: number;
-  /** Which criteria matched: initials, sex, age, reactions, suspectDrugs, onsets. */
-  matched: string[];
+  /** A sender identifier (C.1.1, C.1.8.1, C.1.9.1.r) is shared: ranked first whatever the score. */
+  identifierMatch: boolean;
+  /** Fields that agree or partly agree: senderIds, initials, sex, age, reactions, suspectDrugs, onsets, country, reporter. */
+  matched: MatchField[];
+  /** Fields present on both sides that disagree. */
+  differ: MatchField[];
+  /** Every compared field with its outcome (agree, partial, differ, missing) and weight. */
+  fields: FieldComparison[];
 }
 
-/** Weights: a shared reaction, suspect drug or onset date counts most; sex alone never makes a candidate. */
-const WEIGHTS = { initials: 3, sex: 1, age: 1, reactions: 3, suspectDrugs: 3, onsets: 2 } as const;
-/** Smallest score shown: e.g. same initials and a shared reaction, or a shared drug and onset date. */
-export const DUPLICATE_THRESHOLD = 5;
+export const DUPLICATE_THRESHOLD = DUPLICATE_SCORE_THRESHOLD;
 const LIMIT = 20;
+/** Summaries read per blocking query at most. */
+const BLOCK_LIMIT = 2000;
 
-function score(keys: DuplicateKeys, other: DuplicateKeys): { score: number; matched: string[] } {
-  const matched: string[] = [];
-  const overlap = (a: string[], b: string[]) => a.some((x) => b.includes(x));
-  if (keys.initials && keys.initials === other.initials) matched.push('initials');
-  if (keys.sex && keys.sex === other.sex) matched.push('sex');
-  if (keys.ageYears !== null && other.ageYears !== null && Math.abs(keys.ageYears - other.ageYears) <= 1)
-    matched.push('age');
-  if (overlap(keys.reactions, other.reactions)) matched.push('reactions');
-  if (overlap(keys.suspectDrugs, other.suspectDrugs)) matched.push('suspectDrugs');
-  if (overlap(keys.onsets, other.onsets)) matched.push('onsets');
-  return { score: matched.reduce((sum, key) => sum + WEIGHTS[key as keyof typeof WEIGHTS], 0), matched };
+/** The matcher's view of a summary's keys; summaries written before the new keys fall back to the old ones. */
+export function matchRecordOf(keys: DuplicateKeys): MatchRecord {
+  return {
+    senderIds: keys.senderIds ?? [],
+    name: keys.initials,
+    sex: keys.sex,
+    ageYears: keys.ageYears,
+    birthDate: keys.birthDate ?? null,
+    reactions: (keys.reactionTerms ?? keys.reactions).map((term) => ({ term })),
+    suspectDrugs: keys.suspectDrugs,
+    onsets: keys.onsets,
+    country: keys.country ?? null,
+    reporter: keys.reporter ?? null,
+  };
 }
 
 /** Candidates for a case document (draft or stored), excluding the case itself. */
@@ -45,30 +58,50 @@ export async function findDuplicates(
   excludeCaseId?: string,
 ): Promise<DuplicateCandidate[]> {
   const keys = duplicateKeys(doc);
-  const any: Filter[] = [];
-  if (keys.initials) any.push({ 'dup.initials': keys.initials });
-  if (keys.reactions.length) any.push({ 'dup.reactions': { $in: keys.reactions } });
-  if (keys.suspectDrugs.length) any.push({ 'dup.suspectDrugs': { $in: keys.suspectDrugs } });
-  if (keys.onsets.length) any.push({ 'dup.onsets': { $in: keys.onsets } });
-  if (any.length === 0) return [];
-  const filter: Filter = { 'state.validity': { $ne: 'deleted' }, $or: any };
-  if (excludeCaseId) filter._id = { $ne: excludeCaseId };
-  const summaries = await handle
-    .collection<Omit<CaseSummary, '_id'>>(C.summaries)
-    .find(filter, { projection: { dup: 1, state: 1, v: 1 }, limit: 2000 });
-  return summaries
+  const blocks: Filter[] = [];
+  if (keys.senderIds?.length) blocks.push({ 'dup.senderIds': { $in: keys.senderIds } });
+  if (keys.nameKey) blocks.push({ 'dup.nameKey': keys.nameKey });
+  if (keys.initials) blocks.push({ 'dup.initials': keys.initials });
+  if (keys.reactions.length) blocks.push({ 'dup.reactions': { $in: keys.reactions } });
+  if (keys.suspectDrugs.length) blocks.push({ 'dup.suspectDrugs': { $in: keys.suspectDrugs } });
+  if (keys.onsets.length) blocks.push({ 'dup.onsets': { $in: keys.onsets } });
+  const summaries = handle.collection<Omit<CaseSummary, '_id'>>(C.summaries);
+  const found = new Map<string, CaseSummary>();
+  // One query per block, so a crowded block (every case of a product shares its drug) cannot crowd out an identifier match.
+  for (const block of blocks) {
+    const filter: Filter = { 'state.validity': { $ne: 'deleted' }, ...block };
+    if (excludeCaseId) filter._id = { $ne: excludeCaseId };
+    for (const summary of await summaries.find(filter, {
+      projection: { dup: 1, state: 1, v: 1 },
+      limit: BLOCK_LIMIT,
+    }))
+      found.set(summary._id, summary);
+  }
+  const incoming = matchRecordOf(keys);
+  return [...found.values()]
     .map((summary) => {
-      const result = score(keys, summary.dup);
+      const result = matchCases(incoming, matchRecordOf(summary.dup));
       return {
         caseId: summary._id,
         reportCode: (summary.v?.report_reportCode as string | null) ?? null,
         patientsName: (summary.v?.patient_patientsName as string | null) ?? null,
         workflowNode: summary.state.workflowNode,
         validity: summary.state.validity,
-        ...result,
+        score: result.score,
+        identifierMatch: result.identifierMatch,
+        matched: result.fields
+          .filter((f) => f.outcome === 'agree' || f.outcome === 'partial')
+          .map((f) => f.field),
+        differ: result.fields.filter((f) => f.outcome === 'differ').map((f) => f.field),
+        fields: result.fields,
       };
     })
-    .filter((candidate) => candidate.score >= DUPLICATE_THRESHOLD)
-    .sort((a, b) => b.score - a.score || a.caseId.localeCompare(b.caseId))
+    .filter((candidate) => candidate.identifierMatch || candidate.score >= DUPLICATE_THRESHOLD)
+    .sort(
+      (a, b) =>
+        Number(b.identifierMatch) - Number(a.identifierMatch) ||
+        b.score - a.score ||
+        a.caseId.localeCompare(b.caseId),
+    )
     .slice(0, LIMIT);
 }

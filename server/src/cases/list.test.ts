@@ -208,9 +208,27 @@ describe('duplicate check', () => {
       susar: false,
     });
     const res = await entry.call('POST', '/cases/duplicates', { document: draft });
-    const candidates = res.body.data.candidates as { caseId: string; matched: string[]; score: number }[];
-    expect(candidates[0]).toMatchObject({ caseId: serious.id });
-    expect(candidates[0]!.matched).toEqual(['initials', 'sex', 'age', 'reactions', 'suspectDrugs', 'onsets']);
+    const candidates = res.body.data.candidates as {
+      caseId: string;
+      matched: string[];
+      differ: string[];
+      fields: { field: string; outcome: string; weight: number }[];
+      score: number;
+    }[];
+    expect(candidates[0]).toMatchObject({ caseId: serious.id, identifierMatch: false });
+    // The probabilistic matcher also compares country and reporter (the old fixed weights did not).
+    expect(candidates[0]!.matched).toEqual([
+      'initials',
+      'sex',
+      'age',
+      'reactions',
+      'suspectDrugs',
+      'onsets',
+      'country',
+      'reporter',
+    ]);
+    expect(candidates[0]!.fields.find((f) => f.field === 'initials')).toMatchObject({ outcome: 'agree' });
+    expect(candidates[0]!.score).toBeGreaterThan(0);
     expect(candidates.map((c) => c.caseId)).not.toContain(nonSerious.id);
     const self = await entry.call('POST', '/cases/duplicates', {
       document: draft,
@@ -221,5 +239,15 @@ describe('duplicate check', () => {
       document: { patient: { patientsName: 'QQ' } },
     });
     expect(unrelated.body.data.candidates).toEqual([]);
+    // An exact sender identifier (here C.1.9.1.r.2 naming the non-serious case's C.1.1) ranks first whatever the score.
+    const byIdentifier = await entry.call('POST', '/cases/duplicates', {
+      document: {
+        ...draft,
+        report: { otherCaseIdentifiers: [{ source: 'partner', identifier: nonSerious.code }] },
+      },
+    });
+    const ranked = byIdentifier.body.data.candidates as { caseId: string; identifierMatch: boolean }[];
+    expect(ranked[0]).toMatchObject({ caseId: nonSerious.id, identifierMatch: true });
+    expect(ranked[1]).toMatchObject({ caseId: serious.id, identifierMatch: false });
   });
 });

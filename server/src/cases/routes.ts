@@ -179,7 +179,7 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
       method: 'post',
       path: '/duplicates',
       summary:
-        'Duplicate candidates of a case being entered or imported (patient initials, age, sex, reaction terms, suspect drugs, onset dates)',
+        'Duplicate candidates of a case being entered or imported: probabilistic match (patient name by characters and pinyin, sex, age, reactions, suspect drugs, onset dates, country, reporter) with score and per-field agree/partial/differ; a shared sender identifier (C.1.1, C.1.8.1, C.1.9.1.r) ranks first',
       permission: 'activecase',
       body: {
         type: 'object',

@@ -3,7 +3,13 @@
  * workflow state, the reporting deadline and the duplicate-check keys, kept in `caseSummaries` so
  * lists never read whole case documents.
  */
-import { caseListDefinition, deadlineRuns, reportingDeadline, reportingDeadlineRules } from '@pv/engine';
+import {
+  caseListDefinition,
+  deadlineRuns,
+  nameBlockKey,
+  reportingDeadline,
+  reportingDeadlineRules,
+} from '@pv/engine';
 import type { CaseDeadline } from '@pv/engine';
 import type { CaseDocument, CaseState } from './document';
 
@@ -67,6 +73,18 @@ export interface DuplicateKeys {
   suspectDrugs: string[];
   /** Onset dates (E.i.4) to the day. */
   onsets: string[];
+  /** The initials' letters sorted (characters through pinyin): blocks swapped initials and pinyin against characters together. */
+  nameKey?: string | null;
+  /** Per reaction, the MedDRA PT code (else the LLT code E.i.2.1b, else the lower-case verbatim). */
+  reactionTerms?: string[];
+  /** D.2.1 date of birth. */
+  birthDate?: string | null;
+  /** Country of occurrence (report, else E.i.9 of the first reaction). */
+  country?: string | null;
+  /** First reporter (C.2.r.1.2/1.4 and C.2.r.2.1), as entered. */
+  reporter?: string | null;
+  /** C.1.1, C.1.8.1 and C.1.9.1.r.2 identifiers. */
+  senderIds?: string[];
 }
 
 export interface CaseSummary {
@@ -96,8 +114,14 @@ export function duplicateKeys(doc: Doc): DuplicateKeys {
   const age = typeof patient.age === 'number' ? patient.age : null;
   const unit = typeof patient.ageUnit === 'string' ? AGE_UNIT_YEARS[patient.ageUnit] : undefined;
   const reactions = new Set<string>();
+  const reactionTerms = new Set<string>();
   const onsets = new Set<string>();
   for (const reaction of (Array.isArray(doc.reactions) ? doc.reactions : []) as Doc[]) {
+    const term = [reaction?.meddraPtCode, reaction?.meddraCode].find(
+      (code): code is string => typeof code === 'string' && code !== '',
+    );
+    const verbatim = text(reaction?.reactionNative) || text(reaction?.reactionTranslation);
+    if (term || verbatim) reactionTerms.add(term ?? verbatim);
     if (typeof reaction?.meddraCode === 'string' && reaction.meddraCode) reactions.add(reaction.meddraCode);
     for (const key of ['reactionNative', 'reactionTranslation'])
       if (text(reaction?.[key])) reactions.add(text(reaction[key]));
@@ -109,13 +133,34 @@ export function duplicateKeys(doc: Doc): DuplicateKeys {
     if (drug?.drugCharacterisation !== '1') continue;
     for (const key of ['drugName', 'genericName']) if (text(drug[key])) suspectDrugs.add(text(drug[key]));
   }
+  const report = (doc.report ?? {}) as Doc;
+  const firstReaction = (Array.isArray(doc.reactions) ? doc.reactions[0] : undefined) as Doc | undefined;
+  const reporter = (Array.isArray(doc.reporters) ? doc.reporters[0] : undefined) as Doc | undefined;
+  const word = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  const reporterText = ['reporterFamilyName', 'reporterGivenName', 'reporterOrganisation']
+    .map((key) => word(reporter?.[key]))
+    .filter(Boolean)
+    .join(' ');
+  const senderIds = [
+    word(report.reportCode),
+    word(report.reportAllCode),
+    ...((Array.isArray(report.otherCaseIdentifiers) ? report.otherCaseIdentifiers : []) as Doc[]).map(
+      (other) => word(other?.identifier),
+    ),
+  ].filter(Boolean);
   return {
     initials: initials || null,
+    nameKey: nameBlockKey(initials),
     sex: typeof patient.gender === 'string' ? patient.gender : null,
     ageYears: age !== null && unit !== undefined ? Math.floor(age * unit) : null,
     reactions: [...reactions],
     suspectDrugs: [...suspectDrugs],
     onsets: [...onsets],
+    reactionTerms: [...reactionTerms],
+    birthDate: word(patient.birthday).replace(/\D/g, '').slice(0, 8) || null,
+    country: word(report.happenCountry) || word(firstReaction?.reactionCountry) || null,
+    reporter: reporterText || null,
+    senderIds: [...new Set(senderIds)],
   };
 }
 
