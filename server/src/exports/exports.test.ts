@@ -54,6 +54,27 @@ const first = await newCase(1);
 const second = await newCase(2);
 
 describe('receivers (SPEC 3, /authoritymanagement/receiverSetting)', () => {
+  it('names the authority whose reporting rules apply; without one, the profile', async () => {
+    expect(fda.authority).toBe('fda');
+    const ich = await addReceiver({
+      name: 'EU partner',
+      receiverIdentifier: 'EUPARTNER',
+      profile: 'ich',
+      authority: 'ema',
+    });
+    expect(ich).toMatchObject({ profile: 'ich', authority: 'ema' });
+    expect((await entry.call('DELETE', `/exports/receivers/${String(ich.receiverId)}`)).body.code).toBe(200);
+    const bad = await entry.call('POST', '/exports/receivers', {
+      name: 'PMDA',
+      receiverIdentifier: 'PMDA',
+      profile: 'ich',
+      format: 'r3',
+      senderIdentifier: 'XYPHARMA',
+      authority: 'pmda',
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('refuses empty identifiers, identifiers the profile does not accept and duplicate names, in zh and en', async () => {
     const base = { name: 'EMA', profile: 'ema', format: 'r3', senderIdentifier: 'XYPHARMA' };
     const cases: [Data, string, string][] = [

@@ -4,7 +4,8 @@
  * N.2.r.2, the regional profile and the E2B format; an export copies them onto its record, so a
  * later edit of the receiver never changes what the history says was sent.
  */
-import { r3Profiles } from '@pv/engine';
+import { r3Profiles, receiverAuthority } from '@pv/engine';
+import type { Authority } from '@pv/engine';
 import { tenantHandle } from '../http';
 import { errors } from '../http';
 import type { ModuleRouter } from '../http';
@@ -26,6 +27,8 @@ export interface Receiver {
   /** N.1.3 batch sender identifier, also N.2.r.2. */
   senderIdentifier: string;
   profile: ReceiverProfile;
+  /** Whose reporting rules (schemas/rules/reporting) decide what this receiver gets; empty: the profile's. */
+  authority?: Authority | null;
   format: ExportFormat;
   active: boolean;
   remark?: string | null;
@@ -41,6 +44,7 @@ export function receiverView(r: StoredDoc<Receiver>) {
     messageReceiverIdentifier: r.messageReceiverIdentifier ?? null,
     senderIdentifier: r.senderIdentifier,
     profile: r.profile,
+    authority: receiverAuthority(r),
     format: r.format,
     active: r.active,
     remark: r.remark ?? null,
@@ -85,6 +89,7 @@ async function checkReceiver(handle: Handle, input: ReceiverInput, selfId?: stri
     messageReceiverIdentifier,
     senderIdentifier,
     profile: input.profile,
+    authority: input.authority ?? null,
     format: input.format,
     active: input.active ?? true,
     remark: input.remark?.trim() || null,
