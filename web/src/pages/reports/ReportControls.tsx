@@ -74,8 +74,9 @@ export function CaseFinder(props: {
     }
   }, []);
   useEffect(() => void search(''), [search]);
+  // The case search answers summary keys (pointer segments joined by _, as the case list reads them).
   const label = (row: CaseRow) =>
-    [row.values['reportCode'], row.values['patientsName']]
+    [row.values['report_reportCode'], row.values['patient_patientsName']]
       .filter((v) => typeof v === 'string' && v)
       .join(' · ') || row.id;
   const toggle = (id: string, on: boolean) =>
@@ -88,7 +89,9 @@ export function CaseFinder(props: {
           placeholder={rt('uiReportCode')}
           value={text}
           onChange={(_, d) => setText(d.value)}
-          onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => (e.key === 'Enter' ? void search(text) : undefined)}
+          onKeyDown={(e: KeyboardEvent<HTMLInputElement>) =>
+            e.key === 'Enter' ? void search(text) : undefined
+          }
         />
         <Button onClick={() => void search(text)}>{rt('uiSearch')}</Button>
         {props.multiple && <Text>{rt('uiSelected', { count: props.selected.length })}</Text>}
