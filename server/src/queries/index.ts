@@ -6,16 +6,18 @@
  */
 // The public surface first: other modules read these while this module's routes may still be loading.
 export { Q as queryCollectionNames, queryWorkflow } from './model';
-export type { Query, QueryRound, QueriedField, QcRecord } from './model';
+export type { Query, QueryRound, QueriedField, QcRecord, QueryLetter } from './model';
+export { LETTER_ANSWER_OWNER } from './letters';
 
 import { defineModule } from '../http';
 import type { ObjectResolver, ServerModule } from '../http';
 import { provideSaveParticipant } from '../cases';
 import type { TenantHandle } from '../store';
-import type { Query } from './model';
+import type { Query, QueryLetter } from './model';
 import { collections, Q } from './model';
 import { recordQcCorrections } from './qc';
 import { queryRoutes } from './routes';
+import { letterRoutes } from './letter-routes';
 import { overdueNotices, querySchedules } from './overdue';
 
 /**
@@ -32,16 +34,29 @@ const queryObject: ObjectResolver = {
   },
 };
 
+/** The object kind `queryLetter`: checked in its case's project (stored on the letter when drafted). */
+const letterObject: ObjectResolver = {
+  notFound: 'queries.letterNotFound',
+  scopeOf: async (handle: TenantHandle, id: string) => {
+    const letter = await handle
+      .collection<QueryLetter>(Q.letters)
+      .findOne({ _id: id }, { projection: { projectId: 1 } });
+    return letter ? { projectId: letter.projectId } : null;
+  },
+};
+
 export const queriesModule: ServerModule = defineModule({
   name: 'queries',
-  dependsOn: ['auth', 'cases', 'configurator', 'jobs', 'messages'],
+  dependsOn: ['auth', 'cases', 'configurator', 'jobs', 'messages', 'reports', 'uploads'],
   collections,
   routes: (router) => {
     // Every case save at a QC node checks and records its corrections in the save's transaction.
     provideSaveParticipant('queries', recordQcCorrections);
+    // Letters first: `/:queryId` would take `/letters`.
+    letterRoutes(router);
     queryRoutes(router);
   },
-  objects: { query: queryObject },
+  objects: { query: queryObject, queryLetter: letterObject },
   jobs: [overdueNotices],
   schedules: querySchedules,
 });

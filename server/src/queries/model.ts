@@ -6,9 +6,13 @@
 import type { WorkflowDefinition } from '@pv/engine';
 import type { CollectionDefinition } from '../store';
 import queryWorkflowJson from '../../../schemas/workflows/query.json';
+import queryLetterWorkflowJson from '../../../schemas/workflows/query-letter.json';
 
 /** The query workflow (sent -> handled -> closed; re-raise, close, delete), run by the engine's machine. */
 export const queryWorkflow = queryWorkflowJson as unknown as WorkflowDefinition;
+
+/** The query letter workflow (drafted -> sent -> answered -> closed), run by the engine's machine. */
+export const queryLetterWorkflow = queryLetterWorkflowJson as unknown as WorkflowDefinition;
 
 /** Every state, in the declared order (the list's state filter). */
 export const QUERY_STATES: readonly string[] = queryWorkflow.order;
@@ -19,6 +23,7 @@ export const Q = {
   queries: 'queries',
   counters: 'queryCounters',
   qcRecords: 'qcRecords',
+  letters: 'queryLetters',
 } as const;
 
 export const PERMISSIONS = {
@@ -97,6 +102,34 @@ export interface Query {
   overdueNotified: boolean;
 }
 
+/** A letter to a case's external reporter gathering the case's open external queries. */
+export interface QueryLetter {
+  number: string;
+  caseId: string;
+  projectId: string | null;
+  reportCode: string;
+  state: string;
+  lang: 'zh' | 'en' | 'bilingual';
+  /** From the case's primary reporter (C.2.r.5), else its first reporter. */
+  recipient: string;
+  draftedOn: string;
+  dueDate: string;
+  /** The queries as the letter asks them (a snapshot: the letter text does not change later). */
+  queries: {
+    queryId: string;
+    number: string;
+    fields: { zh: string; en: string };
+    values: string;
+    question: string;
+  }[];
+  createdByName: string;
+  sentDate: string | null;
+  channel: string | null;
+  answerDate: string | null;
+  answerFileId: string | null;
+  closedAt: string | null;
+}
+
 export interface QcRecord {
   caseId: string;
   projectId: string | null;
@@ -132,6 +165,16 @@ export const collections: CollectionDefinition[] = [
     scope: 'tenant',
     audited: false,
     indexes: [{ name: 'period', fields: { period: 1 }, unique: true }],
+  },
+  {
+    name: Q.letters,
+    scope: 'tenant',
+    audited: true,
+    indexes: [
+      { fields: { number: 1 }, unique: true },
+      { fields: { projectId: 1, state: 1, draftedOn: -1 } },
+      { fields: { caseId: 1 } },
+    ],
   },
   {
     name: Q.qcRecords,

@@ -52,9 +52,13 @@ export const dayOf = (at: Date): string => new Date(at.getTime() + 8 * 3_600_000
 export const isOverdue = (query: Query, today: string): boolean =>
   query.state === OPEN_STATE && query.timeLimit < today;
 
-/** The next query number, `Q` + year + 6 digits, from a per-year counter (as report codes are). */
-async function nextQueryNumber(handle: Handle, now: Date): Promise<string> {
-  const period = dayOf(now).slice(0, 4);
+/**
+ * The next number, prefix + year + 6 digits, from a per-year counter (as report codes are): `Q` for
+ * queries (counter period: the year), `QL` for query letters (period `QL` + year).
+ */
+export async function nextQueryNumber(handle: Handle, now: Date, prefix: 'Q' | 'QL' = 'Q'): Promise<string> {
+  const year = dayOf(now).slice(0, 4);
+  const period = prefix === 'Q' ? year : `${prefix}${year}`;
   const counters = handle.collection<{ period: string; value: number }>(Q.counters);
   for (let attempt = 0; attempt < 5; attempt++) {
     const updated = await counters.updateOne({ period }, { $inc: { value: 1 } });
@@ -69,7 +73,7 @@ async function nextQueryNumber(handle: Handle, now: Date): Promise<string> {
         throw error;
       }
     }
-    return `Q${period}${String(value).padStart(6, '0')}`;
+    return `${prefix}${year}${String(value).padStart(6, '0')}`;
   }
   throw errors.conflict('reportCodes.busy');
 }

@@ -22,6 +22,9 @@ function template(name: string): Handlebars.TemplateDelegate {
   return found;
 }
 
+/** Any template of templates/ (`query-letters/letter.hbs`) filled with its view, HTML-escaped. */
+export const templateHtml = (name: string, view: Record<string, unknown>): string => template(name)(view);
+
 const htmlLang = (lang: ReportLanguage): string => (lang === 'en' ? 'en' : 'zh-CN');
 
 /** The CIOMS I form as one HTML document: the form page, then its continuation pages. */

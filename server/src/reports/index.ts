@@ -5,7 +5,7 @@
 export { renderReport, REPORT_KINDS, REPORT_FORMATS, CONTENT_TYPES } from './render';
 export type { ReportKind, ReportFormat, ReportRequest, RenderedReport } from './render';
 export { closePrinter, printPdf } from './printer';
-export { ciomsHtml, caseReportHtml } from './html';
+export { ciomsHtml, caseReportHtml, templateHtml } from './html';
 export { PERMISSIONS as REPORT_PERMISSIONS } from './service';
 
 import { defineModule } from '../http';

@@ -72,6 +72,8 @@ export interface World {
   exportFileId: string;
   /** A data query on the P1 case (queries module). */
   queryId: string;
+  /** A query letter on the P1 case (gathering an external query). */
+  letterId: string;
   downloadFileId: string;
   receiverId: string;
   downloadTaskId: string;
@@ -302,6 +304,18 @@ export async function buildWorld(): Promise<World> {
     timeLimit: new Date(deps.clock.now().getTime() + 7 * 86_400_000).toISOString().slice(0, 10),
     description: `${caseMarker} query`,
   });
+  // An external query and the letter gathering it.
+  await api('POST', `/queries/cases/${caseId}`, {
+    fields: ['/report/reportDateLast'],
+    receiverType: 'external',
+    handlerId: p1Member,
+    timeLimit: new Date(deps.clock.now().getTime() + 7 * 86_400_000).toISOString().slice(0, 10),
+    description: `${caseMarker} external query`,
+  });
+  const letter = await api('POST', `/queries/letters/cases/${caseId}`, {
+    lang: 'bilingual',
+    dueDate: new Date(deps.clock.now().getTime() + 14 * 86_400_000).toISOString().slice(0, 10),
+  });
 
   // Small generated dictionaries (never real MedDRA/WHODrug content), chosen on the import.
   const dictionaries = dictionaryService(store);
@@ -395,6 +409,7 @@ export async function buildWorld(): Promise<World> {
     exportId,
     exportFileId: await fileOf(EXPORTS, exportId),
     queryId: query.id as string,
+    letterId: letter.id as string,
     downloadFileId: await fileOf(DOWNLOAD_TASKS, task.taskId as string),
     receiverId: receiver.receiverId as string,
     downloadTaskId: task.taskId as string,

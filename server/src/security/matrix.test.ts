@@ -91,6 +91,8 @@ function paramValue(world: World, path: string, name: string): ParamValue {
       return one(world.exportId, 'case');
     case 'queryId':
       return one(world.queryId, 'case');
+    case 'letterId':
+      return one(world.letterId, 'case');
     case 'jobId':
       return { values: [world.importJobId, world.downloadJobId], binding: 'owned' };
     case 'taskId':

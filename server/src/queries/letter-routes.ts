@@ -1,0 +1,183 @@
+/**
+ * The routes of query letters (`/api/queries/letters`): the list of /casemanagement/queryLetterManagement,
+ * drafting a letter for a case, its moves (send, answer, close) and its document as PDF or Word.
+ * A letter is the object `queryLetter`: its permissions are checked in its case's project.
+ */
+import type { JsonSchema, ModuleRouter, PageQuery, RouteObject } from '../http';
+import { callerOf, pageOptions, pageQuery } from '../http';
+import { CASE_OBJECT, emptyScope, listScope, scopeIds } from '../cases';
+import { loadEntity, pickBody } from '../entities';
+import { contentDisposition } from '../uploads';
+import type { Filter } from '../store';
+import type { QueryLetter } from './model';
+import { Q } from './model';
+import type { DraftInput, LetterAction, MoveInput } from './letters';
+import {
+  LETTER_ACTIONS,
+  LETTER_PERMISSIONS,
+  LETTER_STATES,
+  draftLetter,
+  letterPermission,
+  letterView,
+  loadLetter,
+  moveLetter,
+} from './letters';
+import { letterDocx, letterPdf } from './letter-document';
+
+const letterEntity = loadEntity('query-letter');
+
+export const LETTER_OBJECT: RouteObject = { param: 'letterId', kind: 'queryLetter' };
+
+const id: JsonSchema = { type: 'string', minLength: 1, maxLength: 64 };
+const rev = { type: 'integer', minimum: 1 };
+const letterParams: JsonSchema = { type: 'object', required: ['letterId'], properties: { letterId: id } };
+const caseParams: JsonSchema = { type: 'object', required: ['caseId'], properties: { caseId: id } };
+
+/** The values each move asks for (the workflow's states say which move is possible). */
+const MOVE_FIELDS: Record<LetterAction, string[]> = {
+  send: ['sentDate', 'channel'],
+  answer: ['answerDate', 'fileId'],
+  close: [],
+};
+
+const FORMATS = {
+  pdf: { type: 'application/pdf', render: letterPdf },
+  docx: {
+    type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    render: letterDocx,
+  },
+} as const;
+
+type ListQuery = PageQuery & { state?: string; projectId?: string; caseId?: string; reportCode?: string };
+
+export function letterRoutes(router: ModuleRouter): void {
+  router.route<unknown, ListQuery>(
+    {
+      method: 'get',
+      path: '/letters',
+      summary:
+        "Query letters of the caller's projects (/casemanagement/queryLetterManagement), newest first; filters state, project, case, report code",
+      permission: LETTER_PERMISSIONS.list,
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...pageQuery,
+          state: { enum: ['', ...LETTER_STATES] },
+          projectId: { type: 'string', maxLength: 64 },
+          caseId: { type: 'string', maxLength: 64 },
+          reportCode: { type: 'string', maxLength: 100 },
+        },
+      },
+    },
+    async (c, { query }) => {
+      const caller = callerOf(c);
+      const scope = await listScope(caller, LETTER_PERMISSIONS.list);
+      const none = { items: [], total: 0, page: query.page, size: query.size };
+      if (emptyScope(scope)) return none;
+      const ids = scopeIds(scope);
+      if (query.projectId && ids.length && !ids.includes(query.projectId)) return none;
+      const filter: Filter = query.projectId
+        ? { projectId: query.projectId }
+        : ids.length
+          ? { projectId: { $in: ids } }
+          : {};
+      if (query.state) filter.state = query.state;
+      if (query.caseId) filter.caseId = query.caseId;
+      if (query.reportCode) filter.reportCode = query.reportCode;
+      const collection = caller.tenant.collection<QueryLetter>(Q.letters);
+      const [docs, total] = await Promise.all([
+        collection.find(filter, { sort: { number: -1 }, ...pageOptions(query) }),
+        collection.count(filter),
+      ]);
+      const items = [];
+      for (const doc of docs) items.push(await letterView(caller, doc));
+      return { items, total, page: query.page, size: query.size };
+    },
+  );
+
+  router.route<DraftInput, Record<string, unknown>, { caseId: string }>(
+    {
+      method: 'post',
+      path: '/letters/cases/:caseId',
+      object: CASE_OBJECT,
+      summary:
+        "Drafts a query letter to the case's primary reporter gathering the case's open external queries, in zh, en or both, with its due date (later than today)",
+      permission: LETTER_PERMISSIONS.add,
+      params: caseParams,
+      body: pickBody(letterEntity, ['lang', 'dueDate'], { required: [] }),
+    },
+    async (c, { params, body }) => {
+      const caller = callerOf(c);
+      return letterView(caller, await draftLetter(caller, params.caseId, body));
+    },
+  );
+
+  router.route<unknown, Record<string, unknown>, { letterId: string }>(
+    {
+      method: 'get',
+      path: '/letters/:letterId',
+      object: LETTER_OBJECT,
+      summary: 'One query letter with its queries and the moves the caller may take',
+      permission: LETTER_PERMISSIONS.list,
+      params: letterParams,
+    },
+    async (c, { params }) => {
+      const caller = callerOf(c);
+      return letterView(caller, await loadLetter(caller, params.letterId));
+    },
+  );
+
+  router.route<unknown, { format: keyof typeof FORMATS }, { letterId: string }>(
+    {
+      method: 'get',
+      path: '/letters/:letterId/document',
+      object: LETTER_OBJECT,
+      summary: "The letter's document in its language: PDF (printed by Chromium) or Word (.docx)",
+      permission: LETTER_PERMISSIONS.list,
+      params: letterParams,
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['format'],
+        properties: { format: { enum: Object.keys(FORMATS) } },
+      },
+      download: true,
+    },
+    async (c, { params, query }) => {
+      const caller = callerOf(c);
+      const letter = await loadLetter(caller, params.letterId);
+      const format = FORMATS[query.format];
+      const bytes = await format.render(letter);
+      return new Response(new Uint8Array(bytes), {
+        headers: {
+          'content-type': format.type,
+          'content-disposition': contentDisposition(`${letter.number}.${query.format}`),
+          'content-length': String(bytes.length),
+        },
+      });
+    },
+  );
+
+  for (const action of LETTER_ACTIONS)
+    router.route<MoveInput, Record<string, unknown>, { letterId: string }>(
+      {
+        method: 'post',
+        path: `/letters/:letterId/${action}`,
+        object: LETTER_OBJECT,
+        summary: {
+          send: 'Records the letter as sent (date, channel)',
+          answer:
+            "Records the reporter's answer (answer date, the answer file: an upload the caller may read)",
+          close: 'Closes an answered letter',
+        }[action],
+        permission: letterPermission(action),
+        params: letterParams,
+        body: pickBody(letterEntity, MOVE_FIELDS[action], { required: [], extra: { rev } }),
+      },
+      async (c, { params, body }) => {
+        const caller = callerOf(c);
+        return letterView(caller, await moveLetter(caller, params.letterId, action, body));
+      },
+    );
+}
