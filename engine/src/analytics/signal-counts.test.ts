@@ -100,7 +100,7 @@ describe('signal pair counts', () => {
         { drugCharacterisation: '3', drugName: 'ASPIRIN ' },
         { drugCharacterisation: '2', drugName: 'Paracetamol' },
       ],
-      reactions: [{ meddraCode: '10019211' }, { meddraCode: '10019211' }],
+      reactions: [{ meddraCode: '90019211' }, { meddraCode: '90019211' }],
     };
     const other = {
       drugs: [{ drugCharacterisation: '1', drugName: 'Warfarin' }],
@@ -111,7 +111,7 @@ describe('signal pair counts', () => {
     expect(counts.cases).toBe(2);
     expect(counts.skippedCases).toBe(2);
     expect(counts.pairs).toEqual([
-      { drug: 'Aspirin', event: '10019211', a: 1, b: 0, c: 0, d: 1 },
+      { drug: 'Aspirin', event: '90019211', a: 1, b: 0, c: 0, d: 1 },
       { drug: 'Warfarin', event: '1', a: 1, b: 0, c: 0, d: 1 },
     ]);
     expect(countSignalPairs([one, other, invalid], { by: 'term', includeInvalid: true }).pairs[0]!.a).toBe(2);
