@@ -18,6 +18,7 @@ import type { LocalisedText } from '../../i18n';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { useConfiguredCaseTabs } from '../configurator/configured-tabs';
 import { caseApi } from './case-api';
+import type { DuplicateCandidate, DuplicateField } from './case-api';
 import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
 
 const useStyles = makeStyles({
@@ -36,11 +37,14 @@ export default function CaseRegistrationPage() {
   const [country, setCountry] = useState<string>('');
   const [hospitalId, setHospitalId] = useState('');
   const [problem, setProblem] = useState('');
-  const [duplicates, setDuplicates] = useState<{ caseId: string; reportCode?: string }[] | null>(null);
+  const [duplicates, setDuplicates] = useState<DuplicateCandidate[] | null>(null);
   const [created, setCreated] = useState<string | null>(null);
   const { pick } = useLanguage();
   const caseEnvironment = useCaseEnvironment();
   const tabs = useConfiguredCaseTabs(projectId.trim() || null, caseEnvironment.environment);
+
+  const fieldNames = (fields: DuplicateField[]) =>
+    fields.map((field) => tx(`duplicateField_${field}`)).join(', ');
 
   const create = async () => {
     if (!projectId.trim()) return setProblem(tx('chooseProject'));
@@ -135,7 +139,13 @@ export default function CaseRegistrationPage() {
               <li key={d.caseId}>
                 <Link href={`/activecase?caseId=${encodeURIComponent(d.caseId)}`} target="_blank">
                   {d.reportCode ?? d.caseId}
-                </Link>
+                </Link>{' '}
+                <span data-testid="reg-duplicate-detail">
+                  {d.identifierMatch ? `${tx('duplicateSameIdentifier')} · ` : ''}
+                  {tx('duplicateScore', { score: d.score })}
+                  {d.matched.length ? ` · ${tx('duplicateAgree', { fields: fieldNames(d.matched) })}` : ''}
+                  {d.differ.length ? ` · ${tx('duplicateDiffer', { fields: fieldNames(d.differ) })}` : ''}
+                </span>
               </li>
             ))}
           </ul>

@@ -134,6 +134,21 @@ export interface VersionComparison {
 export const CODE_CONFLICT = 409;
 export const CODE_CONFIRM = 500010;
 
+/** A possible duplicate of a case being registered (server cases/duplicates.ts). */
+export interface DuplicateCandidate {
+  caseId: string;
+  reportCode?: string | null;
+  score: number;
+  /** A sender identifier (C.1.1, C.1.8.1, C.1.9.1.r) is shared. */
+  identifierMatch: boolean;
+  /** Fields that agree or partly agree, and fields that differ (senderIds, initials, sex, age, ...). */
+  matched: DuplicateField[];
+  differ: DuplicateField[];
+}
+
+export type DuplicateField =
+  'senderIds' | 'initials' | 'sex' | 'age' | 'reactions' | 'suspectDrugs' | 'onsets' | 'country' | 'reporter';
+
 export const caseApi = {
   get: (caseId: string) => api.request<CaseAnswer>(`/cases/${encodeURIComponent(caseId)}`),
   save: (
@@ -180,7 +195,5 @@ export const caseApi = {
   act: (caseId: string, path: string, body: Record<string, unknown>) =>
     api.request<unknown>(`/cases/${encodeURIComponent(caseId)}/${path}`, { body }),
   create: (body: { projectId: string; reportType: string; happenCountry: string; hospitalId?: string }) =>
-    api.request<{ case: CaseAnswer; duplicates: { caseId: string; reportCode?: string }[] }>('/cases', {
-      body,
-    }),
+    api.request<{ case: CaseAnswer; duplicates: DuplicateCandidate[] }>('/cases', { body }),
 };
