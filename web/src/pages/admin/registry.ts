@@ -28,6 +28,7 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/holoxcontrol/linelistingField': 'line-listing-fields',
   '/casemanagement/unblindingManagement': 'unblinding-applications',
   '/casemanagement/queriesProcess': 'queries-process',
+  '/casemanagement/queryLetterManagement': 'query-letters',
   '/home/pendingqueries': 'pending-queries',
   '/checklog/queryTrace': 'query-trace',
   '/checklog/queryControl': 'qc-trace',
