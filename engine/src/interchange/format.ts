@@ -3,6 +3,13 @@ import type { XmlElement } from './xml/dom';
 
 export type InterchangeFormat = 'r3' | 'r2' | 'ack-r3' | 'ack-r2';
 
+/** The E2B versions a receiver takes its files in. */
+export const EXPORT_FORMATS = ['r3', 'r2'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** The regional profile a receiver's files are built and checked by. */
+export const RECEIVER_PROFILES = ['ich', 'fda', 'nmpa', 'ema'] as const;
+export type ReceiverProfile = (typeof RECEIVER_PROFILES)[number];
+
 /** Names the kind of E2B document by its root, refusing anything else (hybrids included). */
 export function detectFormat(root: XmlElement): InterchangeFormat {
   const ns = root.attrs.xmlns;

@@ -4,8 +4,8 @@
  * N.2.r.2, the regional profile and the E2B format; an export copies them onto its record, so a
  * later edit of the receiver never changes what the history says was sent.
  */
-import { r3Profiles, receiverAuthority } from '@pv/engine';
-import type { Authority } from '@pv/engine';
+import { EXPORT_FORMATS, r3Profiles, RECEIVER_PROFILES, receiverAuthority } from '@pv/engine';
+import type { Authority, ExportFormat, ReceiverProfile } from '@pv/engine';
 import { tenantHandle } from '../http';
 import { errors } from '../http';
 import type { ModuleRouter } from '../http';
@@ -13,10 +13,10 @@ import { entityRoutes } from '../entities';
 import type { Handle, StoredDoc } from '../store';
 
 export const RECEIVERS = 'receivers';
-export const PROFILES = ['ich', 'fda', 'nmpa', 'ema'] as const;
-export const FORMATS = ['r3', 'r2'] as const;
-export type ReceiverProfile = (typeof PROFILES)[number];
-export type ExportFormat = (typeof FORMATS)[number];
+// Declared by the engine, which the web reads too.
+export const PROFILES = RECEIVER_PROFILES;
+export const FORMATS = EXPORT_FORMATS;
+export type { ExportFormat, ReceiverProfile };
 
 export interface Receiver {
   name: string;

@@ -1,9 +1,10 @@
 /** Calls of the export screens (server/src/exports/README.md). */
 import { codelists } from '@pv/engine';
+import type { ExportFormat, ReceiverProfile } from '@pv/engine';
 import { api } from '../../app/api';
 import type { DownloadedFile } from '../../api/request';
 
-export type ExportFormat = 'r3' | 'r2';
+export type { ExportFormat };
 /**
  * SPEC 4 transmission states, in order: the code list transmissionState, whose codes and labels are
  * the states of schemas/workflows/transmission.json that the server runs.
@@ -17,7 +18,7 @@ export interface ReceiverOption {
   receiverId: string;
   name: string;
   receiverIdentifier: string;
-  profile: 'ich' | 'fda' | 'nmpa' | 'ema';
+  profile: ReceiverProfile;
   format: ExportFormat;
 }
 
