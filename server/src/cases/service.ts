@@ -276,10 +276,18 @@ export async function saveCase(
   try {
     const corrections = input.corrections ?? [];
     // The audit entry carries the reasons of a QC correction when the save gives none of its own.
-    const reason = input.reason || corrections.map((c) => `${c.pointer}: ${c.reason}`).join('; ') || undefined;
+    const reason =
+      input.reason || corrections.map((c) => `${c.pointer}: ${c.reason}`).join('; ') || undefined;
     const written = await handle.transaction(async (tx) => {
       const stored = await replaceCase(tx, caseId, next, input.rev, reason);
-      const event: CaseSaveEvent = { caseId, before: current, after: next, rev: stored.rev, project, corrections };
+      const event: CaseSaveEvent = {
+        caseId,
+        before: current,
+        after: next,
+        rev: stored.rev,
+        project,
+        corrections,
+      };
       await runSaveParticipants(tx, caller, event);
       if (within) await within(tx, event);
       return stored;

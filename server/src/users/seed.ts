@@ -113,7 +113,12 @@ export const DEMO_ACCOUNTS: {
     duty: 'unblindingApplicant',
     zh: '揭盲申请人',
     en: 'Unblinding applicant',
-    prefixes: ['home', 'casemanagement:unblindingManagement:apply', 'casemanagement:caseview', 'activecase:blindBottom'],
+    prefixes: [
+      'home',
+      'casemanagement:unblindingManagement:apply',
+      'casemanagement:caseview',
+      'activecase:blindBottom',
+    ],
   },
   {
     account: 'unblindapprove',
