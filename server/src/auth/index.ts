@@ -28,6 +28,7 @@ export {
   passwordProblems,
 } from './policy';
 export { endSessions, openSession } from './sessions';
+export { allTenantIds } from './tenant-ids';
 export { registerAuthorizer, registerTenantDirectory } from './providers';
 export type { Authorizer, CallerGrants, TenantDirectory } from './providers';
 

@@ -3,10 +3,9 @@
  * the tasks whose expiry (finish + retention, or start + retention for a task that never
  * finished) has passed. The download route already refuses an expired file before this runs.
  */
-import { C as identityCollections } from '../auth';
+import { allTenantIds } from '../auth';
 import { defineJob } from '../jobs';
 import type { ScheduleDeclaration } from '../jobs';
-import { InvalidStoreRequestError } from '../store';
 import { DOWNLOAD_TASKS } from './collections';
 import type { DownloadTask } from './collections';
 import { removeTask } from './service';
@@ -22,18 +21,7 @@ export const purgeExpiredDownloads = defineJob<Record<string, never> | null, { r
   },
   async handler({ deps }) {
     const now = deps.clock.now().toISOString();
-    let tenantIds: string[];
-    try {
-      const tenants = await deps.store
-        .platform({ userId: ACTOR })
-        .collection(identityCollections.tenants)
-        .find({}, { projection: { _id: 1 } });
-      tenantIds = tenants.map((tenant) => tenant._id);
-    } catch (error) {
-      // Without the tenancy module there are no tenants to walk.
-      if (error instanceof InvalidStoreRequestError) return { removed: 0 };
-      throw error;
-    }
+    const tenantIds = await allTenantIds(deps.store, ACTOR);
     let removed = 0;
     for (const tenantId of tenantIds) {
       const handle = deps.store.tenant(tenantId, { userId: ACTOR });

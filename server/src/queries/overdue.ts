@@ -3,11 +3,10 @@
  * time limit tells its handler once per round (`overdueNotified`, cleared by a re-raise). Runs on
  * the job runner's schedule (operators see and suspend it on the scheduled tasks page).
  */
-import { C as identityCollections } from '../auth';
+import { allTenantIds } from '../auth';
 import { defineJob } from '../jobs';
 import type { ScheduleDeclaration } from '../jobs';
 import { notifyQuery } from '../messages';
-import { InvalidStoreRequestError } from '../store';
 import type { Query } from './model';
 import { OPEN_STATE, Q } from './model';
 import { dayOf, fieldsText } from './service';
@@ -23,18 +22,7 @@ export const overdueNotices = defineJob<Record<string, never> | null, { notified
   },
   async handler({ deps }) {
     const today = dayOf(deps.clock.now());
-    let tenantIds: string[];
-    try {
-      const tenants = await deps.store
-        .platform({ userId: ACTOR })
-        .collection(identityCollections.tenants)
-        .find({}, { projection: { _id: 1 } });
-      tenantIds = tenants.map((tenant) => tenant._id);
-    } catch (error) {
-      // Without the tenancy module there are no tenants to walk.
-      if (error instanceof InvalidStoreRequestError) return { notified: 0 };
-      throw error;
-    }
+    const tenantIds = await allTenantIds(deps.store, ACTOR);
     let notified = 0;
     for (const tenantId of tenantIds) {
       const queries = deps.store.tenant(tenantId, { userId: ACTOR }).collection<Query>(Q.queries);
