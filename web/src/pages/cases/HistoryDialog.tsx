@@ -1,18 +1,11 @@
 /** Workflow history: node, result, opinion, processer, next node and processer, time, data version. */
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-} from '@fluentui/react-components';
 import { caseWorkflow } from '@pv/engine';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { formatDateTime } from '../../display/values';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { HistoryEntry } from './case-api';
 import { useTransmissionText } from './transmission-text';
+import { DataTable } from '../../renderers/table/DataTable';
 
 export function HistoryDialog({
   items,
@@ -45,40 +38,62 @@ export function HistoryDialog({
       buttons={[{ value: 'close', label: tx('close') }]}
       onAnswer={onClose}
     >
-      <Table size="small" aria-label={tx('historyTitle')}>
-        <TableHeader>
-          <TableRow>
-            {(
-              [
-                'node',
-                'action',
-                'opinion',
-                'processer',
-                'nextNode',
-                'nextProcesser',
-                'time',
-                'dataVersion',
-              ] as const
-            ).map((key) => (
-              <TableHeaderCell key={key}>{tx(`history_${key}`)}</TableHeaderCell>
-            ))}
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {(items ?? []).map((item, i) => (
-            <TableRow key={i} data-testid="history-row" data-result={item.result}>
-              <TableCell>{label(caseWorkflow.nodes, item.node)}</TableCell>
-              <TableCell data-testid="history-action">{actionText(item)}</TableCell>
-              <TableCell>{item.opinion ?? ''}</TableCell>
-              <TableCell>{item.processerName}</TableCell>
-              <TableCell>{label(caseWorkflow.nodes, item.nextNode)}</TableCell>
-              <TableCell>{item.nextProcesserName ?? ''}</TableCell>
-              <TableCell>{formatDateTime(item.at)}</TableCell>
-              <TableCell>{`V${item.dataVersion.version} · r${item.dataVersion.rev}`}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable<HistoryEntry>
+        id="case-history"
+        ariaLabel={tx('historyTitle')}
+        rows={items ?? []}
+        rowKey={(item, i) => `${item.at}-${i}`}
+        rowProps={(item) => ({ 'data-testid': 'history-row', 'data-result': item.result })}
+        serialOffset={false}
+        maxHeight="60vh"
+        empty=""
+        columns={[
+          {
+            key: 'node',
+            label: tx('history_node'),
+            width: 130,
+            text: (item) => label(caseWorkflow.nodes, item.node),
+          },
+          {
+            key: 'action',
+            label: tx('history_action'),
+            width: 200,
+            text: actionText,
+            render: (_, text) => <span data-testid="history-action">{text}</span>,
+          },
+          { key: 'opinion', label: tx('history_opinion'), width: 160, text: (item) => item.opinion ?? '' },
+          {
+            key: 'processer',
+            label: tx('history_processer'),
+            width: 110,
+            text: (item) => item.processerName,
+          },
+          {
+            key: 'nextNode',
+            label: tx('history_nextNode'),
+            width: 130,
+            text: (item) => label(caseWorkflow.nodes, item.nextNode),
+          },
+          {
+            key: 'nextProcesser',
+            label: tx('history_nextProcesser'),
+            width: 110,
+            text: (item) => item.nextProcesserName ?? '',
+          },
+          {
+            key: 'time',
+            label: tx('history_time'),
+            kind: 'datetime',
+            text: (item) => formatDateTime(item.at),
+          },
+          {
+            key: 'dataVersion',
+            label: tx('history_dataVersion'),
+            width: 100,
+            text: (item) => `V${item.dataVersion.version} · r${item.dataVersion.rev}`,
+          },
+        ]}
+      />
     </ConfirmDialog>
   );
 }

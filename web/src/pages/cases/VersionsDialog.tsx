@@ -12,12 +12,6 @@ import {
   Link,
   Option,
   Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   makeStyles,
   tokens,
@@ -31,11 +25,11 @@ import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { VersionComparison, VersionSummary } from './case-api';
 import { caseApi } from './case-api';
 import { previewPath } from './CasePreviewPage';
+import { DataTable } from '../../renderers/table/DataTable';
 
 const useStyles = makeStyles({
   body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: '720px' },
   choose: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'flex-end', flexWrap: 'wrap' },
-  value: { whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxWidth: '260px' },
 });
 
 const CURRENT = 'current';
@@ -120,42 +114,47 @@ export function VersionsDialog({ caseId, onClose }: { caseId: string | null; onC
         ) : versions.length === 0 ? (
           <Text data-testid="versions-empty">{tx('versionsNone')}</Text>
         ) : (
-          <Table size="small" aria-label={tx('versionsTitle')}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>{tx('versionNumber')}</TableHeaderCell>
-                <TableHeaderCell>{tx('versionKind')}</TableHeaderCell>
-                <TableHeaderCell>{tx('history_node')}</TableHeaderCell>
-                <TableHeaderCell>{tx('history_processer')}</TableHeaderCell>
-                <TableHeaderCell>{tx('history_time')}</TableHeaderCell>
-                <TableHeaderCell />
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {versions.map((v) => (
-                <TableRow key={v.id} data-testid="version-row" data-version-id={v.id}>
-                  <TableCell>{`V${v.version} · r${v.caseRev}`}</TableCell>
-                  <TableCell>
-                    {v.kind === 'completed' ? tx('versionKindCompleted') : tx('versionKindSubmitted')}
-                  </TableCell>
-                  <TableCell>{nodeLabel(v.node)}</TableCell>
-                  <TableCell>{v.byName}</TableCell>
-                  <TableCell>{formatDateTime(v.at)}</TableCell>
-                  <TableCell>
-                    <Link
-                      data-testid="version-open"
-                      onClick={() => {
-                        onClose();
-                        navigate(previewPath(caseId!, { versionId: v.id }));
-                      }}
-                    >
-                      {tx('versionOpen')}
-                    </Link>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <DataTable<VersionSummary>
+            id="case-versions"
+            ariaLabel={tx('versionsTitle')}
+            rows={versions}
+            rowKey={(v) => v.id}
+            rowProps={(v) => ({ 'data-testid': 'version-row', 'data-version-id': v.id })}
+            serialOffset={false}
+            empty=""
+            columns={[
+              {
+                key: 'version',
+                label: tx('versionNumber'),
+                width: 110,
+                text: (v) => `V${v.version} · r${v.caseRev}`,
+              },
+              {
+                key: 'kind',
+                label: tx('versionKind'),
+                kind: 'enum',
+                text: (v) =>
+                  v.kind === 'completed' ? tx('versionKindCompleted') : tx('versionKindSubmitted'),
+              },
+              { key: 'node', label: tx('history_node'), width: 130, text: (v) => nodeLabel(v.node) },
+              { key: 'by', label: tx('history_processer'), width: 110, text: (v) => v.byName },
+              { key: 'at', label: tx('history_time'), kind: 'datetime', text: (v) => formatDateTime(v.at) },
+            ]}
+            actions={{
+              labels: [tx('versionOpen')],
+              render: (v) => (
+                <Link
+                  data-testid="version-open"
+                  onClick={() => {
+                    onClose();
+                    navigate(previewPath(caseId!, { versionId: v.id }));
+                  }}
+                >
+                  {tx('versionOpen')}
+                </Link>
+              ),
+            }}
+          />
         )}
         {versions?.length ? (
           <div className={styles.choose}>
@@ -175,30 +174,38 @@ export function VersionsDialog({ caseId, onClose }: { caseId: string | null; onC
           comparison.changes.length === 0 ? (
             <Text data-testid="compare-none">{tx('compareNoChanges')}</Text>
           ) : (
-            <Table size="small" aria-label={tx('compare')} data-testid="compare-table">
-              <TableHeader>
-                <TableRow>
-                  <TableHeaderCell>{tx('compareField')}</TableHeaderCell>
-                  <TableHeaderCell>{tx('compareE2b')}</TableHeaderCell>
-                  <TableHeaderCell>{tx('compareBefore')}</TableHeaderCell>
-                  <TableHeaderCell>{tx('compareAfter')}</TableHeaderCell>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {comparison.changes.map((change) => (
-                  <TableRow key={change.path} data-testid="compare-row" data-path={change.path}>
-                    <TableCell>{change.label ? pick(change.label) : change.path}</TableCell>
-                    <TableCell>{change.e2b ?? ''}</TableCell>
-                    <TableCell className={styles.value}>
-                      {changedValueText(change.path, change.before, pick, t)}
-                    </TableCell>
-                    <TableCell className={styles.value}>
-                      {changedValueText(change.path, change.after, pick, t)}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable<VersionComparison['changes'][number]>
+              id="case-version-compare"
+              ariaLabel={tx('compare')}
+              testId="compare-table"
+              rows={comparison.changes}
+              rowKey={(change) => change.path}
+              rowProps={(change) => ({ 'data-testid': 'compare-row', 'data-path': change.path })}
+              serialOffset={false}
+              maxHeight="50vh"
+              empty=""
+              columns={[
+                {
+                  key: 'field',
+                  label: tx('compareField'),
+                  width: 220,
+                  text: (change) => (change.label ? pick(change.label) : change.path),
+                },
+                { key: 'e2b', label: tx('compareE2b'), width: 100, text: (change) => change.e2b ?? '' },
+                {
+                  key: 'before',
+                  label: tx('compareBefore'),
+                  width: 220,
+                  text: (change) => changedValueText(change.path, change.before, pick, t),
+                },
+                {
+                  key: 'after',
+                  label: tx('compareAfter'),
+                  width: 220,
+                  text: (change) => changedValueText(change.path, change.after, pick, t),
+                },
+              ]}
+            />
           )
         ) : null}
       </div>

@@ -14,12 +14,6 @@ import {
   Field,
   Option,
   ProgressBar,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   Title3,
   makeStyles,
@@ -38,6 +32,7 @@ import type { DictionaryVersion, JobView } from '../dictionaries/api';
 import { useDictionaryText } from '../dictionaries/text';
 import type { DictionaryKey } from '../dictionaries/text';
 import type { CodingIssue, ReviewRow, Suggestion } from './review';
+import { DataTable } from '../../renderers/table/DataTable';
 import {
   acceptWrites,
   drugRows,
@@ -64,7 +59,12 @@ const useStyles = makeStyles({
   bar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'flex-end' },
   alert: { color: tokens.colorPaletteRedForeground1 },
   hint: { color: tokens.colorNeutralForeground3 },
-  suggestion: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'center', flexWrap: 'wrap' },
+  suggestion: {
+    display: 'inline-flex',
+    gap: tokens.spacingHorizontalXS,
+    alignItems: 'center',
+    marginRight: tokens.spacingHorizontalS,
+  },
   section: {
     display: 'flex',
     flexDirection: 'column',
@@ -319,6 +319,11 @@ export function CodingReviewPanel({
       </Badge>
     );
 
+  const suggestionText = (s: Suggestion) =>
+    `${s.coding.llt.code} ${s.coding.llt.name} · ${s.coding.soc.abbrev} (${dt(
+      s.match === 'exact' ? 'uiCodingMatchExact' : 'uiCodingMatchNormalised',
+    )})`;
+
   const summaryText = (summary: Record<RecodeStatus, number>, version: string) =>
     dt('uiRecodeSummary', { version, ...summary });
 
@@ -341,61 +346,82 @@ export function CodingReviewPanel({
       {rows.length === 0 ? (
         <Text>{dt('uiCodingEmpty')}</Text>
       ) : (
-        <Table size="small" aria-label={dt('uiCodingTitle')}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>{dt('uiCodingField')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiCodingVerbatim')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiCodingCoded')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiCodingPtSoc')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiCodingVersion')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiCodingStatus')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiCodingSuggestions')}</TableHeaderCell>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((row) => (
-              <TableRow key={row.term.ref} data-testid={`coding-row-${row.term.ref}`}>
-                <TableCell>{fieldLabel(row.term)}</TableCell>
-                <TableCell>{row.term.verbatim}</TableCell>
-                <TableCell>
-                  {row.term.meddraCode ? `${row.term.meddraCode} ${row.term.meddraLltName ?? ''}` : ''}
-                </TableCell>
-                <TableCell>
-                  {[row.term.meddraPtName, row.term.meddraSocName].filter(Boolean).join(' / ')}
-                </TableCell>
-                <TableCell>{row.term.meddraVersion ?? ''}</TableCell>
-                <TableCell>{statusBadge(row)}</TableCell>
-                <TableCell>
-                  {row.status === 'coded' ? null : row.suggestions.length === 0 ? (
-                    <Text size={200} className={styles.hint}>
-                      {dt('uiCodingNoSuggestion')}
-                    </Text>
-                  ) : (
-                    row.suggestions.map((s) => (
-                      <span key={s.coding.llt.code} className={styles.suggestion}>
-                        <Text size={200}>
-                          {`${s.coding.llt.code} ${s.coding.llt.name} · ${s.coding.soc.abbrev} (${dt(
-                            s.match === 'exact' ? 'uiCodingMatchExact' : 'uiCodingMatchNormalised',
-                          )})`}
-                        </Text>
-                        {!readOnly ? (
-                          <Button
-                            size="small"
-                            data-testid={`coding-accept-${s.coding.llt.code}`}
-                            onClick={() => accept(row, s)}
-                          >
-                            {dt('uiCodingAccept')}
-                          </Button>
-                        ) : null}
-                      </span>
-                    ))
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <DataTable<ReviewRow>
+          id="coding-review"
+          ariaLabel={dt('uiCodingTitle')}
+          rows={rows}
+          rowKey={(row) => row.term.ref}
+          rowProps={(row) => ({ 'data-testid': `coding-row-${row.term.ref}` })}
+          serialOffset={false}
+          empty=""
+          columns={[
+            { key: 'field', label: dt('uiCodingField'), width: 160, text: (row) => fieldLabel(row.term) },
+            { key: 'verbatim', label: dt('uiCodingVerbatim'), width: 180, text: (row) => row.term.verbatim },
+            {
+              key: 'coded',
+              label: dt('uiCodingCoded'),
+              width: 200,
+              text: (row) =>
+                row.term.meddraCode ? `${row.term.meddraCode} ${row.term.meddraLltName ?? ''}` : '',
+            },
+            {
+              key: 'ptSoc',
+              label: dt('uiCodingPtSoc'),
+              width: 220,
+              text: (row) => [row.term.meddraPtName, row.term.meddraSocName].filter(Boolean).join(' / '),
+            },
+            {
+              key: 'version',
+              label: dt('uiCodingVersion'),
+              width: 100,
+              text: (row) => row.term.meddraVersion ?? '',
+            },
+            {
+              key: 'status',
+              label: dt('uiCodingStatus'),
+              width: 140,
+              text: (row) =>
+                row.status === 'uncoded'
+                  ? dt('uiCodingStatusUncoded')
+                  : row.status === 'issue'
+                    ? row.issue!.message
+                    : dt('uiCodingStatusCoded'),
+              render: (row) => statusBadge(row),
+            },
+            {
+              key: 'suggestions',
+              label: dt('uiCodingSuggestions'),
+              width: 420,
+              text: (row) =>
+                row.status === 'coded'
+                  ? ''
+                  : row.suggestions.length === 0
+                    ? dt('uiCodingNoSuggestion')
+                    : row.suggestions.map(suggestionText).join('; '),
+              render: (row, text) =>
+                row.status === 'coded' ? null : row.suggestions.length === 0 ? (
+                  <Text size={200} className={styles.hint}>
+                    {text}
+                  </Text>
+                ) : (
+                  row.suggestions.map((s) => (
+                    <span key={s.coding.llt.code} className={styles.suggestion}>
+                      <Text size={200}>{suggestionText(s)}</Text>
+                      {!readOnly ? (
+                        <Button
+                          size="small"
+                          data-testid={`coding-accept-${s.coding.llt.code}`}
+                          onClick={() => accept(row, s)}
+                        >
+                          {dt('uiCodingAccept')}
+                        </Button>
+                      ) : null}
+                    </span>
+                  ))
+                ),
+            },
+          ]}
+        />
       )}
 
       {drugs.length > 0 ? (
@@ -408,32 +434,37 @@ export function CodingReviewPanel({
               uncoded: drugs.filter((d) => !d.whodrugCode).length,
             })}
           </Text>
-          <Table size="small" aria-label={dt('uiCodingDrugs')}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>{dt('uiCodingVerbatim')}</TableHeaderCell>
-                <TableHeaderCell>{dt('uiGenericName')}</TableHeaderCell>
-                <TableHeaderCell>{dt('uiCodingWhodrug')}</TableHeaderCell>
-                <TableHeaderCell>{dt('uiCodingAtc')}</TableHeaderCell>
-                <TableHeaderCell>{dt('uiCodingStatus')}</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {drugs.map((drug) => (
-                <TableRow key={drug.pointer} data-testid={`coding-drug-${drug.pointer}`}>
-                  <TableCell>{drug.drugName}</TableCell>
-                  <TableCell>{drug.genericName}</TableCell>
-                  <TableCell>{drug.whodrugCode ? `${drug.whodrugCode} ${drug.whodrugName}` : ''}</TableCell>
-                  <TableCell>{drug.atcCode}</TableCell>
-                  <TableCell>
-                    <Badge appearance="outline" color={drug.whodrugCode ? 'success' : 'warning'}>
-                      {dt(drug.whodrugCode ? 'uiCodingStatusCoded' : 'uiCodingStatusUncoded')}
-                    </Badge>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <DataTable<(typeof drugs)[number]>
+            id="coding-drugs"
+            ariaLabel={dt('uiCodingDrugs')}
+            rows={drugs}
+            rowKey={(drug) => drug.pointer}
+            rowProps={(drug) => ({ 'data-testid': `coding-drug-${drug.pointer}` })}
+            serialOffset={false}
+            empty=""
+            columns={[
+              { key: 'verbatim', label: dt('uiCodingVerbatim'), width: 200, text: (drug) => drug.drugName },
+              { key: 'generic', label: dt('uiGenericName'), width: 200, text: (drug) => drug.genericName },
+              {
+                key: 'whodrug',
+                label: dt('uiCodingWhodrug'),
+                width: 240,
+                text: (drug) => (drug.whodrugCode ? `${drug.whodrugCode} ${drug.whodrugName}` : ''),
+              },
+              { key: 'atc', label: dt('uiCodingAtc'), width: 100, text: (drug) => drug.atcCode },
+              {
+                key: 'status',
+                label: dt('uiCodingStatus'),
+                width: 120,
+                text: (drug) => dt(drug.whodrugCode ? 'uiCodingStatusCoded' : 'uiCodingStatusUncoded'),
+                render: (drug, text) => (
+                  <Badge appearance="outline" color={drug.whodrugCode ? 'success' : 'warning'}>
+                    {text}
+                  </Badge>
+                ),
+              },
+            ]}
+          />
         </div>
       ) : null}
 
@@ -527,27 +558,31 @@ export function CodingReviewPanel({
                 {dt('uiRecodeStopped', { count: projectRecode.caseCount })}
               </Text>
             ) : null}
-            <Table size="small">
-              <TableHeader>
-                <TableRow>
-                  <TableHeaderCell>{dt('uiRecodeCase')}</TableHeaderCell>
-                  <TableHeaderCell>{dt('uiRecodeChange')}</TableHeaderCell>
-                  <TableHeaderCell>{dt('uiRecodeOutcome')}</TableHeaderCell>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {projectRecode.cases.map((c) => (
-                  <TableRow key={c.caseId} data-testid={`recode-project-case-${c.caseId}`}>
-                    <TableCell>{c.reportCode ?? c.caseId}</TableCell>
-                    <TableCell>{summaryText(c.summary, projectRecode.version)}</TableCell>
-                    <TableCell>
-                      {dt(`uiRecodeOutcome_${c.outcome}`)}
-                      {c.message ? `: ${pick(c.message)}` : ''}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable<ProjectRecodeAnswer['cases'][number]>
+              id="coding-recode-project"
+              ariaLabel={dt('uiRecodeTitle')}
+              rows={projectRecode.cases}
+              rowKey={(c) => c.caseId}
+              rowProps={(c) => ({ 'data-testid': `recode-project-case-${c.caseId}` })}
+              maxHeight="50vh"
+              empty=""
+              columns={[
+                { key: 'case', label: dt('uiRecodeCase'), width: 220, text: (c) => c.reportCode ?? '' },
+                {
+                  key: 'change',
+                  label: dt('uiRecodeChange'),
+                  width: 360,
+                  text: (c) => summaryText(c.summary, projectRecode.version),
+                },
+                {
+                  key: 'outcome',
+                  label: dt('uiRecodeOutcome'),
+                  width: 240,
+                  text: (c) =>
+                    `${dt(`uiRecodeOutcome_${c.outcome}`)}${c.message ? `: ${pick(c.message)}` : ''}`,
+                },
+              ]}
+            />
           </div>
         ) : null}
       </div>
@@ -581,37 +616,42 @@ function RecodeReport({
   return (
     <div data-testid="recode-report">
       <Text block>{summary}</Text>
-      <Table size="small">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>{dt('uiCodingField')}</TableHeaderCell>
-            <TableHeaderCell>{dt('uiCodingStatus')}</TableHeaderCell>
-            <TableHeaderCell>{dt('uiRecodeChange')}</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {terms.map((term) => (
-            <TableRow key={term.ref}>
-              <TableCell>{labelOf(term.ref)}</TableCell>
-              <TableCell>{dt(`uiRecodeStatus_${term.status}` as DictionaryKey)}</TableCell>
-              <TableCell>
-                {term.changes
-                  .flatMap((change) => {
-                    // Only what the item stores: an indication keeps no PT or SOC.
-                    const property = storedProperty(term.ref, change.field);
-                    if (!property) return [];
-                    const label = getCaseProperty(property)?.['x-label'] as
-                      { zh: string; en: string } | undefined;
-                    return [
-                      `${label ? pick(label) : change.field}: ${change.before ?? '-'} → ${change.after ?? '-'}`,
-                    ];
-                  })
-                  .join('; ')}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable<RecodedTerm>
+        id="coding-recode"
+        ariaLabel={summary}
+        rows={terms}
+        rowKey={(term) => term.ref}
+        serialOffset={false}
+        maxHeight="50vh"
+        empty=""
+        columns={[
+          { key: 'field', label: dt('uiCodingField'), width: 260, text: (term) => labelOf(term.ref) },
+          {
+            key: 'status',
+            label: dt('uiCodingStatus'),
+            width: 120,
+            text: (term) => dt(`uiRecodeStatus_${term.status}` as DictionaryKey),
+          },
+          {
+            key: 'change',
+            label: dt('uiRecodeChange'),
+            width: 420,
+            text: (term) =>
+              term.changes
+                .flatMap((change) => {
+                  // Only what the item stores: an indication keeps no PT or SOC.
+                  const property = storedProperty(term.ref, change.field);
+                  if (!property) return [];
+                  const label = getCaseProperty(property)?.['x-label'] as
+                    { zh: string; en: string } | undefined;
+                  return [
+                    `${label ? pick(label) : change.field}: ${change.before ?? '-'} → ${change.after ?? '-'}`,
+                  ];
+                })
+                .join('; '),
+          },
+        ]}
+      />
     </div>
   );
 }

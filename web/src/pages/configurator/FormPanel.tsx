@@ -14,12 +14,6 @@ import {
   Input,
   MessageBar,
   Option,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   makeStyles,
   tokens,
@@ -33,12 +27,13 @@ import { messageOf } from './api';
 import { LayoutPanel } from './LayoutPanel';
 import type { ResolvedForDesigner } from './LayoutPanel';
 import { useConfiguratorText } from './text';
+import { DataTable } from '../../renderers/table/DataTable';
 import type { ConfiguratorKey } from './text';
 
 const useStyles = makeStyles({
   box: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   row: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'flex-end' },
-  table: { maxHeight: '420px', overflowY: 'auto', display: 'block' },
+  labels: { display: 'inline-flex', gap: tokens.spacingHorizontalXS },
   group: {
     border: `1px solid ${tokens.colorNeutralStroke2}`,
     borderRadius: tokens.borderRadiusMedium,
@@ -311,29 +306,38 @@ export function FormPanel({ projectId }: { projectId: string }) {
           ))}
         </Dropdown>
       </Field>
-      <Table size="small" className={styles.table} data-testid="form-fields">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>{ct('uiField')}</TableHeaderCell>
-            <TableHeaderCell>{ct('uiE2b')}</TableHeaderCell>
-            <TableHeaderCell>{ct('uiLayer')}</TableHeaderCell>
-            <TableHeaderCell>{ct('uiLabel')}</TableHeaderCell>
-            <TableHeaderCell>{ct('uiFlags')}</TableHeaderCell>
-            <TableHeaderCell />
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {shown.map((item) => {
-            const custom = item.schema['x-custom'] === true;
-            const label = labels[item.path] ?? item.label ?? { zh: '', en: '' };
-            return (
-              <TableRow key={item.path} data-testid={`field-${item.path}`}>
-                <TableCell>{item.path}</TableCell>
-                <TableCell>{item.e2b ?? ''}</TableCell>
-                <TableCell data-testid={`origin-${item.path}`}>{layerText(item.path)}</TableCell>
-                <TableCell>
+      <DataTable<FieldInfo>
+        id="configurator-form-fields"
+        ariaLabel={ct('uiField')}
+        testId="form-fields"
+        rows={shown}
+        rowKey={(item) => item.path}
+        rowProps={(item) => ({ 'data-testid': `field-${item.path}` })}
+        serialOffset={false}
+        maxHeight="420px"
+        empty=""
+        columns={[
+          { key: 'path', label: ct('uiField'), width: 260, text: (item) => item.path },
+          { key: 'e2b', label: ct('uiE2b'), width: 110, text: (item) => item.e2b ?? '' },
+          {
+            key: 'layer',
+            label: ct('uiLayer'),
+            width: 120,
+            text: (item) => layerText(item.path),
+            render: (item, text) => <span data-testid={`origin-${item.path}`}>{text}</span>,
+          },
+          {
+            key: 'label',
+            label: ct('uiLabel'),
+            width: 340,
+            text: () => '',
+            render: (item) => {
+              const label = labels[item.path] ?? item.label ?? { zh: '', en: '' };
+              return (
+                <span className={styles.labels}>
                   <Input
                     size="small"
+                    aria-label={`${ct('uiLabel')} zh`}
                     value={label.zh}
                     onChange={(_, data) =>
                       setLabels({ ...labels, [item.path]: { ...label, zh: data.value } })
@@ -341,74 +345,84 @@ export function FormPanel({ projectId }: { projectId: string }) {
                   />
                   <Input
                     size="small"
+                    aria-label={`${ct('uiLabel')} en`}
                     value={label.en}
                     onChange={(_, data) =>
                       setLabels({ ...labels, [item.path]: { ...label, en: data.value } })
                     }
                   />
-                </TableCell>
-                <TableCell>
-                  {[
-                    item.required ? ct('uiRequired') : '',
-                    item.hidden ? ct('uiHidden') : '',
-                    custom ? ct('uiCustom') : '',
-                  ]
-                    .filter(Boolean)
-                    .join(', ')}
-                </TableCell>
-                <TableCell>
+                </span>
+              );
+            },
+          },
+          {
+            key: 'flags',
+            label: ct('uiFlags'),
+            width: 140,
+            text: (item) =>
+              [
+                item.required ? ct('uiRequired') : '',
+                item.hidden ? ct('uiHidden') : '',
+                item.schema['x-custom'] === true ? ct('uiCustom') : '',
+              ]
+                .filter(Boolean)
+                .join(', '),
+          },
+        ]}
+        actions={{
+          labels: [ct('uiHide'), ct('uiUnrequire'), ct('uiRelabel')],
+          render: (item) => (
+            <>
+              <Button
+                size="small"
+                onClick={() => void add({ op: 'hideField', path: item.path })}
+                data-testid={`hide-${item.path}`}
+              >
+                {ct('uiHide')}
+              </Button>
+              <Button
+                size="small"
+                onClick={() => void add({ op: item.required ? 'unrequire' : 'require', path: item.path })}
+              >
+                {item.required ? ct('uiUnrequire') : ct('uiRequire')}
+              </Button>
+              {labels[item.path] && (
+                <Button
+                  size="small"
+                  onClick={() => void add({ op: 'relabel', path: item.path, label: labels[item.path]! })}
+                >
+                  {ct('uiRelabel')}
+                </Button>
+              )}
+              {typeof item.schema['x-codelist'] === 'string' && (
+                <>
+                  <Input
+                    size="small"
+                    placeholder={ct('uiOptionsCodes')}
+                    value={options[item.path] ?? ''}
+                    onChange={(_, data) => setOptions({ ...options, [item.path]: data.value })}
+                    data-testid={`options-${item.path}`}
+                  />
                   <Button
                     size="small"
-                    onClick={() => void add({ op: 'hideField', path: item.path })}
-                    data-testid={`hide-${item.path}`}
+                    disabled={!list(options[item.path] ?? '').length}
+                    onClick={() =>
+                      void add({
+                        op: 'changeOptions',
+                        path: item.path,
+                        subset: list(options[item.path]!),
+                      })
+                    }
+                    data-testid={`set-options-${item.path}`}
                   >
-                    {ct('uiHide')}
+                    {ct('uiSetOptions')}
                   </Button>
-                  <Button
-                    size="small"
-                    onClick={() => void add({ op: item.required ? 'unrequire' : 'require', path: item.path })}
-                  >
-                    {item.required ? ct('uiUnrequire') : ct('uiRequire')}
-                  </Button>
-                  {labels[item.path] && (
-                    <Button
-                      size="small"
-                      onClick={() => void add({ op: 'relabel', path: item.path, label: labels[item.path]! })}
-                    >
-                      {ct('uiRelabel')}
-                    </Button>
-                  )}
-                  {typeof item.schema['x-codelist'] === 'string' && (
-                    <>
-                      <Input
-                        size="small"
-                        placeholder={ct('uiOptionsCodes')}
-                        value={options[item.path] ?? ''}
-                        onChange={(_, data) => setOptions({ ...options, [item.path]: data.value })}
-                        data-testid={`options-${item.path}`}
-                      />
-                      <Button
-                        size="small"
-                        disabled={!list(options[item.path] ?? '').length}
-                        onClick={() =>
-                          void add({
-                            op: 'changeOptions',
-                            path: item.path,
-                            subset: list(options[item.path]!),
-                          })
-                        }
-                        data-testid={`set-options-${item.path}`}
-                      >
-                        {ct('uiSetOptions')}
-                      </Button>
-                    </>
-                  )}
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
+                </>
+              )}
+            </>
+          ),
+        }}
+      />
 
       {resolved && (
         <div className={styles.group}>

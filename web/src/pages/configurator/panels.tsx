@@ -9,12 +9,6 @@ import {
   MessageBar,
   Option,
   Switch,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   Textarea,
   makeStyles,
@@ -35,6 +29,8 @@ import type {
 import { useConfiguratorText } from './text';
 import type { ConfiguratorKey } from './text';
 import { formatDateTime } from '../../display/values';
+import { useNames } from '../../display/useNames';
+import { DataTable } from '../../renderers/table/DataTable';
 
 const useStyles = makeStyles({
   box: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, maxWidth: '960px' },
@@ -158,40 +154,47 @@ function OrderedPick({
     ...items.filter((item) => !chosen.includes(item.id)),
   ];
   return (
-    <Table size="small" data-testid={testId}>
-      <TableHeader>
-        <TableRow>
-          <TableHeaderCell>{title}</TableHeaderCell>
-          <TableHeaderCell>{ct('uiShown')}</TableHeaderCell>
-          <TableHeaderCell />
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {ordered.map((item) => (
-          <TableRow key={item.id}>
-            <TableCell>{pickLabel(language, item.label)}</TableCell>
-            <TableCell>
-              <Checkbox
-                checked={chosen.includes(item.id)}
-                disabled={!!item.fixed}
-                onChange={(_, data) =>
-                  onChange(data.checked ? [...chosen, item.id] : chosen.filter((id) => id !== item.id))
-                }
-                data-testid={`${testId}-${item.id}`}
-              />
-            </TableCell>
-            <TableCell>
-              <Button size="small" onClick={() => move(item.id, -1)} disabled={!chosen.includes(item.id)}>
-                {ct('uiUp')}
-              </Button>
-              <Button size="small" onClick={() => move(item.id, 1)} disabled={!chosen.includes(item.id)}>
-                {ct('uiDown')}
-              </Button>
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <DataTable<(typeof ordered)[number]>
+      id="configurator-columns"
+      ariaLabel={title}
+      testId={testId}
+      rows={ordered}
+      rowKey={(item) => item.id}
+      serialOffset={false}
+      empty=""
+      columns={[
+        { key: 'label', label: title, width: 240, text: (item) => pickLabel(language, item.label) },
+        {
+          key: 'shown',
+          label: ct('uiShown'),
+          width: 90,
+          text: () => '',
+          render: (item) => (
+            <Checkbox
+              checked={chosen.includes(item.id)}
+              disabled={!!item.fixed}
+              onChange={(_, data) =>
+                onChange(data.checked ? [...chosen, item.id] : chosen.filter((id) => id !== item.id))
+              }
+              data-testid={`${testId}-${item.id}`}
+            />
+          ),
+        },
+      ]}
+      actions={{
+        labels: [ct('uiUp'), ct('uiDown')],
+        render: (item) => (
+          <>
+            <Button size="small" onClick={() => move(item.id, -1)} disabled={!chosen.includes(item.id)}>
+              {ct('uiUp')}
+            </Button>
+            <Button size="small" onClick={() => move(item.id, 1)} disabled={!chosen.includes(item.id)}>
+              {ct('uiDown')}
+            </Button>
+          </>
+        ),
+      }}
+    />
   );
 }
 
@@ -407,12 +410,13 @@ export function TemplatesPanel({
   );
 }
 
-const scopeName = (scope: string, tenant: string) =>
-  scope === 'tenant' ? tenant : scope.replace(/^project:/, '');
-
 export function PublishPanel({ onPublished }: { onPublished: () => void }) {
   const styles = useStyles();
   const { ct, language } = useConfiguratorText();
+  const { name } = useNames();
+  // A change's scope: the tenant, or a project by its code.
+  const scopeName = (scope: string, tenant: string) =>
+    scope === 'tenant' ? tenant : name('project', scope.replace(/^project:/, ''));
   const [preview, setPreview] = useState<PublishPreview | null>(null);
   const [versions, setVersions] = useState<VersionEntry[]>([]);
   const [password, setPassword] = useState('');
@@ -498,52 +502,65 @@ export function PublishPanel({ onPublished }: { onPublished: () => void }) {
         </MessageBar>
       )}
       <Text weight="semibold">{ct('uiVersions')}</Text>
-      <Table size="small" data-testid="versions">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>{ct('uiVersion')}</TableHeaderCell>
-            <TableHeaderCell>{ct('uiPublishedBy')}</TableHeaderCell>
-            <TableHeaderCell>{ct('uiPublishedAt')}</TableHeaderCell>
-            <TableHeaderCell>{ct('uiChanges')}</TableHeaderCell>
-            <TableHeaderCell />
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {versions.map((version, index) => (
-            <TableRow key={version.version}>
-              <TableCell>
-                {version.version}
-                {version.rollbackOf ? ` (${ct('uiRollbackOf', { version: version.rollbackOf })})` : ''}
-              </TableCell>
-              <TableCell>{version.publishedBy}</TableCell>
-              <TableCell>{formatDateTime(version.publishedAt)}</TableCell>
-              <TableCell>
-                {version.note && <div>{version.note}</div>}
-                {[
-                  ...version.configuratorChanges.map((change) => pickLabel(language, change.text)),
-                  ...version.changes.flatMap((scope) =>
-                    scope.changes.map((change) => pickLabel(language, change.text)),
-                  ),
-                ].map((line, at) => (
-                  <div key={at}>{line}</div>
-                ))}
-              </TableCell>
-              <TableCell>
-                {index > 0 && (
-                  <Button
-                    size="small"
-                    disabled={!password}
-                    onClick={() => void act(() => configurator.rollback(version.version, password))}
-                    data-testid={`rollback-${version.version}`}
-                  >
-                    {ct('uiRollback')}
-                  </Button>
-                )}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable<(typeof versions)[number]>
+        id="configurator-versions"
+        ariaLabel={ct('uiVersions')}
+        testId="versions"
+        rows={versions}
+        rowKey={(version) => String(version.version)}
+        serialOffset={false}
+        empty=""
+        columns={[
+          {
+            key: 'version',
+            label: ct('uiVersion'),
+            width: 120,
+            text: (version) =>
+              `${version.version}${version.rollbackOf ? ` (${ct('uiRollbackOf', { version: version.rollbackOf })})` : ''}`,
+          },
+          {
+            key: 'publishedBy',
+            label: ct('uiPublishedBy'),
+            width: 120,
+            text: (version) => name('user', version.publishedBy),
+          },
+          {
+            key: 'publishedAt',
+            label: ct('uiPublishedAt'),
+            kind: 'datetime',
+            text: (version) => formatDateTime(version.publishedAt),
+          },
+          {
+            key: 'changes',
+            label: ct('uiChanges'),
+            width: 420,
+            text: (version) =>
+              [
+                version.note ?? '',
+                ...version.configuratorChanges.map((change) => pickLabel(language, change.text)),
+                ...version.changes.flatMap((scope) =>
+                  scope.changes.map((change) => pickLabel(language, change.text)),
+                ),
+              ]
+                .filter(Boolean)
+                .join(' · '),
+          },
+        ]}
+        actions={{
+          labels: [ct('uiRollback')],
+          render: (version) =>
+            versions.indexOf(version) > 0 ? (
+              <Button
+                size="small"
+                disabled={!password}
+                onClick={() => void act(() => configurator.rollback(version.version, password))}
+                data-testid={`rollback-${version.version}`}
+              >
+                {ct('uiRollback')}
+              </Button>
+            ) : null,
+        }}
+      />
     </div>
   );
 }

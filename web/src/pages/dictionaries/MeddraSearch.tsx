@@ -15,12 +15,6 @@ import {
   Input,
   Option,
   Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   makeStyles,
   tokens,
@@ -40,6 +34,7 @@ import type {
 } from './api';
 import { useDictionaryText } from './text';
 import type { DictionaryKey } from './text';
+import { DataTable } from '../../renderers/table/DataTable';
 
 const PAGE = 50;
 const LEVEL_KEYS: Record<MeddraLevel, DictionaryKey> = {
@@ -208,33 +203,39 @@ export function MeddraSearch({ onSelect, release }: MeddraSearchProps) {
           {result ? (
             <>
               <Text className={styles.muted}>{dt('uiResultCount', { total: result.total })}</Text>
-              <Table size="small" aria-label={dt('uiMeddraTitle')}>
-                <TableHeader>
-                  <TableRow>
-                    <TableHeaderCell>{dt('uiLevel')}</TableHeaderCell>
-                    <TableHeaderCell>{dt('uiCode')}</TableHeaderCell>
-                    <TableHeaderCell>{dt('uiName')}</TableHeaderCell>
-                    <TableHeaderCell>{dt('uiPrimarySoc')}</TableHeaderCell>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {result.items.map((hit) => (
-                    <TableRow key={`${hit.level}${hit.code}`} onClick={() => open(hit.level, hit.code)}>
-                      <TableCell>{hit.level.toUpperCase()}</TableCell>
-                      <TableCell>{hit.code}</TableCell>
-                      <TableCell>
+              <DataTable<MeddraHit>
+                id="meddra-search"
+                ariaLabel={dt('uiMeddraTitle')}
+                rows={result.items}
+                rowKey={(hit) => `${hit.level}${hit.code}`}
+                serialOffset={result.offset}
+                onRowClick={(hit) => open(hit.level, hit.code)}
+                empty={dt('uiResultCount', { total: 0 })}
+                columns={[
+                  { key: 'level', label: dt('uiLevel'), width: 80, text: (hit) => hit.level.toUpperCase() },
+                  { key: 'code', label: dt('uiCode'), width: 110, text: (hit) => hit.code },
+                  {
+                    key: 'name',
+                    label: dt('uiName'),
+                    width: 260,
+                    text: (hit) => (hit.current === false ? `${hit.name} · ${dt('uiNonCurrent')}` : hit.name),
+                    render: (hit) => (
+                      <>
                         {hit.name}{' '}
                         {hit.current === false ? (
                           <Badge appearance="outline">{dt('uiNonCurrent')}</Badge>
                         ) : null}
-                      </TableCell>
-                      <TableCell>
-                        {hit.primarySoc ? `${hit.primarySoc.abbrev} ${hit.primarySoc.name}` : ''}
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+                      </>
+                    ),
+                  },
+                  {
+                    key: 'primarySoc',
+                    label: dt('uiPrimarySoc'),
+                    width: 240,
+                    text: (hit) => (hit.primarySoc ? `${hit.primarySoc.abbrev} ${hit.primarySoc.name}` : ''),
+                  },
+                ]}
+              />
               <div className={styles.row}>
                 <Button
                   disabled={result.offset === 0 || busy}

@@ -14,12 +14,6 @@ import {
   Input,
   Option,
   ProgressBar,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   makeStyles,
   tokens,
@@ -34,6 +28,7 @@ import { dictionaries, errorMessage, followJob, uploadRelease } from './api';
 import type { DictionaryVersion, ImportOutcome, JobView, ProjectSettings, TermLanguage } from './api';
 import { useDictionaryText } from './text';
 import { formatDateTime } from '../../display/values';
+import { DataTable } from '../../renderers/table/DataTable';
 
 const MANAGE_PERMISSION = 'authoritymanagement:projectInfo:config';
 const KIND_LABEL = { meddra: 'MedDRA', whodrug: 'WHODrug' } as const;
@@ -118,31 +113,43 @@ export function VersionsPanel() {
         <Text data-testid="versions-empty">{dt('uiVersionsEmpty')}</Text>
       ) : null}
       {versions && versions.length > 0 ? (
-        <Table size="small" aria-label={dt('uiVersionsTitle')}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>{dt('uiVersionsKind')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiVersion')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiTermLanguage')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiVersionsCounts')}</TableHeaderCell>
-              <TableHeaderCell>{dt('uiVersionsImportedAt')}</TableHeaderCell>
-              {canManage ? <TableHeaderCell /> : null}
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {versions.map((version) => (
-              <TableRow
-                key={version.versionId}
-                data-testid={`version-${version.kind}-${version.version}-${version.language}`}
-              >
-                <TableCell>{KIND_LABEL[version.kind]}</TableCell>
-                <TableCell>{version.version}</TableCell>
-                <TableCell>{languageLabel(version.language)}</TableCell>
-                <TableCell>{counts(version)}</TableCell>
-                <TableCell>{formatDateTime(version.importedAt)}</TableCell>
-                {canManage ? (
-                  <TableCell>
-                    {deleting === version.versionId ? (
+        <DataTable<DictionaryVersion>
+          id="dictionary-versions"
+          ariaLabel={dt('uiVersionsTitle')}
+          rows={versions}
+          rowKey={(version) => version.versionId}
+          rowProps={(version) => ({
+            'data-testid': `version-${version.kind}-${version.version}-${version.language}`,
+          })}
+          empty={dt('uiVersionsEmpty')}
+          columns={[
+            {
+              key: 'kind',
+              label: dt('uiVersionsKind'),
+              kind: 'enum',
+              text: (version) => KIND_LABEL[version.kind],
+            },
+            { key: 'version', label: dt('uiVersion'), width: 100, text: (version) => version.version },
+            {
+              key: 'language',
+              label: dt('uiTermLanguage'),
+              kind: 'enum',
+              text: (version) => languageLabel(version.language),
+            },
+            { key: 'counts', label: dt('uiVersionsCounts'), width: 320, text: counts },
+            {
+              key: 'importedAt',
+              label: dt('uiVersionsImportedAt'),
+              kind: 'datetime',
+              text: (version) => formatDateTime(version.importedAt),
+            },
+          ]}
+          actions={
+            canManage
+              ? {
+                  labels: [dt('uiVersionsDeleteConfirm'), dt('uiVersionsCancel')],
+                  render: (version) =>
+                    deleting === version.versionId ? (
                       <>
                         <Button
                           size="small"
@@ -164,13 +171,11 @@ export function VersionsPanel() {
                       >
                         {dt('uiVersionsDelete')}
                       </Button>
-                    )}
-                  </TableCell>
-                ) : null}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+                    ),
+                }
+              : undefined
+          }
+        />
       ) : null}
       {canManage ? <ImportForm onImported={reload} /> : null}
       {canManage && versions ? <ProjectVersions versions={versions} /> : null}

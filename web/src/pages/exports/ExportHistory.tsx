@@ -4,32 +4,18 @@
  * shown on the row (a negative ACK marks the export failed).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  Badge,
-  Button,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Text,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { Badge, Button, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { saveFile } from '../../api/request';
 import { notify } from '../../app/notify';
 import type { ExportRecordView, ExportStatus } from './api';
 import { exportApi, fileToBase64 } from './api';
 import { useExportText } from './text';
 import { formatDateTime } from '../../display/values';
+import { DataTable } from '../../renderers/table/DataTable';
 
 const useStyles = makeStyles({
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   pager: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
-  failure: { whiteSpace: 'pre-wrap', color: tokens.colorPaletteRedForeground1 },
-  code: { wordBreak: 'break-all' },
+  failure: { color: tokens.colorPaletteRedForeground1 },
 });
 
 type StatusColor = 'informative' | 'success' | 'warning' | 'danger' | 'subtle';
@@ -101,76 +87,95 @@ export function ExportHistory({ caseId }: { caseId?: string | undefined }) {
         data-testid="export-ack-input"
         onChange={(e) => void onAck(e.target.files?.[0])}
       />
-      <Table size="small" aria-label={et('uiHistory')} data-testid="export-history">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>{et('uiExportedAt')}</TableHeaderCell>
-            <TableHeaderCell>{et('uiReports')}</TableHeaderCell>
-            <TableHeaderCell>{et('uiReceiver')}</TableHeaderCell>
-            <TableHeaderCell>{et('uiFormat')}</TableHeaderCell>
-            <TableHeaderCell>{et('uiBatch')}</TableHeaderCell>
-            <TableHeaderCell>{et('uiExportedBy')}</TableHeaderCell>
-            <TableHeaderCell>{et('uiStatus')}</TableHeaderCell>
-            <TableHeaderCell>{et('uiAck')}</TableHeaderCell>
-            <TableHeaderCell />
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {answer.items.map((r) => (
-            <TableRow key={r.exportId} data-testid="export-history-row" data-status={r.status}>
-              <TableCell>{formatDateTime(r.exportedAt)}</TableCell>
-              <TableCell className={styles.code}>
-                {r.cases
-                  .map((c) => `${c.reportCode ?? c.caseId}${c.version ? ` V${c.version}` : ''}`)
-                  .join(', ')}
-              </TableCell>
-              <TableCell>{`${r.receiverName} (${r.receiverIdentifier})`}</TableCell>
-              <TableCell>{r.format === 'r3' ? et('uiFormatR3') : et('uiFormatR2')}</TableCell>
-              <TableCell className={styles.code}>{r.batchId}</TableCell>
-              <TableCell>{r.exportedByName ?? r.exportedBy}</TableCell>
-              <TableCell>
-                <Badge color={statusColor(r.status)} data-testid="export-status">
-                  {stateLabel(r.status)}
-                </Badge>
-              </TableCell>
-              <TableCell>
-                {r.ack ? `${r.ack.code}${r.ack.text ? ` · ${r.ack.text}` : ''}` : ''}
-                {r.failureText ? <div className={styles.failure}>{r.failureText}</div> : null}
-              </TableCell>
-              <TableCell>
-                <div className={styles.actions}>
-                  <Button
-                    size="small"
-                    onClick={() => void exportApi.file(r.exportId, 'file').then(saveFile, () => undefined)}
-                  >
-                    {et('uiDownload')}
-                  </Button>
-                  <Button
-                    size="small"
-                    data-testid="export-ack-upload"
-                    onClick={() => {
-                      setTarget(r);
-                      upload.current?.click();
-                    }}
-                  >
-                    {et('uiUploadAck')}
-                  </Button>
-                  {r.ack ? (
-                    <Button
-                      size="small"
-                      onClick={() =>
-                        void exportApi.file(r.exportId, 'ack-file').then(saveFile, () => undefined)
-                      }
-                    >
-                      {et('uiDownloadAck')}
-                    </Button>
-                  ) : null}
-                </div>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable<ExportRecordView>
+        id="export-history"
+        ariaLabel={et('uiHistory')}
+        testId="export-history"
+        rows={answer.items}
+        rowKey={(r) => r.exportId}
+        rowProps={(r) => ({ 'data-testid': 'export-history-row', 'data-status': r.status })}
+        serialOffset={(page - 1) * SIZE}
+        empty={et('uiHistoryEmpty')}
+        columns={[
+          {
+            key: 'exportedAt',
+            label: et('uiExportedAt'),
+            kind: 'datetime',
+            text: (r) => formatDateTime(r.exportedAt),
+          },
+          {
+            key: 'reports',
+            label: et('uiReports'),
+            text: (r) =>
+              r.cases
+                .map((c) => `${c.reportCode ?? c.caseId}${c.version ? ` V${c.version}` : ''}`)
+                .join(', '),
+          },
+          {
+            key: 'receiver',
+            label: et('uiReceiver'),
+            text: (r) => `${r.receiverName} (${r.receiverIdentifier})`,
+          },
+          {
+            key: 'format',
+            label: et('uiFormat'),
+            kind: 'enum',
+            text: (r) => (r.format === 'r3' ? et('uiFormatR3') : et('uiFormatR2')),
+          },
+          { key: 'batch', label: et('uiBatch'), text: (r) => r.batchId },
+          { key: 'exportedBy', label: et('uiExportedBy'), text: (r) => r.exportedByName ?? '' },
+          {
+            key: 'status',
+            label: et('uiStatus'),
+            text: (r) => stateLabel(r.status),
+            render: (r, text) => (
+              <Badge color={statusColor(r.status)} data-testid="export-status">
+                {text}
+              </Badge>
+            ),
+          },
+          {
+            key: 'ack',
+            label: et('uiAck'),
+            text: (r) =>
+              [r.ack ? `${r.ack.code}${r.ack.text ? ` · ${r.ack.text}` : ''}` : '', r.failureText ?? '']
+                .filter(Boolean)
+                .join(' · '),
+            render: (r, text) => (r.failureText ? <span className={styles.failure}>{text}</span> : text),
+          },
+        ]}
+        actions={{
+          labels: [et('uiDownload'), et('uiUploadAck'), et('uiDownloadAck')],
+          render: (r) => (
+            <>
+              <Button
+                size="small"
+                onClick={() => void exportApi.file(r.exportId, 'file').then(saveFile, () => undefined)}
+              >
+                {et('uiDownload')}
+              </Button>
+              <Button
+                size="small"
+                data-testid="export-ack-upload"
+                onClick={() => {
+                  setTarget(r);
+                  upload.current?.click();
+                }}
+              >
+                {et('uiUploadAck')}
+              </Button>
+              {r.ack ? (
+                <Button
+                  size="small"
+                  onClick={() => void exportApi.file(r.exportId, 'ack-file').then(saveFile, () => undefined)}
+                >
+                  {et('uiDownloadAck')}
+                </Button>
+              ) : null}
+            </>
+          ),
+        }}
+      />
       <div className={styles.pager}>
         <Text>{et('uiTotal', { total: answer.total })}</Text>
         <Button size="small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>

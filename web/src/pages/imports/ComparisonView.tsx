@@ -18,12 +18,6 @@ import {
   Option,
   Spinner,
   Subtitle2,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
   Textarea,
   Title2,
@@ -39,14 +33,15 @@ import { PERMISSIONS, importsApi } from './api';
 import type { Comparison, ComparisonRow, DataCheck, FieldChoice, ImportReportView } from './api';
 import { RejectDialog } from './RejectDialog';
 import { useImportText } from './text';
+import { DataTable } from '../../renderers/table/DataTable';
+import { booleanText } from '../../display/values';
+import { useLanguage } from '../../i18n/LanguageContext';
 import type { ImportKey } from './text';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   head: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'center' },
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
-  tableWrap: { overflowX: 'auto', maxHeight: '60vh', overflowY: 'auto' },
-  value: { wordBreak: 'break-word', maxWidth: '320px' },
   differs: { backgroundColor: tokens.colorPaletteYellowBackground1 },
   problemRow: { backgroundColor: tokens.colorPaletteRedBackground1 },
   panel: {
@@ -128,6 +123,9 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const styles = useStyles();
   const navigate = useNavigate();
   const { it, pick } = useImportText();
+  const { t } = useLanguage();
+  // Read-only cells: booleans as yes/no, not true/false (the edit box keeps the raw text).
+  const shown = (value: unknown) => (typeof value === 'boolean' ? booleanText(value, t) : show(value));
   const { info } = useSession();
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
   const can = (permission: string) => permissions.has(permission);
@@ -255,6 +253,9 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   if (!data) return <Spinner />;
   const allRows = withAddedRows(data.rows, choices);
   const rows = allRows.filter((row) => !onlyDiffering || row.differs || problemPaths.has(row.path));
+  const rowClass = (row: ComparisonRow) =>
+    problemPaths.has(row.path) ? styles.problemRow : row.differs ? styles.differs : undefined;
+  const editable = (row: ComparisonRow) => open && !row.readOnly && can(PERMISSIONS.import);
   const itemRows = (section: Repeated, index: number) =>
     allRows.filter((row) => {
       const item = itemOf(row.path);
@@ -513,92 +514,103 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
           })}
         </div>
       ) : null}
-      <div className={styles.tableWrap}>
-        <Table size="small" aria-label={it('uiCompareTitle')}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>{it('uiSerial')}</TableHeaderCell>
-              <TableHeaderCell>{it('uiField')}</TableHeaderCell>
-              <TableHeaderCell>{it('uiE2bId')}</TableHeaderCell>
-              <TableHeaderCell>{it('uiImportedValue')}</TableHeaderCell>
-              <TableHeaderCell>{it('uiExistingValue')}</TableHeaderCell>
-              <TableHeaderCell>{it('uiSource')}</TableHeaderCell>
-              <TableHeaderCell>{it('uiChosenValue')}</TableHeaderCell>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((row, i) => {
-              const choice = choiceOf(row);
-              const chosen = chosenOf(row);
-              const editable = open && !row.readOnly && can(PERMISSIONS.import);
-              return (
-                <TableRow
-                  key={row.path}
-                  data-testid="imports-field"
-                  data-path={row.path}
-                  className={
-                    problemPaths.has(row.path) ? styles.problemRow : row.differs ? styles.differs : undefined
-                  }
+      <DataTable<ComparisonRow>
+        id="import-comparison"
+        ariaLabel={it('uiCompareTitle')}
+        rows={rows}
+        rowKey={(row) => row.path}
+        rowProps={(row) => ({ 'data-testid': 'imports-field', 'data-path': row.path })}
+        maxHeight="60vh"
+        empty=""
+        columns={[
+          {
+            key: 'field',
+            label: it('uiField'),
+            width: 280,
+            text: (row) => `${row.label ? pick(row.label) : ''} ${row.path}`.trim(),
+            render: (row) => (
+              <>
+                {row.label ? pick(row.label) : ''} <span className={styles.path}>{row.path}</span>
+              </>
+            ),
+            cellClassName: rowClass,
+          },
+          {
+            key: 'e2b',
+            label: it('uiE2bId'),
+            width: 100,
+            text: (row) => row.e2b ?? '',
+            cellClassName: rowClass,
+          },
+          {
+            key: 'imported',
+            label: it('uiImportedValue'),
+            width: 200,
+            text: (row) => shown(row.imported),
+            cellClassName: rowClass,
+          },
+          {
+            key: 'existing',
+            label: it('uiExistingValue'),
+            width: 200,
+            text: (row) => shown(row.existing),
+            cellClassName: rowClass,
+          },
+          {
+            key: 'source',
+            label: it('uiSource'),
+            width: 140,
+            text: (row) => it(`uiSource_${choiceOf(row).source}` as ImportKey),
+            render: (row, text) =>
+              editable(row) ? (
+                <Dropdown
+                  size="small"
+                  style={{ minWidth: 110 }}
+                  value={text}
+                  selectedOptions={[choiceOf(row).source]}
+                  onOptionSelect={(_: unknown, d: OptionOnSelectData) => {
+                    const source = d.optionValue as FieldChoice['source'];
+                    choose(row.path, source === 'edited' ? { source, value: chosenOf(row) } : { source });
+                  }}
                 >
-                  <TableCell>{i + 1}</TableCell>
-                  <TableCell>
-                    <Text>{row.label ? pick(row.label) : ''}</Text>{' '}
-                    <Text className={styles.path}>{row.path}</Text>
-                  </TableCell>
-                  <TableCell>{row.e2b ?? ''}</TableCell>
-                  <TableCell className={styles.value}>{show(row.imported)}</TableCell>
-                  <TableCell className={styles.value}>{show(row.existing)}</TableCell>
-                  <TableCell>
-                    {editable ? (
-                      <Dropdown
-                        size="small"
-                        style={{ minWidth: 110 }}
-                        value={it(`uiSource_${choice.source}` as ImportKey)}
-                        selectedOptions={[choice.source]}
-                        onOptionSelect={(_: unknown, d: OptionOnSelectData) => {
-                          const source = d.optionValue as FieldChoice['source'];
-                          choose(row.path, source === 'edited' ? { source, value: chosen } : { source });
-                        }}
-                      >
-                        {(
-                          [
-                            'imported',
-                            ...(data.existing ? ['existing'] : []),
-                            'edited',
-                          ] as FieldChoice['source'][]
-                        ).map((source) => (
-                          <Option key={source} value={source}>
-                            {it(`uiSource_${source}` as ImportKey)}
-                          </Option>
-                        ))}
-                      </Dropdown>
-                    ) : (
-                      it(`uiSource_${choice.source}` as ImportKey)
-                    )}
-                  </TableCell>
-                  <TableCell className={styles.value}>
-                    {editable ? (
-                      <Input
-                        size="small"
-                        aria-label={row.path}
-                        value={show(chosen)}
-                        onChange={(_, d) =>
-                          choose(row.path, {
-                            source: 'edited',
-                            value: typed(d.value, row.imported ?? row.existing ?? sampleOf(row.path)),
-                          })
-                        }
-                      />
-                    ) : (
-                      show(chosen)
-                    )}
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </div>
+                  {(
+                    ['imported', ...(data.existing ? ['existing'] : []), 'edited'] as FieldChoice['source'][]
+                  ).map((source) => (
+                    <Option key={source} value={source}>
+                      {it(`uiSource_${source}` as ImportKey)}
+                    </Option>
+                  ))}
+                </Dropdown>
+              ) : (
+                text
+              ),
+            cellClassName: rowClass,
+          },
+          {
+            key: 'chosen',
+            label: it('uiChosenValue'),
+            width: 220,
+            text: (row) => shown(chosenOf(row)),
+            render: (row, text) =>
+              editable(row) ? (
+                <Input
+                  size="small"
+                  aria-label={row.path}
+                  value={show(chosenOf(row))}
+                  onChange={(_, d) =>
+                    choose(row.path, {
+                      source: 'edited',
+                      value: typed(d.value, row.imported ?? row.existing ?? sampleOf(row.path)),
+                    })
+                  }
+                />
+              ) : (
+                text
+              ),
+            cellClassName: rowClass,
+          },
+        ]}
+      />
       {followUp ? (
         <ConfirmDialog
           open

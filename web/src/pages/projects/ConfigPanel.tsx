@@ -4,19 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import {
-  Button,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Text,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { FEATURE_SWITCH_NAMES } from '@pv/engine';
 import type { FeatureSwitches } from '@pv/engine';
 import { configurator } from '../configurator/api';
@@ -24,6 +12,7 @@ import type { ProjectConfiguration } from '../configurator/api';
 import type { ConfiguratorKey } from '../configurator/text';
 import { useConfiguratorText } from '../configurator/text';
 import { useProjectsText } from './text';
+import { DataTable } from '../../renderers/table/DataTable';
 import { ApplySaeTemplate } from '../sae-templates/ApplySaeTemplate';
 
 const useStyles = makeStyles({
@@ -74,24 +63,30 @@ export function ConfigPanel({ projectId }: { projectId: string }) {
         <ApplySaeTemplate projectId={projectId} onApplied={() => setApplied((n) => n + 1)} />
       </div>
       {loaded ? (
-        <Table size="small" aria-label={pt('uiFeatures')}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>{pt('uiFeatures')}</TableHeaderCell>
-              <TableHeaderCell>{pt('uiPublished', { version: loaded.pro.version })}</TableHeaderCell>
-              <TableHeaderCell>{pt('uiDraft')}</TableHeaderCell>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {FEATURE_SWITCH_NAMES.map((name) => (
-              <TableRow key={name} data-testid={`feature-${name}`}>
-                <TableCell>{label(name)}</TableCell>
-                <TableCell>{value(loaded.pro.features, name)}</TableCell>
-                <TableCell>{value(loaded.uat.features, name)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <DataTable<(typeof FEATURE_SWITCH_NAMES)[number]>
+          id="project-config"
+          ariaLabel={pt('uiFeatures')}
+          rows={[...FEATURE_SWITCH_NAMES]}
+          rowKey={(name) => name}
+          rowProps={(name) => ({ 'data-testid': `feature-${name}` })}
+          serialOffset={false}
+          empty=""
+          columns={[
+            { key: 'feature', label: pt('uiFeatures'), width: 280, text: label },
+            {
+              key: 'published',
+              label: pt('uiPublished', { version: loaded.pro.version }),
+              width: 160,
+              text: (name) => value(loaded.pro.features, name),
+            },
+            {
+              key: 'draft',
+              label: pt('uiDraft'),
+              width: 160,
+              text: (name) => value(loaded.uat.features, name),
+            },
+          ]}
+        />
       ) : failed ? null : (
         <Spinner size="small" />
       )}

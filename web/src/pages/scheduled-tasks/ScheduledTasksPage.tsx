@@ -14,12 +14,6 @@ import {
   Field,
   Input,
   Option,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Title2,
   makeStyles,
   tokens,
@@ -87,6 +81,16 @@ const useStyles = makeStyles({
 });
 
 const time = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
+
+/** A run's result as `name: value` pairs (a job answers counts and names), never as JSON. */
+function outcomeText(result: unknown): string {
+  if (result === null || result === undefined) return '';
+  if (typeof result !== 'object') return String(result);
+  return Object.entries(result as Record<string, unknown>)
+    .filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object')
+    .map(([name, value]) => `${name}: ${String(value)}`)
+    .join(', ');
+}
 const SHAPES: CronShape['kind'][] = ['minutes', 'hourly', 'daily', 'weekly', 'monthly', 'custom'];
 
 function defaultShape(kind: CronShape['kind'], from: CronShape): CronShape {
@@ -574,29 +578,45 @@ export default function ScheduledTasksPage() {
           actions={<Button onClick={() => setLog(null)}>{t('common.close')}</Button>}
         >
           {log.runs.length ? (
-            <Table size="small">
-              <TableHeader>
-                <TableRow>
-                  {['created', 'started', 'finished', 'status', 'attempts', 'outcome'].map((key) => (
-                    <TableHeaderCell key={key}>{t(`tasks.logColumn.${key}`)}</TableHeaderCell>
-                  ))}
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {log.runs.map((run) => (
-                  <TableRow key={run.jobId} data-testid="task-log-row">
-                    <TableCell>{time(run.createdAt)}</TableCell>
-                    <TableCell>{time(run.startedAt)}</TableCell>
-                    <TableCell>{time(run.finishedAt)}</TableCell>
-                    <TableCell>{t(`tasks.run.${run.status}`)}</TableCell>
-                    <TableCell>{run.attempts}</TableCell>
-                    <TableCell className={styles.mono}>
-                      {run.error ?? (run.result === null ? '' : JSON.stringify(run.result))}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable<(typeof log.runs)[number]>
+              id="scheduled-task-log"
+              ariaLabel={t('tasks.logTitle', { name: log.schedule.name })}
+              rows={log.runs}
+              rowKey={(run) => run.jobId}
+              rowProps={() => ({ 'data-testid': 'task-log-row' })}
+              serialOffset={false}
+              maxHeight="60vh"
+              empty={t('tasks.noRuns')}
+              columns={[
+                ...(['created', 'started', 'finished'] as const).map((key) => ({
+                  key,
+                  label: catalogueLabel(`tasks.logColumn.${key}`),
+                  kind: 'datetime',
+                  text: (run: (typeof log.runs)[number]) =>
+                    time(
+                      key === 'created' ? run.createdAt : key === 'started' ? run.startedAt : run.finishedAt,
+                    ),
+                })),
+                {
+                  key: 'status',
+                  label: catalogueLabel('tasks.logColumn.status'),
+                  kind: 'enum',
+                  text: (run) => t(`tasks.run.${run.status}`),
+                },
+                {
+                  key: 'attempts',
+                  label: catalogueLabel('tasks.logColumn.attempts'),
+                  kind: 'count',
+                  text: (run) => String(run.attempts),
+                },
+                {
+                  key: 'outcome',
+                  label: catalogueLabel('tasks.logColumn.outcome'),
+                  width: 280,
+                  text: (run) => run.error ?? outcomeText(run.result),
+                },
+              ]}
+            />
           ) : (
             <Body1>{t('tasks.noRuns')}</Body1>
           )}
