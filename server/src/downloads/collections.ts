@@ -5,7 +5,8 @@ export const DOWNLOAD_TASKS = 'downloadTasks';
 /** Days a finished file stays downloadable before the housekeeping job removes it. */
 export const RETENTION_DAYS = 7;
 
-export type DownloadKind = 'caseLineListing';
+/** A kind declared by its producing module (kinds.ts): `caseLineListing`, `ciomsZip` ... */
+export type DownloadKind = string;
 
 /**
  * One download task of one user: the background job that builds the file, and the file once built.

@@ -100,7 +100,14 @@ describe('case line listing download task', () => {
       'reportDateFirst',
     ];
     const task = await start('entry', { query, columns });
-    expect(task).toMatchObject({ status: 'queued', percent: 0, kind: 'caseLineListing', size: null });
+    expect(task).toMatchObject({
+      status: 'queued',
+      percent: 0,
+      kind: 'caseLineListing',
+      // The kind's label comes from its declaration, in both languages.
+      label: { zh: '病例列表（XLSX）', en: 'Case line listing (XLSX)' },
+      size: null,
+    });
     // The file's store id is never shown: the owner-only route is the one way to it.
     expect(task).not.toHaveProperty('fileId');
     expect(task.fileName).toMatch(/^case-line-listing_\d{8}-\d{6}\.xlsx$/);

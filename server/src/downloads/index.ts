@@ -3,9 +3,13 @@
  * that leave a file in the file store for their owner, kept for a retention period.
  */
 // The public surface first: other modules read these while this module's routes may still be loading.
-export { DOWNLOAD_PERMISSIONS } from './routes';
+export { DOWNLOAD_PERMISSIONS, taskViewSchema } from './routes';
 export { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
 export type { TaskView } from './service';
+export { startTask as startDownload } from './service';
+export { declareDownload, downloadKind, downloadKinds } from './kinds';
+export type { DownloadKindDeclaration, DownloadProduction, TaskPayload } from './kinds';
+export { selectedCaseIds } from './line-listing';
 
 import { defineModule } from '../http';
 import { downloadCollections } from './collections';

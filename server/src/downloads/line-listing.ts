@@ -4,7 +4,6 @@
  * columns (schemas/ui/case-list.json) and headers in the requester's language. The workbook is
  * streamed into the file store, a chunk of cases at a time, so a large result never sits in memory.
  */
-import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { caseListDefinition, codelists, e2bDateText } from '@pv/engine';
 import type { CaseListColumn } from '@pv/engine';
@@ -14,19 +13,15 @@ import type { CaseSummary } from '../cases';
 import { C as caseCollections } from '../cases';
 import { pointerKey } from '../cases';
 import type { Lang, Translator } from '../i18n';
-import { defineJob } from '../jobs';
-import type { JobContext } from '../jobs';
-import { registerFileOwner } from '../files';
-import type { FileOwner, TenantFiles } from '../files';
-import { AppError } from '../http';
 import type { Caller } from '../http';
 import { resolveNames } from '../names';
 import type { NameAnswer, NameKind } from '../names';
 import type { TenantHandle } from '../store';
-import { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
-import type { DownloadTask } from './collections';
+import { declareDownload, jobTypeOf } from './kinds';
+import type { DownloadProduction } from './kinds';
 
-export const LINE_LISTING_JOB = 'downloads.caseLineListing';
+export const LINE_LISTING_KIND = 'caseLineListing';
+export const LINE_LISTING_JOB = jobTypeOf(LINE_LISTING_KIND);
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Largest line listing kept (bytes). */
 export const LINE_LISTING_MAX_BYTES = 512 * 1024 * 1024;
@@ -34,19 +29,11 @@ export const LINE_LISTING_MAX_BYTES = 512 * 1024 * 1024;
 const CHUNK = 200;
 
 export interface LineListingPayload {
-  taskId: string;
   query: CaseListQuery;
   /** The requester's projects when the task started; [] = every project of the tenant. */
   projectIds: string[];
   /** Column ids of schemas/ui/case-list.json in the order shown. */
   columns: string[];
-  lang: Lang;
-}
-
-export interface LineListingResult {
-  rows: number;
-  fileName: string;
-  size: number;
 }
 
 export const LINE_LISTING_COLUMNS = caseListDefinition.columns.map((column) => column.id);
@@ -112,139 +99,73 @@ export async function selectedCaseIds(handle: TenantHandle, query: CaseListQuery
   return docs.map((doc) => doc._id);
 }
 
-export const caseLineListingJob = defineJob<LineListingPayload, LineListingResult>({
-  type: LINE_LISTING_JOB,
-  maxAttempts: 3,
-  async handler(context) {
-    try {
-      return await writeLineListing(context);
-    } catch (error) {
-      // The task list shows the reason: a refusal in the requester's words, not its message key.
-      if (error instanceof AppError)
-        throw new Error(context.deps.translator.t(context.payload.lang, error.messageKey, error.params), {
-          cause: error,
-        });
-      throw error;
-    }
-  },
+/**
+ * The case line listing kind: declared here (this module owns it) like any other module declares its
+ * kinds; the job it answers is listed in this module's `jobs`.
+ */
+export const caseLineListingJob = declareDownload<LineListingPayload>({
+  kind: LINE_LISTING_KIND,
+  extension: 'xlsx',
+  mediaType: XLSX_TYPE,
+  labelKey: 'downloads.kind.caseLineListing',
+  fileNameKey: 'downloads.fileName.caseLineListing',
+  permission: 'casemanagement:caseview:export',
+  maxBytes: LINE_LISTING_MAX_BYTES,
+  produce: writeLineListing,
 });
 
 async function writeLineListing({
   payload,
-  tenant,
+  out,
   progress,
   signal,
   deps,
-  caller: callerOf,
-}: JobContext<LineListingPayload>): Promise<LineListingResult> {
-  if (!deps.files) throw new Error('the file store is not configured');
-  const handle = tenant();
-  // Names are read as the requester may see them (their projects), like the rows themselves.
-  const caller = callerOf({ lang: payload.lang });
-  const tasks = handle.collection<DownloadTask>(DOWNLOAD_TASKS);
-  const task = await tasks.findOne({ _id: payload.taskId });
-  // Deleted before it ran: nothing to build.
-  if (!task) return { rows: 0, fileName: '', size: 0 };
+  caller,
+  tenant: handle,
+}: DownloadProduction<LineListingPayload>): Promise<{ rows: number }> {
   const columns = payload.columns
     .map((id) => caseListDefinition.columns.find((column) => column.id === id))
     .filter((column): column is CaseListColumn => Boolean(column));
   const ids = await selectedCaseIds(handle, payload.query, payload.projectIds);
-
-  const out = new PassThrough();
-  const files = deps.files.forTenant(handle);
-  const stored = files.putStream(out, {
-    fileName: task.fileName,
-    contentType: XLSX_TYPE,
-    maxBytes: LINE_LISTING_MAX_BYTES,
-    owner: downloadOwner(payload.taskId),
-  });
   let rows = 0;
-  const write = async () => {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
-    // The document dates follow the platform clock, like every other time the task records.
-    workbook.created = workbook.modified = deps.clock.now();
-    const sheet = workbook.addWorksheet(deps.translator.t(payload.lang, 'downloads.sheetName'));
-    sheet.columns = columns.map((column) => ({
-      header: column.label[payload.lang],
-      key: column.id,
-      width: Math.max(10, Math.round((column.width ?? 120) / 7)),
-    }));
-    sheet.getRow(1).font = { bold: true };
-    sheet.getRow(1).commit();
-    const summaries = handle.collection<CaseSummary>(caseCollections.summaries);
-    for (let start = 0; start < ids.length; start += CHUNK) {
-      if (signal.aborted) throw new Error('the download task was stopped');
-      const chunk = ids.slice(start, start + CHUNK);
-      // Whole summaries: the row values are the list's own (toRow), summary-held columns included.
-      const docs = await summaries.find({ _id: { $in: chunk } });
-      const byId = new Map(docs.map((doc) => [doc._id, toRow(doc).values]));
-      const names = await chunkNames(caller, columns, [...byId.values()]);
-      for (const id of chunk) {
-        const values = byId.get(id);
-        // Deleted from the store since the snapshot: left out rather than written empty.
-        if (!values) continue;
-        sheet
-          .addRow(
-            columns.map((column) =>
-              cellText(column, values[pointerKey(column.field)], payload.lang, deps.translator, names),
-            ),
-          )
-          .commit();
-        rows += 1;
-      }
-      await progress(
-        Math.floor(((start + chunk.length) / Math.max(ids.length, 1)) * 95),
-        `${start + chunk.length}/${ids.length}`,
-      );
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
+  // The document dates follow the platform clock, like every other time the task records.
+  workbook.created = workbook.modified = deps.clock.now();
+  const sheet = workbook.addWorksheet(deps.translator.t(payload.lang, 'downloads.sheetName'));
+  sheet.columns = columns.map((column) => ({
+    header: column.label[payload.lang],
+    key: column.id,
+    width: Math.max(10, Math.round((column.width ?? 120) / 7)),
+  }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  const summaries = handle.collection<CaseSummary>(caseCollections.summaries);
+  for (let start = 0; start < ids.length; start += CHUNK) {
+    if (signal.aborted) throw new Error('the download task was stopped');
+    const chunk = ids.slice(start, start + CHUNK);
+    // Whole summaries: the row values are the list's own (toRow), summary-held columns included.
+    const docs = await summaries.find({ _id: { $in: chunk } });
+    const byId = new Map(docs.map((doc) => [doc._id, toRow(doc).values]));
+    const names = await chunkNames(caller, columns, [...byId.values()]);
+    for (const id of chunk) {
+      const values = byId.get(id);
+      // Deleted from the store since the snapshot: left out rather than written empty.
+      if (!values) continue;
+      sheet
+        .addRow(
+          columns.map((column) =>
+            cellText(column, values[pointerKey(column.field)], payload.lang, deps.translator, names),
+          ),
+        )
+        .commit();
+      rows += 1;
     }
-    sheet.commit();
-    await workbook.commit();
-  };
-  let info;
-  try {
-    [, info] = await Promise.all([write(), stored]);
-  } catch (error) {
-    out.destroy(error as Error);
-    await stored.catch(() => undefined);
-    throw error;
+    await progress(
+      ((start + chunk.length) / Math.max(ids.length, 1)) * 95,
+      `${start + chunk.length}/${ids.length}`,
+    );
   }
-  const finishedAt = deps.clock.now();
-  const expiresAt = new Date(finishedAt.getTime() + RETENTION_DAYS * 86_400_000).toISOString();
-  const updated = await tasks.updateOne(
-    { _id: payload.taskId },
-    {
-      $set: { fileId: info.fileId, size: info.size, rows, finishedAt: finishedAt.toISOString(), expiresAt },
-    },
-  );
-  // Deleted while it ran: the file goes too, unless another task holds the same bytes.
-  if (!updated) await releaseFile(handle, payload.taskId, info.fileId, deps.files.forTenant(handle));
-  return { rows, fileName: task.fileName, size: info.size };
-}
-
-/** Owner kind of a task's file (owner id: the task): only the task's owner reads it. */
-const DOWNLOAD_OWNER = 'download-task';
-const downloadOwner = (taskId: string): FileOwner => ({ kind: DOWNLOAD_OWNER, id: taskId });
-registerFileOwner(DOWNLOAD_OWNER, async (caller, owner, action) => {
-  if (action !== 'read') return false;
-  const task = await caller.caller.tenant
-    .collection<DownloadTask>(DOWNLOAD_TASKS)
-    .findOne({ _id: owner.id }, { projection: { ownerId: 1 } });
-  return task?.ownerId === caller.userId;
-});
-
-/**
- * Lets go of a task's file: the bytes stay while anything else holds them. A file stored before
- * files had owners goes unless another download task of the tenant refers to the same bytes.
- */
-export async function releaseFile(
-  handle: TenantHandle,
-  taskId: string,
-  fileId: string,
-  files: TenantFiles,
-): Promise<void> {
-  if (await files.release(fileId, downloadOwner(taskId))) return;
-  const info = await files.stat(fileId);
-  if (!info || info.ownersRecorded) return;
-  if (await handle.collection<DownloadTask>(DOWNLOAD_TASKS).count({ fileId })) return;
-  await files.delete(fileId);
+  sheet.commit();
+  await workbook.commit();
+  return { rows };
 }

@@ -10,7 +10,7 @@ import type { CaseListQuery } from '../cases';
 import { caseListQuerySchema } from '../cases';
 import { emptyScope, listScope, scopeIds } from '../cases';
 import { fileResponse } from '../uploads';
-import { LINE_LISTING_COLUMNS, LINE_LISTING_JOB } from './line-listing';
+import { LINE_LISTING_COLUMNS, LINE_LISTING_KIND } from './line-listing';
 import { deleteTask, listTasks, ownTask, startTask } from './service';
 
 export const DOWNLOAD_PERMISSIONS = {
@@ -24,11 +24,16 @@ export const DOWNLOAD_PERMISSIONS = {
 // What the case list shows (a line listing takes every row: no paging).
 const caseListQuery = caseListQuerySchema({ paged: false });
 
-const taskView: JsonSchema = {
+/** A task as its owner sees it (any declared kind). */
+export const taskViewSchema: JsonSchema = {
   type: 'object',
   properties: {
     taskId: { type: 'string' },
-    kind: { enum: ['caseLineListing'] },
+    kind: { type: 'string' },
+    label: {
+      type: 'object',
+      properties: { zh: { type: 'string' }, en: { type: 'string' } },
+    },
     status: { enum: [...DOWNLOAD_TASK_STATUSES] },
     percent: { type: 'number' },
     fileName: { type: 'string' },
@@ -68,14 +73,14 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
           },
         },
       },
-      response: taskView,
+      response: taskViewSchema,
     },
     async (c, { body }) => {
       // The projects where the caller may start it: a role of the header's project lends nothing to others.
       const scope = await listScope(callerOf(c), DOWNLOAD_PERMISSIONS.start);
       // A user of no project selects nothing; [] would mean every project to the job.
       if (emptyScope(scope)) throw errors.badRequest('downloads.nothingSelected');
-      return startTask(callerOf(c), deps, 'caseLineListing', LINE_LISTING_JOB, {
+      return startTask(callerOf(c), deps, LINE_LISTING_KIND, {
         query: body.query ?? {},
         projectIds: scopeIds(scope),
         columns: body.columns ?? LINE_LISTING_COLUMNS,

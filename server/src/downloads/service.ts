@@ -9,15 +9,18 @@ import type { Caller } from '../http';
 import { errors } from '../http';
 import type { ModuleDeps } from '../http';
 import type { JobRecord } from '../jobs';
-import type { Lang } from '../i18n';
+import type { Lang, Translator } from '../i18n';
 import type { StoredDoc, TenantHandle } from '../store';
 import { DOWNLOAD_TASKS, RETENTION_DAYS } from './collections';
 import type { DownloadKind, DownloadTask } from './collections';
-import { releaseFile } from './line-listing';
+import { releaseFile } from './files';
+import { downloadKind, jobTypeOf } from './kinds';
 
 export interface TaskView {
   taskId: string;
   kind: DownloadKind;
+  /** The kind's name in both languages (its declaration's label key). */
+  label: { zh: string; en: string };
   status: DownloadTaskStatus;
   /** 0-100. */
   percent: number;
@@ -37,10 +40,13 @@ export function taskView(
   task: DownloadTask,
   job: JobRecord | null,
   translate: (key: string, params?: Record<string, string>) => string,
+  translator: Translator,
 ): TaskView {
+  const labelKey = kindLabelKey(task.kind);
   const base = {
     taskId: task._id,
     kind: task.kind,
+    label: { zh: translator.t('zh', labelKey), en: translator.t('en', labelKey) },
     fileName: task.fileName,
     size: task.size,
     rows: task.rows,
@@ -62,6 +68,15 @@ export function taskView(
   };
 }
 
+/** A task of a kind no module declares any more still lists, under its stored kind. */
+function kindLabelKey(kind: string): string {
+  try {
+    return downloadKind(kind).labelKey;
+  } catch {
+    return kind;
+  }
+}
+
 /** Tasks one user may have queued or running at once: a long export is not started twice by a double click. */
 export const MAX_UNFINISHED_TASKS = 3;
 
@@ -74,14 +89,17 @@ async function unfinishedCount(handle: TenantHandle, deps: ModuleDeps, ownerId: 
   return jobs.filter((job) => job && (job.status === 'queued' || job.status === 'running')).length;
 }
 
-/** Creates the task and enqueues its job; the file name is stamped with the start time. */
+/**
+ * Creates a task of a declared kind and enqueues its job; the file name is the kind's stem in the
+ * caller's language, stamped with the start time. The owning route has checked the kind's permission.
+ */
 export async function startTask<P extends object>(
   caller: Caller,
   deps: ModuleDeps,
   kind: DownloadKind,
-  jobType: string,
   payload: P,
 ): Promise<TaskView> {
+  const declaration = downloadKind(kind);
   const principal = caller.principal;
   const handle = caller.tenant;
   const lang: Lang = caller.lang;
@@ -96,7 +114,7 @@ export async function startTask<P extends object>(
     ownerId: principal.userId,
     kind,
     jobId,
-    fileName: `${deps.translator.t(lang, `downloads.fileName.${kind}`)}_${stamp}.xlsx`,
+    fileName: `${deps.translator.t(lang, declaration.fileNameKey)}_${stamp}.${declaration.extension}`,
     fileId: null,
     size: null,
     rows: null,
@@ -105,11 +123,11 @@ export async function startTask<P extends object>(
     expiresAt: new Date(now.getTime() + RETENTION_DAYS * 86_400_000).toISOString(),
   });
   const job = await deps.jobs.enqueue(
-    jobType,
+    jobTypeOf(kind),
     { ...payload, taskId, lang },
     { tenantId: principal.tenantId, requestedBy: principal.userId, jobId },
   );
-  return taskView(task, job, caller.t);
+  return taskView(task, job, caller.t, deps.translator);
 }
 
 /** The caller's tasks, newest first. */
@@ -129,7 +147,9 @@ export async function listTasks(
     }),
   ]);
   const items = await Promise.all(
-    docs.map(async (task) => taskView(task, task.fileId ? null : await deps.jobs.get(task.jobId), caller.t)),
+    docs.map(async (task) =>
+      taskView(task, task.fileId ? null : await deps.jobs.get(task.jobId), caller.t, deps.translator),
+    ),
   );
   return { total, page: page.page, size: page.size, items };
 }

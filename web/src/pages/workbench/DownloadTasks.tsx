@@ -16,6 +16,7 @@ import type { DownloadStatus, DownloadTask } from './downloads-api';
 import { useDownloadsText } from './downloads-text';
 import type { DownloadsKey } from './downloads-text';
 import { formatDateTime } from '../../display/values';
+import { pickLabel } from '../../i18n';
 
 export const DOWNLOADS_TABLE = 'workbench-downloads';
 /** Reload period while a task is being built. */
@@ -96,7 +97,7 @@ export function DownloadTaskTable(props: {
   onChanged: () => void;
 }) {
   const styles = useStyles();
-  const { dt } = useDownloadsText();
+  const { dt, language } = useDownloadsText();
   const { info } = useSession();
   const held = new Set(info?.permissions ?? []);
   const time = (iso: string | null) => (iso ? formatDateTime(iso) : '');
@@ -128,7 +129,7 @@ export function DownloadTaskTable(props: {
       case 'fileName':
         return task.fileName;
       case 'kind':
-        return dt('uiKindCaseLineListing');
+        return pickLabel(language, task.label);
       case 'status':
         return [dt(STATUS[task.status].key), task.error ?? ''].filter(Boolean).join(' · ');
       case 'rows':

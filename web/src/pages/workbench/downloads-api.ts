@@ -7,7 +7,10 @@ export type DownloadStatus = DownloadTaskStatus;
 
 export interface DownloadTask {
   taskId: string;
-  kind: 'caseLineListing';
+  /** A kind declared by the server module that produces it (caseLineListing, ciomsZip ...). */
+  kind: string;
+  /** The kind's name in both languages. */
+  label: { zh: string; en: string };
   status: DownloadStatus;
   /** 0-100. */
   percent: number;
