@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { auditService } from '../audit';
 import { operatorsUsed } from './capabilities';
 import { mingoOptions } from './embedded';
+import { groupCountPipeline } from './group-count';
 import { literalRegex, serverFilter, textMatch } from './guard';
 import {
   ForbiddenQueryError,
@@ -652,6 +653,149 @@ for (const backend of backends) {
           () => a.collection('products').aggregate(union),
           (result) => expect(result).toEqual([{ _id: 'A', n: 4 }]),
         );
+      });
+    });
+
+    describe('grouped counts', () => {
+      it('counts documents by a field and by array elements, once per document and key', async () => {
+        const byNode = await a
+          .collection('cases')
+          .groupCount({ by: [{ name: 'node', path: 'workflow.node' }] });
+        expect(byNode).toEqual([
+          { key: { node: 'entry' }, count: 2 },
+          { key: { node: 'qc' }, count: 1 },
+          { key: { node: 'review' }, count: 1 },
+        ]);
+        const byDrug = await a.collection('cases').groupCount({
+          filter: { 'report.reportType': '1' },
+          by: [
+            { name: 'type', path: 'report.reportType' },
+            { name: 'drug', each: 'drugs', path: 'name' },
+            { name: 'tag', each: 'tags' },
+          ],
+        });
+        expect(byDrug).toEqual([
+          { key: { type: '1', drug: 'Aspirin', tag: 'fatal' }, count: 1 },
+          { key: { type: '1', drug: 'Aspirin', tag: 'serious' }, count: 1 },
+          { key: { type: '1', drug: 'Ibuprofen', tag: 'fatal' }, count: 1 },
+          { key: { type: '1', drug: 'Ibuprofen', tag: 'serious' }, count: 1 },
+        ]);
+        const suspects = await a.collection('cases').groupCount({
+          by: [{ name: 'product', path: 'product' }],
+          where: [{ each: 'drugs', path: 'role', in: ['suspect', 'concomitant'] }],
+        });
+        expect(suspects).toEqual([
+          { key: { product: 'P1' }, count: 1 },
+          { key: { product: 'P2' }, count: 1 },
+        ]);
+        await expect(a.collection('cases').groupCount({ by: [] })).rejects.toBeInstanceOf(
+          InvalidStoreRequestError,
+        );
+        await expect(
+          a.collection('cases').groupCount({ by: [{ name: 'x', path: '$where' }] }),
+        ).rejects.toBeInstanceOf(InvalidStoreRequestError);
+        await expect(
+          a
+            .collection('cases')
+            .groupCount({ filter: { $where: 'true' }, by: [{ name: 'x', path: 'product' }] }),
+        ).rejects.toBeInstanceOf(ForbiddenQueryError);
+      });
+
+      it('equals a brute-force count over random documents, with and without an exact SQL filter', async () => {
+        await store.define({
+          name: 'grouped',
+          scope: 'tenant',
+          indexes: [{ fields: { validity: 1 } }, { fields: { 'items.code': 1 } }],
+        });
+        let seed = 7;
+        const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+        const pick = <T>(values: T[]): T => values[Math.floor(random() * values.length)]!;
+        const values = ['x', 'y', 'z', 1, 2, true, false, null, { o: 1 }, ['x']];
+        const element = () =>
+          pick([
+            () => ({ code: pick(['c1', 'c2', 'c3', 1, true, null]), role: pick(['1', '2', '3']) }),
+            () => ({ role: '1' }),
+            () => pick(['c1', 'c2']),
+          ])();
+        const docs = Array.from({ length: 240 }, (_, i) => {
+          const doc: Record<string, unknown> = {
+            _id: `g${i}`,
+            validity: pick(['valid', 'invalid', 'deleted']),
+          };
+          if (random() < 0.9) doc.sex = pick(values);
+          if (random() < 0.5) doc.flag = random() < 0.5;
+          const shape = random();
+          if (shape < 0.7) doc.items = Array.from({ length: Math.floor(random() * 4) }, element);
+          else if (shape < 0.8) doc.items = element();
+          else if (shape < 0.9) doc.items = null;
+          doc.tags = Array.from({ length: Math.floor(random() * 3) }, () => pick(['a', 'b', 'a']));
+          return doc;
+        });
+        await a.collection('grouped').insertMany(docs);
+        await b.collection('grouped').insertMany(docs.slice(0, 50).map((d) => ({ ...d, _id: `b-${d._id}` })));
+        const scalar = (v: unknown) =>
+          typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))
+            ? v
+            : null;
+        const elements = (v: unknown): unknown[] =>
+          v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
+        const field = (v: unknown, key: string) =>
+          v !== null && typeof v === 'object' && !Array.isArray(v)
+            ? (v as Record<string, unknown>)[key]
+            : undefined;
+        // Each document's set of keys, by hand, for: sex x item code (role in 1/3) x tag.
+        const brute = (keep: (doc: Record<string, unknown>) => boolean) => {
+          const counts = new Map<string, number>();
+          for (const doc of docs.filter(keep)) {
+            const keys = new Set<string>();
+            for (const item of elements(doc.items).filter((e) =>
+              ['1', '3'].includes(field(e, 'role') as string),
+            ))
+              for (const tag of elements(doc.tags))
+                keys.add(JSON.stringify([scalar(doc.sex), scalar(field(item, 'code')), scalar(tag)]));
+            for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+          }
+          return [...counts].map(([key, count]) => [...(JSON.parse(key) as unknown[]), count]);
+        };
+        const spec = (filter: Record<string, unknown>) => ({
+          filter,
+          by: [
+            { name: 'sex', path: 'sex' },
+            { name: 'code', each: 'items', path: 'code' },
+            { name: 'tag', each: 'tags' },
+          ],
+          where: [{ each: 'items', path: 'role', in: ['1', '3'] }],
+        });
+        const rows = (groups: { key: Record<string, unknown>; count: number }[]) =>
+          groups.map((g) => [g.key.sex, g.key.code, g.key.tag, g.count]);
+        const order = (r: unknown[][]) => r.map((x) => JSON.stringify(x)).sort();
+        const exact = await a.collection('grouped').groupCount(spec({ validity: 'valid' }));
+        expect(order(rows(exact))).toEqual(order(brute((d) => d.validity === 'valid')));
+        // The MongoDB pipeline itself, run by this backend's aggregate (mingo on the embedded store).
+        const pipeline = groupCountPipeline({ validity: 'valid' }, spec({}));
+        await orRefused(
+          pipeline,
+          () => a.collection('grouped').aggregate<{ _id: Record<string, unknown>; n: number }>(pipeline),
+          (result) =>
+            expect(
+              order(result.map((r) => [r._id.k0 ?? null, r._id.k1 ?? null, r._id.k2 ?? null, r.n])),
+            ).toEqual(order(brute((d) => d.validity === 'valid'))),
+        );
+        // `flag` has no index: the embedded store streams and filters these in mingo.
+        const streamed = await a.collection('grouped').groupCount(spec({ flag: true }));
+        expect(order(rows(streamed))).toEqual(order(brute((d) => d.flag === true)));
+        expect(exact.length).toBeGreaterThan(10);
+        const plain = await a.collection('grouped').groupCount({ by: [{ name: 'sex', path: 'sex' }] });
+        const bySex = new Map<string, number>();
+        for (const d of docs)
+          bySex.set(JSON.stringify(scalar(d.sex)), (bySex.get(JSON.stringify(scalar(d.sex))) ?? 0) + 1);
+        expect(order(plain.map((g) => [g.key.sex, g.count]))).toEqual(
+          order([...bySex].map(([k, n]) => [JSON.parse(k), n])),
+        );
+        // Booleans stay booleans, distinct from 1 and 0.
+        expect(plain.some((g) => g.key.sex === true) && plain.some((g) => g.key.sex === 1)).toBe(true);
+        const other = await b.collection('grouped').groupCount({ by: [{ name: 'v', path: 'validity' }] });
+        expect(other.reduce((sum, g) => sum + g.count, 0)).toBe(50);
       });
     });
 

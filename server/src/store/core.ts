@@ -9,6 +9,8 @@ import type { Clock } from '../clock';
 import { update as applyUpdate } from 'mingo';
 import type { StoreCapabilities } from './capabilities';
 import { diffPaths } from './diff';
+import { checkGroupCountSpec } from './group-count';
+import type { GroupCount, GroupCountSpec } from './group-count';
 import type { PathChange } from './diff';
 import { checkQuery, refuseScripts, scopeFilter, scopePipeline } from './guard';
 import { InvalidStoreRequestError, RevisionConflictError, StoreError } from './port';
@@ -88,6 +90,8 @@ export interface Driver {
     pipeline: Pipeline,
     joinable: (name: string) => CollectionDefinition,
   ): Promise<unknown[]>;
+  /** `filter` is already scoped and checked, `spec` checked. */
+  groupCount(def: CollectionDefinition, filter: Filter, spec: GroupCountSpec): Promise<GroupCount[]>;
   scan(def: CollectionDefinition, afterId: string | null, batchSize: number): Promise<StoredDoc[]>;
   transaction<R>(fn: (tx: Driver) => Promise<R>): Promise<R>;
   readonly inTransaction: boolean;
@@ -487,6 +491,12 @@ class CoreCollection implements Collection<Record<string, unknown>> {
       this.driver.backend === 'mongodb',
     );
     return (await this.driver.aggregate(def, this.scope.tenantId, scoped, joinable)) as R[];
+  }
+
+  async groupCount(spec: GroupCountSpec): Promise<GroupCount[]> {
+    const def = await this.def(false);
+    checkGroupCountSpec(spec);
+    return this.driver.groupCount(def, this.scoped(spec.filter), spec);
   }
 
   /**

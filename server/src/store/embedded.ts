@@ -13,6 +13,8 @@ import type { StoreCapabilities } from './capabilities';
 import type { Driver } from './core';
 import { canonicalFold, SQL_FALSE, SQL_TRUE, TEXT_SEPARATOR, translateFilter } from './sql-filter';
 import type { PathAccess, SqlWhere } from './sql-filter';
+import { arraysOf, GroupCounter, sortGroups } from './group-count';
+import type { GroupCount, GroupCountSpec, GroupScalar } from './group-count';
 import { DuplicateKeyError } from './port';
 import type {
   CollectionDefinition,
@@ -815,6 +817,62 @@ export class EmbeddedDriver implements Driver {
     });
   }
 
+  /**
+   * SQL GROUP BY: one json_each per array the spec reads, each dimension a scalar expression, a
+   * document counted once per key (COUNT(DISTINCT _id) when arrays multiply its rows). A filter SQL
+   * cannot answer exactly streams the candidate rows through mingo into a GroupCounter instead:
+   * memory holds the groups, never the documents.
+   */
+  groupCount(def: CollectionDefinition, filter: Filter, spec: GroupCountSpec): Promise<GroupCount[]> {
+    return this.read(() => {
+      const info = this.state.info(def);
+      const { where } = this.where(info, filter);
+      if (!where.exact) {
+        const counter = new GroupCounter(spec);
+        const query = new Query(filter, mingoOptions());
+        const rows = this.state
+          .stmt<unknown[], Row>(`SELECT t.doc FROM "${info.table}" t WHERE ${where.sql}`)
+          .iterate(...where.params);
+        for (const row of rows) {
+          const doc = JSON.parse(row.doc) as Record<string, unknown>;
+          if (query.test(doc)) counter.add(doc);
+        }
+        return counter.result();
+      }
+      const arrays = arraysOf(spec);
+      const alias = new Map(arrays.map((each, i) => [each, `e${i}`]));
+      const params: unknown[] = [];
+      const from = [`"${info.table}" t`];
+      for (const [each, a] of alias) {
+        const at = `'${jsonPath(each)}'`;
+        from.push(
+          `json_each(CASE WHEN json_type(t.doc, ${at}) IS NULL OR json_type(t.doc, ${at}) = 'null' THEN '[]' ` +
+            `WHEN json_type(t.doc, ${at}) = 'array' THEN t.doc -> ${at} ELSE json_array(t.doc -> ${at}) END) ${a}`,
+        );
+      }
+      const value = (each: string | undefined, path: string | undefined): string =>
+        each === undefined ? scalarSql('t.doc', path!) : elementScalarSql(alias.get(each)!, path);
+      const conditions = [where.sql];
+      params.push(...where.params);
+      for (const c of spec.where ?? []) {
+        conditions.push(`${value(c.each, c.path)} IN (${c.in.map(() => '?').join(', ')})`);
+        params.push(...c.in.map(sqlScalar));
+      }
+      const keys = spec.by.map((d, i) => `${value(d.each, d.path)} AS k${i}`);
+      const groupBy = spec.by.map((_, i) => `k${i}`).join(', ');
+      const count = arrays.length ? 'COUNT(DISTINCT t._id)' : 'COUNT(*)';
+      const sql = `SELECT ${keys.join(', ')}, ${count} AS n FROM ${from.join(', ')} WHERE ${conditions.join(' AND ')} GROUP BY ${groupBy}`;
+      const rows = this.state.stmt<unknown[], Record<string, unknown>>(sql).all(...params);
+      return sortGroups(
+        rows.map((row) => ({
+          key: Object.fromEntries(spec.by.map((d, i) => [d.name, fromSqlScalar(row[`k${i}`])])),
+          count: row.n as number,
+        })),
+        spec,
+      );
+    });
+  }
+
   scan(def: CollectionDefinition, afterId: string | null, batchSize: number): Promise<StoredDoc[]> {
     return this.read(() => {
       const info = this.state.info(def);
@@ -902,6 +960,34 @@ function tableSql(table: string, columns: Map<string, string>): string {
     return `"${column}" GENERATED ALWAYS AS (CASE json_type(${at}) WHEN 'true' THEN x'01' WHEN 'false' THEN x'00' ELSE json_extract(${at}) END) STORED`;
   });
   return `CREATE TABLE "${table}" (${['_id TEXT PRIMARY KEY', 'tenantId TEXT NOT NULL', 'rev INTEGER NOT NULL', ...generated, 'doc TEXT NOT NULL'].join(', ')})`;
+}
+
+/** A JSON value as a group key: booleans as the one-byte BLOBs, objects and arrays as NULL. */
+function scalarCase(type: string, value: string): string {
+  return `CASE ${type} WHEN 'true' THEN x'01' WHEN 'false' THEN x'00' WHEN 'object' THEN NULL WHEN 'array' THEN NULL ELSE ${value} END`;
+}
+
+function scalarSql(source: string, path: string): string {
+  const at = `'${jsonPath(path)}'`;
+  return scalarCase(`json_type(${source}, ${at})`, `json_extract(${source}, ${at})`);
+}
+
+/** An element's value (json_each row `a`), itself or at a path inside it when it is an object. */
+function elementScalarSql(a: string, path: string | undefined): string {
+  if (path === undefined) return scalarCase(`${a}.type`, `${a}.value`);
+  return `CASE WHEN ${a}.type = 'object' THEN ${scalarSql(`${a}.value`, path)} END`;
+}
+
+function sqlScalar(value: string | number | boolean): unknown {
+  if (typeof value === 'boolean') return value ? SQL_TRUE : SQL_FALSE;
+  return value;
+}
+
+function fromSqlScalar(value: unknown): GroupScalar {
+  if (Buffer.isBuffer(value)) return value.equals(SQL_TRUE);
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  return null;
 }
 
 function indexName(info: TableInfo, position: number): string {

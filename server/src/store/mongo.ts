@@ -15,6 +15,8 @@ import {
   refuseMissing,
 } from './capabilities';
 import type { StoreCapabilities } from './capabilities';
+import { arraysOf, GroupCounter, groupCountPipeline, groupScalar, topFields } from './group-count';
+import type { GroupCount, GroupCountSpec, GroupScalar } from './group-count';
 import { DuplicateKeyError, StoreError } from './port';
 import type {
   CollectionDefinition,
@@ -273,6 +275,44 @@ export class MongoDriver implements Driver {
     return this.decode(
       await guarded(() => this.coll(def.name).aggregate(pipeline, this.opts).toArray(), this.capabilities),
     );
+  }
+
+  /**
+   * The grouped count as group-count.ts's pipeline, keys normalised to scalars. A server without `$unwind` or `$group`
+   * (FerretDB 1.24 lacks the first) gets a find streamed through a GroupCounter with only the
+   * fields read projected: memory holds the groups, not the documents.
+   */
+  async groupCount(def: CollectionDefinition, filter: Filter, spec: GroupCountSpec): Promise<GroupCount[]> {
+    refuseMissing(this.capabilities, filter);
+    const arrays = arraysOf(spec);
+    const missing = this.capabilities.missing;
+    const counter = new GroupCounter(spec);
+    if (missing.includes('$group') || (arrays.length > 0 && missing.includes('$unwind'))) {
+      const projection = Object.fromEntries(topFields(spec).map((field) => [field, 1]));
+      await guarded(async () => {
+        const cursor = this.coll(def.name).find(filter, { ...this.opts, projection, batchSize: 1000 });
+        for await (const doc of cursor) counter.add(this.decode(doc));
+      }, this.capabilities);
+      return counter.result();
+    }
+    const pipeline = groupCountPipeline(filter, spec);
+    refuseMissing(this.capabilities, pipeline);
+    const rows = await guarded(
+      () =>
+        this.coll(def.name)
+          .aggregate<{ _id: Record<string, unknown>; n: number }>(pipeline, {
+            ...this.opts,
+            allowDiskUse: true,
+          })
+          .toArray(),
+      this.capabilities,
+    );
+    for (const row of rows) {
+      const key: Record<string, GroupScalar> = {};
+      spec.by.forEach((d, i) => (key[d.name] = groupScalar(toPlain(row._id?.[`k${i}`]))));
+      counter.merge(key, Number(row.n));
+    }
+    return counter.result();
   }
 
   async scan(def: CollectionDefinition, afterId: string | null, batchSize: number): Promise<StoredDoc[]> {
@@ -597,6 +637,16 @@ function probes(scratch: string): Probe[] {
 }
 
 /** Runs one driver call, turning server and connection failures into store errors. */
+/** A driver value as JSON would hold it (64-bit and decimal numbers as numbers). */
+function toPlain(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && '_bsontype' in value) {
+    const type = (value as { _bsontype: string })._bsontype;
+    if (type === 'Long' || type === 'Decimal128' || type === 'Double' || type === 'Int32')
+      return Number(String(value));
+  }
+  return value;
+}
+
 async function guarded<R>(fn: () => Promise<R>, capabilities?: StoreCapabilities): Promise<R> {
   try {
     return await fn();

@@ -7,6 +7,7 @@
  * whose tenantId is its own, whatever filter or pipeline it is given.
  */
 import type { StoreCapabilities } from './capabilities';
+import type { GroupCount, GroupCountSpec } from './group-count';
 
 /** A MongoDB-style filter. Values are JSON. `$where` and server-side JavaScript are refused. */
 export type Filter = Record<string, unknown>;
@@ -87,6 +88,11 @@ export interface Collection<T extends object = Record<string, unknown>> {
   /** Returns true when a document was deleted. */
   deleteOne(filter: Filter, options?: WriteOptions): Promise<boolean>;
   aggregate<R = Record<string, unknown>>(pipeline: Pipeline): Promise<R[]>;
+  /**
+   * How many matching documents fall in each combination of the declared dimensions (array
+   * elements included), computed by the backend (group-count.ts): largest count first.
+   */
+  groupCount(spec: GroupCountSpec): Promise<GroupCount[]>;
 }
 
 export interface Handle {

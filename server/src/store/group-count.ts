@@ -1,0 +1,254 @@
+/**
+ * The store's declared grouped count: how many documents fall in each combination of values of
+ * one to four dimensions, with array elements as dimensions (a case's reactions' PT, its suspect
+ * drugs' names). Each backend computes it where the data is (embedded: SQL GROUP BY over
+ * json_each; MongoDB: $unwind and $group), so no service loads documents to count them.
+ *
+ * Semantics every backend keeps (the conformance suite checks them against `GroupCounter`):
+ * - A dimension's value is a scalar (string, finite number, boolean) or null: a missing field, a
+ *   null, an object or an array there all count as null.
+ * - `each` names an array reached through objects only (not through another array): the document
+ *   is read once per element (a scalar or object there is one element; missing, null or an empty
+ *   array: the document is not counted). Dimensions with the same `each` read the same element.
+ * - `where` keeps only elements whose value at a path is one of the listed scalars.
+ * - A document counts once per distinct key, however many of its elements give that key.
+ */
+import { InvalidStoreRequestError } from './port';
+import type { Filter, Pipeline } from './port';
+
+export type GroupScalar = string | number | boolean | null;
+
+export interface GroupDimension {
+  /** The key's name in the answer. */
+  name: string;
+  /** Dotted path to an array: the value is read in each element. */
+  each?: string;
+  /** Dotted path of the value, in the document, or in the element with `each` (absent: the element itself). */
+  path?: string;
+}
+
+export interface GroupElementCondition {
+  /** The array (a dimension's `each`, or another: then the document counts when some element matches). */
+  each: string;
+  /** Dotted path in the element (absent: the element itself). */
+  path?: string;
+  in: (string | number | boolean)[];
+}
+
+export interface GroupCountSpec {
+  /** A store filter on the documents (checked and tenant-scoped as any filter). */
+  filter?: Filter;
+  by: GroupDimension[];
+  where?: GroupElementCondition[];
+}
+
+export interface GroupCount {
+  key: Record<string, GroupScalar>;
+  count: number;
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]{0,40}$/;
+const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+export const MAX_GROUP_DIMENSIONS = 4;
+const MAX_CONDITION_VALUES = 200;
+
+function checkPath(path: unknown, optional: boolean): void {
+  if (path === undefined && optional) return;
+  if (typeof path !== 'string' || path.split('.').some((segment) => !SEGMENT.test(segment)))
+    throw new InvalidStoreRequestError('invalidGroupCount', { detail: `path ${String(path)}` });
+}
+
+/** Throws InvalidStoreRequestError for a spec outside the declared shape. */
+export function checkGroupCountSpec(spec: GroupCountSpec): void {
+  const fail = (detail: string) => new InvalidStoreRequestError('invalidGroupCount', { detail });
+  if (spec === null || typeof spec !== 'object' || !Array.isArray(spec.by)) throw fail('by');
+  if (spec.by.length === 0 || spec.by.length > MAX_GROUP_DIMENSIONS) throw fail('by');
+  const names = new Set<string>();
+  for (const dimension of spec.by) {
+    if (typeof dimension?.name !== 'string' || !NAME.test(dimension.name) || names.has(dimension.name))
+      throw fail(`name ${String(dimension?.name)}`);
+    names.add(dimension.name);
+    checkPath(dimension.each, true);
+    checkPath(dimension.path, dimension.each !== undefined);
+  }
+  for (const condition of spec.where ?? []) {
+    checkPath(condition?.each, false);
+    checkPath(condition.path, true);
+    if (
+      !Array.isArray(condition.in) ||
+      condition.in.length === 0 ||
+      condition.in.length > MAX_CONDITION_VALUES ||
+      !condition.in.every(
+        (v) =>
+          typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)),
+      )
+    )
+      throw fail('where');
+  }
+}
+
+/** The arrays a spec reads, in first-use order (dimensions first, then conditions). */
+export function arraysOf(spec: GroupCountSpec): string[] {
+  return [
+    ...new Set([
+      ...spec.by.flatMap((d) => (d.each ? [d.each] : [])),
+      ...(spec.where ?? []).map((c) => c.each),
+    ]),
+  ];
+}
+
+/** The value at a dotted path through objects only (an array on the way gives undefined). */
+function valueAt(value: unknown, path: string | undefined): unknown {
+  if (path === undefined) return value;
+  let current = value;
+  for (const segment of path.split('.')) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+export function groupScalar(value: unknown): GroupScalar {
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  return null;
+}
+
+function elementsOf(doc: unknown, each: string): unknown[] {
+  const value = valueAt(doc, each);
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/**
+ * Counts documents in memory, the same way the backends do in their engines: the reference the
+ * conformance suite compares with, and what a MongoDB server without `$unwind` (FerretDB) runs
+ * over a streamed find. Memory grows with the number of groups, never with the documents.
+ */
+export class GroupCounter {
+  private readonly counts = new Map<string, GroupCount>();
+  private readonly arrays: string[];
+
+  constructor(private readonly spec: GroupCountSpec) {
+    this.arrays = arraysOf(spec);
+  }
+
+  add(doc: unknown): void {
+    const chosen = new Map<string, unknown[]>();
+    for (const each of this.arrays) {
+      const conditions = (this.spec.where ?? []).filter((c) => c.each === each);
+      const elements = elementsOf(doc, each).filter((element) =>
+        conditions.every((c) => c.in.some((v) => v === groupScalar(valueAt(element, c.path)))),
+      );
+      if (elements.length === 0) return;
+      chosen.set(each, elements);
+    }
+    const seen = new Set<string>();
+    const walk = (i: number, picked: Map<string, unknown>): void => {
+      if (i < this.arrays.length) {
+        for (const element of chosen.get(this.arrays[i]!)!) {
+          picked.set(this.arrays[i]!, element);
+          walk(i + 1, picked);
+        }
+        return;
+      }
+      const key: Record<string, GroupScalar> = {};
+      for (const d of this.spec.by)
+        key[d.name] = groupScalar(valueAt(d.each ? picked.get(d.each) : doc, d.path));
+      const id = JSON.stringify(this.spec.by.map((d) => key[d.name]));
+      if (seen.has(id)) return;
+      seen.add(id);
+      const group = this.counts.get(id);
+      if (group) group.count++;
+      else this.counts.set(id, { key, count: 1 });
+    };
+    walk(0, new Map());
+  }
+
+  /** Adds already counted groups (a backend's partial answers whose keys normalised alike). */
+  merge(key: Record<string, GroupScalar>, count: number): void {
+    const id = JSON.stringify(this.spec.by.map((d) => key[d.name] ?? null));
+    const group = this.counts.get(id);
+    if (group) group.count += count;
+    else
+      this.counts.set(id, {
+        key: Object.fromEntries(this.spec.by.map((d) => [d.name, key[d.name] ?? null])),
+        count,
+      });
+  }
+
+  result(): GroupCount[] {
+    return sortGroups([...this.counts.values()], this.spec);
+  }
+}
+
+/** Largest count first, then by the keys (null first, then numbers, strings, booleans). */
+export function sortGroups(groups: GroupCount[], spec: GroupCountSpec): GroupCount[] {
+  const rank = (v: GroupScalar) =>
+    v === null ? 0 : typeof v === 'number' ? 1 : typeof v === 'string' ? 2 : 3;
+  return groups.sort((a, b) => {
+    if (a.count !== b.count) return b.count - a.count;
+    for (const { name } of spec.by) {
+      const x = a.key[name] ?? null;
+      const y = b.key[name] ?? null;
+      if (rank(x) !== rank(y)) return rank(x) - rank(y);
+      if (x !== y) return (x as string | number) < (y as string | number) ? -1 : 1;
+    }
+    return 0;
+  });
+}
+
+/** The top-level fields a spec reads (a streamed find projects only those). */
+export function topFields(spec: GroupCountSpec): string[] {
+  const paths = [...spec.by.map((d) => d.each ?? d.path!), ...(spec.where ?? []).map((c) => c.each)];
+  return [...new Set(paths.map((p) => p.split('.')[0]!))];
+}
+
+/**
+ * The MongoDB pipeline of a grouped count: `$unwind` per array, `$match` on the element
+ * conditions, then one `$group` per document and key (a document counts once per key) and one
+ * per key; without arrays a single `$group`, whose raw keys the caller normalises and merges
+ * (each document is in one group, so merging is exact). Answers `{_id: {k0, k1...}, n}`.
+ */
+export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeline {
+  const arrays = arraysOf(spec);
+  const field = (each: string | undefined, path: string | undefined) =>
+    `$${[each, path].filter((p) => p !== undefined).join('.')}`;
+  const pipeline: Pipeline = [{ $match: filter }];
+  for (const each of arrays) {
+    pipeline.push({ $unwind: `$${each}` });
+    const conditions = (spec.where ?? []).filter((c) => c.each === each);
+    if (conditions.length)
+      pipeline.push({
+        $match: { $and: conditions.map((c) => ({ [field(each, c.path).slice(1)]: { $in: c.in } })) },
+      });
+  }
+  if (arrays.length === 0) {
+    pipeline.push({
+      $group: {
+        _id: Object.fromEntries(spec.by.map((d, i) => [`k${i}`, field(d.each, d.path)])),
+        n: { $sum: 1 },
+      },
+    });
+    return pipeline;
+  }
+  const scalar = (expression: string) => ({
+    $cond: [
+      { $in: [{ $type: expression }, ['string', 'double', 'int', 'long', 'decimal', 'bool']] },
+      expression,
+      null,
+    ],
+  });
+  pipeline.push(
+    {
+      $group: {
+        _id: {
+          d: '$_id',
+          ...Object.fromEntries(spec.by.map((d, i) => [`k${i}`, scalar(field(d.each, d.path))])),
+        },
+      },
+    },
+    { $group: { _id: Object.fromEntries(spec.by.map((_, i) => [`k${i}`, `$_id.k${i}`])), n: { $sum: 1 } } },
+  );
+  return pipeline;
+}
