@@ -688,6 +688,22 @@ for (const backend of backends) {
           { key: { product: 'P1' }, count: 1 },
           { key: { product: 'P2' }, count: 1 },
         ]);
+        const masked = await a.collection('cases').groupCount({
+          by: [
+            {
+              name: 'drug',
+              each: 'drugs',
+              path: 'name',
+              mask: { when: [{ path: 'role', in: ['suspect'] }], value: 'BLINDED' },
+            },
+          ],
+        });
+        expect(masked).toEqual([
+          { key: { drug: 'Aspirin low dose' }, count: 1 },
+          { key: { drug: 'BLINDED' }, count: 1 },
+          { key: { drug: 'Ibuprofen' }, count: 1 },
+          { key: { drug: 'Paracetamol' }, count: 1 },
+        ]);
         await expect(a.collection('cases').groupCount({ by: [] })).rejects.toBeInstanceOf(
           InvalidStoreRequestError,
         );

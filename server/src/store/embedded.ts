@@ -858,11 +858,20 @@ export class EmbeddedDriver implements Driver {
         conditions.push(`${value(c.each, c.path)} IN (${c.in.map(() => '?').join(', ')})`);
         params.push(...c.in.map(sqlScalar));
       }
-      const keys = spec.by.map((d, i) => `${value(d.each, d.path)} AS k${i}`);
+      const keyParams: unknown[] = [];
+      const keys = spec.by.map((d, i) => {
+        if (!d.mask) return `${value(d.each, d.path)} AS k${i}`;
+        const when = d.mask.when.map((c) => {
+          keyParams.push(...c.in.map(sqlScalar));
+          return `${value(d.each, c.path)} IN (${c.in.map(() => '?').join(', ')})`;
+        });
+        keyParams.push(d.mask.value);
+        return `CASE WHEN ${when.join(' OR ')} THEN ? ELSE ${value(d.each, d.path)} END AS k${i}`;
+      });
       const groupBy = spec.by.map((_, i) => `k${i}`).join(', ');
       const count = arrays.length ? 'COUNT(DISTINCT t._id)' : 'COUNT(*)';
       const sql = `SELECT ${keys.join(', ')}, ${count} AS n FROM ${from.join(', ')} WHERE ${conditions.join(' AND ')} GROUP BY ${groupBy}`;
-      const rows = this.state.stmt<unknown[], Record<string, unknown>>(sql).all(...params);
+      const rows = this.state.stmt<unknown[], Record<string, unknown>>(sql).all(...keyParams, ...params);
       return sortGroups(
         rows.map((row) => ({
           key: Object.fromEntries(spec.by.map((d, i) => [d.name, fromSqlScalar(row[`k${i}`])])),

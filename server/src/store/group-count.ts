@@ -25,6 +25,11 @@ export interface GroupDimension {
   each?: string;
   /** Dotted path of the value, in the document, or in the element with `each` (absent: the element itself). */
   path?: string;
+  /**
+   * With `each`: an element meeting any of these conditions gives `mask.value` instead of its own
+   * (a blinded study drug's name is not a key a blinded reader may see).
+   */
+  mask?: { when: { path: string; in: (string | number | boolean)[] }[]; value: string };
 }
 
 export interface GroupElementCondition {
@@ -70,21 +75,45 @@ export function checkGroupCountSpec(spec: GroupCountSpec): void {
     names.add(dimension.name);
     checkPath(dimension.each, true);
     checkPath(dimension.path, dimension.each !== undefined);
+    if (dimension.mask !== undefined) {
+      const { when, value } = dimension.mask;
+      if (
+        dimension.each === undefined ||
+        typeof value !== 'string' ||
+        !Array.isArray(when) ||
+        when.length === 0
+      )
+        throw fail('mask');
+      for (const condition of when) {
+        checkPath(condition?.path, false);
+        checkValues(condition.in);
+      }
+    }
   }
   for (const condition of spec.where ?? []) {
     checkPath(condition?.each, false);
     checkPath(condition.path, true);
-    if (
-      !Array.isArray(condition.in) ||
-      condition.in.length === 0 ||
-      condition.in.length > MAX_CONDITION_VALUES ||
-      !condition.in.every(
-        (v) =>
-          typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)),
-      )
-    )
-      throw fail('where');
+    checkValues(condition.in);
   }
+}
+
+function checkValues(values: unknown): void {
+  if (
+    !Array.isArray(values) ||
+    values.length === 0 ||
+    values.length > MAX_CONDITION_VALUES ||
+    !values.every(
+      (v) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)),
+    )
+  )
+    throw new InvalidStoreRequestError('invalidGroupCount', { detail: 'values' });
+}
+
+/** The dimension's value in its element or document, masked as declared. */
+export function dimensionValue(d: GroupDimension, source: unknown): GroupScalar {
+  if (d.mask?.when.some((c) => c.in.some((v) => v === groupScalar(valueAt(source, c.path)))))
+    return d.mask.value;
+  return groupScalar(valueAt(source, d.path));
 }
 
 /** The arrays a spec reads, in first-use order (dimensions first, then conditions). */
@@ -153,8 +182,7 @@ export class GroupCounter {
         return;
       }
       const key: Record<string, GroupScalar> = {};
-      for (const d of this.spec.by)
-        key[d.name] = groupScalar(valueAt(d.each ? picked.get(d.each) : doc, d.path));
+      for (const d of this.spec.by) key[d.name] = dimensionValue(d, d.each ? picked.get(d.each) : doc);
       const id = JSON.stringify(this.spec.by.map((d) => key[d.name]));
       if (seen.has(id)) return;
       seen.add(id);
@@ -232,19 +260,29 @@ export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeli
     });
     return pipeline;
   }
-  const scalar = (expression: string) => ({
+  const scalar = (expression: string): unknown => ({
     $cond: [
       { $in: [{ $type: expression }, ['string', 'double', 'int', 'long', 'decimal', 'bool']] },
       expression,
       null,
     ],
   });
+  const masked = (d: GroupDimension): unknown =>
+    d.mask
+      ? {
+          $cond: [
+            { $or: d.mask.when.map((c) => ({ $in: [scalar(field(d.each, c.path)), c.in] })) },
+            d.mask.value,
+            scalar(field(d.each, d.path)),
+          ],
+        }
+      : scalar(field(d.each, d.path));
   pipeline.push(
     {
       $group: {
         _id: {
           d: '$_id',
-          ...Object.fromEntries(spec.by.map((d, i) => [`k${i}`, scalar(field(d.each, d.path))])),
+          ...Object.fromEntries(spec.by.map((d, i) => [`k${i}`, masked(d)])),
         },
       },
     },
