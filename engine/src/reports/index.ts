@@ -7,6 +7,7 @@ export {
   formatValue,
   formatE2bDate,
   BLINDED,
+  BLINDED_IN_TEXT,
 } from './values';
 export { wrapText, widthOf } from './text';
 export { buildCiomsForm, ciomsMapping, parseLineTemplate, CHECKED, UNCHECKED } from './cioms';

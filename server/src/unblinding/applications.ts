@@ -24,6 +24,8 @@ import { DuplicateKeyError } from '../store';
 import type { Signer } from '../workflow';
 import type { Assignment } from './blinding-list';
 import { callerName, lookupAssignment, U } from './blinding-list';
+import type { UnblindingOutcome } from './outcome';
+import { outcomeDeclarationOf, unblindDocument } from './outcome';
 
 export const PERMISSIONS = {
   list: 'casemanagement:unblindingManagement',
@@ -81,6 +83,8 @@ export interface UnblindingApplication extends ApplicationCommon {
   handling: { by: string; byName: string; at: string; signatureId: string | null } | null;
   assignment: Assignment | null;
   snapshot: ReportSnapshot | null;
+  /** The case re-assessed with the assignment (drug changes, SUSAR, expedited clocks); none before handling. */
+  outcome?: UnblindingOutcome | null;
   batchId: string | null;
 }
 
@@ -156,6 +160,7 @@ export async function applicationView(caller: Caller, app: StoredApplication, wo
     batchId: app.batchId,
     revealed,
     assignment: revealed ? app.assignment : null,
+    outcome: revealed ? (app.outcome ?? null) : null,
     ...(await actionsOf(caller, app, wf)),
     signature: Object.fromEntries(
       Object.entries(wf.actions).map(([id, action]) => [id, action.signature === true]),
@@ -416,11 +421,14 @@ export async function handleApplication(
       caseRev: stored.rev,
       document: doc,
     };
+    const declaration = outcomeDeclarationOf(await findProject(tx, app.projectId ?? ''));
+    const { outcome } = unblindDocument(doc, assignment, declaration);
     const moved = await move(tx, app, {
       status: plan.toNode,
       openKey: app._id,
       assignment,
       snapshot,
+      outcome,
       handling: { by: caller.userId, byName: callerName(caller), at: now.toISOString(), signatureId },
     });
     await recordCaseHistoryLine(
@@ -431,7 +439,13 @@ export async function handleApplication(
         action: 'unblindingHandle',
         result: plan.result,
         signatureId,
-        details: { applicationId: app._id, status: plan.toNode, snapshotVersion: doc.state.version },
+        // Re-assessed, without the result: every project member reads the history.
+        details: {
+          applicationId: app._id,
+          status: plan.toNode,
+          snapshotVersion: doc.state.version,
+          reassessed: true,
+        },
       },
       now,
     );

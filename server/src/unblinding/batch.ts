@@ -20,6 +20,9 @@ import type { ApplicationCommon, ReportSnapshot, UnblindingApplication } from '.
 import { OPEN_STATES, PERMISSIONS, unblindingPersonOf } from './applications';
 import type { BlindingListVersion } from './blinding-list';
 import { callerName, currentList, lookupAssignment, U } from './blinding-list';
+import { findProject } from '../projects';
+import type { OutcomeDeclaration } from './outcome';
+import { outcomeDeclarationOf, unblindDocument } from './outcome';
 
 export const BATCH_JOB = 'unblinding.batch';
 /** Cases written per transaction by the job (progress is recorded between chunks). */
@@ -199,6 +202,7 @@ async function unblindCase(
   list: StoredDoc<BlindingListVersion> | null,
   caseId: string,
   now: Date,
+  declaration: OutcomeDeclaration,
 ) {
   const open = await tx
     .collection<UnblindingApplication>(U.applications)
@@ -255,6 +259,7 @@ async function unblindCase(
     handling: { by: caller.userId, byName: callerName(caller), at, signatureId: null },
     assignment,
     snapshot,
+    outcome: unblindDocument(doc, assignment, declaration).outcome,
     batchId: batch._id,
   });
   await recordCaseHistoryLine(
@@ -270,6 +275,7 @@ async function unblindCase(
         batchId: batch._id,
         status: 'completed',
         snapshotVersion: doc.state.version,
+        reassessed: true,
       },
     },
     now,
@@ -288,6 +294,7 @@ export async function runBatch(
   const batch = await loadBatch(handle, projectId, batchId);
   if (!batch.job || batch.job.state === 'done') return batch;
   const list = await currentList(handle, projectId);
+  const declaration = outcomeDeclarationOf(await findProject(handle, projectId));
   const job = {
     ...batch.job,
     state: 'running' as const,
@@ -299,7 +306,8 @@ export async function runBatch(
     const now = caller.clock.now();
     const results = await handle.transaction(async (tx) => {
       const out: (string | null)[] = [];
-      for (const caseId of chunk) out.push(await unblindCase(tx, caller, batch, list, caseId, now));
+      for (const caseId of chunk)
+        out.push(await unblindCase(tx, caller, batch, list, caseId, now, declaration));
       return out;
     });
     results.forEach((reason, i) => {

@@ -8,6 +8,18 @@
 export { U as unblindingCollectionNames } from './blinding-list';
 export type { Assignment, BlindingListVersion } from './blinding-list';
 export type { UnblindingApplication } from './applications';
+export {
+  BLINDINGS,
+  UNBLINDED_VIEW,
+  blindedForInterchange,
+  blindingFor,
+  caseForOutput,
+  casesForOutput,
+  interchangeOutput,
+  mayUnblind,
+} from './output';
+export type { Blinding } from './output';
+export type { UnblindingOutcome } from './outcome';
 
 import { defineModule } from '../http';
 import type { ServerModule } from '../http';

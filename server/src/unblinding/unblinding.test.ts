@@ -319,7 +319,17 @@ describe('unblinding applications', () => {
         listVersion: 3,
       },
       snapshot: { type: 'unblinding', caseVersion: 1 },
+      // The case re-assessed with the list's product (schemas/rules/unblinding-outcome.json).
+      outcome: {
+        groupKind: 'active',
+        changes: expect.arrayContaining([expect.objectContaining({ field: 'drugName', after: 'XY-101' })]),
+        reason: { en: expect.stringContaining('investigational product') },
+      },
     });
+    expect(handled.body.data.outcome.clocks).toHaveLength(4);
+    // The case data every member reads is not changed.
+    const detail = (await rig.as('entry').call('GET', `/cases/${one.id}`)).body.data as Data;
+    expect(detail.document.drugs[0]).toMatchObject({ drugName: (one.doc.drugs as Data[])[0]!.drugName });
     const reads = (await rig.as('owner').call('GET', '/unblinding/projects/p1/blinding-list/reads')).body.data
       .items;
     expect(reads[0]).toMatchObject({
@@ -336,7 +346,12 @@ describe('unblinding applications', () => {
       expect((await header(who)).applications[0].assignment).toMatchObject({ treatmentGroup: 'A' });
     for (const who of ['applicant', 'entry']) {
       const seen = await header(who);
-      expect(seen.applications[0]).toMatchObject({ status: 'completed', revealed: false, assignment: null });
+      expect(seen.applications[0]).toMatchObject({
+        status: 'completed',
+        revealed: false,
+        assignment: null,
+        outcome: null,
+      });
       expect(JSON.stringify(seen)).not.toMatch(/PN-7731|KIT-55|"A"/);
       const list = await rig.as(who).call('GET', '/unblinding/applications');
       expect(JSON.stringify(list.body)).not.toContain('PN-7731');
