@@ -28,7 +28,7 @@ const collections: CollectionDefinition[] = [
 
 export const exportsModule = defineModule({
   name: 'exports',
-  dependsOn: ['cases', 'uploads'],
+  dependsOn: ['cases', 'unblinding', 'uploads'],
   collections,
   routes: exportRoutes,
   // An export's permissions are checked in its cases' projects (access.ts).

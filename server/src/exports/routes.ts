@@ -12,6 +12,8 @@ import { resolveCaseSelection } from '../cases/index';
 import { CASE_OBJECT, emptyScope, listScope, requireCasesAccess, scopeIds } from '../cases';
 import type { CaseListQuery } from '../cases/index';
 import { caseListQuerySchema } from '../cases';
+import { BLINDINGS, interchangeOutput } from '../unblinding';
+import type { Blinding } from '../unblinding';
 import { FORMATS, receiverRoutes } from './receivers';
 import type { ExportFormat } from './receivers';
 import type { ExportStatus } from './service';
@@ -33,6 +35,8 @@ const caseIds: JsonSchema = { type: 'array', items: id(), maxItems: 500 };
 const target = {
   receiverId: id(),
   format: { enum: [...FORMATS] },
+  // Unasked: unblinded for a holder of the unblinded-view permission in every case's project, else blinded.
+  blinding: { enum: [...BLINDINGS] },
 };
 // The body of POST /cases/search, as the case list sends it.
 const listQuery = caseListQuerySchema();
@@ -43,7 +47,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   const exportAnswer = async (
     c: Context<AppEnv>,
     caseIdList: string[],
-    body: { receiverId: string; format?: ExportFormat },
+    body: { receiverId: string; format?: ExportFormat; blinding?: Blinding },
     permission: string,
   ): Promise<Response> => {
     // Only cases of the caller's projects, holding the permission in each case's project (403 otherwise).
@@ -57,6 +61,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         projectIds: c.get('ctx').studyProjectIds,
         receiverId: body.receiverId,
         ...(body.format ? { format: body.format } : {}),
+        blinding: interchangeOutput(callerOf(c), body.blinding),
       },
       deps.clock.now(),
     );
@@ -69,7 +74,11 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     return response;
   };
 
-  router.route<{ receiverId: string; format?: ExportFormat }, unknown, { caseId: string }>(
+  router.route<
+    { receiverId: string; format?: ExportFormat; blinding?: Blinding },
+    unknown,
+    { caseId: string }
+  >(
     {
       method: 'post',
       path: '/cases/:caseId',
@@ -87,7 +96,13 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     async (c, { body, params }) => exportAnswer(c, [params.caseId], body, 'activecase:export'),
   );
 
-  router.route<{ receiverId: string; format?: ExportFormat; caseIds?: string[]; query?: CaseListQuery }>(
+  router.route<{
+    receiverId: string;
+    format?: ExportFormat;
+    blinding?: Blinding;
+    caseIds?: string[];
+    query?: CaseListQuery;
+  }>(
     {
       method: 'post',
       path: '/selection',

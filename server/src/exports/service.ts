@@ -128,6 +128,8 @@ export interface ExportRecord {
   resubmitOf?: string | null;
   resubmittedAs?: string | null;
   events?: TransmissionEvent[];
+  /** Blinded or unblinded file (issue 18 item 5; the unblinding module's rule decided it). */
+  blinding?: 'blinded' | 'unblinded';
 }
 
 export interface ExportRequest {
@@ -139,6 +141,10 @@ export interface ExportRequest {
   format?: ExportFormat;
   /** A resubmission: the failed export it replaces; it is recorded as sent at once. */
   resubmitOf?: string;
+  /** The variant to write and the documents in it (the unblinding module's rule); as stored without it. */
+  blinding?: (
+    cases: { caseId: string; document: CaseDocument; projectId: string | null }[],
+  ) => Promise<{ variant: 'blinded' | 'unblinded'; documents: CaseDocument[] }>;
 }
 
 export interface Caller {
@@ -203,20 +209,20 @@ export async function exportToReceiver(
   const cases = await loadCases(handle, request.caseIds, request.projectIds);
   const format = request.format ?? receiver.format;
   const batchId = newBatchId(receiver.senderIdentifier, now);
-  const outcome = await exportCases(
-    cases.map((c) => c.document),
-    {
-      format,
-      profile: receiver.profile,
-      senderId: receiver.senderIdentifier,
-      receiverId: receiver.receiverIdentifier,
-      ...(receiver.messageReceiverIdentifier
-        ? { messageReceiverId: receiver.messageReceiverIdentifier }
-        : {}),
-      batchId,
-      now,
-    },
-  );
+  const output = request.blinding
+    ? await request.blinding(
+        cases.map((c) => ({ caseId: c.id, document: c.document, projectId: c.projectId })),
+      )
+    : null;
+  const outcome = await exportCases(output?.documents ?? cases.map((c) => c.document), {
+    format,
+    profile: receiver.profile,
+    senderId: receiver.senderIdentifier,
+    receiverId: receiver.receiverIdentifier,
+    ...(receiver.messageReceiverIdentifier ? { messageReceiverId: receiver.messageReceiverIdentifier } : {}),
+    batchId,
+    now,
+  });
   if (!outcome.ok) {
     if (outcome.xsdErrors)
       throw errors.badRequest(
@@ -278,6 +284,7 @@ export async function exportToReceiver(
     resubmitOf,
     resubmittedAs: null,
     events,
+    ...(output ? { blinding: output.variant } : {}),
   });
   return { record, xml: outcome.xml };
 }

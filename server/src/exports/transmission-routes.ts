@@ -15,6 +15,7 @@ import { permissionOf } from './states';
 import { handleFailure, resubmitTransmission, sendTransmission, transmissionView } from './transmission';
 import { EXPORT_OBJECT, exportCaller, filesOf, listExports, memberExport } from './access';
 import { textMatch } from '../store';
+import { interchangeOutput } from '../unblinding';
 
 const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 export const exportIdParams: JsonSchema = {
@@ -154,13 +155,18 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       body: { type: 'object', additionalProperties: false, required: ['rev'], properties: { rev } },
     },
     async (c, { body, params }) => {
-      await memberExport(callerOf(c), params.exportId);
+      const record = await memberExport(callerOf(c), params.exportId);
       const { failed, resubmitted } = await resubmitTransmission(
         tenantHandle(c),
         filesOf(callerOf(c), deps),
         exportCaller(callerOf(c)),
         params.exportId,
-        { rev: body.rev, projectIds: c.get('ctx').studyProjectIds },
+        {
+          rev: body.rev,
+          projectIds: c.get('ctx').studyProjectIds,
+          // The variant of the failed file again (older records: as the caller may have it).
+          blinding: interchangeOutput(callerOf(c), record.blinding),
+        },
         deps.clock.now(),
       );
       return { failed: transmissionView(failed), resubmitted: transmissionView(resubmitted) };

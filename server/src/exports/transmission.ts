@@ -12,7 +12,7 @@ import type { TenantFiles } from '../files';
 import type { Handle, StoredDoc, TenantHandle } from '../store';
 import { recordHandled, recordResubmitted, recordSent, rejectedCases } from './case-history';
 import { loadReceiver } from './receivers';
-import type { Caller, ExportRecord, ExportStatus, TransmissionEvent } from './service';
+import type { Caller, ExportRecord, ExportRequest, ExportStatus, TransmissionEvent } from './service';
 import { EXPORTS, exportToReceiver, exportView } from './service';
 import { allowedActions, planTransition, requireTransition } from './states';
 import type { TransmissionAction } from './states';
@@ -146,7 +146,7 @@ export async function resubmitTransmission(
   files: TenantFiles,
   caller: Caller,
   exportId: string,
-  body: { rev: number; projectIds: string[] },
+  body: { rev: number; projectIds: string[]; blinding?: ExportRequest['blinding'] },
   now: Date,
 ): Promise<{ failed: StoredDoc<ExportRecord>; resubmitted: StoredDoc<ExportRecord> }> {
   const record = await loadExport(handle, exportId);
@@ -171,6 +171,7 @@ export async function resubmitTransmission(
           receiverId: record.receiverId,
           format: record.format,
           resubmitOf: record._id,
+          ...(body.blinding ? { blinding: body.blinding } : {}),
         },
         now,
       )

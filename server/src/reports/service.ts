@@ -3,17 +3,13 @@
  * blinded unless the caller may see the treatment assignment in the case's own project, and the file
  * name from the tenant's pattern.
  */
-import {
-  DEFAULT_FILE_NAME_PATTERN,
-  buildCaseReport,
-  blindCase,
-  checkFileNamePattern,
-  fileNameOf,
-} from '@pv/engine';
+import { DEFAULT_FILE_NAME_PATTERN, buildCaseReport, checkFileNamePattern, fileNameOf } from '@pv/engine';
 import type { CaseReport, ReportLanguage } from '@pv/engine';
 import type { Caller } from '../http';
 import { errors } from '../http';
 import { caseCollectionNames, caseContent, loadCase, projectIdOf, requireCaseAccess } from '../cases';
+import { UNBLINDED_VIEW, caseForOutput } from '../unblinding';
+import type { Blinding } from '../unblinding';
 import type { ReportFormat, ReportKind, RenderedReport } from './render';
 import { renderReport } from './render';
 
@@ -32,12 +28,12 @@ export const PERMISSIONS = {
   ciomsExport: 'reportmanagment:exportCimos:export',
   view: 'reportmanagment:viewReport',
   viewExport: 'reportmanagment:viewReport:export',
-  /** Unblinded outputs show the treatment assignment: the case header's blind-break permission, in the case's project. */
-  unblinded: 'activecase:blindBottom',
+  /** Unblinded outputs: the unblinding module's rule (the case header's blind-break permission, in the case's project). */
+  unblinded: UNBLINDED_VIEW,
   settings: 'authoritymanagement:sysTenantConfig',
 } as const;
 
-export type Blinding = 'blinded' | 'unblinded';
+export type { Blinding };
 
 export interface CaseReportRequest {
   caseId: string;
@@ -63,11 +59,17 @@ async function caseDocument(
     if (!snapshot) throw errors.notFound('reports.versionNotFound', { id: request.versionId });
     document = snapshot.document;
   }
-  if (request.blinding === 'unblinded')
-    if (!(await caller.authorize(PERMISSIONS.unblinded, { projectId: projectIdOf(document) })))
-      throw errors.forbidden('reports.unblindedForbidden');
   const state = document['state'] as { version?: unknown } | undefined;
-  return { document, version: typeof state?.version === 'number' ? state.version : 1 };
+  const version = typeof state?.version === 'number' ? state.version : 1;
+  // Blinded, or unblinded (refused without the permission) with what the caller may see revealed.
+  const output = await caseForOutput(
+    caller,
+    request.caseId,
+    document,
+    projectIdOf(document),
+    request.blinding,
+  );
+  return { document: output.document, version };
 }
 
 export async function fileNamePattern(caller: Caller): Promise<string> {
@@ -137,6 +139,5 @@ export async function caseOutput(
 /** The case report as data, for the on-screen read-only view (/reportmanagment/viewReport). */
 export async function caseReportView(caller: Caller, request: CaseReportRequest): Promise<CaseReport> {
   const { document } = await caseDocument(caller, request);
-  const blinded = request.blinding === 'blinded';
-  return buildCaseReport(blinded ? blindCase(document) : document, { lang: request.lang, blinded });
+  return buildCaseReport(document, { lang: request.lang, blinded: request.blinding === 'blinded' });
 }
