@@ -7,17 +7,21 @@ export type { ReportKind, ReportFormat, ReportRequest, RenderedReport } from './
 export { closePrinter, printPdf } from './printer';
 export { ciomsHtml, caseReportHtml, templateHtml } from './html';
 export { PERMISSIONS as REPORT_PERMISSIONS } from './service';
+export { REPORT_ZIP_MAX_CASES, ZIP_KINDS } from './zip';
 
 import { defineModule } from '../http';
 import type { CollectionDefinition } from '../store';
 import { reportRoutes } from './routes';
 import { REPORT_SETTINGS } from './service';
+import { reportZipJobs } from './zip';
 
 const reportCollections: CollectionDefinition[] = [{ name: REPORT_SETTINGS, scope: 'tenant', audited: true }];
 
 export const reportsModule = defineModule({
   name: 'reports',
-  dependsOn: ['cases'],
+  // Zips of many forms are download tasks: reports declares its kinds there (downloads imports nothing of reports).
+  dependsOn: ['cases', 'downloads', 'unblinding'],
   collections: reportCollections,
   routes: reportRoutes,
+  jobs: reportZipJobs,
 });

@@ -3,11 +3,16 @@
  * read-only view's data, the blinding switch (unblinded needs the blind-break permission in the
  * case's project), the tenant's file name pattern.
  */
+import { unzipSync } from 'fflate';
 import mammoth from 'mammoth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { permissionsOfArea } from '../access/index';
 import { createCasesModule, demoCaseContent, workbenchModule } from '../cases';
 import { caseRig, demoProject } from '../cases/testing';
+import { downloadsModule } from '../downloads';
+import { openFileStore } from '../files';
+import { JobRunner } from '../jobs';
+import { createUnblindingModule } from '../unblinding';
 import { workflowModule } from '../workflow';
 import { reportCodesModule } from '../report-codes';
 import { closePrinter, reportsModule } from './index';
@@ -23,10 +28,23 @@ const rig = await caseRig({
       deny: permissionsOfArea('tenant').filter((p) => p.startsWith('reportmanagment')),
     },
   ],
-  modules: [createCasesModule(), workbenchModule, workflowModule, reportCodesModule, reportsModule],
+  modules: [
+    createCasesModule(),
+    workbenchModule,
+    workflowModule,
+    reportCodesModule,
+    downloadsModule,
+    // Unblinded outputs follow the unblinding module's rule (its collections).
+    createUnblindingModule(),
+    reportsModule,
+  ],
 });
+const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
+rig.platform.deps.files = files;
+const runner = new JobRunner(rig.platform.deps, rig.platform.jobDefinitions, { owner: 'test' });
 afterAll(async () => {
   await closePrinter();
+  await files.close();
   await rig.close();
 });
 
@@ -135,4 +153,63 @@ describe('/api/reports', () => {
     const response = await get(`/cases/${caseId}/cioms?format=docx&lang=en`);
     expect(response.headers.get('content-disposition')).toContain(`${reportCode}-en-blinded.docx`);
   }, 60_000);
+
+  it('many forms as one zip through a download task: picked ids or the list filter, blind-break checked', async () => {
+    const second = await rig
+      .as('entry')
+      .call('POST', '/cases', { projectId: 'p1', reportType: '1', happenCountry: 'CN' });
+    const secondId = second.body.data.case.id as string;
+    const secondCode = second.body.data.case.document.report.reportCode as string;
+    const started = await rig
+      .as('entry')
+      .call('POST', '/reports/cioms/zip', { caseIds: [caseId, secondId], lang: 'both', format: 'pdf' });
+    expect(started.status).toBe(200);
+    expect(started.body.data).toMatchObject({
+      kind: 'ciomsZip',
+      status: 'queued',
+      label: { zh: 'CIOMS I 表（zip）', en: 'CIOMS I forms (zip)' },
+    });
+    expect(started.body.data.fileName).toMatch(/^CIOMS-forms_\d{8}-\d{6}\.zip$/);
+    // Unblinded needs the blind-break permission; an empty selection is refused, translated.
+    const refused = await rig
+      .as('blind')
+      .call('POST', '/reports/cioms/zip', { caseIds: [caseId], blinding: 'unblinded' });
+    expect(refused.status).toBe(403);
+    const none = await rig
+      .as('entry')
+      .call('POST', '/reports/case-report/zip', { query: { filters: { reportCode: 'no-such-code' } } }, 'cn');
+    expect(none.status).toBe(400);
+    expect(none.body.msg).toContain('没有可导出的报告');
+    const byFilter = await rig.as('entry').call('POST', '/reports/case-report/zip', {
+      query: { filters: { reportCode: secondCode } },
+      format: 'docx',
+    });
+    expect(byFilter.body.data.kind).toBe('caseReportZip');
+
+    await runner.tick();
+    await runner.idle();
+    const tasks = await rig.as('entry').call('GET', '/downloads/tasks');
+    const byId = new Map((tasks.body.data.items as { taskId: string }[]).map((t) => [t.taskId, t]));
+    expect(byId.get(started.body.data.taskId)).toMatchObject({ status: 'succeeded', percent: 100, rows: 2 });
+    const zipFile = await rig.platform.app.request(`/api/downloads/tasks/${started.body.data.taskId}/file`, {
+      headers: { authorization: 'Bearer t1:entry' },
+    });
+    expect(zipFile.status).toBe(200);
+    const entries = unzipSync(new Uint8Array(await zipFile.arrayBuffer()));
+    const names = Object.keys(entries).sort();
+    expect(names).toHaveLength(2);
+    for (const [name, code] of [
+      [names.find((n) => n.includes(reportCode)), reportCode],
+      [names.find((n) => n.includes(secondCode)), secondCode],
+    ] as const) {
+      expect(name).toMatch(/\.pdf$/);
+      const text = squash((await readPdf(entries[name!]!)).pages.join(''));
+      expect(text).toContain(squash(code));
+    }
+    const docxZip = await rig.platform.app.request(`/api/downloads/tasks/${byFilter.body.data.taskId}/file`, {
+      headers: { authorization: 'Bearer t1:entry' },
+    });
+    const docxEntries = unzipSync(new Uint8Array(await docxZip.arrayBuffer()));
+    expect(Object.keys(docxEntries)).toEqual([expect.stringMatching(new RegExp(`${secondCode}.*\\.docx$`))]);
+  }, 120_000);
 });

@@ -3,7 +3,11 @@ import { REPORT_LANGUAGES } from '@pv/engine';
 import type { ReportLanguage } from '@pv/engine';
 import { callerOf, errors } from '../http';
 import type { JsonSchema, ModuleRouter } from '../http';
-import { CASE_OBJECT } from '../cases';
+import { CASE_OBJECT, caseListQuerySchema } from '../cases';
+import type { CaseListQuery } from '../cases';
+import { taskViewSchema } from '../downloads';
+import type { ModuleDeps } from '../http';
+import { REPORT_ZIP_MAX_CASES, startReportZip } from './zip';
 import type { Blinding } from './service';
 import { PERMISSIONS, caseOutput, caseReportView, fileNamePattern, saveFileNamePattern } from './service';
 import type { ReportFormat, ReportKind } from './render';
@@ -55,7 +59,34 @@ function fileAnswer(
   return new Response(new Uint8Array(output.bytes), { headers });
 }
 
-export function reportRoutes(router: ModuleRouter): void {
+interface ZipBody {
+  format?: 'pdf' | 'docx';
+  lang?: ReportLanguage;
+  blinding?: Blinding;
+  caseIds?: string[];
+  query?: CaseListQuery;
+}
+
+const zipBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    format: { enum: ['pdf', 'docx'] },
+    lang: { enum: [...REPORT_LANGUAGES] },
+    blinding: { enum: ['blinded', 'unblinded'] },
+    caseIds: {
+      type: 'array',
+      minItems: 1,
+      maxItems: REPORT_ZIP_MAX_CASES,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1, maxLength: 64 },
+    },
+    // The case list's query (tab, filters, sort) when no ids are picked: every case it selects.
+    query: caseListQuerySchema({ paged: false }),
+  },
+};
+
+export function reportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   const caseFile = (
     path: string,
     kind: ReportKind,
@@ -158,5 +189,31 @@ export function reportRoutes(router: ModuleRouter): void {
       },
     },
     async (c, { body }) => saveFileNamePattern(callerOf(c), body.pattern),
+  );
+
+  const zipRoute = (report: ReportKind, path: string, permission: string, summary: string): void =>
+    router.route<ZipBody>(
+      { method: 'post', path, summary, permission, body: zipBody, response: taskViewSchema },
+      async (c, { body, ctx }) =>
+        startReportZip(callerOf(c), deps, {
+          report,
+          format: body.format ?? 'pdf',
+          lang: body.lang ?? ctx.lang,
+          blinding: body.blinding ?? 'blinded',
+          ...(body.caseIds ? { caseIds: body.caseIds } : {}),
+          ...(body.query ? { query: body.query } : {}),
+        }),
+    );
+  zipRoute(
+    'cioms',
+    '/cioms/zip',
+    PERMISSIONS.ciomsExport,
+    'Starts a download task: the CIOMS I forms (PDF or Word) of the picked cases, or of every case the case-list query selects in the caller’s projects, as one zip; blinded unless `blinding=unblinded` (needs activecase:blindBottom in each case project)',
+  );
+  zipRoute(
+    'case',
+    '/case-report/zip',
+    PERMISSIONS.viewExport,
+    'Starts a download task: the case reports (PDF or Word) of the picked cases, or of every case the case-list query selects in the caller’s projects, as one zip; blinded unless `blinding=unblinded`',
   );
 }

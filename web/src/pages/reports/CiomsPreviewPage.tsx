@@ -1,6 +1,7 @@
 /**
  * /reportmanagment/exportCimos: pick cases, preview each CIOMS I form as it prints (the server's HTML,
- * shown in a sandboxed frame), export a form as PDF or Word. `?caseId=` preselects a case.
+ * shown in a sandboxed frame), export a form as PDF or Word, or many as one zip through a download
+ * task (ZipExport). `?caseId=` preselects a case.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -13,6 +14,7 @@ import { REPORT_PERMISSIONS, reportsApi } from './api';
 import type { Blinding } from './api';
 import { CaseFinder, LanguageAndBlinding, useReportStyles } from './ReportControls';
 import { useReportText } from './text';
+import { ZipExport } from './ZipExport';
 
 function Preview(props: { caseId: string; lang: ReportLanguage; blinding: Blinding; canExport: boolean }) {
   const { rt } = useReportText();
@@ -65,16 +67,20 @@ export default function CiomsPreviewPage() {
   const [shown, setShown] = useState<string[]>(first ? [first] : []);
   const [lang, setLang] = useState<ReportLanguage>(language);
   const [blinding, setBlinding] = useState<Blinding>('blinded');
+  const [reportCode, setReportCode] = useState('');
   return (
     <div>
       <Title3 as="h1">{rt('uiCiomsPreviewTitle')}</Title3>
-      <CaseFinder multiple selected={selected} onSelect={setSelected} />
+      <CaseFinder multiple selected={selected} onSelect={setSelected} onSearched={setReportCode} />
       <div className={styles.bar}>
         <LanguageAndBlinding lang={lang} onLang={setLang} blinding={blinding} onBlinding={setBlinding} />
         <Button appearance="primary" disabled={selected.length === 0} onClick={() => setShown(selected)}>
           {rt('uiPreview')}
         </Button>
       </div>
+      {permissions.has(REPORT_PERMISSIONS.ciomsExport) && (
+        <ZipExport selected={selected} reportCode={reportCode} lang={lang} blinding={blinding} />
+      )}
       {shown.length === 0 && <Text>{rt('uiPickCase')}</Text>}
       {shown.map((caseId) => (
         <Preview

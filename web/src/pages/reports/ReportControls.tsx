@@ -60,19 +60,26 @@ export function CaseFinder(props: {
   selected: string[];
   onSelect: (ids: string[]) => void;
   multiple: boolean;
+  /** The report-code text of the last search (the filter a zip of every found case uses). */
+  onSearched?: (reportCode: string) => void;
 }) {
   const { rt } = useReportText();
   const styles = useReportStyles();
   const [text, setText] = useState('');
   const [rows, setRows] = useState<CaseRow[] | null>(null);
-  const search = useCallback(async (code: string) => {
-    setRows(null);
-    try {
-      setRows((await reportsApi.findCases(code)).items);
-    } catch {
-      setRows([]);
-    }
-  }, []);
+  const { onSearched } = props;
+  const search = useCallback(
+    async (code: string) => {
+      setRows(null);
+      onSearched?.(code.trim());
+      try {
+        setRows((await reportsApi.findCases(code)).items);
+      } catch {
+        setRows([]);
+      }
+    },
+    [onSearched],
+  );
   useEffect(() => void search(''), [search]);
   // The case search answers summary keys (pointer segments joined by _, as the case list reads them).
   const label = (row: CaseRow) =>

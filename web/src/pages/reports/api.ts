@@ -2,6 +2,7 @@
 import type { CaseReport, ReportLanguage } from '@pv/engine';
 import { api } from '../../app/api';
 import type { DownloadedFile } from '../../api/request';
+import type { DownloadTask } from '../workbench/downloads-api';
 
 export type Blinding = 'blinded' | 'unblinded';
 export const REPORT_PERMISSIONS = {
@@ -47,4 +48,29 @@ export const reportsApi = {
     format: 'pdf' | 'docx',
   ): Promise<DownloadedFile> =>
     api.download(caseUrl(caseId, 'cioms'), { params: { lang, blinding, format } }),
+  /**
+   * Starts a download task zipping the CIOMS forms of the picked cases, or (no ids) of every case the
+   * report-code filter finds in the caller's projects.
+   */
+  ciomsZip: (
+    selection: { caseIds: string[] } | { reportCode: string },
+    lang: ReportLanguage,
+    blinding: Blinding,
+    format: 'pdf' | 'docx',
+  ) =>
+    api.request<DownloadTask>('/reports/cioms/zip', {
+      body: {
+        lang,
+        blinding,
+        format,
+        ...('caseIds' in selection
+          ? { caseIds: selection.caseIds }
+          : {
+              query: {
+                tab: 'all',
+                filters: selection.reportCode ? { reportCode: selection.reportCode } : {},
+              },
+            }),
+      },
+    }),
 };
