@@ -3,9 +3,9 @@
  * drafting a letter for a case, its moves (send, answer, close) and its document as PDF or Word.
  * A letter is the object `queryLetter`: its permissions are checked in its case's project.
  */
-import type { JsonSchema, ModuleRouter, PageQuery, RouteObject } from '../http';
-import { callerOf, pageOptions, pageQuery } from '../http';
-import { CASE_OBJECT, emptyScope, listScope, scopeIds } from '../cases';
+import type { JsonSchema, ModuleRouter, RouteObject } from '../http';
+import { callerOf } from '../http';
+import { CASE_OBJECT } from '../cases';
 import { loadEntity, pickBody } from '../entities';
 import { contentDisposition } from '../uploads';
 import type { Filter } from '../store';
@@ -23,6 +23,7 @@ import {
   moveLetter,
 } from './letters';
 import { letterDocx, letterPdf } from './letter-document';
+import { findSlice, pagedList } from './paged-list';
 
 const letterEntity = loadEntity('query-letter');
 
@@ -48,53 +49,32 @@ const FORMATS = {
   },
 } as const;
 
-type ListQuery = PageQuery & { state?: string; projectId?: string; caseId?: string; reportCode?: string };
+type ListQuery = { state?: string; projectId?: string; caseId?: string; reportCode?: string };
 
 export function letterRoutes(router: ModuleRouter): void {
-  router.route<unknown, ListQuery>(
-    {
-      method: 'get',
-      path: '/letters',
-      summary:
-        "Query letters of the caller's projects (/casemanagement/queryLetterManagement), newest first; filters state, project, case, report code",
-      permission: LETTER_PERMISSIONS.list,
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          ...pageQuery,
-          state: { enum: ['', ...LETTER_STATES] },
-          projectId: { type: 'string', maxLength: 64 },
-          caseId: { type: 'string', maxLength: 64 },
-          reportCode: { type: 'string', maxLength: 100 },
-        },
-      },
+  pagedList<ListQuery, Record<string, unknown>>(router, {
+    path: '/letters',
+    summary:
+      "Query letters of the caller's projects (/casemanagement/queryLetterManagement), newest first; filters state, project, case, report code",
+    permission: LETTER_PERMISSIONS.list,
+    filters: {
+      state: { enum: ['', ...LETTER_STATES] },
+      projectId: { type: 'string', maxLength: 64 },
+      caseId: { type: 'string', maxLength: 64 },
+      reportCode: { type: 'string', maxLength: 100 },
     },
-    async (c, { query }) => {
-      const caller = callerOf(c);
-      const scope = await listScope(caller, LETTER_PERMISSIONS.list);
-      const none = { items: [], total: 0, page: query.page, size: query.size };
-      if (emptyScope(scope)) return none;
-      const ids = scopeIds(scope);
-      if (query.projectId && ids.length && !ids.includes(query.projectId)) return none;
-      const filter: Filter = query.projectId
-        ? { projectId: query.projectId }
-        : ids.length
-          ? { projectId: { $in: ids } }
-          : {};
+    read: async (caller, projects, query, slice) => {
+      const filter: Filter = { ...projects };
       if (query.state) filter.state = query.state;
       if (query.caseId) filter.caseId = query.caseId;
       if (query.reportCode) filter.reportCode = query.reportCode;
       const collection = caller.tenant.collection<QueryLetter>(Q.letters);
-      const [docs, total] = await Promise.all([
-        collection.find(filter, { sort: { number: -1 }, ...pageOptions(query) }),
-        collection.count(filter),
-      ]);
+      const { docs, total } = await findSlice(collection, filter, { number: -1 }, slice);
       const items = [];
       for (const doc of docs) items.push(await letterView(caller, doc));
-      return { items, total, page: query.page, size: query.size };
+      return { items, total };
     },
-  );
+  });
 
   router.route<DraftInput, Record<string, unknown>, { caseId: string }>(
     {

@@ -10,52 +10,31 @@ import { Readable } from 'node:stream';
 import mammoth from 'mammoth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkWorkflow } from '@pv/engine';
-import { createCasesModule, workbenchModule } from '../cases/index';
-import { caseRig, demoProject, filledCaseOf, recordingSigner } from '../cases/testing';
-import type { Project } from '../cases/index';
 import { openFileStore } from '../files';
-import { workflowModule } from '../workflow';
-import { reportCodesModule } from '../report-codes';
 import { closePrinter } from '../reports';
 import { readPdf, squash } from '../reports/testing';
-import { LETTER_ANSWER_OWNER, queriesModule } from './index';
+import { LETTER_ANSWER_OWNER } from './index';
 import { queryLetterWorkflow } from './model';
 import { recipientOf } from './letters';
+import type { Data } from './testing';
+import { C15, ok, queryRig } from './testing';
 
-type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
-
-let now = new Date('2026-11-21T08:00:00Z');
-const clock = { now: () => now };
-const rig = await caseRig({
-  clock,
-  modules: [
-    createCasesModule({ signer: recordingSigner() }),
-    workbenchModule,
-    workflowModule,
-    reportCodesModule,
-    queriesModule,
-  ],
+const { rig, clock, qc, filled } = await queryRig({
   users: [
-    { id: 'entry', name: '录入员小王' },
-    { id: 'qc', name: '质控员小李' },
     // Works in the project and sees letters, but may not record them as sent.
     { id: 'clerk', name: '普通用户', deny: ['casemanagement:queryLetterManagement:send'] },
     { id: 'outsider', name: '其他项目用户' },
   ],
+  outsiders: ['outsider'],
 });
 const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
 rig.platform.deps.files = files;
+const tenant = rig.store.tenant('t1', { userId: 'admin' });
 afterAll(async () => {
   await closePrinter();
   await files.close();
-  await rig.close();
 });
-const tenant = rig.store.tenant('t1', { userId: 'admin' });
-await tenant.collection<Project>('projects').insertOne(demoProject('p2'));
-await tenant.collection('projectMembers').updateOne({ userId: 'outsider' }, { $set: { projectId: 'p2' } });
 
-const qc = rig.as('qc');
-const C15 = '/report/reportDateLast';
 const QUESTION = '请核实最新获知日期 Please confirm the date of the most recent information';
 
 async function externalQuery(caseId: string): Promise<Data> {
@@ -72,12 +51,6 @@ async function externalQuery(caseId: string): Promise<Data> {
 
 async function draft(caseId: string, body: Data = { lang: 'bilingual', dueDate: '2026-12-05' }) {
   return qc.call('POST', `/queries/letters/cases/${caseId}`, body);
-}
-
-async function ok(answer: Promise<{ body: { code: number; data: unknown } }>): Promise<Data> {
-  const { body } = await answer;
-  expect(body.code, JSON.stringify(body)).toBe(200);
-  return body.data as Data;
 }
 
 const move = (letter: Data, action: string, body: Data = {}, who = qc, lang: 'cn' | 'en' = 'en') =>
@@ -106,7 +79,7 @@ describe('query letters', () => {
   });
 
   it('gathers the open external queries only, numbered, to the primary reporter, due later than today', async () => {
-    const { id: caseId, doc } = await filledCaseOf(rig, 'entry', 'p1', 1, now);
+    const { id: caseId, doc } = await filled(1);
     const none = await draft(caseId);
     expect(none.body.code).toBe(400);
     expect(none.body.msg).toBe('The case has no open query to an external reporter');
@@ -157,7 +130,7 @@ describe('query letters', () => {
   });
 
   it('moves drafted -> sent -> answered -> closed; every other move is refused naming the state (en, zh)', async () => {
-    const { id: caseId } = await filledCaseOf(rig, 'entry', 'p1', 2, now);
+    const { id: caseId } = await filled(2);
     await externalQuery(caseId);
     let letter = await ok(draft(caseId));
     const refused = await move(letter, 'answer', { answerDate: '2026-11-21', fileId: 'x' });
@@ -187,7 +160,7 @@ describe('query letters', () => {
       `Cannot close the letter: query letter ${letter.number} is sent`,
     );
 
-    now = new Date('2026-11-25T08:00:00Z');
+    clock.set('2026-11-25T08:00:00Z');
     expect((await move(letter, 'answer', { answerDate: '2026-11-24' })).body.msg).toBe(
       'Please attach the answer file',
     );
@@ -218,7 +191,7 @@ describe('query letters', () => {
   });
 
   it("is checked in the case's project: another project and another tenant see nothing", async () => {
-    const { id: caseId } = await filledCaseOf(rig, 'entry', 'p1', 3, now);
+    const { id: caseId } = await filled(3);
     await externalQuery(caseId);
     const letter = await ok(draft(caseId));
     const outsider = rig.as('outsider');
@@ -240,7 +213,7 @@ describe('query letters', () => {
   });
 
   it('prints a bilingual letter holding the question and its field in both languages, as PDF and Word', async () => {
-    const { id: caseId } = await filledCaseOf(rig, 'entry', 'p1', 4, now);
+    const { id: caseId } = await filled(4);
     await externalQuery(caseId);
     const letter = await ok(draft(caseId));
     const pdf = await download(letter.id, 'pdf');

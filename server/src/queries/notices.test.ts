@@ -3,50 +3,26 @@
  * the initiator, through the message templates (events query.*); the overdue job tells the handler
  * once per round when the time limit passed without an answer.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createCasesModule, workbenchModule } from '../cases/index';
-import { caseRig, filledCaseOf, recordingSigner } from '../cases/testing';
+import { describe, expect, it } from 'vitest';
 import { messagesModule } from '../messages';
-import { workflowModule } from '../workflow';
-import { reportCodesModule } from '../report-codes';
-import { queriesModule } from './index';
+import type { Data } from './testing';
+import { queryRig } from './testing';
 import { overdueNotices } from './overdue';
 
-type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
-
-let now = new Date('2026-11-21T08:00:00Z');
-const clock = { now: () => now };
-const rig = await caseRig({
-  clock,
-  modules: [
-    createCasesModule({ signer: recordingSigner() }),
-    workbenchModule,
-    workflowModule,
-    reportCodesModule,
-    messagesModule,
-    queriesModule,
-  ],
-  users: [
-    { id: 'entry', name: '录入员小王' },
-    { id: 'qc', name: '质控员小李' },
-  ],
-});
-afterAll(() => rig.close());
+const { rig, clock, qc, entry, filled } = await queryRig({ modules: [messagesModule] });
 await messagesModule.seed!(rig.platform.deps);
 // The overdue job walks the platform's tenants.
 await rig.store
   .platform({ userId: 'system:test' })
   .collection('tenants')
   .insertOne({ _id: 't1', name: 'T1', code: 't1' });
-const qc = rig.as('qc');
-const entry = rig.as('entry');
 
 const inbox = async (who: typeof qc, lang: 'en' | 'cn' = 'en') =>
   ((await who.call('GET', '/messages?size=50', undefined, lang)).body.data as Data).items as Data[];
 
 describe('query notifications', () => {
   it('tells the handler of a raise and a re-raise, the initiator of a reply; the overdue job once per round', async () => {
-    const c = await filledCaseOf(rig, 'entry', 'p1', 1, now);
+    const c = await filled(1);
     const raised = (
       await qc.call('POST', `/queries/cases/${c.id}`, {
         fields: ['/report/reportDateLast'],
@@ -64,7 +40,7 @@ describe('query notifications', () => {
     expect(await inbox(qc)).toEqual([]);
 
     // Past the time limit: one notice, not two.
-    now = new Date('2026-11-25T08:00:00Z');
+    clock.set('2026-11-25T08:00:00Z');
     const run = () =>
       overdueNotices.handler({ deps: rig.platform.deps } as Parameters<typeof overdueNotices.handler>[0]);
     expect(await run()).toEqual({ notified: 1 });
@@ -77,7 +53,7 @@ describe('query notifications', () => {
     expect(toQc.map((m) => m.event)).toEqual(['query.replied']);
     expect(toQc[0].body).toContain('已核实无误');
 
-    now = new Date('2026-11-25T09:00:00Z');
+    clock.set('2026-11-25T09:00:00Z');
     await qc.call('POST', `/queries/${replied.id}/reraise`, { question: '随访记录为11月20日' });
     expect((await inbox(entry))[0]).toMatchObject({ event: 'query.reraised' });
     // The new round may be overdue again (its limit is the query's): noticed once more.

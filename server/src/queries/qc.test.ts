@@ -4,36 +4,18 @@
  * the change, the QC record and the audit entry are written together. The QC trace lists and
  * exports the records.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createCasesModule, workbenchModule } from '../cases/index';
-import { caseRig, filledCaseOf, PASSWORD, recordingSigner } from '../cases/testing';
-import { workflowModule } from '../workflow';
-import { reportCodesModule } from '../report-codes';
-import { queriesModule } from './index';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD } from '../cases/testing';
+import type { Data } from './testing';
+import { C15, queryRig } from './testing';
 
-type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
-
-let now = new Date('2026-11-21T08:00:00Z');
-const clock = { now: () => now };
-const later = () => (now = new Date(now.getTime() + 60_000));
-const signer = recordingSigner();
-const rig = await caseRig({
-  clock,
-  modules: [createCasesModule({ signer }), workbenchModule, workflowModule, reportCodesModule, queriesModule],
-  users: [
-    { id: 'entry', name: '录入员小王' },
-    { id: 'qc', name: '质控员小李' },
-  ],
-});
-afterAll(() => rig.close());
-const qc = rig.as('qc');
-const entry = rig.as('entry');
-const C15 = '/report/reportDateLast';
+const { rig, clock, qc, entry, filled } = await queryRig();
+const later = () => clock.later();
 const C14 = '/report/reportDateFirst';
 
 /** A filled case submitted to data QC, handled by qc. */
 async function atDataQc(n: number): Promise<Data> {
-  const c = await filledCaseOf(rig, 'entry', 'p1', n, now);
+  const c = await filled(n);
   later();
   const moved = await entry.call('POST', `/cases/${c.id}/submit`, {
     rev: c.rev,
@@ -131,7 +113,7 @@ describe('QC corrections at data QC', () => {
       node: 'dataQc',
       caseRev: rev,
       caseVersion: 1,
-      at: now.toISOString(),
+      at: clock.now().toISOString(),
     });
     const [latest] = await trail(stored.id);
     expect(latest).toMatchObject({ rev, userId: 'qc', reason: `${C15}: 与随访记录核对后更正` });
@@ -187,7 +169,7 @@ describe('QC corrections at data QC', () => {
   });
 
   it('needs no reason before data QC (data entry saves as before)', async () => {
-    const c = await filledCaseOf(rig, 'entry', 'p1', 3, now);
+    const c = await filled(3);
     const stored = (await entry.call('GET', `/cases/${c.id}`)).body.data as Data;
     const document = structuredClone(stored.document);
     document.report.reportDateLast = '20261120';

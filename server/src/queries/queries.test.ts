@@ -7,29 +7,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkWorkflow } from '@pv/engine';
-import { createCasesModule, workbenchModule } from '../cases/index';
-import { caseRig, demoProject, filledCaseOf, recordingSigner } from '../cases/testing';
-import type { RigAnswer } from '../cases/testing';
-import type { Project } from '../cases/index';
 import { ConfiguratorService } from '../configurator/index';
-import { workflowModule } from '../workflow';
-import { reportCodesModule } from '../report-codes';
-import { queriesModule, queryWorkflow } from './index';
+import { queryWorkflow } from './index';
+import type { Data } from './testing';
+import { C15, ok as moved, queryRig } from './testing';
 
-type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
-
-let now = new Date('2026-11-21T08:00:00Z');
-const clock = { now: () => now };
-const later = () => (now = new Date(now.getTime() + 60_000));
-const signer = recordingSigner();
-const rig = await caseRig({
-  clock,
-  modules: [createCasesModule({ signer }), workbenchModule, workflowModule, reportCodesModule, queriesModule],
+const { rig, clock, qc, entry, filled } = await queryRig({
   users: [
-    { id: 'entry', name: '录入员小王' },
-    { id: 'qc', name: '质控员小李' },
     { id: 'lead', name: '数据经理老赵' },
     // Works in the project, may raise queries, but holds neither close nor re-raise.
     {
@@ -39,18 +25,11 @@ const rig = await caseRig({
     },
     { id: 'outsider', name: '其他项目用户' },
   ],
+  outsiders: ['outsider'],
 });
-afterAll(() => rig.close());
+const later = () => clock.later();
 const tenant = rig.store.tenant('t1', { userId: 'admin' });
-await tenant.collection<Project>('projects').insertOne(demoProject('p2'));
-await tenant.collection('projectMembers').updateOne({ userId: 'outsider' }, { $set: { projectId: 'p2' } });
 // Tenant t2 has no data: its users reach t1's queries by id only.
-
-const qc = rig.as('qc');
-const entry = rig.as('entry');
-const C15 = '/report/reportDateLast';
-
-const filled = (n = 1) => filledCaseOf(rig, 'entry', 'p1', n, now);
 
 async function raise(caseId: string, who = qc, body: Data = {}): Promise<Data> {
   later();
@@ -69,12 +48,6 @@ async function raise(caseId: string, who = qc, body: Data = {}): Promise<Data> {
 async function move(who: ReturnType<typeof rig.as>, query: Data, action: string, body: Data = {}) {
   later();
   return who.call('POST', `/queries/${query.id}/${action}`, { rev: query.rev, ...body });
-}
-
-async function moved(answer: Promise<RigAnswer>): Promise<Data> {
-  const { body } = await answer;
-  expect(body.code, JSON.stringify(body)).toBe(200);
-  return body.data as Data;
 }
 
 const ACTION_TEXT: Record<string, { en: string; zh: string }> = {
@@ -325,7 +298,7 @@ describe('raising: SPEC 5 validation and the project switch "data query"', () =>
       await tenant
         .collection('projectMembers')
         .insertOne({ projectId: 'p2', userId, roleIds: [], permissionKeys: [] });
-    const c = await filledCaseOf(rig, 'entry', 'p2', 6, now);
+    const c = await filled(6, 'p2');
     const configurator = new ConfiguratorService(tenant, clock);
     await configurator.saveFeatures('p2', { dataQuery: false });
     await configurator.publish(async () => ({ _id: 'signature-1' }), 'x', 'queries off in p2');
@@ -400,7 +373,7 @@ describe('lists', () => {
     const c = await filled(8);
     const early = await raise(c.id, qc, { timeLimit: '2026-11-23' });
     const late = await raise(c.id, qc, { timeLimit: '2026-12-20' });
-    now = new Date('2026-11-25T08:00:00Z');
+    clock.set('2026-11-25T08:00:00Z');
     const pending = (await entry.call('GET', '/queries/pending?size=100')).body.data as Data;
     const mine = pending.items.filter((q: Data) => q.caseId === c.id);
     expect(mine.map((q: Data) => [q.id, q.overdue])).toEqual([

@@ -4,16 +4,17 @@
  * and the workbench counts), batch close and re-raise, the query trace (/checklog/queryTrace) and
  * the QC trace (/checklog/queryControl) with their XLSX exports.
  */
-import ExcelJS from 'exceljs';
-import type { Caller, JsonSchema, ModuleRouter, PageQuery, RouteObject } from '../http';
-import { AppError, callerOf, errors, pageOptions, pageQuery, timeBound, timeRange, warning } from '../http';
-import { CASE_OBJECT, FIELD_CORRECTIONS_SCHEMA, emptyScope, listScope, scopeIds } from '../cases';
+import type { Caller, JsonSchema, ModuleRouter, RouteObject } from '../http';
+import { AppError, callerOf, errors, timeBound, timeRange, warning } from '../http';
+import { CASE_OBJECT, FIELD_CORRECTIONS_SCHEMA } from '../cases';
 import { loadEntity, pickBody } from '../entities';
-import type { Filter } from '../store';
+import type { Filter, StoredDoc } from '../store';
 import type { QcRecord, Query } from './model';
 import { PERMISSIONS, Q, QUERY_STATES, queryWorkflow } from './model';
 import type { QueryAction, RaiseInput, ReplyInput } from './service';
+import type { DataChangeLine } from './data-changes';
 import { dataChanges } from './data-changes';
+import { findSlice, pagedList, projectFilter } from './paged-list';
 import {
   caseQueries,
   closeQuery,
@@ -38,7 +39,7 @@ const queryParams: JsonSchema = { type: 'object', required: ['queryId'], propert
 const rev = { type: 'integer', minimum: 1 };
 const permissionOf = (action: QueryAction) => queryWorkflow.actions[action]!.permission!;
 
-type ListQuery = PageQuery & {
+type ListQuery = {
   state?: string;
   projectId?: string;
   caseId?: string;
@@ -59,17 +60,8 @@ const listFilters = {
   overdue: { type: 'boolean' },
 };
 
-/** The caller's projects where they hold the permission, narrowed by a project filter; null: nothing. */
-async function projectFilter(caller: Caller, permission: string, projectId?: string): Promise<Filter | null> {
-  const scope = await listScope(caller, permission);
-  if (emptyScope(scope)) return null;
-  const ids = scopeIds(scope);
-  if (projectId) return ids.length && !ids.includes(projectId) ? null : { projectId };
-  return ids.length ? { projectId: { $in: ids } } : {};
-}
-
 /** The store filter of the query list's declared filters (values compared whole, never as operators). */
-function queryFilter(caller: Caller, base: Filter, query: Omit<ListQuery, 'page' | 'size'>): Filter {
+function queryFilter(caller: Caller, base: Filter, query: ListQuery): Filter {
   const filter: Filter = { ...base };
   if (query.state) filter.state = query.state;
   else filter.state = { $ne: 'deleted' };
@@ -88,28 +80,6 @@ function queryFilter(caller: Caller, base: Filter, query: Omit<ListQuery, 'page'
     filter.timeLimit = { $lt: dayOf(caller.clock.now()) };
   }
   return filter;
-}
-
-/** An XLSX download with zh or en headers. */
-async function workbook(
-  caller: Caller,
-  name: { zh: string; en: string },
-  columns: { key: string; zh: string; en: string }[],
-  rows: Record<string, unknown>[],
-): Promise<Response> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet(caller.lang === 'en' ? name.en : name.zh);
-  sheet.columns = columns.map((c) => ({ header: caller.lang === 'en' ? c.en : c.zh, key: c.key, width: 22 }));
-  for (const row of rows) sheet.addRow(row);
-  const bytes = Buffer.from(await book.xlsx.writeBuffer());
-  const file = encodeURIComponent(`${caller.lang === 'en' ? name.en : name.zh}.xlsx`);
-  return new Response(new Uint8Array(bytes), {
-    headers: {
-      'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      'content-disposition': `attachment; filename*=UTF-8''${file}`,
-      'content-length': String(bytes.length),
-    },
-  });
 }
 
 const shown = (value: unknown): string =>
@@ -154,7 +124,7 @@ function traceRows(caller: Caller, docs: (Query & { _id: string })[]) {
   );
 }
 
-type TraceQuery = PageQuery & {
+type TraceQuery = {
   projectId?: string;
   reportCode?: string;
   from?: string;
@@ -178,7 +148,7 @@ function requireRange(query: { from?: string; to?: string }): void {
     throw errors.badRequest('queries.conditionInvalid');
 }
 
-function qcFilter(base: Filter, query: Omit<QcQuery, 'page' | 'size'>): Filter {
+function qcFilter(base: Filter, query: QcQuery): Filter {
   requireRange(query);
   const filter: Filter = { ...base, ...timeRange(query.from, query.to) };
   if (query.caseId) filter.caseId = query.caseId;
@@ -188,7 +158,7 @@ function qcFilter(base: Filter, query: Omit<QcQuery, 'page' | 'size'>): Filter {
   return filter;
 }
 
-function traceFilter(base: Filter, query: Omit<TraceQuery, 'page' | 'size'>): Filter {
+function traceFilter(base: Filter, query: TraceQuery): Filter {
   requireRange(query);
   const filter: Filter = { ...base };
   const range = timeRange(query.from, query.to);
@@ -232,8 +202,6 @@ const QC_COLUMNS = [
   { key: 'at', zh: '修改时间', en: 'Changed at' },
 ];
 
-const TRACE_MAX = 5000;
-
 const CHANGE_COLUMNS = [
   { key: 'reportCode', zh: '报告编号', en: 'Report code' },
   { key: 'rev', zh: '修订号', en: 'Revision' },
@@ -244,7 +212,7 @@ const CHANGE_COLUMNS = [
   { key: 'userName', zh: '修改人', en: 'Changed by' },
   { key: 'at', zh: '修改时间', en: 'Changed at' },
 ];
-type ChangeQuery = PageQuery & {
+type ChangeQuery = {
   projectId?: string;
   reportCode?: string;
   field?: string;
@@ -261,105 +229,62 @@ const changeFilters = {
   to: timeBound,
 };
 
-export function queryRoutes(router: ModuleRouter): void {
-  router.route<unknown, ChangeQuery>(
-    {
-      method: 'get',
-      path: '/data-changes',
-      summary:
-        "The data change log (/checklog/logHistory): the audit trail of the caller projects' case data, one line per changed field (E2B id, before, after, reason, who, when, revision), newest first; filters project, report code, field, user (id), date range. A page is a page of saves; the field filter keeps that field's lines",
-      permission: 'checklog:logHistory',
-      query: { type: 'object', additionalProperties: false, properties: { ...pageQuery, ...changeFilters } },
-    },
-    async (c, { query }) => {
-      const caller = callerOf(c);
-      requireRange(query);
-      const base = await projectFilter(caller, 'checklog:logHistory', query.projectId);
-      if (!base) return { items: [], total: 0, page: query.page, size: query.size };
-      const answer = await dataChanges(caller, base, query, pageOptions(query));
-      return {
-        items: answer.items.map((line) => ({ ...line, field: fieldText(caller, line) })),
-        total: answer.total,
-        page: query.page,
-        size: query.size,
-      };
-    },
-  );
+/** The queries of a list with what each row may do (the row buttons). */
+async function queryRows(caller: Caller, docs: StoredDoc<Query>[]) {
+  const items = [];
+  for (const doc of docs) items.push(await queryView(caller, doc));
+  return items;
+}
 
-  router.route<unknown, Omit<ChangeQuery, 'page' | 'size'>>(
-    {
-      method: 'get',
-      path: '/data-changes/export',
+export function queryRoutes(router: ModuleRouter): void {
+  pagedList<ChangeQuery, DataChangeLine & { field: string }>(router, {
+    path: '/data-changes',
+    summary:
+      "The data change log (/checklog/logHistory): the audit trail of the caller projects' case data, one line per changed field (E2B id, before, after, reason, who, when, revision), newest first; filters project, report code, field, user (id), date range. A page is a page of saves; the field filter keeps that field's lines",
+    permission: 'checklog:logHistory',
+    filters: changeFilters,
+    read: async (caller, projects, query, slice) => {
+      requireRange(query);
+      const answer = await dataChanges(caller, projects, query, slice);
+      return { ...answer, items: answer.items.map((line) => ({ ...line, field: fieldText(caller, line) })) };
+    },
+    export: {
       summary: 'The data change log as XLSX (the list filters; zh or en headers), at most 5000 saves',
       permission: 'checklog:logHistory:export',
-      query: { type: 'object', additionalProperties: false, properties: changeFilters },
-      download: true,
+      name: { zh: '数据修改日志', en: 'Data change log' },
+      columns: CHANGE_COLUMNS,
+      row: (_caller, line) => ({ ...line, before: shown(line.before), after: shown(line.after) }),
     },
-    async (c, { query }) => {
-      const caller = callerOf(c);
-      requireRange(query);
-      const base = await projectFilter(caller, 'checklog:logHistory:export', query.projectId);
-      const lines = base ? (await dataChanges(caller, base, query, { skip: 0, limit: TRACE_MAX })).items : [];
-      const rows = lines.map((line) => ({
-        ...line,
-        field: fieldText(caller, line),
-        before: shown(line.before),
-        after: shown(line.after),
-      }));
-      return workbook(caller, { zh: '数据修改日志', en: 'Data change log' }, CHANGE_COLUMNS, rows);
-    },
-  );
+  });
 
   // Static paths first: `/:queryId` would take them.
-  router.route<unknown, ListQuery>(
-    {
-      method: 'get',
-      path: '/list',
-      summary:
-        "Queries of the caller's projects (/casemanagement/queriesProcess), newest first, filtered by state, project, case, report code, field (pointer or E2B id), initiator, handler and overdue",
-      permission: PERMISSIONS.list,
-      query: { type: 'object', additionalProperties: false, properties: { ...pageQuery, ...listFilters } },
-    },
-    async (c, { query }) => {
-      const caller = callerOf(c);
-      const base = await projectFilter(caller, PERMISSIONS.list, query.projectId);
-      if (!base) return { items: [], total: 0, page: query.page, size: query.size };
-      const filter = queryFilter(caller, base, query);
+  pagedList<ListQuery, Record<string, unknown>>(router, {
+    path: '/list',
+    summary:
+      "Queries of the caller's projects (/casemanagement/queriesProcess), newest first, filtered by state, project, case, report code, field (pointer or E2B id), initiator, handler and overdue",
+    permission: PERMISSIONS.list,
+    filters: listFilters,
+    read: async (caller, projects, query, slice) => {
       const collection = caller.tenant.collection<Query>(Q.queries);
-      const [docs, total] = await Promise.all([
-        collection.find(filter, { sort: { raisedAt: -1 }, ...pageOptions(query) }),
-        collection.count(filter),
-      ]);
-      const items = [];
-      for (const doc of docs) items.push(await queryView(caller, doc));
-      return { items, total, page: query.page, size: query.size };
+      const filter = queryFilter(caller, projects, query);
+      const { docs, total } = await findSlice(collection, filter, { raisedAt: -1 }, slice);
+      return { items: await queryRows(caller, docs), total };
     },
-  );
+  });
 
-  router.route<unknown, PageQuery>(
-    {
-      method: 'get',
-      path: '/pending',
-      summary:
-        "The caller's queries to answer (/home/pendingqueries): sent to them as handler, earliest time limit (overdue) first",
-      permission: PERMISSIONS.pending,
-      query: { type: 'object', additionalProperties: false, properties: { ...pageQuery } },
-    },
-    async (c, { query }) => {
-      const caller = callerOf(c);
-      const base = await projectFilter(caller, PERMISSIONS.pending);
-      if (!base) return { items: [], total: 0, page: query.page, size: query.size };
-      const filter: Filter = { ...base, handlerId: caller.userId, state: queryWorkflow.initial };
+  pagedList<{ projectId?: string }, Record<string, unknown>>(router, {
+    path: '/pending',
+    summary:
+      "The caller's queries to answer (/home/pendingqueries): sent to them as handler, earliest time limit (overdue) first",
+    permission: PERMISSIONS.pending,
+    filters: {},
+    read: async (caller, projects, _query, slice) => {
       const collection = caller.tenant.collection<Query>(Q.queries);
-      const [docs, total] = await Promise.all([
-        collection.find(filter, { sort: { timeLimit: 1, raisedAt: 1 }, ...pageOptions(query) }),
-        collection.count(filter),
-      ]);
-      const items = [];
-      for (const doc of docs) items.push(await queryView(caller, doc));
-      return { items, total, page: query.page, size: query.size };
+      const filter: Filter = { ...projects, handlerId: caller.userId, state: queryWorkflow.initial };
+      const { docs, total } = await findSlice(collection, filter, { timeLimit: 1, raisedAt: 1 }, slice);
+      return { items: await queryRows(caller, docs), total };
     },
-  );
+  });
 
   router.route(
     {
@@ -423,105 +348,50 @@ export function queryRoutes(router: ModuleRouter): void {
     },
   );
 
-  router.route<unknown, TraceQuery>(
-    {
-      method: 'get',
-      path: '/trace',
-      summary:
-        'The query trace (/checklog/queryTrace): every round of the queries of the caller projects with its question, reply, who, when and time to answer; filters project, report code, user, raised from/to',
-      permission: PERMISSIONS.trace,
-      query: { type: 'object', additionalProperties: false, properties: { ...pageQuery, ...traceFilters } },
-    },
-    async (c, { query }) => {
-      const caller = callerOf(c);
-      const base = await projectFilter(caller, PERMISSIONS.trace, query.projectId);
-      if (!base) return { items: [], total: 0, page: query.page, size: query.size };
-      const filter = traceFilter(base, query);
+  pagedList<TraceQuery, ReturnType<typeof traceRows>[number]>(router, {
+    path: '/trace',
+    summary:
+      'The query trace (/checklog/queryTrace): every round of the queries of the caller projects with its question, reply, who, when and time to answer; filters project, report code, user, raised from/to',
+    permission: PERMISSIONS.trace,
+    filters: traceFilters,
+    read: async (caller, projects, query, slice) => {
       const collection = caller.tenant.collection<Query>(Q.queries);
-      const [docs, total] = await Promise.all([
-        collection.find(filter, { sort: { raisedAt: -1 }, ...pageOptions(query) }),
-        collection.count(filter),
-      ]);
-      return { items: traceRows(caller, docs), total, page: query.page, size: query.size };
+      const filter = traceFilter(projects, query);
+      const { docs, total } = await findSlice(collection, filter, { raisedAt: -1 }, slice);
+      return { items: traceRows(caller, docs), total };
     },
-  );
-
-  router.route<unknown, Omit<TraceQuery, 'page' | 'size'>>(
-    {
-      method: 'get',
-      path: '/trace/export',
+    export: {
       summary: 'The query trace as XLSX (the list filters; zh or en headers), at most 5000 queries',
       permission: PERMISSIONS.traceExport,
-      query: { type: 'object', additionalProperties: false, properties: traceFilters },
-      download: true,
-    },
-    async (c, { query }) => {
-      const caller = callerOf(c);
-      const base = await projectFilter(caller, PERMISSIONS.traceExport, query.projectId);
-      const docs = base
-        ? await caller.tenant
-            .collection<Query>(Q.queries)
-            .find(traceFilter(base, query), { sort: { raisedAt: -1 }, limit: TRACE_MAX })
-        : [];
-      const rows = traceRows(caller, docs).map((r) => ({
+      name: { zh: '质疑追踪表', en: 'Query trace' },
+      columns: TRACE_COLUMNS,
+      row: (caller, r) => ({
         ...r,
         kindText: caller.t(`queries.${r.kind}`),
         stateText: caller.t(`queries.status.${r.state}`),
-      }));
-      return workbook(caller, { zh: '质疑追踪表', en: 'Query trace' }, TRACE_COLUMNS, rows);
+      }),
     },
-  );
+  });
 
-  router.route<unknown, QcQuery>(
-    {
-      method: 'get',
-      path: '/qc-records',
-      summary:
-        'The QC trace (/checklog/queryControl): QC corrections of the caller projects (field, before, after, reason, who, when, version); filters project, case, report code, field, user, date range',
-      permission: PERMISSIONS.qcTrace,
-      query: { type: 'object', additionalProperties: false, properties: { ...pageQuery, ...qcFilters } },
-    },
-    async (c, { query }) => {
-      const caller = callerOf(c);
-      const base = await projectFilter(caller, PERMISSIONS.qcTrace, query.projectId);
-      if (!base) return { items: [], total: 0, page: query.page, size: query.size };
-      const filter = qcFilter(base, query);
+  pagedList<QcQuery, QcRecord & { id: string; field: string }>(router, {
+    path: '/qc-records',
+    summary:
+      'The QC trace (/checklog/queryControl): QC corrections of the caller projects (field, before, after, reason, who, when, version); filters project, case, report code, field, user, date range',
+    permission: PERMISSIONS.qcTrace,
+    filters: qcFilters,
+    read: async (caller, projects, query, slice) => {
       const collection = caller.tenant.collection<QcRecord>(Q.qcRecords);
-      const [docs, total] = await Promise.all([
-        collection.find(filter, { sort: { at: -1 }, ...pageOptions(query) }),
-        collection.count(filter),
-      ]);
-      const items = docs.map(({ _id, ...r }) => ({ id: _id, ...r, field: fieldText(caller, r) }));
-      return { items, total, page: query.page, size: query.size };
+      const { docs, total } = await findSlice(collection, qcFilter(projects, query), { at: -1 }, slice);
+      return { items: docs.map(({ _id, ...r }) => ({ id: _id, ...r, field: fieldText(caller, r) })), total };
     },
-  );
-
-  router.route<unknown, Omit<QcQuery, 'page' | 'size'>>(
-    {
-      method: 'get',
-      path: '/qc-records/export',
+    export: {
       summary: 'The QC trace as XLSX (the list filters; zh or en headers), at most 5000 records',
       permission: PERMISSIONS.qcTraceExport,
-      query: { type: 'object', additionalProperties: false, properties: qcFilters },
-      download: true,
+      name: { zh: '质控追踪表', en: 'QC trace' },
+      columns: QC_COLUMNS,
+      row: (_caller, r) => ({ ...r, before: shown(r.before), after: shown(r.after) }),
     },
-    async (c, { query }) => {
-      const caller = callerOf(c);
-      const base = await projectFilter(caller, PERMISSIONS.qcTraceExport, query.projectId);
-      const docs = base
-        ? await caller.tenant
-            .collection<QcRecord>(Q.qcRecords)
-            .find(qcFilter(base, query), { sort: { at: -1 }, limit: TRACE_MAX })
-        : [];
-      const rows = docs.map((r) => ({
-        ...r,
-        field: fieldText(caller, r),
-        before: shown(r.before),
-        after: shown(r.after),
-      }));
-      return workbook(caller, { zh: '质控追踪表', en: 'QC trace' }, QC_COLUMNS, rows);
-    },
-  );
+  });
 
   router.route<unknown, Record<string, unknown>, { caseId: string }>(
     {
