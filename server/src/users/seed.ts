@@ -38,6 +38,8 @@ export const DEMO_ACCOUNTS: {
       'activecase',
       'casemanagement:casebookin',
       'casemanagement:caseview',
+      // Entry answers the queries sent to them (the reply button, not the processing list).
+      'casemanagement:queriesProcess:reply',
       'reportmanagment',
       'public',
     ],
