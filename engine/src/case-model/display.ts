@@ -33,6 +33,8 @@ export const NAME_KINDS = [
   'receiver',
   'regulator',
   'organisation',
+  /** A tenant by its code and name: only an operator (platform staff) reads these. */
+  'tenant',
 ] as const;
 export type NameKind = (typeof NAME_KINDS)[number];
 

@@ -150,4 +150,21 @@ describe('display names (GET /api/names)', () => {
     expect(await ids('admin')).toEqual(['p1:PV-P1:p1-s1,p1-s2', 'p2:PV-P2:p2-s1,p2-s2']);
     expect(await ids('t2-entry', 't2')).toEqual(['pb:PV-PB:pb-s1,pb-s2']);
   });
+
+  it('offers a handler picker the users of the caller’s projects only (administrators: the tenant’s)', async () => {
+    const users = async (who: string, tenantId = 't1') => {
+      const answer = await rig.as(who, tenantId).call('GET', '/names/users');
+      expect(answer.body.code).toBe(200);
+      return (answer.body.data as { id: string; name: string }[]).map((u) => u.id);
+    };
+    const entry = await users('entry');
+    expect(entry).toContain('entry');
+    expect(entry).not.toContain('other');
+    expect(entry).not.toContain('admin');
+    expect(await users('other')).toEqual(['other']);
+    const admin = await users('admin');
+    expect(admin).toEqual(expect.arrayContaining(['entry', 'other', 'admin']));
+    expect(admin).not.toContain('t2-entry');
+    expect(await users('t2-entry', 't2')).toEqual(['t2-entry']);
+  });
 });

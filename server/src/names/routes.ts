@@ -1,7 +1,7 @@
 /** The route of display names (`GET /api/names`): a batch of ids per kind -> their names. */
 import { callerOf } from '../http';
 import type { JsonSchema, ModuleRouter } from '../http';
-import { NAME_BATCH_MAX, NAME_KINDS, projectChoices, resolveNames } from './service';
+import { NAME_BATCH_MAX, NAME_KINDS, projectChoices, resolveNames, userChoices } from './service';
 import type { NameKind, NameRequest } from './service';
 
 /** The query property of a kind: `project` -> `projectIds`. */
@@ -19,7 +19,7 @@ export function nameRoutes(router: ModuleRouter): void {
       method: 'get',
       path: '/names',
       summary:
-        'Display names of a batch of ids per kind (projectIds, siteIds, drugIds, userIds, receiverIds, regulatorIds, organisationIds), only of what the caller may see',
+        'Display names of a batch of ids per kind (projectIds, siteIds, drugIds, userIds, receiverIds, regulatorIds, organisationIds, tenantIds - operators only), only of what the caller may see',
       // No permission: every signed-in user reads names, each kind scoped to what the caller sees.
       query: {
         type: 'object',
@@ -43,5 +43,16 @@ export function nameRoutes(router: ModuleRouter): void {
       // No permission: a member's own projects, as the case list already shows them.
     },
     async (c) => projectChoices(callerOf(c)),
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/names/users',
+      summary:
+        "The users working in the caller's projects (every user of the tenant for its administrators), by name: a handler filter's picker",
+      // No permission: the names a member already sees on the cases of their projects.
+    },
+    async (c) => userChoices(callerOf(c)),
   );
 }

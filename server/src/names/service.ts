@@ -3,8 +3,9 @@
  * id (project code, study site, project drug, user, receiver, regulator, organisation). Each kind
  * answers only what the caller may see: projects, their sites and drugs within the caller's
  * projects (callerProjects: members, or every project for a tenant administrator); users,
- * receivers and organisations of the caller's own tenant; the platform's regulators. An id the
- * caller may not see is answered exactly like an unknown one: left out.
+ * receivers and organisations of the caller's own tenant; the platform's regulators; tenants to an
+ * operator only (the platform's staff, whose lists name tenants). An id the caller may not see is
+ * answered exactly like an unknown one: left out.
  */
 import { callerProjects } from '../cases';
 import type { Caller } from '../http';
@@ -120,10 +121,14 @@ export async function resolveNames(caller: Caller, request: NameRequest): Promis
     receiver: (ids) => tenantNames(tenant(), RECEIVERS, ids),
     organisation: (ids) => tenantNames(tenant(), C.organisations, ids, 'code'),
     regulator: (ids) => tenantNames(platform(), MASTERDATA.regulators, ids, 'authorityCode'),
+    tenant: (ids) => tenantNames(platform(), C.tenants, ids, 'code'),
   };
-  // An operator has no tenant: only the platform's regulators have names for them.
+  // An operator has no tenant: only the platform's regulators and tenants have names for them;
+  // a tenant's user never reads other tenants' names.
+  const operatorKinds: NameKind[] = ['regulator', 'tenant'];
   const kinds = NAME_KINDS.filter(
-    (kind) => asked(kind).length && (!caller.principal.operator || kind === 'regulator'),
+    (kind) =>
+      asked(kind).length && (caller.principal.operator ? operatorKinds.includes(kind) : kind !== 'tenant'),
   );
   await Promise.all(
     kinds.map(async (kind) => {
@@ -152,4 +157,46 @@ export async function projectChoices(caller: Caller): Promise<ProjectChoice[]> {
       sites: (p.sites ?? []).map((s) => ({ id: s.id, ...named(s, s.code) })),
     }))
     .sort((a, b) => a.code.localeCompare(b.code));
+}
+
+/** A user as a picker offers it (a list's handler filter): the id cases and lists keep, and the name. */
+export interface UserChoice extends DisplayName {
+  id: string;
+}
+
+/**
+ * The users working in the caller's projects (members of them; every user of the tenant for a
+ * tenant administrator), by name: what a handler or user filter offers instead of a typed id.
+ */
+export async function userChoices(caller: Caller): Promise<UserChoice[]> {
+  if (caller.principal.operator) return [];
+  const scope = await callerProjects(caller);
+  if (scope !== null && scope.length === 0) return [];
+  const memberIds =
+    scope === null
+      ? null
+      : new Set(
+          (
+            await orEmpty(() =>
+              caller.tenant
+                .collection<{ userId: string }>(C.projectMembers)
+                .find({ projectId: { $in: scope } }, { projection: { userId: 1 } }),
+            )
+          ).map((m) => m.userId),
+        );
+  if (memberIds && !memberIds.size) return [];
+  const ids = memberIds ? [...memberIds] : null;
+  const users = await orEmpty(() =>
+    caller.tenant
+      .collection<{ name: string; nameEn?: string; accountId?: string }>(C.users)
+      .find(ids ? { $or: [{ _id: { $in: ids } }, { accountId: { $in: ids } }] } : {}, {
+        projection: { name: 1, nameEn: 1, accountId: 1 },
+        limit: 2000,
+      }),
+  );
+  // Cases and lists name a user by account id (tenant users are keyed `<accountId>:<tenantId>`).
+  return users
+    .map((u) => ({ id: u.accountId ?? u._id, ...named(u) }))
+    .filter((u) => !memberIds || memberIds.has(u.id))
+    .sort((a, b) => a.name.localeCompare(b.name, 'zh'));
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getCaseProperty } from '@pv/engine';
 import { pickLabel, translate } from '../i18n';
 import type { DisplayLanguage } from '../i18n';
-import { changedValueText, fieldValueText } from './field-text';
+import { caseFieldRef, changedValueText, fieldValueText } from './field-text';
 
 const text = (pointer: string, value: unknown, language: DisplayLanguage) =>
   fieldValueText(
@@ -36,5 +36,22 @@ describe('case values in words (item headers, history)', () => {
     expect(changedValueText('/report/reportDateFirst', '20261120', zh, tz)).toBe('2026-11-20');
     expect(changedValueText('/drugs/0', { drugName: 'x' }, zh, tz)).toBe('{"drugName":"x"}');
     expect(changedValueText('/drugs/0/drugName', undefined, zh, tz)).toBe('');
+  });
+
+  it('a reference field (handler, creator, project, site) reads as the name of what it refers to', () => {
+    const zh = (t: { zh: string; en: string }) => pickLabel('zh', t);
+    const tz = (key: string) => translate('zh', key);
+    const names: Record<string, string> = {
+      'user:u-1': '录入员小王',
+      'project:p-1': 'XY-101-301',
+      'site:s-1': '01 北京协和医院',
+    };
+    const name = (kind: string, id: unknown) => names[`${kind}:${String(id)}`] ?? '';
+    expect(changedValueText('/state/handlerId', 'u-1', zh, tz, name)).toBe('录入员小王');
+    expect(changedValueText('/state/createdBy', 'u-1', zh, tz, name)).toBe('录入员小王');
+    expect(changedValueText('/report/studyProjectId', 'p-1', zh, tz, name)).toBe('XY-101-301');
+    expect(changedValueText('/report/hospitalId', 's-1', zh, tz, name)).toBe('01 北京协和医院');
+    expect(caseFieldRef('/state/handlerId')).toBe('user');
+    expect(caseFieldRef('/drugs/3/drugName')).toBeUndefined();
   });
 });

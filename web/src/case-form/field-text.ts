@@ -8,13 +8,20 @@ import type { CaseJsonSchema } from '@pv/engine';
 import type { LocalisedText } from '../i18n';
 import { valueText } from '../display/values';
 import type { ValueFormat } from '../display/values';
+import { NAME_KINDS } from '../display/names';
+import type { NameKind } from '../display/names';
+
+/** The name of a referenced object (useNames' `name`): '' while being read. */
+export type NameOf = (kind: NameKind, id: unknown) => string;
 
 export function fieldFormat(schema: CaseJsonSchema | undefined): ValueFormat {
   if (!schema) return {};
   const items = (schema.items ?? {}) as CaseJsonSchema;
   const codelist = schema['x-codelist'] ?? schema['x-suggest-codelist'] ?? items['x-codelist'];
+  const ref = schema['x-name-kind'];
   return {
     ...(typeof codelist === 'string' ? { codelist } : {}),
+    ...(NAME_KINDS.includes(ref as NameKind) ? { ref: ref as NameKind } : {}),
     ...(schema['x-e2b-date'] ? { format: 'e2bDate' as const } : {}),
   };
 }
@@ -24,8 +31,16 @@ export function fieldValueText(
   value: unknown,
   pick: (text: LocalisedText) => string,
   t: (key: string) => string,
+  name?: NameOf,
 ): string {
-  return valueText(value, fieldFormat(schema), pick, t);
+  const format = fieldFormat(schema);
+  if (format.ref && name && typeof value === 'string' && value) return name(format.ref, value);
+  return valueText(value, format, pick, t);
+}
+
+/** The kind of object a case field at a concrete path refers to by id, if it does. */
+export function caseFieldRef(path: string): NameKind | undefined {
+  return fieldFormat(getCaseProperty(path.replace(/\/\d+(?=\/|$)/g, '/*'))).ref;
 }
 
 /**
@@ -37,9 +52,10 @@ export function changedValueText(
   value: unknown,
   pick: (text: LocalisedText) => string,
   t: (key: string) => string,
+  name?: NameOf,
 ): string {
   if (value === undefined || value === null) return '';
   const scalar = (v: unknown) => v === null || typeof v !== 'object' || 'nullFlavor' in (v as object);
   if (!scalar(value) && !(Array.isArray(value) && value.every(scalar))) return JSON.stringify(value);
-  return fieldValueText(getCaseProperty(path.replace(/\/\d+(?=\/|$)/g, '/*')), value, pick, t);
+  return fieldValueText(getCaseProperty(path.replace(/\/\d+(?=\/|$)/g, '/*')), value, pick, t, name);
 }

@@ -21,6 +21,23 @@ function recorder(table: Record<string, Record<string, { code?: string; name: st
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the page name cache', () => {
+  it('loads the names of more ids than one batch for an export, and settles when a read fails', async () => {
+    const many = Array.from({ length: 450 }, (_, i) => `t${i}`);
+    const { calls, read } = recorder({
+      tenant: Object.fromEntries(many.map((id) => [id, { code: id, name: `租户 ${id}` }])),
+    });
+    const cache = createNameCache(read);
+    await cache.load('tenant', [...many, 'gone']);
+    expect(calls.length).toBe(3);
+    expect(cache.get('tenant', 't449')).toEqual({ code: 't449', name: '租户 t449' });
+    expect(cache.get('tenant', 'gone')).toBeNull();
+    const failing = createNameCache(async () => {
+      throw new Error('offline');
+    });
+    await failing.load('user', ['u1']);
+    expect(failing.get('user', 'u1')).toBeUndefined();
+  });
+
   it('reads the ids of one render in one batch, every kind together, and never twice', async () => {
     const { calls, read } = recorder({
       project: { p1: { code: 'XY-101-301', name: '研究', nameEn: 'Study' } },

@@ -19,7 +19,9 @@ export interface NameCache {
   get(kind: NameKind, id: string): DisplayName | null | undefined;
   /** Asks for ids not yet known; one read per tick, whatever the number of callers. */
   want(kind: NameKind, ids: Iterable<string>): void;
-  /** Called after each answer arrives. */
+  /** Resolves once every id is answered or its read failed (an export of rows not on screen). */
+  load(kind: NameKind, ids: Iterable<string>): Promise<void>;
+  /** Called after each answer arrives (or a read fails). */
   subscribe(listener: () => void): () => void;
   clear(): void;
 }
@@ -63,7 +65,7 @@ export function createNameCache(
         asked.delete(key(kind, id));
         if (answer) known.set(key(kind, id), answer[kind]?.[id] ?? null);
       }
-    if (answer) for (const listener of listeners) listener();
+    for (const listener of listeners) listener();
   };
   const scheduleFlush = () => {
     if (scheduled) return;
@@ -83,6 +85,19 @@ export function createNameCache(
         pending.set(kind, set);
       }
       if (pending.size) scheduleFlush();
+    },
+    load(kind, ids) {
+      const wanted = [...ids].filter(Boolean);
+      this.want(kind, wanted);
+      const settled = () => wanted.every((id) => !asked.has(key(kind, id)));
+      return new Promise<void>((resolve) => {
+        if (settled()) return resolve();
+        const stop = this.subscribe(() => {
+          if (!settled()) return;
+          stop();
+          resolve();
+        });
+      });
     },
     subscribe(listener) {
       listeners.add(listener);

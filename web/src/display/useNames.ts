@@ -18,6 +18,8 @@ export interface NamesApi {
   name(kind: NameKind, id: unknown): string;
   /** Asks for many ids at once (a page of rows) before they render. */
   want(kind: NameKind, ids: Iterable<unknown>): void;
+  /** Reads the names of many ids and resolves when they are known (exports). */
+  load(kind: NameKind, ids: Iterable<unknown>): Promise<void>;
 }
 
 export function useNames(): NamesApi {
@@ -46,5 +48,13 @@ export function useNames(): NamesApi {
     // version: a new function after each answer, so memoised cells render again.
     [pick, version],
   );
-  return { name, want };
+  const load = useCallback(
+    (kind: NameKind, ids: Iterable<unknown>) =>
+      pageNames.load(
+        kind,
+        [...ids].filter((id): id is string => typeof id === 'string' && id !== ''),
+      ),
+    [],
+  );
+  return { name, want, load };
 }

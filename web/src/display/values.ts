@@ -5,6 +5,7 @@
  */
 import { codelists, e2bDateText as formatE2bDate } from '@pv/engine';
 import type { LocalisedText } from '../i18n';
+import type { NameKind } from './names';
 
 type Pick = (text: LocalisedText) => string;
 type Translate = (key: string) => string;
@@ -41,6 +42,8 @@ export interface ValueFormat {
   format?: 'e2bDate' | 'dateTime' | 'date';
   /** zh/en labels of an enum's values. */
   options?: Record<string, LocalisedText>;
+  /** The value is the id of an object of this kind, read as its name (GET /api/names). */
+  ref?: NameKind;
 }
 
 /**

@@ -4,8 +4,10 @@
  * one item (JSON Schema + RJSF uiSchema). Labels are zh/en pairs; paths take `{field}` from the row.
  */
 import type { LocalisedText } from '../i18n';
+import type { NameKind } from '../display/names';
 
-export type ColumnType = 'text' | 'datetime' | 'date' | 'enum' | 'boolean' | 'count' | 'list';
+/** `caseValue`: a value of a case field, read by the field's schema (the row's `pathField` names it). */
+export type ColumnType = 'text' | 'datetime' | 'date' | 'enum' | 'boolean' | 'count' | 'list' | 'caseValue';
 
 export interface ColumnDefinition {
   /** The column's label key: names it in the column layout, stable across languages. */
@@ -21,6 +23,10 @@ export interface ColumnDefinition {
   width?: number;
   /** The narrowest the user may drag it (px). */
   minWidth?: number;
+  /** The value is the id of a project, user, tenant ...: the cell shows its name (GET /api/names). */
+  ref?: NameKind;
+  /** caseValue: the row's field holding the case field's pointer (`/drugs/0/dosage`). */
+  pathField?: string;
 }
 
 export interface FilterDefinition {

@@ -20,6 +20,7 @@ import type { OptionOnSelectData } from '@fluentui/react-components';
 import { caseWorkflow } from '@pv/engine';
 import { changedValueText } from '../../case-form/field-text';
 import { formatDateTime } from '../../display/values';
+import { useNames } from '../../display/useNames';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { VersionComparison, VersionSummary } from './case-api';
@@ -39,6 +40,7 @@ export function VersionsDialog({ caseId, onClose }: { caseId: string | null; onC
   const navigate = useNavigate();
   const { pick, t } = useLanguage();
   const { tx } = useCaseFormText();
+  const { name } = useNames();
   const [versions, setVersions] = useState<VersionSummary[] | null>(null);
   const [from, setFrom] = useState<string>('');
   const [to, setTo] = useState<string>(CURRENT);
@@ -196,13 +198,13 @@ export function VersionsDialog({ caseId, onClose }: { caseId: string | null; onC
                   key: 'before',
                   label: tx('compareBefore'),
                   width: 220,
-                  text: (change) => changedValueText(change.path, change.before, pick, t),
+                  text: (change) => changedValueText(change.path, change.before, pick, t, name),
                 },
                 {
                   key: 'after',
                   label: tx('compareAfter'),
                   width: 220,
-                  text: (change) => changedValueText(change.path, change.after, pick, t),
+                  text: (change) => changedValueText(change.path, change.after, pick, t, name),
                 },
               ]}
             />

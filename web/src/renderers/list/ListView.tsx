@@ -22,7 +22,10 @@ import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import type { ColumnDefinition, FormDefinition, ListDefinition, RowActionDefinition } from '../definition';
-import { actionShown, fillPath, flattenTree } from '../definition';
+import { actionShown, fillPath, flattenTree, valueAt } from '../definition';
+import { useNames } from '../../display/useNames';
+import { caseFieldRef, changedValueText } from '../../case-form/field-text';
+import type { NameKind } from '../../display/names';
 import { applyLayout, columnWidths, orderedColumns } from '../columns/layout';
 import { DataTable } from '../table/DataTable';
 import type { DataColumn } from '../table/DataTable';
@@ -73,6 +76,7 @@ type FormMode =
 export function ListView({ definition }: { definition: ListDefinition }) {
   const styles = useStyles();
   const { t, pick, language } = useLanguage();
+  const { name, load: loadNames } = useNames();
   const navigate = useNavigate();
   const { info } = useSession();
   const locale = language === 'en' ? 'en' : 'zh-CN';
@@ -150,6 +154,20 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const shownColumns = applyLayout(allColumns, layout);
   const label = (column: ColumnDefinition) =>
     column.key === ACTIONS_KEY ? t('list.actions') : pick(column.label);
+  // A reference reads as its name (GET /api/names), every other value through its column's type.
+  const cellOf = (column: ColumnDefinition, row: Row) => {
+    const value = valueAt(row, column.field ?? column.key);
+    if (column.ref) return name(column.ref, value);
+    if (column.type === 'caseValue')
+      return changedValueText(
+        String(valueAt(row, column.pathField ?? 'pointer') ?? ''),
+        value,
+        pick,
+        t,
+        name,
+      );
+    return cellText(column, row, pick, t, locale);
+  };
   const dataColumns: DataColumn<Row>[] = shownColumns
     .filter((column) => column.key !== ACTIONS_KEY)
     .map((column) => ({
@@ -159,7 +177,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
       ...(column.minWidth ? { minWidth: column.minWidth } : {}),
       kind: column.type ?? 'text',
       sortable: Boolean(column.sortable),
-      text: (row: Row) => cellText(column, row, pick, t, locale),
+      text: (row: Row) => cellOf(column, row),
     }));
 
   // Only a list loaded whole sorts on screen; the server sorted a paged one.
@@ -218,11 +236,27 @@ export function ListView({ definition }: { definition: ListDefinition }) {
     // Serial numbers as on screen: a page's rows alone start at the page; a whole export at 1.
     // The pages read again come in the server's order, which is the sort on screen.
     const first = all === sortedRows ? (page - 1) * size : 0;
+    // Names of every exported row's references, not only the page's.
+    const references = new Map<NameKind, unknown[]>();
+    const refer = (kind: NameKind | undefined, id: unknown) => {
+      if (!kind) return;
+      const ids = references.get(kind) ?? [];
+      ids.push(id);
+      references.set(kind, ids);
+    };
+    for (const column of columns)
+      for (const row of all) {
+        const value = valueAt(row, column.field ?? column.key);
+        if (column.ref) refer(column.ref, value);
+        else if (column.type === 'caseValue')
+          refer(caseFieldRef(String(valueAt(row, column.pathField ?? 'pointer') ?? '')), value);
+      }
+    await Promise.all([...references].map(([kind, ids]) => loadNames(kind, ids)));
     await exportXlsx(
       `${pick(definition.title)}-${todayIso()}`,
       pick(definition.title),
       [t('list.serial'), ...columns.map(label)],
-      all.map((row, i) => [String(first + i + 1), ...columns.map((c) => cellText(c, row, pick, t, locale))]),
+      all.map((row, i) => [String(first + i + 1), ...columns.map((c) => cellOf(c, row))]),
     );
   };
 
