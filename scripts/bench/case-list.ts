@@ -41,6 +41,7 @@ import { demoProject, recordingSigner, TENANT_PERMISSIONS } from '../../server/s
 import type { CaseDocument } from '../../server/src/cases/document';
 import type { Project } from '../../server/src/cases/projects';
 import { canonicalFold } from '../../server/src/store/sql-filter';
+import { caseDeadline, proposePlan, reportingRules } from '@pv/engine';
 import { benchLine, percentile } from './measure';
 
 /** Bump when the generated data changes: the cached store is keyed by it. */
@@ -155,7 +156,10 @@ function summaryOf(tenant: string, n: number): CaseSummary {
       studyProjectId: projectOf(tenant),
     },
   } as unknown as CaseDocument;
-  return buildSummary(`${tenant}-case-${String(n).padStart(7, '0')}`, doc);
+  // The deadline as the submissions module gives it for a project reporting to one NMPA receiver.
+  const proposal = proposePlan(reportingRules.nmpa, doc, { receiverId: 'cde', authority: 'nmpa' });
+  const plan = { receiverId: 'cde', receiverName: 'CDE', proposal, declined: false, sent: false };
+  return buildSummary(`${tenant}-case-${String(n).padStart(7, '0')}`, doc, caseDeadline([plan], true));
 }
 
 const signer = recordingSigner();

@@ -135,7 +135,7 @@ async function main(): Promise<void> {
       },
     } as unknown as CaseDocument;
     cases.push({ _id: id, ...full });
-    summaries.push(buildSummary(id, full) as unknown as Record<string, unknown>);
+    summaries.push(buildSummary(id, full, null) as unknown as Record<string, unknown>);
   }
   for (let i = 0; i < cases.length; i += 500) {
     await handle.collection(C.cases).insertMany(cases.slice(i, i + 500));

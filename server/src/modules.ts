@@ -27,6 +27,7 @@ import { unblindingModule } from './unblinding';
 import { namesModule } from './names';
 import { queriesModule } from './queries';
 import { reportsModule } from './reports';
+import { submissionsModule } from './submissions';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -53,4 +54,5 @@ export const modules: ServerModule[] = [
   namesModule,
   queriesModule,
   reportsModule,
+  submissionsModule,
 ];

@@ -16,6 +16,8 @@ export type { RuleReceiver, EvaluateOptions } from './evaluate';
 export { proposePlan, evaluateFacts, checkReportingRules, receiverAuthority } from './evaluate';
 export type { CaseFacts, ComputedFact, ReportingFact } from './facts';
 export { caseFacts, REPORTING_FACTS } from './facts';
+export type { CaseDeadline, ReceiverPlan } from './deadline';
+export { caseDeadline, reportingReminderDays } from './deadline';
 
 /** The declared rule sets, by authority. */
 export const reportingRules: Record<Authority, ReportingRules> = {

@@ -1,12 +1,10 @@
 /**
- * Workflow machine, conditions and reporting deadlines: the declared workflows (case, E2B
+ * Workflow machine, conditions and reporting-clock arithmetic: the declared workflows (case, E2B
  * transmission, unblinding) applied to facts.
  */
 import caseWorkflowJson from '../../../schemas/workflows/case.json';
-import deadlinesJson from '../../../schemas/workflows/reporting-deadlines.json';
 import transmissionWorkflowJson from '../../../schemas/workflows/transmission.json';
 import unblindingWorkflowJson from '../../../schemas/workflows/unblinding.json';
-import type { DeadlineRules } from './deadlines';
 import type { WorkflowDefinition } from './types';
 
 export type * from './types';
@@ -23,17 +21,7 @@ export {
   WorkflowError,
 } from './machine';
 export type { AvailableAction } from './machine';
-export {
-  reportingDeadline,
-  deadlineRuns,
-  deadlineFacts,
-  reminderBucket,
-  earliestDay,
-  addDays,
-  daysBetween,
-  SERIOUSNESS_CRITERIA,
-} from './deadlines';
-export type { CaseDeadline, DeadlineRule, DeadlineRules } from './deadlines';
+export { reminderBucket, earliestDay, addDays, daysBetween, SERIOUSNESS_CRITERIA } from './deadlines';
 
 /** The base case workflow of schemas/workflows/case.json. */
 export const caseWorkflow = caseWorkflowJson as unknown as WorkflowDefinition;
@@ -41,5 +29,3 @@ export const caseWorkflow = caseWorkflowJson as unknown as WorkflowDefinition;
 export const transmissionWorkflow = transmissionWorkflowJson as unknown as WorkflowDefinition;
 /** The unblinding workflow of one application, schemas/workflows/unblinding.json. */
 export const unblindingWorkflow = unblindingWorkflowJson as unknown as WorkflowDefinition;
-/** The expedited-reporting deadline rules of schemas/workflows/reporting-deadlines.json. */
-export const reportingDeadlineRules = deadlinesJson as unknown as DeadlineRules;

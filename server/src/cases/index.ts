@@ -25,6 +25,8 @@ export { CASE_OBJECT, callerProjects, listScope, requireProjectMember } from './
 export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
 export { recordCaseTransmissions } from './transmission';
+export { provideCaseDeadline, refreshCaseDeadlines } from './deadline';
+export type { CaseDeadlineSource } from './deadline';
 export type { CaseTransmissionMove, CaseTransmissionStatus } from './transmission';
 export { recordCaseHistoryLine } from './history-line';
 export type { CaseHistoryLine } from './history-line';

@@ -33,10 +33,10 @@ async function seeded(
 
 // Reaction indexes (demo/factory REACTION_TERMS): 0 rash (non-serious), 13 cardiac arrest (fatal),
 // 5 febrile neutropenia (hospitalisation), 7 interstitial lung disease (life-threatening).
-const fatalSusar = await seeded(1, { receivedDaysAgo: 10, reactionIndex: 13, susar: true }); // due 7 days after: overdue by 3
-const otherSusar = await seeded(2, { receivedDaysAgo: 10, reactionIndex: 5, susar: true }); // due in 5 days
-const serious = await seeded(3, { receivedDaysAgo: 2, reactionIndex: 5, susar: false }); // due in 13 days
-const lifeThreatening = await seeded(4, { receivedDaysAgo: 0, reactionIndex: 7, susar: true }); // due in 7 days
+const fatalSusar = await seeded(1, { receivedDaysAgo: 10, reactionIndex: 13, susar: true });
+const otherSusar = await seeded(2, { receivedDaysAgo: 10, reactionIndex: 5, susar: true });
+const serious = await seeded(3, { receivedDaysAgo: 2, reactionIndex: 5, susar: false });
+const lifeThreatening = await seeded(4, { receivedDaysAgo: 0, reactionIndex: 7, susar: true });
 const nonSerious = await seeded(5, { receivedDaysAgo: 1, reactionIndex: 0, susar: false });
 
 const search = (body: object) => entry.call('POST', '/cases/search', body);
@@ -138,35 +138,18 @@ describe('workbench feeds', () => {
     expect((await rig.as('qc').call('GET', '/workbench/todo')).body.data.total).toBe(0);
   });
 
-  it('lists overdue cases from the 7-day clock of a fatal SUSAR', async () => {
-    const overdue = await entry.call('GET', '/workbench/overdue');
-    expect(ids(overdue)).toEqual([fatalSusar.id]);
-    expect(overdue.body.data.items[0]).toMatchObject({
-      daysLeft: -3,
-      reminder: 'overdue',
-      deadline: { ruleId: 'susarFatalOrLifeThreatening', days: 7, dueDate: '2026-11-18', runs: true },
-    });
-  });
-
-  it('lists pre-due cases within 7, 15 and 30 days', async () => {
-    expect(ids(await entry.call('GET', '/workbench/predue?days=7'))).toEqual(
-      [otherSusar.id, lifeThreatening.id].sort(),
-    );
-    const fifteen = await entry.call('GET', '/workbench/predue?days=15');
-    expect(ids(fifteen)).toEqual([otherSusar.id, serious.id, lifeThreatening.id].sort());
-    expect(
-      fifteen.body.data.items.map((i: { id: string; reminder: number }) => [i.id === serious.id, i.reminder]),
-    ).toContainEqual([true, 15]);
-    expect((await entry.call('GET', '/workbench/predue?days=30')).body.data.total).toBe(3);
+  // Deadlines come from the project's receivers (server/src/submissions/deadline.test.ts); this rig
+  // mounts no submissions module, so no case has a clock.
+  it('counts the feeds; a reminder window other than 7/15/30 is refused', async () => {
     expect((await entry.call('GET', '/workbench/predue?days=10')).body.code).toBe(400);
     expect((await entry.call('GET', '/workbench/counts')).body.data).toEqual({
       todo: 5,
-      overdue: 1,
-      predue: { 7: 2, 15: 3, 30: 3 },
+      overdue: 0,
+      predue: { 7: 0, 15: 0, 30: 0 },
     });
   });
 
-  it('stops the clock once the case reaches transmission', async () => {
+  it('hands the case to the submitter once its plan is approved', async () => {
     let rev = fatalSusar.rev;
     const path: [string, string][] = [
       ['dataQc', 'qc'],
@@ -192,7 +175,6 @@ describe('workbench feeds', () => {
       password: PASSWORD,
     });
     expect(approved.body.code).toBe(200);
-    expect((await entry.call('GET', '/workbench/overdue')).body.data.total).toBe(0);
     expect((await rig.as('submitter').call('GET', '/workbench/todo')).body.data.total).toBe(1);
   });
 });

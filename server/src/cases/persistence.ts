@@ -4,6 +4,7 @@ import type { Handle, StoredDoc, Update } from '../store';
 import { C } from './collections';
 import type { CaseDocument } from './document';
 import { CASE_SECTIONS, caseContent } from './document';
+import { deadlineOf } from './deadline';
 import { buildSummary } from './summary';
 import type { CaseSummary } from './summary';
 
@@ -36,7 +37,9 @@ export async function loadCase(handle: Handle, caseId: string): Promise<StoredCa
 /** Inserts a new case and its summary (inside the caller's transaction when given one). */
 export async function insertCase(handle: Handle, caseId: string, doc: CaseDocument): Promise<StoredCase> {
   const stored = await handle.collection<CaseDocument>(C.cases).insertOne({ _id: caseId, ...doc });
-  await handle.collection<Omit<CaseSummary, '_id'>>(C.summaries).insertOne(buildSummary(caseId, doc));
+  await handle
+    .collection<Omit<CaseSummary, '_id'>>(C.summaries)
+    .insertOne(buildSummary(caseId, doc, await deadlineOf(handle, caseId, doc)));
   return stored;
 }
 
@@ -62,7 +65,7 @@ export async function replaceCase(
   const options = reason ? { expectedRev, reason } : { expectedRev };
   const stored = await handle.collection<CaseDocument>(C.cases).updateOne({ _id: caseId }, update, options);
   if (!stored) throw errors.notFound('cases.notFound', { id: caseId });
-  const summary = buildSummary(caseId, doc);
+  const summary = buildSummary(caseId, doc, await deadlineOf(handle, caseId, doc));
   const { _id: _ignored, ...fields } = summary;
   await handle.collection<Omit<CaseSummary, '_id'>>(C.summaries).updateOne({ _id: caseId }, { $set: fields });
   return stored;

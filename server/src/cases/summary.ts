@@ -3,13 +3,7 @@
  * workflow state, the reporting deadline and the duplicate-check keys, kept in `caseSummaries` so
  * lists never read whole case documents.
  */
-import {
-  caseListDefinition,
-  deadlineRuns,
-  nameBlockKey,
-  reportingDeadline,
-  reportingDeadlineRules,
-} from '@pv/engine';
+import { caseListDefinition, nameBlockKey } from '@pv/engine';
 import type { CaseDeadline } from '@pv/engine';
 import type { CaseDocument, CaseState } from './document';
 
@@ -92,7 +86,8 @@ export interface CaseSummary {
   state: CaseState;
   /** Values per list pointer key (arrays where the pointer crosses an array). */
   v: Record<string, unknown>;
-  deadline: (CaseDeadline & { runs: boolean }) | null;
+  /** The earliest open due date over the project's receivers (deadline.ts). */
+  deadline: CaseDeadline | null;
   dup: DuplicateKeys;
 }
 
@@ -164,7 +159,7 @@ export function duplicateKeys(doc: Doc): DuplicateKeys {
   };
 }
 
-export function buildSummary(caseId: string, doc: CaseDocument): CaseSummary {
+export function buildSummary(caseId: string, doc: CaseDocument, deadline: CaseDeadline | null): CaseSummary {
   const v: Record<string, unknown> = {};
   for (const pointer of LIST_POINTERS) {
     const values = valuesAt(doc, pointer)
@@ -172,7 +167,6 @@ export function buildSummary(caseId: string, doc: CaseDocument): CaseSummary {
       .filter((value) => value !== null);
     v[pointerKey(pointer)] = pointer.includes('*') ? [...new Set(values)] : (values[0] ?? null);
   }
-  const deadline = reportingDeadline(reportingDeadlineRules, doc);
   // Flags absent from the document are false in the summary, so list filters are plain equalities.
   const state = { ...doc.state };
   for (const flag of ['isTeae', 'isSae', 'isSar', 'isSusar', 'isAesi', 'isCompleted', 'isLocked'] as const) {
@@ -182,7 +176,7 @@ export function buildSummary(caseId: string, doc: CaseDocument): CaseSummary {
     _id: caseId,
     state,
     v,
-    deadline: deadline ? { ...deadline, runs: deadlineRuns(reportingDeadlineRules, doc) } : null,
+    deadline,
     dup: duplicateKeys(doc),
   };
 }

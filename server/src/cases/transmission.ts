@@ -15,6 +15,7 @@ import type { WorkflowHistoryEntry } from '../workflow';
 import { C } from './collections';
 import type { CaseDocument } from './document';
 import { caseContent } from './document';
+import { deadlineOf } from './deadline';
 import { frozenRefusal, isFrozen } from './freeze';
 
 /** What happened to the case's transmission to one receiver, worst first (the order of the summary status). */
@@ -173,6 +174,11 @@ export async function recordCaseTransmissions(
       await summaries.updateOne(
         { _id: move.caseId },
         { $set: { transmission: { status: transmissionStatusOf(receivers), receivers } } },
+      );
+      // A sent plan closes its clock: the case's deadline moves to the next open receiver.
+      await summaries.updateOne(
+        { _id: move.caseId },
+        { $set: { deadline: await deadlineOf(tx, move.caseId, doc) } },
       );
     }
   });

@@ -7,7 +7,7 @@ import type { JsonSchema } from '../http';
 import type { Filter } from '../store';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http';
-import { reportingDeadlineRules } from '@pv/engine';
+import { reportingReminderDays } from '@pv/engine';
 import { emptyScope, listScope, scopeIds } from './membership';
 import { counts, feed, overdueFilter, predueFilter, todoFilter } from './workbench';
 
@@ -112,7 +112,7 @@ export function workbenchRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         return {
           todo: 0,
           overdue: 0,
-          predue: Object.fromEntries(reportingDeadlineRules.reminderDays.map((d) => [d, 0])),
+          predue: Object.fromEntries(reportingReminderDays.map((d) => [d, 0])),
         };
       return counts(tenantHandle(c), requirePrincipal(c).userId, today(), scopeIds(scope));
     },

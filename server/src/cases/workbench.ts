@@ -2,7 +2,7 @@
  * The personal workbench's case feeds (SPEC 2 /home): cases waiting for the caller, cases past
  * their expedited-reporting deadline, and cases due within 7, 15 or 30 days - all from summaries.
  */
-import { addDays, reminderBucket, reportingDeadlineRules } from '@pv/engine';
+import { addDays, reminderBucket, reportingReminderDays } from '@pv/engine';
 import { errors } from '../http';
 import type { Filter, Handle } from '../store';
 import { C } from './collections';
@@ -29,7 +29,7 @@ function withDeadline(summary: CaseSummary, today: string): WorkbenchRow {
   return {
     ...toRow(summary),
     daysLeft: due ? Math.round((Date.parse(due) - Date.parse(today)) / 86_400_000) : null,
-    reminder: due && summary.deadline?.runs ? reminderBucket(reportingDeadlineRules, due, today) : null,
+    reminder: due && summary.deadline?.runs ? reminderBucket(reportingReminderDays, due, today) : null,
   };
 }
 
@@ -47,10 +47,10 @@ export const overdueFilter = (today: string, projectIds: string[]): Filter => ({
 });
 
 export function predueFilter(today: string, days: number, projectIds: string[]): Filter {
-  if (!reportingDeadlineRules.reminderDays.includes(days)) {
+  if (!reportingReminderDays.includes(days)) {
     throw errors.badRequest('cases.badReminder', {
       days,
-      allowed: reportingDeadlineRules.reminderDays.join('/'),
+      allowed: reportingReminderDays.join('/'),
     });
   }
   return {
@@ -84,7 +84,7 @@ export async function feed(
 export async function counts(handle: Handle, userId: string, today: string, projectIds: string[]) {
   const summaries = handle.collection(C.summaries);
   const predue: Record<string, number> = {};
-  for (const days of reportingDeadlineRules.reminderDays)
+  for (const days of reportingReminderDays)
     predue[days] = await summaries.count(predueFilter(today, days, projectIds));
   return {
     todo: await summaries.count(todoFilter(userId, projectIds)),

@@ -9,8 +9,8 @@ export { CATALOGUE as catalogueCollectionNames } from './catalogue';
 export { CATALOGUE } from './catalogue';
 export { PROJECT_OBJECT, projectObject, requireProjectPermission } from './object';
 export { PROJECTS, findProject, projectsCollection } from './model';
-export { provideProjectUse } from './service';
-export type { ProjectUseCounter } from './service';
+export { provideProjectReceiversListener, provideProjectUse } from './service';
+export type { ProjectReceiversListener, ProjectUseCounter } from './service';
 export type { Project, ProjectDrug, StudySite, StudyStaffMember } from './model';
 
 import { defineModule } from '../http';

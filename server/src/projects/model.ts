@@ -85,6 +85,8 @@ export interface Project {
   studyStaff?: StudyStaffMember[];
   /** C.5.1.r study registrations. */
   registrations?: { number: string; country: string }[];
+  /** The receivers (exports' receivers) this project's cases are reported to; their authorities' rules give the plans. */
+  receiverIds?: string[];
   lockedAt?: string | null;
   lockedBy?: string | null;
   lockedByName?: string | null;

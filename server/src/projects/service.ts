@@ -48,6 +48,7 @@ export function projectView(p: StoredDoc<Project>) {
     endDate: p.endDate ?? null,
     studyStaff: p.studyStaff ?? [],
     registrations: p.registrations ?? [],
+    receiverIds: p.receiverIds ?? [],
     locked: p.locked,
     lockedAt: p.lockedAt ?? null,
     lockedBy: p.lockedBy ?? null,
@@ -147,7 +148,18 @@ export async function updateProject(
       { expectedRev: rev },
     );
   if (!updated) throw errors.notFound('projects.notFound');
+  const before = JSON.stringify(project.receiverIds ?? []);
+  if (before !== JSON.stringify(updated.receiverIds ?? []))
+    for (const listener of receiverListeners.values()) await listener(handle, projectId);
   return updated;
+}
+
+/** Told when a project's receivers change (the submissions module recomputes its cases' deadlines). */
+export type ProjectReceiversListener = (handle: Handle, projectId: string) => Promise<void>;
+const receiverListeners = new Map<string, ProjectReceiversListener>();
+
+export function provideProjectReceiversListener(module: string, listener: ProjectReceiversListener): void {
+  receiverListeners.set(module, listener);
 }
 
 const OPTIONAL_FIELDS = [
@@ -162,6 +174,7 @@ const OPTIONAL_FIELDS = [
   'endDate',
   'studyStaff',
   'registrations',
+  'receiverIds',
 ] as const;
 
 /** What names a project (or one of its study sites), counted by the module that keeps it. */

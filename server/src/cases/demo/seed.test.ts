@@ -144,9 +144,7 @@ describe('demo seed', () => {
   it('feeds the demo users\u2019 workbench and history', async () => {
     const qc = rig.as('acc-qc', 'demo-tenant');
     expect((await qc.call('GET', '/workbench/todo')).body.data.total).toBe(10);
-    const counts = (await qc.call('GET', '/workbench/counts')).body.data;
-    expect(counts.overdue).toBeGreaterThan(0);
-    expect(counts.predue[7]).toBeGreaterThan(0);
+    // Overdue and pre-due counts need the project's receivers: server/src/submissions/seed.test.ts.
     const search = await qc.call('POST', '/cases/search', { tab: 'all', filters: { completion: 'true' } });
     expect(search.body.data.total).toBe(3);
     const transmitted = search.body.data.items[0].id as string;

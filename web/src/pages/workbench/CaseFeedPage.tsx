@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { Button, Spinner, Tab, TabList, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import type { SelectTabData } from '@fluentui/react-components';
-import { reportingDeadlineRules } from '@pv/engine';
+import { reportingReminderDays } from '@pv/engine';
 import { notify } from '../../app/notify';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
@@ -19,7 +19,7 @@ import { CaseFeedTable } from './CaseFeedTable';
 import { feedTableId, useFeed } from './useFeed';
 
 const SIZE = 20;
-const REMINDER_DAYS = reportingDeadlineRules.reminderDays;
+const REMINDER_DAYS = reportingReminderDays;
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },

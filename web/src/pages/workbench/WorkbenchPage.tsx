@@ -20,7 +20,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { SelectTabData } from '@fluentui/react-components';
-import { reportingDeadlineRules } from '@pv/engine';
+import { reportingReminderDays } from '@pv/engine';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import type { FeedKind, WorkbenchCounts } from './api';
@@ -95,9 +95,7 @@ export default function WorkbenchPage() {
 
   const overtimeTabs: OvertimeTab[] = [
     ...(can(FEED_PERMISSION.overdue) ? (['overdue'] as const) : []),
-    ...(can(FEED_PERMISSION.predue)
-      ? reportingDeadlineRules.reminderDays.map((days) => `predue-${days}` as const)
-      : []),
+    ...(can(FEED_PERMISSION.predue) ? reportingReminderDays.map((days) => `predue-${days}` as const) : []),
   ];
   const [overtime, setOvertime] = useState<OvertimeTab | null>(null);
   const currentOvertime = overtime ?? overtimeTabs[0] ?? null;
@@ -121,7 +119,7 @@ export default function WorkbenchPage() {
       to: FEED_ROUTE.overdue,
       show: can(FEED_PERMISSION.overdue),
     },
-    ...reportingDeadlineRules.reminderDays.map((days) => ({
+    ...reportingReminderDays.map((days) => ({
       key: `predue-${days}`,
       label: t('workbench.reminder.within', { days }),
       value: counts?.predue[String(days)],

@@ -2,6 +2,7 @@
  * The personal workbench's calls (server/src/cases/workbench-routes.ts, mounted at /api/workbench):
  * to-do cases, overdue cases, cases due within a reminder window, and their counts.
  */
+import type { CaseDeadline } from '@pv/engine';
 import { api } from '../../app/api';
 
 export type FeedKind = 'todo' | 'overdue' | 'predue';
@@ -11,7 +12,8 @@ export interface FeedRow {
   id: string;
   values: Record<string, unknown>;
   state: { workflowNode?: string; handlerName?: string; isCompleted?: boolean; validity?: string };
-  deadline: { ruleId: string; days: number; clockStart: string; dueDate: string; runs: boolean } | null;
+  /** The earliest open due date over the project's receivers (schemas/rules/reporting). */
+  deadline: CaseDeadline | null;
   daysLeft: number | null;
   reminder: number | 'overdue' | null;
 }

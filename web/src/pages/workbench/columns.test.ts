@@ -11,9 +11,13 @@ const row = (over: Partial<FeedRow>): FeedRow => ({
   values: { report_reportCode: 'XY-2026-0001', patient_patientsName: 'AB', report_reportType: '2' },
   state: { workflowNode: 'dataQc', handlerName: 'QC' },
   deadline: {
-    ruleId: 'susarFatalOrLifeThreatening',
+    receiverId: 'r1',
+    receiverName: 'CDE',
+    authority: 'nmpa',
+    ruleId: 'nmpa.study.susarFatalOrLifeThreatening',
+    label: { zh: '致死或危及生命的SUSAR：7天', en: 'Fatal or life-threatening SUSAR: 7 days' },
     days: 7,
-    clockStart: '20261101',
+    clockStart: { e2b: 'C.1.4', value: '20261101' },
     dueDate: '2026-11-08',
     runs: true,
   },
@@ -37,9 +41,9 @@ describe('workbench feed columns', () => {
     expect(reminderText(row({ reminder: null }), t)).toBe('');
   });
 
-  it('labels the workflow node, the deadline rule and the report type from their definitions', () => {
+  it('labels the workflow node, the deciding receiver\u2019s rule and the report type from their definitions', () => {
     expect(text('node', row({}))).toBe('Data quality control');
-    expect(text('deadlineRule', row({}))).toBe('Fatal or life-threatening SUSAR: 7 days');
+    expect(text('deadlineRule', row({}))).toBe('CDE: Fatal or life-threatening SUSAR: 7 days');
     expect(text('reportType', row({}))).not.toBe('');
     expect(text('reportCode', row({}))).toBe('XY-2026-0001');
     expect(text('dueDate', row({}))).toBe('2026-11-08');

@@ -2,7 +2,7 @@
  * The columns of the workbench's case feeds: who and what the case is, where it stands in the
  * workflow, and its expedited-reporting clock (rule, due date, days left, reminder window).
  */
-import { caseWorkflow, codelists, reportingDeadlineRules } from '@pv/engine';
+import { caseWorkflow, codelists } from '@pv/engine';
 import type { LocalisedText } from '../../i18n';
 import type { NameKind } from '../../display/names';
 import type { FeedRow } from './api';
@@ -72,10 +72,8 @@ export const FEED_COLUMNS: FeedColumn[] = [
   {
     key: 'deadlineRule',
     labelKey: 'workbench.column.deadlineRule',
-    text: (r, _t, pick) => {
-      const rule = reportingDeadlineRules.rules.find((x) => x.id === r.deadline?.ruleId);
-      return rule ? pick(rule.label) : '';
-    },
+    // The deciding rule of the receiver whose due date comes first, as its authority's file labels it.
+    text: (r, _t, pick) => (r.deadline ? `${r.deadline.receiverName}: ${pick(r.deadline.label)}` : ''),
   },
   { key: 'dueDate', labelKey: 'workbench.column.dueDate', text: (r) => r.deadline?.dueDate ?? '' },
   { key: 'daysLeft', labelKey: 'workbench.column.daysLeft', text: (r, t) => daysLeftText(r, t) },
