@@ -47,7 +47,7 @@ const letterObject: ObjectResolver = {
 
 export const queriesModule: ServerModule = defineModule({
   name: 'queries',
-  dependsOn: ['auth', 'cases', 'configurator', 'jobs', 'messages', 'reports', 'uploads'],
+  dependsOn: ['auth', 'cases', 'configurator', 'jobs', 'messages', 'reports', 'uploads', 'workflow'],
   collections,
   routes: (router) => {
     // Every case save at a QC node checks and records its corrections in the save's transaction.

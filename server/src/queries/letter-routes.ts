@@ -11,12 +11,13 @@ import { contentDisposition } from '../uploads';
 import type { Filter } from '../store';
 import type { QueryLetter } from './model';
 import { Q } from './model';
-import type { DraftInput, LetterAction, MoveInput } from './letters';
+import type { DraftInput, LetterAction, LetterFollowUpInput, MoveInput } from './letters';
 import {
   LETTER_ACTIONS,
   LETTER_PERMISSIONS,
   LETTER_STATES,
   draftLetter,
+  followUpFromLetter,
   letterPermission,
   letterView,
   loadLetter,
@@ -160,4 +161,26 @@ export function letterRoutes(router: ModuleRouter): void {
         return letterView(caller, await moveLetter(caller, params.letterId, action, body));
       },
     );
+
+  router.route<LetterFollowUpInput, Record<string, unknown>, { letterId: string }>(
+    {
+      method: 'post',
+      path: '/letters/:letterId/follow-up',
+      object: LETTER_OBJECT,
+      summary:
+        "Starts the case's follow-up version from an answered letter: C.1.5 is the answer date, the answer file becomes the case's attachment, the letter records the version (once); the case's follow-up rules apply (a completed report)",
+      permission: LETTER_PERMISSIONS.followUp,
+      params: letterParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { rev, reason: { type: 'string', maxLength: 2000 } },
+      },
+    },
+    async (c, { params, body }) => {
+      const caller = callerOf(c);
+      const started = await followUpFromLetter(caller, params.letterId, body ?? {});
+      return { ...(await letterView(caller, started.letter)), caseVersion: started.version };
+    },
+  );
 }

@@ -10,7 +10,8 @@ import { Readable } from 'node:stream';
 import mammoth from 'mammoth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkWorkflow } from '@pv/engine';
-import { openFileStore } from '../files';
+import { caseCollectionNames } from '../cases/index';
+import { CASE_ATTACHMENT_OWNER, openFileStore } from '../files';
 import { closePrinter } from '../reports';
 import { readPdf, squash } from '../reports/testing';
 import { LETTER_ANSWER_OWNER } from './index';
@@ -180,7 +181,7 @@ describe('query letters', () => {
 
     letter = await ok(move(letter, 'close'));
     expect(letter.state).toBe('closed');
-    expect(letter.can).toEqual({ send: false, answer: false, close: false });
+    expect(letter.can).toEqual({ send: false, answer: false, close: false, followUp: true });
     const bodies: Record<string, Data> = {
       send: { sentDate: '2026-11-21', channel: 'email' },
       answer: { answerDate: '2026-11-24', fileId },
@@ -188,6 +189,53 @@ describe('query letters', () => {
     };
     for (const [action, body] of Object.entries(bodies))
       expect((await move(letter, action, body)).body.msg).toMatch(/is closed$/);
+  });
+
+  it("starts the case's follow-up once from an answered letter; the answer file stays attached across versions", async () => {
+    const { id: caseId } = await filled(5);
+    await externalQuery(caseId);
+    let letter = await ok(draft(caseId));
+    const today = clock.now().toISOString().slice(0, 10);
+    letter = await ok(move(letter, 'send', { sentDate: today, channel: 'post' }));
+    const followUp = (who = qc, lang: 'en' | 'cn' = 'en') =>
+      who.call('POST', `/queries/letters/${letter.id}/follow-up`, {}, lang);
+    expect((await followUp()).body.msg).toBe(
+      `Query letter ${letter.number} is sent: a follow-up version starts from an answered letter`,
+    );
+    expect((await followUp(qc, 'cn')).body.msg).toBe(
+      `质疑函${letter.number}当前为已发送：只有已回复的质疑函才能生成随访版本`,
+    );
+    const fileId = await upload('qc', 'the reporter answers');
+    letter = await ok(move(letter, 'answer', { answerDate: today, fileId }));
+    expect(letter.can.followUp).toBe(true);
+    // The case's own rule: only a completed report has a follow-up.
+    expect((await followUp()).body.code).toBe(400);
+    const cases = tenant.collection(caseCollectionNames.cases);
+    await cases.updateOne({ _id: caseId }, { $set: { 'state.isCompleted': true } });
+    expect((await followUp(rig.as('outsider'))).status).toBe(403);
+    const started = await ok(followUp());
+    expect(started).toMatchObject({ followUpVersion: 2, caseVersion: 2, can: { followUp: false } });
+    expect((await followUp()).body.msg).toBe(
+      `Query letter ${letter.number} already started follow-up version 2`,
+    );
+    const attachmentsOf = async () =>
+      ((await ok(qc.call('GET', `/cases/${caseId}`))).document.attachments ?? []).map((a: Data) => a.fileId);
+    const second = await ok(qc.call('GET', `/cases/${caseId}`));
+    expect(second.document.state).toMatchObject({ version: 2, versionType: 'followUp' });
+    expect(second.document.report.reportDateLast).toBe(today.replaceAll('-', ''));
+    expect(await attachmentsOf()).toEqual([fileId]);
+    expect((await files.forTenant(tenant).stat(fileId))?.owners).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: CASE_ATTACHMENT_OWNER, id: caseId })]),
+    );
+    // A later follow-up of the case keeps the attachment.
+    await cases.updateOne({ _id: caseId }, { $set: { 'state.isCompleted': true } });
+    const third = await qc.call('POST', `/cases/${caseId}/follow-up`, {
+      reason: '再次随访',
+      latestInformationDate: today.replaceAll('-', ''),
+    });
+    expect(third.body.code, JSON.stringify(third.body)).toBe(200);
+    expect((await ok(qc.call('GET', `/cases/${caseId}`))).document.state.version).toBe(3);
+    expect(await attachmentsOf()).toEqual([fileId]);
   });
 
   it("is checked in the case's project: another project and another tenant see nothing", async () => {

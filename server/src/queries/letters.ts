@@ -10,8 +10,17 @@
 import { planAction, targetsOf } from '@pv/engine';
 import type { Caller } from '../http';
 import { errors } from '../http';
-import { caseContent, loadCase, projectIdOf, requireProjectMember } from '../cases';
-import { ownerAllows, registerFileOwner } from '../files';
+import type { ActionEffectFn, CaseDocument } from '../cases';
+import {
+  caseContent,
+  followUpEffect,
+  loadCase,
+  projectIdOf,
+  requireProjectMember,
+  runCaseAction,
+} from '../cases';
+import { CASE_ATTACHMENT_OWNER, ownerAllows, registerFileOwner } from '../files';
+import { identitySigner } from '../workflow';
 import { fileCaller } from '../uploads';
 import type { Handle, StoredDoc } from '../store';
 import { RevisionConflictError } from '../store';
@@ -27,6 +36,8 @@ export const LETTER_STATES: readonly string[] = workflow.order;
 export const LETTER_PERMISSIONS = {
   list: 'casemanagement:queryLetterManagement',
   add: 'casemanagement:queryLetterManagement:add',
+  /** The case's follow-up version from an answered letter: the case workflow's follow-up permission. */
+  followUp: 'activecase:followUp',
 } as const;
 /** The permission of each move, as the workflow declares it. */
 export const letterPermission = (action: LetterAction): string => workflow.actions[action]!.permission!;
@@ -233,5 +244,86 @@ export async function letterView(caller: Caller, letter: StoredLetter) {
     can[action] =
       targetsOf(workflow, letter.state, action).length > 0 &&
       (await caller.authorize(letterPermission(action), { projectId: letter.projectId }));
+  can.followUp =
+    FOLLOW_UP_STATES.includes(letter.state) &&
+    !letter.followUpVersion &&
+    (await caller.authorize(LETTER_PERMISSIONS.followUp, { projectId: letter.projectId }));
   return { id: _id, ...rest, queryCount: letter.queries.length, can };
+}
+
+/** A letter whose answer arrived (answered, or closed after it) may start the case's follow-up. */
+const FOLLOW_UP_STATES: readonly string[] = ['answered', 'closed'];
+
+export interface LetterFollowUpInput {
+  rev?: number;
+  /** The follow-up's reason; by default "answer to query letter <number>". */
+  reason?: string;
+}
+
+/**
+ * Starts the case's follow-up version from the reporter's answer: C.1.5 becomes the answer date,
+ * the answer file becomes an attachment of the case (it stays in later versions, as every
+ * attachment does), and the letter records the version it started (once only). The case's own
+ * follow-up rules apply (a completed report; the case workflow's permission in its project).
+ */
+export async function followUpFromLetter(
+  caller: Caller,
+  letterId: string,
+  input: LetterFollowUpInput,
+): Promise<{ letter: StoredLetter; caseId: string; version: number }> {
+  const letter = await loadLetter(caller, letterId);
+  if (!FOLLOW_UP_STATES.includes(letter.state) || !letter.answerDate || !letter.answerFileId)
+    throw errors.badRequest('queries.letterFollowUpNotAnswered', {
+      number: letter.number,
+      status: caller.t(`queries.letterStatus.${letter.state}`),
+    });
+  if (letter.followUpVersion)
+    throw errors.badRequest('queries.letterFollowUpStarted', {
+      number: letter.number,
+      version: letter.followUpVersion,
+    });
+  if (input.rev !== undefined && input.rev !== letter.rev)
+    throw errors.conflict('queries.letterMoved', { number: letter.number });
+  const files = caller.deps.files?.forTenant(caller.tenant);
+  const file = files ? await files.stat(letter.answerFileId) : null;
+  const reason = input.reason?.trim() || caller.t('queries.letterFollowUpReason', { number: letter.number });
+  const followUp = followUpEffect({ reason, latestInformationDate: letter.answerDate.replaceAll('-', '') });
+  const effect: ActionEffectFn = async (ctx, tx) => {
+    const base = await followUp(ctx, tx);
+    const doc = base.doc as CaseDocument & { attachments?: Doc[] };
+    doc.attachments = [
+      ...(doc.attachments ?? []),
+      {
+        fileId: letter.answerFileId!,
+        fileName: file?.fileName ?? `${letter.number}`,
+        description: caller.t('queries.letterAnswerAttachment', { number: letter.number }),
+        source: letter.recipient.slice(0, 200),
+      },
+    ];
+    return {
+      ...base,
+      doc,
+      details: { ...base.details, queryLetterId: letter._id, letterNumber: letter.number },
+    };
+  };
+  const outcome = await runCaseAction(
+    caller,
+    identitySigner,
+    letter.caseId,
+    'followUp',
+    { opinion: reason },
+    effect,
+  );
+  await files?.addOwner(letter.answerFileId, {
+    kind: CASE_ATTACHMENT_OWNER,
+    id: letter.caseId,
+    ...(letter.projectId ? { projectId: letter.projectId } : {}),
+  });
+  const version = outcome.case.document.state.version;
+  const updated = await letters(caller.tenant).updateOne(
+    { _id: letter._id },
+    { $set: { followUpVersion: version } },
+    { expectedRev: letter.rev },
+  );
+  return { letter: updated ?? letter, caseId: letter.caseId, version };
 }

@@ -128,6 +128,8 @@ export interface QueryLetter {
   answerDate: string | null;
   answerFileId: string | null;
   closedAt: string | null;
+  /** The case version the answer started (its follow-up), once started. */
+  followUpVersion?: number | null;
 }
 
 export interface QcRecord {
