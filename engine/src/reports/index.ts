@@ -8,6 +8,7 @@ export {
   formatE2bDate,
   BLINDED,
   BLINDED_IN_TEXT,
+  valuesAt as documentValuesAt,
 } from './values';
 export { wrapText, widthOf } from './text';
 export { buildCiomsForm, ciomsMapping, parseLineTemplate, CHECKED, UNCHECKED } from './cioms';

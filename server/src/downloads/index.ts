@@ -19,7 +19,7 @@ import { downloadRoutes } from './routes';
 
 export const downloadsModule = defineModule({
   name: 'downloads',
-  dependsOn: ['auth', 'cases', 'jobs', 'names', 'uploads'],
+  dependsOn: ['auth', 'cases', 'jobs', 'names', 'unblinding', 'uploads'],
   collections: downloadCollections,
   routes: downloadRoutes,
   jobs: [caseLineListingJob, purgeExpiredDownloads],

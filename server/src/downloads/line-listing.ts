@@ -15,6 +15,8 @@ import { pointerKey } from '../cases';
 import type { Lang, Translator } from '../i18n';
 import type { Caller } from '../http';
 import { resolveNames } from '../names';
+import { listingValues } from '../unblinding';
+import type { Blinding } from '../unblinding';
 import type { NameAnswer, NameKind } from '../names';
 import type { TenantHandle } from '../store';
 import { declareDownload, jobTypeOf } from './kinds';
@@ -34,6 +36,8 @@ export interface LineListingPayload {
   projectIds: string[];
   /** Column ids of schemas/ui/case-list.json in the order shown. */
   columns: string[];
+  /** Asked for by the requester; unasked, the unblinding module gives each case the variant they may have. */
+  blinding?: Blinding;
 }
 
 export const LINE_LISTING_COLUMNS = caseListDefinition.columns.map((column) => column.id);
@@ -147,14 +151,28 @@ async function writeLineListing({
     const docs = await summaries.find({ _id: { $in: chunk } });
     const byId = new Map(docs.map((doc) => [doc._id, toRow(doc).values]));
     const names = await chunkNames(caller, columns, [...byId.values()]);
+    // The drugs' and SUSAR columns blinded or unblinded as the unblinding module decides per case.
+    const blinding = await listingValues(
+      caller,
+      chunk,
+      columns.map((column) => column.field),
+      payload.blinding,
+      deps.translator.t(payload.lang, 'unblinding.blindedValue'),
+    );
     for (const id of chunk) {
       const values = byId.get(id);
       // Deleted from the store since the snapshot: left out rather than written empty.
       if (!values) continue;
+      const output = blinding.get(id) ?? {};
+      const valueOf = (field: string) => {
+        const own = output[field];
+        if (!own) return values[pointerKey(field)];
+        return field.includes('*') ? own : (own[0] ?? values[pointerKey(field)]);
+      };
       sheet
         .addRow(
           columns.map((column) =>
-            cellText(column, values[pointerKey(column.field)], payload.lang, deps.translator, names),
+            cellText(column, valueOf(column.field), payload.lang, deps.translator, names),
           ),
         )
         .commit();

@@ -10,6 +10,8 @@ import type { CaseListQuery } from '../cases';
 import { caseListQuerySchema } from '../cases';
 import { emptyScope, listScope, scopeIds } from '../cases';
 import { fileResponse } from '../uploads';
+import { BLINDINGS, requireListingBlinding } from '../unblinding';
+import type { Blinding } from '../unblinding';
 import { LINE_LISTING_COLUMNS, LINE_LISTING_KIND } from './line-listing';
 import { deleteTask, listTasks, ownTask, startTask } from './service';
 
@@ -53,7 +55,7 @@ const taskIdParams: JsonSchema = {
 };
 
 export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
-  router.route<{ query?: CaseListQuery; columns?: string[] }>(
+  router.route<{ query?: CaseListQuery; columns?: string[]; blinding?: Blinding }>(
     {
       method: 'post',
       path: '/case-line-listing',
@@ -71,6 +73,8 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
             uniqueItems: true,
             items: { enum: LINE_LISTING_COLUMNS },
           },
+          // Unasked: each case unblinded where the caller holds the unblinded-view permission, else blinded.
+          blinding: { enum: [...BLINDINGS] },
         },
       },
       response: taskViewSchema,
@@ -80,10 +84,12 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       const scope = await listScope(callerOf(c), DOWNLOAD_PERMISSIONS.start);
       // A user of no project selects nothing; [] would mean every project to the job.
       if (emptyScope(scope)) throw errors.badRequest('downloads.nothingSelected');
+      await requireListingBlinding(callerOf(c), scopeIds(scope), body.blinding);
       return startTask(callerOf(c), deps, LINE_LISTING_KIND, {
         query: body.query ?? {},
         projectIds: scopeIds(scope),
         columns: body.columns ?? LINE_LISTING_COLUMNS,
+        ...(body.blinding ? { blinding: body.blinding } : {}),
       });
     },
   );

@@ -16,7 +16,9 @@ export {
   caseForOutput,
   casesForOutput,
   interchangeOutput,
+  listingValues,
   mayUnblind,
+  requireListingBlinding,
 } from './output';
 export type { Blinding } from './output';
 export type { UnblindingOutcome } from './outcome';

@@ -6,9 +6,10 @@
  * when the caller may see that case's assignment (the approver, the blind owner, the designated
  * unblinding person); anyone else's unblinded output is the case as entered.
  */
-import { BLINDED_IN_TEXT, blindCase } from '@pv/engine';
+import { BLINDED_IN_TEXT, blindCase, documentValuesAt } from '@pv/engine';
 import type { Caller } from '../http';
 import { errors } from '../http';
+import { caseContent, C as caseCollections, projectIdOf } from '../cases';
 import { findProject } from '../projects';
 import type { Handle, StoredDoc } from '../store';
 import { InvalidStoreRequestError } from '../store';
@@ -139,4 +140,70 @@ export async function caseForOutput<T extends Record<string, unknown>>(
   const blinding = await blindingFor(caller, projectId, requested);
   const [output] = await casesForOutput(caller, [{ caseId, document }], blinding);
   return { document: output!, blinding };
+}
+
+/** List columns whose values depend on the blinding: the drugs' (masked or revealed) and the re-assessed SUSAR flag. */
+const dependsOnBlinding = (field: string) => field.startsWith('/drugs/') || field === '/state/isSusar';
+
+/** Refuses an unblinded listing to a caller who holds the permission in none of the projects it covers. */
+export async function requireListingBlinding(
+  caller: Caller,
+  projectIds: (string | null)[],
+  requested?: Blinding,
+): Promise<void> {
+  if (requested !== 'unblinded') return;
+  // No project named: every project of the tenant, the permission asked tenant-wide.
+  for (const projectId of projectIds.length ? projectIds : [null])
+    if (await mayUnblind(caller, projectId)) return;
+  throw errors.forbidden('unblinding.unblindedForbidden');
+}
+
+/**
+ * A line listing's blinding-dependent column values for a chunk of cases, by case then field: each
+ * case blinded unless unblinded was asked for (or nothing was asked) and the caller may have it in
+ * the case's project; masked values read `blindedLabel`.
+ */
+export async function listingValues(
+  caller: Caller,
+  caseIds: string[],
+  fields: string[],
+  requested: Blinding | undefined,
+  blindedLabel: string,
+): Promise<Map<string, Record<string, unknown[]>>> {
+  const wanted = fields.filter(dependsOnBlinding);
+  const answer = new Map<string, Record<string, unknown[]>>();
+  if (!wanted.length || !caseIds.length) return answer;
+  const stored = await caller.tenant.collection(caseCollections.cases).find({ _id: { $in: caseIds } });
+  const allowed = new Map<string | null, boolean>();
+  const groups: Record<Blinding, { caseId: string; document: Record<string, unknown> }[]> = {
+    blinded: [],
+    unblinded: [],
+  };
+  for (const doc of stored) {
+    const document = caseContent(doc) as unknown as Record<string, unknown>;
+    const projectId = projectIdOf(doc);
+    if (!allowed.has(projectId)) allowed.set(projectId, await mayUnblind(caller, projectId));
+    const variant = requested !== 'blinded' && allowed.get(projectId) ? 'unblinded' : 'blinded';
+    groups[variant].push({ caseId: doc._id, document });
+  }
+  const label = (value: unknown): unknown => {
+    if (value && typeof value === 'object' && (value as { blinded?: unknown }).blinded === true)
+      return blindedLabel;
+    return typeof value === 'string' ? value.replaceAll(BLINDED_IN_TEXT, `[${blindedLabel}]`) : value;
+  };
+  for (const variant of BLINDINGS) {
+    const documents = await casesForOutput(caller, groups[variant], variant);
+    groups[variant].forEach(({ caseId }, i) => {
+      answer.set(
+        caseId,
+        Object.fromEntries(
+          wanted.map((field) => [
+            field,
+            documentValuesAt(documents[i], field).map(({ value }) => label(value)),
+          ]),
+        ),
+      );
+    });
+  }
+  return answer;
 }
