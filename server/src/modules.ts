@@ -28,6 +28,7 @@ import { namesModule } from './names';
 import { queriesModule } from './queries';
 import { reportsModule } from './reports';
 import { submissionsModule } from './submissions';
+import { analyticsModule } from './analytics';
 
 export const modules: ServerModule[] = [
   authModule,
@@ -55,4 +56,5 @@ export const modules: ServerModule[] = [
   queriesModule,
   reportsModule,
   submissionsModule,
+  analyticsModule,
 ];

@@ -77,7 +77,25 @@ export const caseCollections: CollectionDefinition[] = [
     name: C.cases,
     scope: 'tenant',
     audited: true,
-    indexes: [{ name: 'reportCode', fields: { 'report.reportCode': 1 }, unique: true }],
+    indexes: [
+      { name: 'reportCode', fields: { 'report.reportCode': 1 }, unique: true },
+      // The pooled-analysis filters (schemas/analytics/filters.json) and fixed dimensions: with
+      // their paths in columns the store's grouped count stays one exact SQL query.
+      {
+        name: 'analytics',
+        fields: {
+          'state.validity': 1,
+          'report.studyProjectId': 1,
+          'report.reportDateFirst': 1,
+          'state.isSae': 1,
+          'state.isSusar': 1,
+          'report.reportType': 1,
+          'report.happenCountry': 1,
+          'patient.gender': 1,
+        },
+      },
+      { name: 'analytics_drugs', fields: { 'drugs.drugName': 1 } },
+    ],
   },
   {
     name: C.summaries,

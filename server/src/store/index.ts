@@ -6,6 +6,7 @@ export type { StoreCapabilities } from './capabilities';
 export { PLATFORM_TENANT, AUDIT_COLLECTION, STORE_FIELDS } from './core';
 export type { AuditEntry } from './core';
 export type { PathChange } from './diff';
+export type { GroupCount, GroupCountSpec, GroupDimension, GroupScalar } from './group-count';
 export { textMatch } from './guard';
 export {
   DuplicateKeyError,

@@ -1,0 +1,248 @@
+/**
+ * /api/analytics on the case rig: the declared statistics and pivots against a brute-force count
+ * over 1,000 random case documents for 200 random filter combinations; invalid, deleted and
+ * other projects' cases stay out; a blinded reader's statistics by product show no study drug.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCasesModule } from '../cases';
+import { caseRig, demoProject } from '../cases/testing';
+import { reportCodesModule } from '../report-codes';
+import { createUnblindingModule } from '../unblinding';
+import { analyticsModule } from './index';
+import { dimensionById, STATISTICS } from './declarations';
+
+const rig = await caseRig({
+  users: [
+    { id: 'entry', name: 'Entry' },
+    { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
+    { id: 'nopivot', name: 'No pivot', deny: ['pooledanalysis:multidimensionalCrossover'] },
+  ],
+  modules: [createCasesModule(), reportCodesModule, createUnblindingModule(), analyticsModule],
+});
+afterAll(() => rig.close());
+
+const handle = rig.store.tenant('t1', { userId: 'system:test' });
+await handle
+  .collection<Record<string, unknown>>('projects')
+  .insertMany([{ ...demoProject('p2') }, { ...demoProject('p3') }]);
+// entry and blind work in p1 and p2; nobody in p3 (its cases never count).
+for (const userId of ['entry', 'blind'])
+  await handle
+    .collection('projectMembers')
+    .insertOne({ projectId: 'p2', userId, roleIds: [], permissionKeys: [] });
+
+let seed = 22;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+const some = <T>(values: readonly T[], max: number): T[] => [
+  ...new Set(Array.from({ length: Math.floor(random() * (max + 1)) }, () => pick(values))),
+];
+
+const PRODUCTS = ['Study drug A', 'Placebo', 'Aspirin', 'Metformin', 'Ibuprofen'];
+const SOCS = ['S1', 'S2', 'S3', 'S4'];
+type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- random test documents
+
+const docs: Doc[] = Array.from({ length: 1000 }, (_, i) => ({
+  _id: `case-${i}`,
+  state: {
+    validity: pick(['valid', 'valid', 'valid', 'invalid', 'deleted']),
+    isSae: random() < 0.4,
+    isSusar: random() < 0.2,
+    workflowNode: pick(['entry', 'qc', 'medical', 'submit']),
+    versionType: pick(['initial', 'followUp']),
+  },
+  report: {
+    reportCode: `R${i}`,
+    studyProjectId: pick(['p1', 'p1', 'p2', 'p3']),
+    reportType: pick(['1', '2', '3']),
+    reportDateFirst: `2026${String(1 + Math.floor(random() * 12)).padStart(2, '0')}${String(1 + Math.floor(random() * 28)).padStart(2, '0')}`,
+    happenCountry: pick(['CN', 'US', 'JP']),
+    cnReportSource: pick(['1', '6']),
+    cnReportClassify: pick(['11', '12']),
+  },
+  patient: random() < 0.9 ? { gender: pick(['1', '2']) } : {},
+  drugs: Array.from({ length: Math.floor(random() * 4) }, () => {
+    const name = pick(PRODUCTS);
+    return {
+      drugName: name,
+      drugCharacterisation: pick(['1', '1', '2', '3']),
+      ...(name === 'Study drug A' || name === 'Placebo' ? { isClinicalDrug: true } : {}),
+    };
+  }),
+  reactions: Array.from({ length: Math.floor(random() * 3) }, () => {
+    const soc = pick(SOCS);
+    return {
+      meddraSocCode: soc,
+      meddraPtCode: `${soc}-${pick(['a', 'b'])}`,
+      reactionResult: pick(['1', '5']),
+    };
+  }),
+}));
+await handle.collection('cases').insertMany(docs);
+
+interface Filters {
+  projectIds?: string[];
+  received?: { from?: string; to?: string };
+  reportType?: string[];
+  serious?: boolean[];
+  country?: string[];
+  sex?: string[];
+  product?: string[];
+}
+
+const isBlindedDrug = (drug: Doc) => drug.isClinicalDrug === true || drug.isBlind === true;
+
+/** The brute force: each case's set of keys, from the declarations' paths, counted by hand. */
+function brute(
+  dimensions: string[],
+  filters: Filters,
+  options: { blinded: boolean; fixed?: Record<string, unknown> },
+) {
+  const projects = filters.projectIds?.length ? filters.projectIds : ['p1', 'p2'];
+  const get = (value: unknown, path: string): unknown =>
+    path
+      .split('.')
+      .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Doc)[k] : undefined), value);
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const doc of docs) {
+    if (doc.state.validity !== 'valid' || !projects.includes(doc.report.studyProjectId)) continue;
+    const r = filters.received;
+    if (r?.from && !(doc.report.reportDateFirst >= r.from)) continue;
+    if (r?.to && !(doc.report.reportDateFirst <= r.to)) continue;
+    if (filters.reportType?.length && !filters.reportType.includes(doc.report.reportType)) continue;
+    if (filters.serious?.length && !filters.serious.includes(doc.state.isSae)) continue;
+    if (filters.country?.length && !filters.country.includes(doc.report.happenCountry)) continue;
+    if (filters.sex?.length && !filters.sex.includes(doc.patient.gender)) continue;
+    if (
+      filters.product?.length &&
+      !doc.drugs.some(
+        (d: Doc) => filters.product!.includes(d.drugName) && !(options.blinded && isBlindedDrug(d)),
+      )
+    )
+      continue;
+    if (Object.entries(options.fixed ?? {}).some(([id, v]) => get(doc, dimensionById.get(id)!.path) !== v))
+      continue;
+    total++;
+    let combos: Record<string, unknown>[] = [{}];
+    const byArray = new Map<string, string[]>();
+    for (const id of dimensions) {
+      const d = dimensionById.get(id)!;
+      if (d.each) byArray.set(d.each, [...(byArray.get(d.each) ?? []), id]);
+      else combos = combos.map((c) => ({ ...c, [id]: get(doc, d.path) ?? null }));
+    }
+    for (const [each, ids] of byArray) {
+      const elements = (doc[each] as Doc[]).filter((e) =>
+        ids.every((id) => (dimensionById.get(id)!.where ?? []).every((w) => w.in.includes(e[w.path]))),
+      );
+      combos = combos.flatMap((c) =>
+        elements.map((e) => {
+          const next = { ...c };
+          for (const id of ids) {
+            const d = dimensionById.get(id)!;
+            next[id] = options.blinded && d.blindedMask && isBlindedDrug(e) ? 'BLINDED' : (e[d.path] ?? null);
+          }
+          return next;
+        }),
+      );
+    }
+    for (const key of new Set(combos.map((c) => JSON.stringify(dimensions.map((id) => c[id])))))
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return { total, rows: [...counts].map(([k, n]) => JSON.stringify([...JSON.parse(k), n])).sort() };
+}
+
+const asRows = (dimensions: string[], rows: { key: Record<string, unknown>; count: number }[]) =>
+  rows.map((r) => JSON.stringify([...dimensions.map((id) => r.key[id]), r.count])).sort();
+
+function randomFilters(): Filters {
+  const f: Filters = {};
+  if (random() < 0.3) f.projectIds = [pick(['p1', 'p2'])];
+  if (random() < 0.4) {
+    const a = `2026${String(1 + Math.floor(random() * 12)).padStart(2, '0')}01`;
+    f.received = random() < 0.5 ? { from: a } : { to: a };
+  }
+  if (random() < 0.3) f.reportType = some(['1', '2', '3'], 2);
+  if (random() < 0.3) f.serious = [random() < 0.5];
+  if (random() < 0.3) f.country = some(['CN', 'US', 'JP'], 2);
+  if (random() < 0.2) f.sex = [pick(['1', '2'])];
+  if (random() < 0.3) f.product = some(PRODUCTS, 2);
+  return f;
+}
+
+describe('analytics', () => {
+  it('every statistic and pivot equals a brute-force count over 1,000 random cases for 200 filter combinations', async () => {
+    const pivotable = [...dimensionById.keys()].filter((id) => id !== 'concomitant');
+    for (let i = 0; i < 200; i++) {
+      const filters = randomFilters();
+      const blinded = i % 4 === 3;
+      const who = blinded ? 'blind' : 'entry';
+      if (i % 2 === 0) {
+        const statistic = STATISTICS[i % STATISTICS.length]!;
+        const answer = await rig
+          .as(who)
+          .call('POST', '/analytics/statistic', { statisticId: statistic.id, filters });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        const expected = brute(statistic.dimensions, filters, { blinded, fixed: statistic.fixed ?? {} });
+        expect(answer.body.data.blinded).toBe(blinded);
+        expect(answer.body.data.total).toBe(expected.total);
+        expect(asRows(statistic.dimensions, answer.body.data.rows)).toEqual(expected.rows);
+      } else {
+        const dimensions = some(pivotable, 3);
+        if (dimensions.length === 0) dimensions.push('sex');
+        const answer = await rig.as(who).call('POST', '/analytics/pivot', { dimensions, filters });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        const expected = brute(dimensions, filters, { blinded });
+        expect(answer.body.data.total).toBe(expected.total);
+        expect(asRows(dimensions, answer.body.data.rows)).toEqual(expected.rows);
+      }
+    }
+  });
+
+  it("a blinded reader's statistics by product show no study drug, and its product filter finds none", async () => {
+    const blind = await rig.as('blind').call('POST', '/analytics/pivot', { dimensions: ['product'] });
+    const names = blind.body.data.rows.map((r: { key: { product: string } }) => r.key.product);
+    expect(names).toContain('BLINDED');
+    expect(names).not.toContain('Study drug A');
+    expect(names).not.toContain('Placebo');
+    const label = blind.body.data.rows.find((r: { key: { product: string } }) => r.key.product === 'BLINDED');
+    expect(label.labels.product).toBe('Blinded');
+    const filtered = await rig
+      .as('blind')
+      .call('POST', '/analytics/pivot', { dimensions: ['sex'], filters: { product: ['Placebo'] } });
+    expect(filtered.body.data.total).toBe(0);
+    const open = await rig.as('entry').call('POST', '/analytics/pivot', { dimensions: ['product'] });
+    const openNames = open.body.data.rows.map((r: { key: { product: string } }) => r.key.product);
+    expect(openNames).toContain('Placebo');
+    expect(openNames).not.toContain('BLINDED');
+  });
+
+  it('leaves invalid, deleted and other projects’ cases out; counts invalid ones only when chosen', async () => {
+    const all = await rig.as('entry').call('POST', '/analytics/statistic', { statisticId: 'byReportType' });
+    const valid = docs.filter((d) => d.state.validity === 'valid' && d.report.studyProjectId !== 'p3');
+    expect(all.body.data.total).toBe(valid.length);
+    const withInvalid = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'byReportType', includeInvalid: true });
+    expect(withInvalid.body.data.total).toBe(
+      docs.filter((d) => d.state.validity !== 'deleted' && d.report.studyProjectId !== 'p3').length,
+    );
+    const other = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'byReportType', filters: { projectIds: ['p3'] } });
+    expect(other.status).toBe(403);
+  });
+
+  it('labels code values in the caller’s language and refuses bad input with a translated 400', async () => {
+    const zh = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'byReportType' }, 'cn');
+    expect(zh.body.data.rows.map((r: { labels: { reportType: string } }) => r.labels.reportType)).toContain(
+      '自发报告',
+    );
+    const bad = await rig.as('entry').call('POST', '/analytics/pivot', { dimensions: ['nope'] });
+    expect(bad.status).toBe(400);
+    const denied = await rig.as('nopivot').call('POST', '/analytics/pivot', { dimensions: ['sex'] });
+    expect(denied.status).toBe(403);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * The pooled-analysis declarations (schemas/analytics): dimensions, filters and statistics, read
+ * once and checked against each other when the module loads (a statistic naming an unknown
+ * dimension is a startup error, not a 500 at the first request).
+ */
+import dimensionsFile from '../../../schemas/analytics/dimensions.json';
+import filtersFile from '../../../schemas/analytics/filters.json';
+import statisticsFile from '../../../schemas/analytics/statistics.json';
+
+export type Labels = { zh: string; en: string };
+type Scalar = string | number | boolean;
+
+export interface DimensionDeclaration {
+  id: string;
+  path: string;
+  each?: string;
+  where?: { path: string; in: Scalar[] }[];
+  /** The element's value is masked for a reader without the unblinded view (schemas/reports/blinding.json). */
+  blindedMask?: boolean;
+  codelist?: string;
+  meddra?: 'soc' | 'pt';
+  e2b?: string;
+  labels: Labels;
+}
+
+export interface FilterDeclaration {
+  id: string;
+  kind: 'projects' | 'dateRange' | 'values';
+  path: string;
+  type?: 'boolean';
+  codelist?: string;
+  e2b?: string;
+  labels: Labels;
+}
+
+export interface StatisticDeclaration {
+  id: string;
+  group: string;
+  measure: 'cases';
+  dimensions: string[];
+  /** Dimension id -> the one value every counted case has (a SUSAR statistic: susar true). */
+  fixed?: Record<string, Scalar>;
+  chart: 'bar' | 'pie' | 'line';
+  labels: Labels;
+}
+
+export const DIMENSIONS = dimensionsFile.dimensions as DimensionDeclaration[];
+export const FILTERS = filtersFile.filters as FilterDeclaration[];
+export const STATISTICS = statisticsFile.statistics as StatisticDeclaration[];
+
+export const dimensionById = new Map(DIMENSIONS.map((d) => [d.id, d]));
+export const filterById = new Map(FILTERS.map((f) => [f.id, f]));
+export const statisticById = new Map(STATISTICS.map((s) => [s.id, s]));
+
+for (const statistic of STATISTICS) {
+  for (const id of [...statistic.dimensions, ...Object.keys(statistic.fixed ?? {})]) {
+    const dimension = dimensionById.get(id);
+    if (!dimension)
+      throw new Error(`schemas/analytics/statistics.json ${statistic.id}: unknown dimension ${id}`);
+    if (id in (statistic.fixed ?? {}) && dimension.each)
+      throw new Error(`schemas/analytics/statistics.json ${statistic.id}: fixed ${id} reads an array`);
+  }
+}

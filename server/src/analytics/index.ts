@@ -1,0 +1,16 @@
+/**
+ * Pooled analysis (`/api/analytics`, issue 22): the statistics and pivots declared in
+ * schemas/analytics, counted by the store over the caller's projects, blinded as the unblinding
+ * module defines. The disproportionality figures live in the engine (engine/src/analytics).
+ */
+export { BLINDED_VALUE, PERMISSIONS as ANALYTICS_PERMISSIONS, runPivot, runStatistic } from './service';
+export type { AnalyticsAnswer, AnalyticsFilters, AnalyticsQuery, AnalyticsRow } from './service';
+
+import { defineModule } from '../http';
+import { analyticsRoutes } from './routes';
+
+export const analyticsModule = defineModule({
+  name: 'analytics',
+  dependsOn: ['cases', 'unblinding'],
+  routes: analyticsRoutes,
+});

@@ -1,0 +1,93 @@
+/**
+ * Routes of pooled analysis (`/api/analytics`). No route names one object: each counts over the
+ * caller's projects holding the page's permission (service.ts); a project named in the filters
+ * outside them is refused.
+ */
+import { callerOf } from '../http';
+import type { JsonSchema, ModuleRouter } from '../http';
+import { dimensionById, STATISTICS } from './declarations';
+import { MAX_PIVOT_DIMENSIONS, PERMISSIONS, runPivot, runStatistic, statisticDeclarations } from './service';
+import type { AnalyticsQuery } from './service';
+
+const words = (max: number): JsonSchema => ({
+  type: 'array',
+  maxItems: max,
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1, maxLength: 128 },
+});
+const day: JsonSchema = { type: 'string', pattern: '^[0-9]{8}$' };
+
+const filtersSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    projectIds: words(100),
+    received: { type: 'object', additionalProperties: false, properties: { from: day, to: day } },
+    reportType: words(10),
+    serious: { type: 'array', maxItems: 2, uniqueItems: true, items: { type: 'boolean' } },
+    country: words(300),
+    sex: words(5),
+    product: words(50),
+  },
+};
+
+const queryProperties = {
+  filters: filtersSchema,
+  includeInvalid: { type: 'boolean' },
+};
+
+export function analyticsRoutes(router: ModuleRouter): void {
+  router.route(
+    {
+      method: 'get',
+      path: '/declarations',
+      summary:
+        'The declared statistics, dimensions and filters of pooled analysis (schemas/analytics) with their zh/en labels, for the screens',
+      permission: PERMISSIONS.summary,
+    },
+    async () => statisticDeclarations(),
+  );
+
+  router.route<AnalyticsQuery & { statisticId: string }>(
+    {
+      method: 'post',
+      path: '/statistic',
+      summary:
+        "One declared statistic (schemas/analytics/statistics.json): cases counted in the store by its dimensions over the caller's projects, valid cases unless includeInvalid, blinded drug names as BLINDED without the unblinded view",
+      permission: PERMISSIONS.summary,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['statisticId'],
+        properties: { statisticId: { enum: STATISTICS.map((s) => s.id) }, ...queryProperties },
+      },
+    },
+    async (c, { body }) => runStatistic(callerOf(c), body.statisticId, body),
+  );
+
+  router.route<AnalyticsQuery & { dimensions: string[] }>(
+    {
+      method: 'post',
+      path: '/pivot',
+      summary:
+        "Cross-tabulation of one to three declared dimensions (schemas/analytics/dimensions.json): cases per combination, counted in the store over the caller's projects",
+      permission: PERMISSIONS.pivot,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['dimensions'],
+        properties: {
+          dimensions: {
+            type: 'array',
+            minItems: 1,
+            maxItems: MAX_PIVOT_DIMENSIONS,
+            uniqueItems: true,
+            items: { enum: [...dimensionById.keys()] },
+          },
+          ...queryProperties,
+        },
+      },
+    },
+    async (c, { body }) => runPivot(callerOf(c), body.dimensions, body),
+  );
+}

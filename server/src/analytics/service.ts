@@ -1,0 +1,263 @@
+/**
+ * Pooled-analysis statistics: the declared statistics and pivots of schemas/analytics counted by
+ * the store (its grouped count: SQL on the embedded store, a pipeline on MongoDB), never by loading
+ * case documents here. Over the caller's projects that hold the page's permission (a project named
+ * outside them is refused), valid cases unless invalid ones are chosen (deleted never), the current
+ * version of each case (the `cases` collection holds it), and blinded: a suspect or concomitant
+ * drug that schemas/reports/blinding.json blinds (a study drug, G.k.2.5) counts under BLINDED for a
+ * reader without the unblinded view in every project counted, and the product filter then matches
+ * only drugs that are not blinded.
+ */
+import { codelists } from '@pv/engine';
+import { listScope, C as caseCollections } from '../cases';
+import type { Caller } from '../http';
+import { errors } from '../http';
+import type { Filter, GroupDimension, GroupScalar } from '../store';
+import { mayUnblind } from '../unblinding';
+import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
+import type { DimensionDeclaration, Labels, StatisticDeclaration } from './declarations';
+
+export const PERMISSIONS = {
+  summary: 'pooledanalysis:secondTitle',
+  pivot: 'pooledanalysis:multidimensionalCrossover',
+} as const;
+
+/** What a blinded reader sees instead of a blinded drug's name. */
+export const BLINDED_VALUE = 'BLINDED';
+export const MAX_PIVOT_DIMENSIONS = 3;
+
+export interface AnalyticsFilters {
+  projectIds?: string[];
+  /** C.1.4 bounds, YYYYMMDD, inclusive. */
+  received?: { from?: string; to?: string };
+  reportType?: string[];
+  serious?: boolean[];
+  country?: string[];
+  sex?: string[];
+  product?: string[];
+}
+
+export interface AnalyticsQuery {
+  filters?: AnalyticsFilters;
+  /** Count invalid cases too (deleted ones never). */
+  includeInvalid?: boolean;
+}
+
+export interface AnalyticsRow {
+  key: Record<string, GroupScalar>;
+  /** Display text of each key value in the caller's language (code list label, else the value). */
+  labels: Record<string, string>;
+  count: number;
+}
+
+export interface AnalyticsAnswer {
+  id: string;
+  labels: Labels;
+  chart: StatisticDeclaration['chart'];
+  dimensions: { id: string; labels: Labels }[];
+  blinded: boolean;
+  /** Cases the filters select (each counted once, whatever the dimensions). */
+  total: number;
+  rows: AnalyticsRow[];
+}
+
+/** The statistics a page offers, as declared (for the screens). */
+export function statisticDeclarations() {
+  return {
+    statistics: STATISTICS.map(({ id, group, dimensions, chart, labels }) => ({
+      id,
+      group,
+      dimensions,
+      chart,
+      labels,
+    })),
+    dimensions: [...dimensionById.values()].map(({ id, labels, each }) => ({
+      id,
+      labels,
+      perEvent: each === 'reactions',
+    })),
+    filters: FILTERS.map(({ id, kind, codelist, labels }) => ({
+      id,
+      kind,
+      labels,
+      ...(codelist ? { options: codelistOptions(codelist) } : {}),
+    })),
+  };
+}
+
+function codelistOptions(name: string): { code: string; zh: string; en: string }[] {
+  const list = codelists[name];
+  return (list?.values ?? []).map((v) => ({ code: v.code, zh: v.zh, en: v.en }));
+}
+
+/** The caller's projects for the permission; a named project outside them is refused. */
+async function projectScope(caller: Caller, permission: string, named: string[] | undefined) {
+  const scope = await listScope(caller, permission);
+  if (named?.length) {
+    if (scope !== null && named.some((id) => !scope.includes(id)))
+      throw errors.forbidden('analytics.projectForbidden');
+    return named;
+  }
+  return scope;
+}
+
+/** Unblinded only when the caller holds the unblinded view in every project counted. */
+async function isBlinded(caller: Caller, projects: string[] | null): Promise<boolean> {
+  if (projects === null) return !(await caller.administers());
+  const allowed = await Promise.all(projects.map((projectId) => mayUnblind(caller, projectId)));
+  return allowed.some((ok) => !ok);
+}
+
+/** Conditions on a drug that the blinding hides (schemas/reports/blinding.json `drugWhen`). */
+const BLINDED_DRUG = [
+  { path: 'isClinicalDrug', in: [true] },
+  { path: 'isBlind', in: [true] },
+];
+
+function caseFilter(query: AnalyticsQuery, projects: string[] | null, blinded: boolean): Filter {
+  const clauses: Filter[] = [
+    { 'state.validity': query.includeInvalid ? { $in: ['valid', 'invalid'] } : 'valid' },
+  ];
+  if (projects !== null) clauses.push({ [filterById.get('projectIds')!.path]: { $in: projects } });
+  const f = query.filters ?? {};
+  const received = filterById.get('received')!.path;
+  if (f.received?.from) clauses.push({ [received]: { $gte: f.received.from } });
+  if (f.received?.to) clauses.push({ [received]: { $lte: f.received.to } });
+  for (const id of ['reportType', 'serious', 'country', 'sex'] as const) {
+    const values = f[id];
+    if (values?.length) clauses.push({ [filterById.get(id)!.path]: { $in: values } });
+  }
+  if (f.product?.length) {
+    const [array, field] = filterById.get('product')!.path.split('.') as [string, string];
+    clauses.push(
+      blinded
+        ? // A blinded reader's product filter matches only drugs that are not blinded.
+          {
+            [array]: {
+              $elemMatch: {
+                [field]: { $in: f.product },
+                isClinicalDrug: { $ne: true },
+                isBlind: { $ne: true },
+              },
+            },
+          }
+        : { [`${array}.${field}`]: { $in: f.product } },
+    );
+  }
+  return { $and: clauses };
+}
+
+function groupDimension(d: DimensionDeclaration, blinded: boolean): GroupDimension {
+  if (!d.each) return { name: d.id, path: d.path };
+  return {
+    name: d.id,
+    each: d.each,
+    path: d.path,
+    ...(blinded && d.blindedMask ? { mask: { when: BLINDED_DRUG, value: BLINDED_VALUE } } : {}),
+  };
+}
+
+function valueLabel(d: DimensionDeclaration, value: GroupScalar, caller: Caller): string {
+  if (value === null) return caller.t('analytics.unknownValue');
+  if (typeof value === 'boolean') return caller.t(value ? 'analytics.yes' : 'analytics.no');
+  if (value === BLINDED_VALUE && d.blindedMask) return caller.t('analytics.blinded');
+  if (d.codelist) {
+    const found = codelists[d.codelist]?.values.find((v) => v.code === String(value));
+    if (found) return caller.lang === 'zh' ? found.zh : found.en;
+  }
+  return String(value);
+}
+
+/**
+ * Counts cases by the given dimensions (one to three) under the query, in the store. Element
+ * dimensions of the same array read the same element (a drug's name with its role); a case counts
+ * once per combination.
+ */
+async function count(
+  caller: Caller,
+  permission: string,
+  dimensions: DimensionDeclaration[],
+  query: AnalyticsQuery,
+  fixed: Record<string, string | number | boolean> = {},
+): Promise<{ blinded: boolean; total: number; rows: AnalyticsRow[] }> {
+  const projects = await projectScope(caller, permission, query.filters?.projectIds);
+  if (projects !== null && projects.length === 0) return { blinded: true, total: 0, rows: [] };
+  const blinded = await isBlinded(caller, projects);
+  const base = caseFilter(query, projects, blinded);
+  const filter: Filter = {
+    $and: [base, ...Object.entries(fixed).map(([id, value]) => ({ [dimensionById.get(id)!.path]: value }))],
+  };
+  const cases = caller.tenant.collection(caseCollections.cases);
+  const where = dimensions.flatMap((d) =>
+    d.each && d.where ? d.where.map((w) => ({ each: d.each!, ...w })) : [],
+  );
+  // Two dimensions over the same array but different element conditions would have to read two
+  // different elements of it: refused rather than answered wrongly.
+  const conflicting = dimensions.some((a) =>
+    dimensions.some(
+      (b) => a !== b && a.each && a.each === b.each && JSON.stringify(a.where) !== JSON.stringify(b.where),
+    ),
+  );
+  if (conflicting) throw errors.badRequest('analytics.dimensionsConflict');
+  const [groups, total] = await Promise.all([
+    cases.groupCount({
+      filter,
+      by: dimensions.map((d) => groupDimension(d, blinded)),
+      ...(where.length ? { where } : {}),
+    }),
+    cases.count(filter),
+  ]);
+  return {
+    blinded,
+    total,
+    rows: groups.map((g) => ({
+      key: g.key,
+      labels: Object.fromEntries(dimensions.map((d) => [d.id, valueLabel(d, g.key[d.id] ?? null, caller)])),
+      count: g.count,
+    })),
+  };
+}
+
+export async function runStatistic(
+  caller: Caller,
+  statisticId: string,
+  query: AnalyticsQuery,
+): Promise<AnalyticsAnswer> {
+  const statistic = statisticById.get(statisticId);
+  if (!statistic) throw errors.badRequest('analytics.unknownStatistic', { id: statisticId });
+  const dimensions = statistic.dimensions.map((id) => dimensionById.get(id)!);
+  const answer = await count(caller, PERMISSIONS.summary, dimensions, query, statistic.fixed);
+  return {
+    id: statistic.id,
+    labels: statistic.labels,
+    chart: statistic.chart,
+    dimensions: dimensions.map(({ id, labels }) => ({ id, labels })),
+    ...answer,
+  };
+}
+
+export async function runPivot(
+  caller: Caller,
+  dimensionIds: string[],
+  query: AnalyticsQuery,
+): Promise<AnalyticsAnswer> {
+  if (
+    dimensionIds.length < 1 ||
+    dimensionIds.length > MAX_PIVOT_DIMENSIONS ||
+    new Set(dimensionIds).size !== dimensionIds.length
+  )
+    throw errors.badRequest('analytics.badDimensions');
+  const dimensions = dimensionIds.map((id) => {
+    const d = dimensionById.get(id);
+    if (!d) throw errors.badRequest('analytics.unknownDimension', { id });
+    return d;
+  });
+  const answer = await count(caller, PERMISSIONS.pivot, dimensions, query);
+  return {
+    id: 'pivot',
+    labels: { zh: '多维交叉分析', en: 'Cross-tabulation' },
+    chart: 'bar',
+    dimensions: dimensions.map(({ id, labels }) => ({ id, labels })),
+    ...answer,
+  };
+}
