@@ -30,3 +30,10 @@ export {
   fileNameOf,
 } from './file-name';
 export type { FileNamePlaceholder, FileNameProblem } from './file-name';
+export {
+  BUILT_IN_LINE_LISTING_TEMPLATES,
+  LINE_LISTING_TYPES,
+  lineListingCells,
+  lineListingFieldProblem,
+} from './line-listing';
+export type { BuiltInLineListingTemplate, LineListingTemplateField, LineListingType } from './line-listing';

@@ -7,7 +7,9 @@ import type { Project } from '../cases';
 import { caseRig, demoProject, filledCaseOf } from '../cases/testing';
 import { openFileStore } from '../files';
 import { JobRunner } from '../jobs';
+import { masterdataModule } from '../masterdata';
 import { reportCodesModule } from '../report-codes';
+import { createUnblindingModule } from '../unblinding';
 import { workflowModule } from '../workflow';
 import { DOWNLOAD_TASKS } from './collections';
 import { PURGE_JOB } from './housekeeping';
@@ -24,7 +26,15 @@ const rig = await caseRig({
     { id: 'other', name: '另一项目录入员' },
     { id: 'stranger', name: '未分配项目的用户' },
   ],
-  modules: [createCasesModule(), workbenchModule, workflowModule, reportCodesModule, downloadsModule],
+  modules: [
+    createCasesModule(),
+    workbenchModule,
+    workflowModule,
+    reportCodesModule,
+    masterdataModule,
+    createUnblindingModule(),
+    downloadsModule,
+  ],
 });
 const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
 rig.platform.deps.files = files;
@@ -287,5 +297,109 @@ describe('case line listing download task', () => {
     expect(left).toContain(fresh.taskId);
     expect(await files.forTenant(tenant).stat(oldFile)).toBeNull();
     expect((await download(fresh.taskId)).status).toBe(200);
+  });
+});
+
+describe('line-listing templates', () => {
+  const catalogue = rig.store.platform({ userId: 'system:test' }).collection('lineListingFields');
+  const field = (fieldKey: string, nameCn: string, nameEn: string, casePath: string, e2bId?: string) =>
+    catalogue.insertOne({
+      fieldKey,
+      nameCn,
+      nameEn,
+      casePath,
+      ...(e2bId ? { e2bId } : {}),
+      valueType: 'text',
+      status: 'normal',
+      deleted: false,
+    });
+  const base = '/downloads/line-listing-templates';
+
+  it('keeps a project template of catalogue fields, refuses duplicates, copies only to a named project', async () => {
+    await field('caseNo', '病例编号', 'Case number', '/report/reportCode', 'C.1.1');
+    await field('pt', '首选术语', 'Preferred term', '/reactions/*/meddraPtName');
+    await field('sex', '性别', 'Sex', '/patient/gender', 'D.5');
+    const body = {
+      projectId: 'p1',
+      type: 'susar',
+      name: 'SUSAR 列表',
+      fields: [{ fieldKey: 'caseNo' }, { fieldKey: 'pt', nameEn: 'PT' }, { fieldKey: 'sex' }],
+    };
+    const created = await rig.as('entry').call('POST', base, body);
+    expect(created.status).toBe(200);
+    expect(created.body.data.fields.map((f: Data) => [f.nameEn, f.ref])).toEqual([
+      ['Case number', 'C.1.1'],
+      ['PT', '/reactions/*/meddraPtName'],
+      ['Sex', 'D.5'],
+    ]);
+    // SPEC 5: duplicate Chinese or English field names, a name taken, a field outside the catalogue.
+    const dupZh = await rig
+      .as('entry')
+      .call(
+        'POST',
+        base,
+        { ...body, name: 'x', fields: [{ fieldKey: 'caseNo' }, { fieldKey: 'pt', nameCn: '病例编号' }] },
+        'cn',
+      );
+    expect(dupZh.status).toBe(400);
+    expect(dupZh.body.msg).toBe('模板中中文字段名 病例编号 重复');
+    const dupEn = await rig.as('entry').call('POST', base, {
+      ...body,
+      name: 'y',
+      fields: [{ fieldKey: 'caseNo' }, { fieldKey: 'sex', nameEn: 'case NUMBER' }],
+    });
+    expect(dupEn.body.msg).toBe('The English field name case NUMBER is used twice in the template');
+    expect((await rig.as('entry').call('POST', base, body)).body.msg).toContain('already has');
+    expect(
+      (await rig.as('entry').call('POST', base, { ...body, name: 'z', fields: [{ fieldKey: 'nope' }] }))
+        .status,
+    ).toBe(400);
+    expect((await rig.as('entry').call('POST', base, { ...body, name: ' ' })).status).toBe(400);
+
+    const id = created.body.data.id as string;
+    expect((await rig.as('entry').call('POST', `${base}/${id}/copy`, {})).status).toBe(400);
+    // The target project is checked in its own right: entry works in p1 only.
+    expect((await rig.as('entry').call('POST', `${base}/${id}/copy`, { projectId: 'p2' })).status).toBe(403);
+    expect(
+      (await rig.as('other').call('PUT', `${base}/${id}`, { ...body, projectId: undefined, rev: 1 })).status,
+    ).toBe(403);
+    const copy = await rig
+      .as('entry')
+      .call('POST', `${base}/${id}/copy`, { projectId: 'p1', name: 'SUSAR 副本' });
+    expect(copy.body.data).toMatchObject({ projectId: 'p1', name: 'SUSAR 副本', type: 'susar' });
+
+    const listed = (await rig.as('entry').call('GET', base)).body.data.items as Data[];
+    expect(listed[0]).toMatchObject({
+      id: 'builtin:dsurSeriousAdr',
+      builtIn: true,
+      name: 'DSUR serious ADR line listing',
+    });
+    expect(listed.map((t) => t.name)).toEqual(expect.arrayContaining(['SUSAR 列表', 'SUSAR 副本']));
+    expect((await rig.as('other').call('GET', base)).body.data.items).toHaveLength(1);
+  });
+
+  it('lays the line listing out by a chosen template, and the DSUR fields exist as a built-in one', async () => {
+    const listed = (await rig.as('entry').call('GET', `${base}?type=susar`)).body.data.items as Data[];
+    const template = listed.find((t) => t.name === 'SUSAR 列表')!;
+    // Another project's template cannot lay out someone's listing.
+    expect(
+      (await rig.as('other').call('POST', '/downloads/case-line-listing', { templateId: template.id }))
+        .status,
+    ).toBe(400);
+    const task = await start('entry', { templateId: template.id, query: { tab: 'all' } });
+    const dsur = await start('entry', { templateId: 'builtin:dsurSeriousAdr' }, 'cn');
+    await runJobs();
+    const rows = await sheetRows(await download(task.taskId));
+    expect(rows[0]).toEqual(['Case number', 'PT', 'Sex']);
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual(p1Cases.map((c) => c.doc.report.reportCode).sort());
+    const dsurRows = await sheetRows(await download(dsur.taskId));
+    expect(dsurRows[0]).toHaveLength(24);
+    expect(dsurRows[0]!.slice(0, 3)).toEqual(['系统器官分类', 'EudraCT/试验编号', '病例编号']);
+    expect(dsurRows).toHaveLength(1 + p1Cases.length);
   });
 });

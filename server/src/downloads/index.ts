@@ -16,11 +16,13 @@ import { downloadCollections } from './collections';
 import { purgeExpiredDownloads, downloadSchedules } from './housekeeping';
 import { caseLineListingJob } from './line-listing';
 import { downloadRoutes } from './routes';
+import { lineListingTemplateObject, templateCollection } from './templates';
 
 export const downloadsModule = defineModule({
   name: 'downloads',
-  dependsOn: ['auth', 'cases', 'jobs', 'names', 'unblinding', 'uploads'],
-  collections: downloadCollections,
+  dependsOn: ['auth', 'cases', 'jobs', 'masterdata', 'names', 'unblinding', 'uploads'],
+  collections: [...downloadCollections, templateCollection],
+  objects: { lineListingTemplate: lineListingTemplateObject },
   routes: downloadRoutes,
   jobs: [caseLineListingJob, purgeExpiredDownloads],
   schedules: downloadSchedules,

@@ -5,13 +5,13 @@
  * streamed into the file store, a chunk of cases at a time, so a large result never sits in memory.
  */
 import ExcelJS from 'exceljs';
-import { caseListDefinition, codelists, e2bDateText } from '@pv/engine';
-import type { CaseListColumn } from '@pv/engine';
+import { blindCase, caseListDefinition, codelists, e2bDateText, lineListingCells } from '@pv/engine';
+import type { CaseListColumn, LineListingTemplateField } from '@pv/engine';
 import type { CaseListQuery } from '../cases';
 import { listFilter, listSort, toRow } from '../cases';
 import type { CaseSummary } from '../cases';
 import { C as caseCollections } from '../cases';
-import { pointerKey } from '../cases';
+import { caseContent, pointerKey } from '../cases';
 import type { Lang, Translator } from '../i18n';
 import type { Caller } from '../http';
 import { resolveNames } from '../names';
@@ -36,6 +36,8 @@ export interface LineListingPayload {
   projectIds: string[];
   /** Column ids of schemas/ui/case-list.json in the order shown. */
   columns: string[];
+  /** A line-listing template's fields (templates.ts), read from each case document instead of the list's columns. */
+  fields?: LineListingTemplateField[];
   /** Asked for by the requester; unasked, the unblinding module gives each case the variant they may have. */
   blinding?: Blinding;
 }
@@ -127,6 +129,8 @@ async function writeLineListing({
   caller,
   tenant: handle,
 }: DownloadProduction<LineListingPayload>): Promise<{ rows: number }> {
+  if (payload.fields)
+    return writeTemplateListing(payload.fields, { payload, out, progress, signal, deps, tenant: handle });
   const columns = payload.columns
     .map((id) => caseListDefinition.columns.find((column) => column.id === id))
     .filter((column): column is CaseListColumn => Boolean(column));
@@ -176,6 +180,62 @@ async function writeLineListing({
           ),
         )
         .commit();
+      rows += 1;
+    }
+    await progress(
+      ((start + chunk.length) / Math.max(ids.length, 1)) * 95,
+      `${start + chunk.length}/${ids.length}`,
+    );
+  }
+  sheet.commit();
+  await workbook.commit();
+  return { rows };
+}
+
+/**
+ * A line listing laid out by a template: one row per case, the template's fields read from the case
+ * document (blinded: a study drug's identifying values print as "Blinded"), headers in the
+ * requester's language.
+ */
+async function writeTemplateListing(
+  fields: LineListingTemplateField[],
+  {
+    payload,
+    out,
+    progress,
+    signal,
+    deps,
+    tenant: handle,
+  }: Pick<
+    DownloadProduction<LineListingPayload>,
+    'payload' | 'out' | 'progress' | 'signal' | 'deps' | 'tenant'
+  >,
+): Promise<{ rows: number }> {
+  const ids = await selectedCaseIds(handle, payload.query, payload.projectIds);
+  const lang = payload.lang;
+  let rows = 0;
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
+  workbook.created = workbook.modified = deps.clock.now();
+  const sheet = workbook.addWorksheet(deps.translator.t(lang, 'downloads.sheetName'));
+  sheet.columns = fields.map((field) => ({
+    header: lang === 'en' ? field.nameEn : field.nameCn,
+    key: field.fieldKey,
+    width: 18,
+  }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  const cases = handle.collection(caseCollections.cases);
+  for (let start = 0; start < ids.length; start += CHUNK) {
+    if (signal.aborted) throw new Error('the download task was stopped');
+    const chunk = ids.slice(start, start + CHUNK);
+    const docs = await cases.find({ _id: { $in: chunk } });
+    const byId = new Map(docs.map((doc) => [doc._id, doc]));
+    for (const id of chunk) {
+      const stored = byId.get(id);
+      // Deleted from the store since the snapshot: left out rather than written empty.
+      if (!stored) continue;
+      const document = blindCase(caseContent(stored) as unknown as Record<string, unknown>);
+      sheet.addRow(lineListingCells(document, fields, lang)).commit();
       rows += 1;
     }
     await progress(

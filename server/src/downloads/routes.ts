@@ -14,6 +14,20 @@ import { BLINDINGS, requireListingBlinding } from '../unblinding';
 import type { Blinding } from '../unblinding';
 import { LINE_LISTING_COLUMNS, LINE_LISTING_KIND } from './line-listing';
 import { deleteTask, listTasks, ownTask, startTask } from './service';
+import { LINE_LISTING_TYPES } from '@pv/engine';
+import type { LineListingType } from '@pv/engine';
+import {
+  TEMPLATE_EDIT,
+  TEMPLATE_OBJECT,
+  TEMPLATE_VIEW,
+  copyTemplate,
+  createTemplate,
+  deleteTemplate,
+  listTemplates,
+  templateFieldsFor,
+  updateTemplate,
+} from './templates';
+import type { TemplateInput } from './templates';
 
 export const DOWNLOAD_PERMISSIONS = {
   list: 'home:downloadstasks',
@@ -55,7 +69,7 @@ const taskIdParams: JsonSchema = {
 };
 
 export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
-  router.route<{ query?: CaseListQuery; columns?: string[]; blinding?: Blinding }>(
+  router.route<{ query?: CaseListQuery; columns?: string[]; blinding?: Blinding; templateId?: string }>(
     {
       method: 'post',
       path: '/case-line-listing',
@@ -75,6 +89,8 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
           },
           // Unasked: each case unblinded where the caller holds the unblinded-view permission, else blinded.
           blinding: { enum: [...BLINDINGS] },
+          // A line-listing template (built-in or of one of the caller's projects) instead of list columns.
+          templateId: { type: 'string', minLength: 1, maxLength: 64 },
         },
       },
       response: taskViewSchema,
@@ -90,9 +106,13 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         projectIds: scopeIds(scope),
         columns: body.columns ?? LINE_LISTING_COLUMNS,
         ...(body.blinding ? { blinding: body.blinding } : {}),
+        // The template's fields as they are now: editing it later does not change a running task.
+        ...(body.templateId ? { fields: await templateFieldsFor(callerOf(c), body.templateId) } : {}),
       });
     },
   );
+
+  lineListingTemplateRoutes(router);
 
   router.route<unknown, { page: number; size: number }>(
     {
@@ -142,5 +162,117 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       await deleteTask(callerOf(c), deps, params.taskId);
       return { deleted: true };
     },
+  );
+}
+
+const templateField: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['fieldKey'],
+  properties: {
+    fieldKey: { type: 'string', minLength: 1, maxLength: 64 },
+    nameCn: { type: 'string', maxLength: 100 },
+    nameEn: { type: 'string', maxLength: 200 },
+  },
+};
+
+const templateBody = (withProject: boolean, withRev: boolean): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'name', 'fields', ...(withProject ? ['projectId'] : []), ...(withRev ? ['rev'] : [])],
+  properties: {
+    ...(withProject ? { projectId: { type: 'string', minLength: 1, maxLength: 64 } } : {}),
+    ...(withRev ? { rev: { type: 'integer', minimum: 0 } } : {}),
+    type: { enum: [...LINE_LISTING_TYPES] },
+    name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
+    fields: { type: 'array', minItems: 1, maxItems: 200, items: templateField },
+  },
+});
+
+const templateIdParams: JsonSchema = {
+  type: 'object',
+  required: ['templateId'],
+  properties: { templateId: { type: 'string', minLength: 1, maxLength: 64 } },
+};
+
+/** Line-listing templates (/api/downloads/line-listing-templates), each checked in its own project. */
+function lineListingTemplateRoutes(router: ModuleRouter): void {
+  const base = '/line-listing-templates';
+  router.route<unknown, { projectId?: string; type?: LineListingType }>(
+    {
+      method: 'get',
+      path: base,
+      summary:
+        'Line-listing templates: the built-in ones (DSUR serious ADR), then those of the projects where the caller may see them',
+      permission: TEMPLATE_VIEW,
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          projectId: { type: 'string', minLength: 1, maxLength: 64 },
+          type: { enum: [...LINE_LISTING_TYPES] },
+        },
+      },
+    },
+    (c, { query }) => listTemplates(callerOf(c), query),
+  );
+  router.route<TemplateInput>(
+    {
+      method: 'post',
+      path: base,
+      summary:
+        "Creates a project's line-listing template: type, name and fields of the line-listing field catalogue in order with zh/en names (duplicates refused)",
+      permission: TEMPLATE_EDIT,
+      bodyProject: { property: 'projectId', permission: TEMPLATE_EDIT, membership: 'required' },
+      body: templateBody(true, false),
+    },
+    (c, { body }) => createTemplate(callerOf(c), body),
+  );
+  router.route<Omit<TemplateInput, 'projectId'> & { rev: number }, unknown, { templateId: string }>(
+    {
+      method: 'put',
+      path: `${base}/:templateId`,
+      object: TEMPLATE_OBJECT,
+      summary: 'Edits a line-listing template (its project stays; copy it to move it)',
+      permission: TEMPLATE_EDIT,
+      params: templateIdParams,
+      body: templateBody(false, true),
+    },
+    (c, { body, params }) => updateTemplate(callerOf(c), params.templateId, body),
+  );
+  router.route<unknown, unknown, { templateId: string }>(
+    {
+      method: 'delete',
+      path: `${base}/:templateId`,
+      object: TEMPLATE_OBJECT,
+      summary: 'Deletes a line-listing template',
+      permission: TEMPLATE_EDIT,
+      params: templateIdParams,
+    },
+    async (c, { params }) => {
+      await deleteTemplate(callerOf(c), params.templateId);
+      return { deleted: true };
+    },
+  );
+  router.route<{ projectId: string; name?: string }, unknown, { templateId: string }>(
+    {
+      method: 'post',
+      path: `${base}/:templateId/copy`,
+      object: TEMPLATE_OBJECT,
+      summary: 'Copies a line-listing template to another project (the target project is required)',
+      permission: TEMPLATE_EDIT,
+      bodyProject: { property: 'projectId', permission: TEMPLATE_EDIT, membership: 'required' },
+      params: templateIdParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['projectId'],
+        properties: {
+          projectId: { type: 'string', minLength: 1, maxLength: 64 },
+          name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
+        },
+      },
+    },
+    (c, { body, params }) => copyTemplate(callerOf(c), params.templateId, body),
   );
 }

@@ -23,6 +23,16 @@ export interface DownloadTask {
   error: string | null;
 }
 
+/** A line-listing template (server/src/downloads/templates.ts). */
+export interface LineListingTemplate {
+  id: string;
+  projectId: string | null;
+  builtIn: boolean;
+  type: 'case' | 'dsurSeriousAdr' | 'susar' | 'custom';
+  name: string;
+  fields: { fieldKey: string; nameCn: string; nameEn: string; ref: string }[];
+}
+
 export interface DownloadTaskPage {
   total: number;
   page: number;
@@ -36,6 +46,7 @@ export const DOWNLOAD_PERMISSIONS = {
   download: 'home:downloadstasks:download',
   delete: 'home:downloadstasks:delete',
   start: 'casemanagement:caseview:export',
+  templates: 'reportmanagment:lineListing',
 } as const;
 
 export const DOWNLOADS_ROUTE = '/home/downloadstasks';
@@ -53,7 +64,15 @@ export const downloadsApi = {
   file: (taskId: string) => api.download(`/downloads/tasks/${encodeURIComponent(taskId)}/file`),
   remove: (taskId: string) =>
     api.request<{ deleted: boolean }>(`/downloads/tasks/${encodeURIComponent(taskId)}`, { method: 'DELETE' }),
-  /** Starts an XLSX line listing of every case the query selects, with these list columns. */
-  caseLineListing: (query: CaseListSelection, columns: string[]) =>
-    api.request<DownloadTask>('/downloads/case-line-listing', { body: { query, columns } }),
+  /**
+   * Starts an XLSX line listing of every case the query selects, with these list columns, or laid
+   * out by a line-listing template.
+   */
+  caseLineListing: (query: CaseListSelection, columns: string[], templateId?: string) =>
+    api.request<DownloadTask>('/downloads/case-line-listing', {
+      body: templateId ? { query, templateId } : { query, columns },
+    }),
+  /** Line-listing templates: the built-in ones, then those of the caller's projects. */
+  lineListingTemplates: () =>
+    api.request<{ items: LineListingTemplate[] }>('/downloads/line-listing-templates'),
 };
