@@ -14,6 +14,7 @@ import { useLanguage } from '../../i18n/LanguageContext';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import type { CaseFormKey } from '../../case-form';
 import type { AvailableAction } from './case-api';
+import { IsoDateInput } from '../../display/IsoDateInput';
 
 interface UserRow {
   /** The account id: what the workflow records as the next processer. */
@@ -85,14 +86,16 @@ export function ActionDialog({
     if (action.option && !option) return setProblem(tx('chooseOption'));
     if ((action.needsOpinion || isFollowUp) && !opinion.trim()) return setProblem(tx('opinionRequired'));
     if (action.signature && !password) return setProblem(tx('passwordRequired'));
-    if (isFollowUp && !/^\d{8}$/.test(followUpDate)) return setProblem(tx('followUpDateRequired'));
+    if (isFollowUp && !/^\d{4}-\d{2}-\d{2}$/.test(followUpDate))
+      return setProblem(tx('followUpDateRequired'));
     const body: Record<string, unknown> = {};
     if (toNode) body.toNode = toNode;
     if (userId) body.userId = userId;
     if (option) body[action.option!.name] = option;
     if (isFollowUp) {
       body.reason = opinion.trim();
-      body.latestInformationDate = followUpDate;
+      // Shown in ISO order; the case keeps the E2B form (C.1.5, CCYYMMDD).
+      body.latestInformationDate = followUpDate.replace(/-/g, '');
     } else if (opinion.trim()) body.opinion = opinion.trim();
     if (password) body.password = password;
     onDone(body);
@@ -167,11 +170,12 @@ export function ActionDialog({
           </Field>
         ) : null}
         {isFollowUp ? (
-          <Field label={tx('followUpDate')} required hint="CCYYMMDD">
-            <Input
-              data-testid="action-followup-date"
+          <Field label={tx('followUpDate')} required>
+            <IsoDateInput
+              testId="action-followup-date"
+              ariaLabel={tx('followUpDate')}
               value={followUpDate}
-              onChange={(_, d) => setFollowUpDate(d.value.trim())}
+              onChange={setFollowUpDate}
             />
           </Field>
         ) : null}

@@ -29,6 +29,7 @@ import { useNames } from '../../display/useNames';
 import { caseListCellText } from './case-list-cells';
 import { IsoDateInput } from '../../display/IsoDateInput';
 import { ProjectPicker } from '../../case-form/widgets/ProjectPickers';
+import { UserPicker } from '../../display/UserPicker';
 import { ColumnSettingsDialog } from '../../renderers/columns/ColumnSettingsDialog';
 import { CellLink, DataTable } from '../../renderers/table/DataTable';
 import type { DataColumn } from '../../renderers/table/DataTable';
@@ -260,6 +261,16 @@ export default function CaseListPage() {
     if (filter.widget === 'project')
       return (
         <ProjectPicker
+          testId={`filter-${filter.id}`}
+          value={typeof value === 'string' ? value : ''}
+          onChange={set}
+          label={pick(filter.label)}
+        />
+      );
+    // The handler by name among the users of the caller's projects, not a typed id.
+    if (filter.widget === 'user')
+      return (
+        <UserPicker
           testId={`filter-${filter.id}`}
           value={typeof value === 'string' ? value : ''}
           onChange={set}

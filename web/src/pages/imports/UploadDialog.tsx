@@ -13,7 +13,6 @@ import {
   DialogTitle,
   Dropdown,
   Field,
-  Input,
   Option,
   makeStyles,
   tokens,
@@ -24,6 +23,7 @@ import type { ImportOptions } from './api';
 import { useImportText } from './text';
 import type { ImportKey } from './text';
 import { todayIso } from '../../clock';
+import { IsoDateInput } from '../../display/IsoDateInput';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -149,19 +149,13 @@ export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onU
               errors.whodrug,
             )}
             <Field label={it('uiReceiptDate')}>
-              <Input
-                type="date"
-                value={receiptDate}
-                max={todayIso()}
-                onChange={(_, data) => setReceiptDate(data.value)}
-              />
+              <IsoDateInput ariaLabel={it('uiReceiptDate')} value={receiptDate} onChange={setReceiptDate} />
             </Field>
             <Field label={it('uiPvInformedDate')}>
-              <Input
-                type="date"
+              <IsoDateInput
+                ariaLabel={it('uiPvInformedDate')}
                 value={pvInformedDate}
-                max={todayIso()}
-                onChange={(_, data) => setPvInformedDate(data.value)}
+                onChange={setPvInformedDate}
               />
             </Field>
           </DialogContent>

@@ -30,11 +30,11 @@ import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import type { LocalisedText } from '../../i18n';
-import { todayIso } from '../../clock';
 import type { CaseQueries, QcCorrection, QueryAction, QueryItem } from './api';
 import { queriesApi } from './api';
 import { queryActionLabel, queryStateLabel, receiverLabel, roundKindLabel, useQueriesText } from './text';
 import { formatDateTime } from '../../display/values';
+import { IsoDateInput } from '../../display/IsoDateInput';
 
 const useStyles = makeStyles({
   marker: { marginLeft: tokens.spacingHorizontalXS, cursor: 'pointer' },
@@ -216,12 +216,11 @@ function RaiseDialog({
           )}
         </Field>
         <Field label={qt('uiTimeLimit')} required>
-          <Input
-            type="date"
-            data-testid="query-time-limit"
-            min={todayIso()}
+          <IsoDateInput
+            testId="query-time-limit"
+            ariaLabel={qt('uiTimeLimit')}
             value={timeLimit}
-            onChange={(e) => setTimeLimit(e.target.value)}
+            onChange={setTimeLimit}
           />
         </Field>
         <Field label={qt('uiDescription')} required>
@@ -286,12 +285,11 @@ function MoveForm({
       ) : null}
       {action === 'reraise' ? (
         <Field label={qt('uiNewTimeLimit')}>
-          <Input
-            type="date"
-            data-testid="query-reraise-time-limit"
-            min={todayIso()}
+          <IsoDateInput
+            testId="query-reraise-time-limit"
+            ariaLabel={qt('uiNewTimeLimit')}
             value={timeLimit}
-            onChange={(e: ChangeEvent<HTMLInputElement>) => setTimeLimit(e.target.value)}
+            onChange={setTimeLimit}
           />
         </Field>
       ) : null}

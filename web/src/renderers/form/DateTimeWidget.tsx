@@ -1,13 +1,40 @@
 /**
  * RJSF's widget for `format: date-time` in the administration forms: a local date and time typed in
  * ISO order (2026-11-20 10:30, the same in zh and en) instead of the browser's mm/dd/yyyy, hh:mm AM
- * control; the form keeps the instant as an ISO 8601 timestamp, as the browser's control did.
+ * control, or its day picked on a calendar (the time typed stays, 00:00 when none); the form keeps
+ * the instant as an ISO 8601 timestamp, as the browser's control did.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Input } from '@fluentui/react-components';
+import {
+  Button,
+  Input,
+  Popover,
+  PopoverSurface,
+  PopoverTrigger,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { Calendar } from '@fluentui/react-calendar-compat';
+import { CalendarLtrRegular } from '@fluentui/react-icons';
 import type { WidgetProps } from '@rjsf/utils';
 import { parseTypedDate } from '../../case-form/widgets/e2b-date';
+import { useCaseFormText } from '../../case-form/text';
+import { calendarLocale } from '../../display/IsoDateInput';
 import { formatDateTime } from '../../display/values';
+import { now } from '../../clock';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS, minWidth: 0 },
+  input: { flexGrow: 1, minWidth: '10em' },
+});
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The text with its day replaced by the one picked; the typed time stays (00:00 when none). */
+export function withDay(text: string, day: Date): string {
+  const time = /\b(\d{1,2}:\d{2}(?::\d{2})?)\s*$/.exec(text.trim())?.[1] ?? '00:00';
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())} ${time}`;
+}
 
 /** Typed local `YYYY-MM-DD hh:mm[:ss]` -> ISO timestamp; null when it is not one. */
 export function timestampFromText(text: string): string | null {
@@ -18,6 +45,9 @@ export function timestampFromText(text: string): string | null {
 }
 
 export function DateTimeWidget({ id, value, onChange, disabled, readonly, label }: WidgetProps) {
+  const styles = useStyles();
+  const { tx, language } = useCaseFormText();
+  const [open, setOpen] = useState(false);
   const shown = (v: unknown) => (typeof v === 'string' && v ? formatDateTime(v) : '');
   const [text, setText] = useState(() => shown(value));
   const emitted = useRef<unknown>(value);
@@ -27,21 +57,50 @@ export function DateTimeWidget({ id, value, onChange, disabled, readonly, label 
     setText(shown(value));
   }, [value]);
   const typed = text.trim() ? timestampFromText(text) : null;
+  const accept = (next: string) => {
+    setText(next);
+    const instant = next.trim() ? timestampFromText(next) : undefined;
+    if (instant === null) return;
+    emitted.current = instant;
+    onChange(instant);
+  };
+  const typedDay = typed ? new Date(typed) : undefined;
   return (
-    <Input
-      id={id}
-      aria-label={label}
-      aria-invalid={Boolean(text.trim()) && typed === null}
-      placeholder="YYYY-MM-DD hh:mm"
-      disabled={disabled || readonly}
-      value={text}
-      onChange={(_, data) => {
-        setText(data.value);
-        const next = data.value.trim() ? timestampFromText(data.value) : undefined;
-        if (next === null) return;
-        emitted.current = next;
-        onChange(next);
-      }}
-    />
+    <span className={styles.root}>
+      <Input
+        id={id}
+        className={styles.input}
+        aria-label={label}
+        aria-invalid={Boolean(text.trim()) && typed === null}
+        placeholder="YYYY-MM-DD hh:mm"
+        disabled={disabled || readonly}
+        value={text}
+        onChange={(_, data) => accept(data.value)}
+      />
+      <Popover open={open} onOpenChange={(_: unknown, data: { open: boolean }) => setOpen(data.open)}>
+        <PopoverTrigger disableButtonEnhancement>
+          <Button
+            appearance="subtle"
+            disabled={disabled || readonly}
+            icon={<CalendarLtrRegular />}
+            aria-label={`${label} ${tx('openCalendar')}`}
+            title={tx('openCalendar')}
+          />
+        </PopoverTrigger>
+        <PopoverSurface>
+          <Calendar
+            value={typedDay}
+            today={now()}
+            showGoToToday
+            {...calendarLocale(language)}
+            onSelectDate={(date: Date | null | undefined) => {
+              if (!date) return;
+              accept(withDay(text, date));
+              setOpen(false);
+            }}
+          />
+        </PopoverSurface>
+      </Popover>
+    </span>
   );
 }
