@@ -24,7 +24,8 @@ import {
   moveLetter,
 } from './letters';
 import { letterDocx, letterPdf } from './letter-document';
-import { findSlice, pagedList } from './paged-list';
+import { findSlice, pagedList, projectFilter } from './paged-list';
+import { dayOf } from './service';
 
 const letterEntity = loadEntity('query-letter');
 
@@ -76,6 +77,30 @@ export function letterRoutes(router: ModuleRouter): void {
       return { items, total };
     },
   });
+
+  // Before `/letters/:letterId`, which would take it.
+  router.route(
+    {
+      method: 'get',
+      path: '/letters/counts',
+      summary:
+        "The workbench block 'to-do query letters': letters of the caller's projects drafted (to send), sent and awaiting the answer, and of those past their due date",
+      permission: LETTER_PERMISSIONS.list,
+    },
+    async (c) => {
+      const caller = callerOf(c);
+      const projects = await projectFilter(caller, LETTER_PERMISSIONS.list);
+      if (!projects) return { drafted: 0, awaiting: 0, overdue: 0 };
+      const collection = caller.tenant.collection<QueryLetter>(Q.letters);
+      const today = dayOf(caller.clock.now());
+      const [drafted, awaiting, overdue] = await Promise.all([
+        collection.count({ ...projects, state: 'drafted' }),
+        collection.count({ ...projects, state: 'sent' }),
+        collection.count({ ...projects, state: 'sent', dueDate: { $lt: today } }),
+      ]);
+      return { drafted, awaiting, overdue };
+    },
+  );
 
   router.route<DraftInput, Record<string, unknown>, { caseId: string }>(
     {

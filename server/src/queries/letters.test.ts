@@ -194,9 +194,15 @@ describe('query letters', () => {
   it("starts the case's follow-up once from an answered letter; the answer file stays attached across versions", async () => {
     const { id: caseId } = await filled(5);
     await externalQuery(caseId);
+    // The workbench's to-do letters count it as to send, then as awaiting its answer.
+    const counts = (who = qc) => ok(who.call('GET', '/queries/letters/counts'));
+    const before = await counts();
     let letter = await ok(draft(caseId));
+    expect(await counts()).toEqual({ ...before, drafted: before.drafted + 1 });
     const today = clock.now().toISOString().slice(0, 10);
     letter = await ok(move(letter, 'send', { sentDate: today, channel: 'post' }));
+    expect(await counts()).toEqual({ ...before, awaiting: before.awaiting + 1 });
+    expect(await counts(rig.as('outsider'))).toEqual({ drafted: 0, awaiting: 0, overdue: 0 });
     const followUp = (who = qc, lang: 'en' | 'cn' = 'en') =>
       who.call('POST', `/queries/letters/${letter.id}/follow-up`, {}, lang);
     expect((await followUp()).body.msg).toBe(

@@ -79,6 +79,24 @@ export interface RowActionDefinition extends CallDefinition {
   form?: FormDefinition;
   /** Opens this app route (`{field}` filled from the row) instead of making the call, e.g. a detail page. */
   navigate?: string;
+  /** The call answers a file (GET), which is saved (e.g. a letter as PDF). */
+  download?: boolean;
+}
+
+/**
+ * A toolbar action on the rows the user ticked (the list then shows a checkbox per row): one call
+ * with the ticked rows' ids in `idsField`; none ticked: "select a data line".
+ */
+export interface BatchActionDefinition extends CallDefinition {
+  key: string;
+  label: LocalisedText;
+  /** The body property receiving the ticked rows' ids (the list's idField). */
+  idsField: string;
+  /** Values sent with the ids (e.g. `action: close`). */
+  fixed?: Record<string, unknown>;
+  confirm?: LocalisedText;
+  /** Asks for values first; they go in the same body. */
+  form?: FormDefinition;
 }
 
 export interface FormDefinition {
@@ -131,6 +149,7 @@ export interface ListDefinition {
   filters?: FilterDefinition[];
   tabs?: TabDefinition[];
   rowActions?: RowActionDefinition[];
+  batchActions?: BatchActionDefinition[];
   form?: FormDefinition;
   /** XLSX export of the rows shown. */
   export?: boolean;

@@ -62,7 +62,7 @@ function formsOf(page: PageDefinition): [string, FormDefinition][] {
   return [
     ...page.lists.flatMap((list) => [
       ...(list.form ? [[list.id, list.form] as [string, FormDefinition]] : []),
-      ...(list.rowActions ?? []).flatMap((action) =>
+      ...[...(list.rowActions ?? []), ...(list.batchActions ?? [])].flatMap((action) =>
         action.form ? [[`${list.id} ${action.key}`, action.form] as [string, FormDefinition]] : [],
       ),
     ]),
@@ -132,7 +132,7 @@ describe('administration page definitions', () => {
             bilingual(text, `${where} ${column.key}=${value}`);
         }
         for (const filter of list.filters ?? []) bilingual(filter.label, `${where} filter ${filter.param}`);
-        for (const action of list.rowActions ?? []) {
+        for (const action of [...(list.rowActions ?? []), ...(list.batchActions ?? [])]) {
           bilingual(action.label, `${where} action ${action.key}`);
           if (action.confirm) bilingual(action.confirm, `${where} action ${action.key} confirm`);
           if (action.permission)

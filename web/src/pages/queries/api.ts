@@ -67,6 +67,8 @@ export const queriesApi = {
   move: (id: string, action: QueryAction, body: Record<string, unknown>) =>
     api.request<QueryItem>(q(`/${encodeURIComponent(id)}/${action}`), { method: 'POST', body }),
   counts: () => api.request<{ pending: number; overdue: number }>(q('/counts')),
+  letterCounts: () =>
+    api.request<{ drafted: number; awaiting: number; overdue: number }>(q('/letters/counts')),
   /** The tenant's enabled users (the server refuses a handler outside the case's project). */
   users: () =>
     api.request<{ items: { userId: string; name: string }[] }>('/users', {

@@ -1,8 +1,7 @@
 /**
  * The personal workbench (/home/personalhome): counts of the caller's to-do cases, overdue cases
  * and cases due within 7/15/30 days, and a block per feed showing its first cases. A block shows
- * only when the user holds its permission; blocks of modules not built yet (queries, query
- * letters, unblinding) are absent. The download tasks block shows the caller's latest tasks.
+ * only when the user holds its permission; blocks of modules not built yet are absent. The download tasks block shows the caller's latest tasks.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -30,7 +29,12 @@ import { useFeed } from './useFeed';
 import { DownloadsBlock } from './DownloadsBlock';
 import { UNBLINDING_LIST_PERMISSION, UnblindingBlock } from '../unblinding/UnblindingBlock';
 import { DOWNLOAD_PERMISSIONS } from './downloads-api';
-import { PENDING_QUERIES_PERMISSION, QueriesBlock } from '../queries/QueriesBlock';
+import {
+  PENDING_QUERIES_PERMISSION,
+  QUERY_LETTERS_PERMISSION,
+  QueriesBlock,
+  QueryLettersBlock,
+} from '../queries/QueriesBlock';
 
 /** Cases a block shows before "more". */
 const BLOCK_SIZE = 5;
@@ -183,6 +187,7 @@ export default function WorkbenchPage() {
         </Card>
       ) : null}
       {can(PENDING_QUERIES_PERMISSION) ? <QueriesBlock /> : null}
+      {can(QUERY_LETTERS_PERMISSION) ? <QueryLettersBlock /> : null}
       {can(DOWNLOAD_PERMISSIONS.list) ? <DownloadsBlock size={BLOCK_SIZE} /> : null}
       {can(UNBLINDING_LIST_PERMISSION) ? <UnblindingBlock /> : null}
     </section>

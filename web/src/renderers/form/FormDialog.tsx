@@ -27,6 +27,7 @@ import { withoutEmpty } from './empty';
 import { SaeOverlayField } from '../../pages/sae-templates/OverlayField';
 import { DateWidget } from './DateWidget';
 import { DateTimeWidget } from './DateTimeWidget';
+import { UploadField } from './UploadField';
 
 /** Dates typed in ISO order with a calendar, not the browser's mm/dd/yyyy control. */
 const FORM_WIDGETS = { DateWidget, DateTimeWidget };
@@ -34,7 +35,7 @@ const FORM_WIDGETS = { DateWidget, DateTimeWidget };
 // Not AJV: its generated code needs 'unsafe-eval', which the page's CSP refuses (cspValidator.ts).
 const validator = cspValidator;
 /** Special fields a definition's uiSchema can name with `ui:field`. */
-const fields = { permissionTree: PermissionTreeField, saeOverlay: SaeOverlayField };
+const fields = { permissionTree: PermissionTreeField, saeOverlay: SaeOverlayField, upload: UploadField };
 
 type Data = Record<string, unknown>;
 

@@ -94,6 +94,13 @@ export function resolvePage(page: PageDefinition): PageDefinition {
             ),
           }
         : {}),
+      ...(list.batchActions
+        ? {
+            batchActions: list.batchActions.map((action) =>
+              action.form ? { ...action, form: withSchema(action.form) } : action,
+            ),
+          }
+        : {}),
     })),
     ...(page.records
       ? { records: page.records.map((record) => ({ ...record, form: withSchema(record.form) })) }

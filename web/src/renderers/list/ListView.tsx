@@ -18,10 +18,17 @@ import {
 } from '@fluentui/react-components';
 import type { OptionOnSelectData, SelectTabData } from '@fluentui/react-components';
 import { api } from '../../app/api';
+import { saveFile } from '../../api/request';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
-import type { ColumnDefinition, FormDefinition, ListDefinition, RowActionDefinition } from '../definition';
+import type {
+  BatchActionDefinition,
+  ColumnDefinition,
+  FormDefinition,
+  ListDefinition,
+  RowActionDefinition,
+} from '../definition';
 import { actionShown, fillPath, flattenTree, valueAt } from '../definition';
 import { useNames } from '../../display/useNames';
 import { caseFieldRef, changedValueText } from '../../case-form/field-text';
@@ -98,6 +105,8 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const [layout, setLayout] = useState<TableColumnLayout | undefined>(undefined);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [form, setForm] = useState<FormMode | null>(null);
+  /** The ticked rows' ids (batch actions); a new read clears them. */
+  const [selected, setSelected] = useState<Set<string>>(new Set());
 
   useEffect(() => {
     loadLayouts().then(
@@ -126,6 +135,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
     const params = selection();
     if (serverPaged) Object.assign(params, serverSort, { page, size });
     setRows(null);
+    setSelected(new Set());
     try {
       const answer = await api.request<Row[] | { total: number; items: Row[] }>(definition.source.path, {
         params,
@@ -142,6 +152,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   useEffect(() => void load(), [load]);
 
   const actions = (definition.rowActions ?? []).filter((a) => can(a.permission));
+  const batchActions = (definition.batchActions ?? []).filter((a) => can(a.permission));
   const canEdit = Boolean(definition.form?.update && can(definition.form.update.permission));
   const hasActions = actions.length > 0 || Boolean(definition.form);
   const allColumns: ColumnDefinition[] = useMemo(
@@ -205,6 +216,10 @@ export function ListView({ definition }: { definition: ListDefinition }) {
       });
       if (choice !== 'ok') return;
     }
+    if (action.download) {
+      saveFile(await api.download(fillPath(action.path, row)));
+      return;
+    }
     if (action.form) {
       const { form: actionForm, method, path, permission, showResult } = action;
       setForm({
@@ -220,6 +235,43 @@ export function ListView({ definition }: { definition: ListDefinition }) {
       ...(action.method === 'POST' || action.method === 'PUT' ? { body: {} } : {}),
     });
     await reportResult(answer, action.showResult, t('list.done'));
+    await load();
+  };
+
+  const runBatch = async (action: BatchActionDefinition) => {
+    if (!selected.size) {
+      notify.toast('warning', t('list.selectRow'));
+      return;
+    }
+    const body = { ...action.fixed, [action.idsField]: [...selected] };
+    const { method, path, permission, showResult } = action;
+    if (action.form) {
+      setForm({
+        mode: 'edit',
+        row: {},
+        title: pick(action.label),
+        definition: {
+          ...action.form,
+          fixed: { ...action.form.fixed, ...body },
+          update: { method, path, permission, showResult },
+        },
+      });
+      return;
+    }
+    if (action.confirm) {
+      const choice = await notify.ask({
+        titleKey: 'list.confirmTitle',
+        message: { text: pick(action.confirm) },
+        buttons: [
+          { labelKey: 'common.cancel', value: 'cancel' },
+          { labelKey: 'common.ok', value: 'ok', appearance: 'primary' },
+        ],
+      });
+      if (choice !== 'ok') return;
+    }
+    const answer = await api.envelope<Record<string, unknown> | null>(path, { method, body });
+    // A partial success (203) was shown as a warning by the request layer.
+    if (answer.code === 200) await reportResult(answer, showResult, t('list.done'));
     await load();
   };
 
@@ -348,6 +400,14 @@ export function ListView({ definition }: { definition: ListDefinition }) {
             {t('list.create')}
           </Button>
         ) : null}
+        {batchActions.length ? (
+          <Text data-testid="list-selected">{t('list.selected', { count: selected.size })}</Text>
+        ) : null}
+        {batchActions.map((a) => (
+          <Button key={a.key} onClick={() => void runBatch(a)} data-testid={`batch-${a.key}`}>
+            {pick(a.label)}
+          </Button>
+        ))}
         <span className={styles.spacer} />
         {definition.export ? (
           <Button onClick={() => void exportRows()} disabled={!sortedRows?.length} data-testid="list-export">
@@ -368,6 +428,15 @@ export function ListView({ definition }: { definition: ListDefinition }) {
         rows={sortedRows}
         rowKey={(row, index) => String(row[definition.idField] ?? index)}
         rowProps={() => ({ 'data-testid': 'list-row' })}
+        {...(batchActions.length
+          ? {
+              selection: {
+                selected,
+                onChange: setSelected,
+                label: () => t('list.selectRowLabel'),
+              },
+            }
+          : {})}
         serialOffset={serverPaged ? (page - 1) * size : 0}
         sort={sort ? { key: sort.key, direction: sort.direction === 1 ? 'asc' : 'desc' } : null}
         onSort={(key) => {
