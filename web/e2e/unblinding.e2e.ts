@@ -3,7 +3,8 @@
  * the applicant applies for the unblinding of a SUSAR case from the case header's blinding bottom;
  * the approver agrees on /casemanagement/unblindingManagement and names the blind owner as the
  * unblinding person, who handles it; the case history shows the three lines, and the data entry
- * clerk (blinded) sees no assignment anywhere on the case page while the approver does.
+ * clerk (blinded) sees no assignment anywhere on the case page or in a line listing, while the
+ * approver sees it with the re-assessment and gets the unblinded product in an unblinded listing.
  */
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
@@ -13,6 +14,7 @@ import { apiCall, demoPassword, login, skipTour } from './helpers';
 
 const GROUP = 'GRP-ACTIVE-Q7';
 const PRODUCT_NUMBER = 'PN-UNB-4471';
+const PRODUCT_NAME = 'XY-101-UNBLINDED-Q7';
 
 async function signIn(
   browser: Browser,
@@ -24,6 +26,40 @@ async function signIn(
   await login(page, baseUrl, account, demoPassword(serverOutput, account));
   await skipTour(page);
   return page;
+}
+
+/** The cells of the caller's XLSX line listing (a download task the server runs), one string. */
+async function listingText(page: Page, blinding?: string): Promise<string> {
+  const started = await apiCall<{ taskId: string }>(
+    page,
+    'POST',
+    '/downloads/case-line-listing',
+    blinding ? { blinding } : {},
+  );
+  assert.equal(started.code, 200, started.msg);
+  const taskId = started.data.taskId;
+  for (let tries = 0; tries < 120; tries += 1) {
+    const tasks = await apiCall<{ items: { taskId: string; status: string }[] }>(
+      page,
+      'GET',
+      '/downloads/tasks',
+    );
+    if (tasks.data.items.find((t) => t.taskId === taskId)?.status === 'succeeded') break;
+    await page.waitForTimeout(500);
+  }
+  const base64 = await page.evaluate(async (url) => {
+    const res = await fetch(url, {
+      headers: { Authorization: `Bearer ${localStorage.getItem('pv.token')}` },
+    });
+    let text = '';
+    for (const byte of new Uint8Array(await res.arrayBuffer())) text += String.fromCharCode(byte);
+    return btoa(text);
+  }, `/api/downloads/tasks/${taskId}/file`);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(Buffer.from(base64, 'base64') as unknown as ArrayBuffer);
+  const cells: string[] = [];
+  book.eachSheet((sheet) => sheet.eachRow((row) => row.eachCell((cell) => cells.push(String(cell.value)))));
+  return cells.join('\n');
 }
 
 async function workbook(subjectNumber: string): Promise<Buffer> {
@@ -41,7 +77,7 @@ async function workbook(subjectNumber: string): Promise<Buffer> {
   list.addRow(['R-0002', 'NOT-A-CASE', 'GRP-PLACEBO', 'PN-UNB-4472', 'KIT-89', 'Oral']);
   const groups = book.addWorksheet('Groups');
   groups.addRow(['Treatment group', 'Kind (active/placebo/comparator)', 'Unblinded product name']);
-  groups.addRow([GROUP, 'active', 'XY-101']);
+  groups.addRow([GROUP, 'active', PRODUCT_NAME]);
   groups.addRow(['GRP-PLACEBO', 'placebo', '']);
   return Buffer.from(await book.xlsx.writeBuffer());
 }
@@ -146,6 +182,17 @@ test(
     await approver.goto(`${baseUrl}/activecase?caseId=${caseId}`);
     await approver.getByTestId('case-blinding-bottom').click();
     await approver.getByTestId('blinding-dialog').getByText(PRODUCT_NUMBER).waitFor();
+    await approver
+      .getByTestId('blinding-dialog')
+      .getByText(/重新评估|Re-assessment/)
+      .waitFor();
+
+    // Exports: entry's line listing names no unblinded product; the approver's unblinded one does.
+    assert.ok(!(await listingText(entry)).includes(PRODUCT_NAME), 'entry listing is blinded');
+    assert.ok(
+      (await listingText(approver, 'unblinded')).includes(PRODUCT_NAME),
+      'approver listing is unblinded',
+    );
   },
   { timeoutMs: 180_000 },
 );

@@ -26,12 +26,33 @@ interface PickerProps {
   testId?: string;
 }
 
-/** The projects the user works in, `code name` in the display language. */
-export function ProjectPicker({ id, value, onChange, disabled, label, invalid, testId }: PickerProps) {
+/** A project a picker offers. */
+export interface ProjectPickerChoice {
+  id: string;
+  code: string;
+  name: string;
+  nameEn?: string;
+}
+
+/**
+ * The projects the user works in, `code name` in the display language; or the `choices` given
+ * (a page offering only the projects where the user holds its permission).
+ */
+export function ProjectPicker({
+  id,
+  value,
+  onChange,
+  disabled,
+  label,
+  invalid,
+  testId,
+  choices: given,
+}: PickerProps & { choices?: ProjectPickerChoice[] }) {
   const { pick } = useLanguage();
   const { tx } = useCaseFormText();
   const { name } = useNames();
-  const choices = useProjectChoices();
+  const worksIn = useProjectChoices();
+  const choices: ProjectPickerChoice[] | null = given ?? worksIn;
   const text = (choice: { code: string; name: string; nameEn?: string }) =>
     `${choice.code} ${pick({ zh: choice.name, en: choice.nameEn || choice.name })}`;
   const current = choices?.find((choice) => choice.id === value);

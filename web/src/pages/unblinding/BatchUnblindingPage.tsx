@@ -28,6 +28,7 @@ import {
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import { ConfirmDialog } from '../../case-form';
 import { notify } from '../../app/notify';
+import { ProjectPicker } from '../../case-form/widgets/ProjectPickers';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import type { Batch } from './api';
@@ -79,9 +80,6 @@ export default function BatchUnblindingPage() {
     return () => clearInterval(timer);
   }, [running, load]);
 
-  const label = (p: { code: string; name: string; nameEn: string }) =>
-    `${p.code} ${pick({ zh: p.name, en: p.nameEn })}`;
-  const project = projects.find((p) => p.id === projectId);
   const apply = async () => {
     try {
       const created = await unblindingApi.applyBatch(projectId, {
@@ -135,19 +133,13 @@ export default function BatchUnblindingPage() {
     <section className={styles.page} data-testid="batch-unblinding">
       <Title2 as="h1">{ut('uiBatchTitle')}</Title2>
       <Field label={ut('uiProject')}>
-        <Dropdown
-          data-testid="batch-project"
-          placeholder={ut('uiChooseProject')}
-          value={project ? label(project) : ''}
-          selectedOptions={[projectId]}
-          onOptionSelect={(_: unknown, d: OptionOnSelectData) => setProjectId(d.optionValue ?? '')}
-        >
-          {projects.map((p) => (
-            <Option key={p.id} value={p.id} text={label(p)}>
-              {label(p)}
-            </Option>
-          ))}
-        </Dropdown>
+        <ProjectPicker
+          value={projectId}
+          onChange={setProjectId}
+          label={ut('uiProject')}
+          testId="batch-project"
+          choices={projects}
+        />
       </Field>
       {projectId && mayRun ? (
         <Card className={styles.card}>

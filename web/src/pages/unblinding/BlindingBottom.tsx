@@ -45,6 +45,28 @@ function ApplicationLines({ app }: { app: Application }) {
       [ut('uiKitBatch'), app.assignment.kitBatch],
       [ut('uiRoute'), app.assignment.route],
     );
+  const outcome = app.outcome;
+  if (outcome) {
+    const yesNo = (flag: boolean) => ut(flag ? 'uiYes' : 'uiNo');
+    lines.push(
+      [ut('uiReassessment'), outcome.reason ? pick(outcome.reason) : null],
+      [ut('uiSusarChange'), `${yesNo(outcome.isSusarBefore)} → ${yesNo(outcome.isSusarAfter)}`],
+      [
+        ut('uiClocks'),
+        outcome.clocks
+          .map((clock) =>
+            clock.isSubmit && clock.days !== null
+              ? ut('uiClock', {
+                  authority: clock.authority.toUpperCase(),
+                  days: clock.days,
+                  due: clock.dueDate ?? '-',
+                })
+              : ut('uiNoClock', { authority: clock.authority.toUpperCase() }),
+          )
+          .join('; '),
+      ],
+    );
+  }
   return (
     <div className={styles.application} data-testid="blinding-application" data-status={app.status}>
       {lines

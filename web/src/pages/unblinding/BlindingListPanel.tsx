@@ -7,9 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import {
   Button,
   Card,
-  Dropdown,
   Field,
-  Option,
   Subtitle2,
   Table,
   TableBody,
@@ -21,11 +19,10 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import type { OptionOnSelectData } from '@fluentui/react-components';
 import { saveFile } from '../../api/request';
 import { notify } from '../../app/notify';
+import { ProjectPicker } from '../../case-form/widgets/ProjectPickers';
 import { useSession } from '../../app/SessionContext';
-import { useLanguage } from '../../i18n/LanguageContext';
 import type { ListRead, ListVersion } from './api';
 import { unblindingApi, uploadBlindingList } from './api';
 import type { UnblindingKey } from './text';
@@ -79,7 +76,6 @@ const PURPOSE: Record<ListRead['purpose'], UnblindingKey> = {
 export default function BlindingListPanel() {
   const styles = useStyles();
   const ut = useUnblindingText();
-  const { pick } = useLanguage();
   const { info } = useSession();
   const allowed = (info?.permissions ?? []).includes(PERMISSION);
   const [projects, setProjects] = useState<{ id: string; code: string; name: string; nameEn: string }[]>([]);
@@ -109,7 +105,6 @@ export default function BlindingListPanel() {
   useEffect(() => void load().catch(() => undefined), [load]);
 
   if (!allowed) return null;
-  const project = projects.find((p) => p.id === projectId);
   const upload = (file: File | undefined) => {
     if (!file) return;
     void uploadBlindingList(projectId, file).then(
@@ -125,19 +120,13 @@ export default function BlindingListPanel() {
       <Subtitle2>{ut('uiBlindingList')}</Subtitle2>
       <div className={styles.bar}>
         <Field label={ut('uiProject')}>
-          <Dropdown
-            data-testid="blinding-project"
-            placeholder={ut('uiChooseProject')}
-            value={project ? `${project.code} ${pick({ zh: project.name, en: project.nameEn })}` : ''}
-            selectedOptions={[projectId]}
-            onOptionSelect={(_: unknown, d: OptionOnSelectData) => setProjectId(d.optionValue ?? '')}
-          >
-            {projects.map((p) => (
-              <Option key={p.id} value={p.id} text={`${p.code} ${pick({ zh: p.name, en: p.nameEn })}`}>
-                {`${p.code} ${pick({ zh: p.name, en: p.nameEn })}`}
-              </Option>
-            ))}
-          </Dropdown>
+          <ProjectPicker
+            value={projectId}
+            onChange={setProjectId}
+            label={ut('uiProject')}
+            testId="blinding-project"
+            choices={projects}
+          />
         </Field>
         <Button
           disabled={!projectId}

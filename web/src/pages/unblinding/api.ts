@@ -17,6 +17,15 @@ export interface Assignment {
   route: string | null;
 }
 
+/** The case re-assessed with the assignment (server/src/unblinding/outcome.ts), to those it is revealed to. */
+export interface Outcome {
+  reason: { zh: string; en: string } | null;
+  changes: { drug: number; field: string; before: unknown; after: unknown }[];
+  isSusarBefore: boolean;
+  isSusarAfter: boolean;
+  clocks: { authority: string; isSubmit: boolean; days: number | null; dueDate: string | null }[];
+}
+
 export interface Application {
   id: string;
   caseId: string;
@@ -32,6 +41,7 @@ export interface Application {
   snapshot: { at: string; description: string; caseVersion: number } | null;
   revealed: boolean;
   assignment: Assignment | null;
+  outcome: Outcome | null;
   actions: string[];
 }
 
