@@ -4,6 +4,7 @@
  */
 import type { ComponentType } from 'react';
 import { ADMIN_PAGES } from '../pages/admin/registry';
+import { ANALYTICS_PAGES } from '../pages/analytics/routes';
 import { CASE_PAGES } from '../pages/cases/routes';
 import { CONFIGURATOR_PAGES } from '../pages/configurator/routes';
 import { PROJECT_PAGES } from '../pages/projects/routes';
@@ -21,6 +22,7 @@ export const builtPages: BuiltPage[] = [
   ...CONFIGURATOR_PAGES,
   ...PROJECT_PAGES,
   ...REPORT_PAGES,
+  ...ANALYTICS_PAGES,
   ...Object.keys(ADMIN_PAGES).map((path) => ({ path, load: () => import('../pages/admin/AdminPage') })),
   { path: '/holoxcontrol/scheduledTasks', load: () => import('../pages/scheduled-tasks/ScheduledTasksPage') },
   { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },

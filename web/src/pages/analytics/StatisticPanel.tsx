@@ -1,0 +1,156 @@
+/**
+ * One statistic: its chart (chart.js) with the data table under it (each value, its count and its
+ * share of the cases counted, then the total), and the export of both as PNG and Excel.
+ */
+import { useEffect, useMemo, useRef } from 'react';
+import { Body1, Button, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  ArcElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  PieController,
+  Tooltip,
+} from 'chart.js';
+import { notify } from '../../app/notify';
+import { useLanguage } from '../../i18n/LanguageContext';
+import { DataTable } from '../../renderers/table/DataTable';
+import type { DataColumn } from '../../renderers/table/DataTable';
+import { exportExcel, exportPng } from './exporting';
+import type { ExportTable } from './exporting';
+import type { AnalyticsAnswer, AnalyticsRow } from './types';
+
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  LinearScale,
+  PieController,
+  ArcElement,
+  Legend,
+  Tooltip,
+);
+
+const useStyles = makeStyles({
+  panel: {
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    padding: '12px',
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '8px',
+    minWidth: 0,
+  },
+  head: { display: 'flex', alignItems: 'center', gap: '8px' },
+  grow: { flexGrow: 1 },
+  chart: { position: 'relative', height: '260px' },
+});
+
+const PALETTE = ['#2563eb', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#06b6d4', '#84cc16', '#ec4899'];
+
+export function rowLabel(answer: AnalyticsAnswer, row: AnalyticsRow): string {
+  return answer.dimensions.map((d) => row.labels[d.id] ?? '').join(' / ');
+}
+
+export function StatisticPanel({ answer, testId }: { answer: AnalyticsAnswer; testId: string }) {
+  const styles = useStyles();
+  const { t, pick } = useLanguage();
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const title = pick(answer.labels);
+  const percent = (n: number) => (answer.total ? `${((100 * n) / answer.total).toFixed(1)}%` : '-');
+
+  useEffect(() => {
+    if (!canvas.current) return;
+    const pie = answer.chart === 'pie';
+    const chart = new Chart(canvas.current, {
+      type: pie ? 'pie' : 'bar',
+      data: {
+        labels: answer.rows.map((row) => rowLabel(answer, row)),
+        datasets: [
+          {
+            label: t('analytics.cases'),
+            data: answer.rows.map((row) => row.count),
+            backgroundColor: pie ? answer.rows.map((_, i) => PALETTE[i % PALETTE.length]!) : PALETTE[0],
+          },
+        ],
+      },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        plugins: { legend: { display: pie } },
+      },
+    });
+    return () => chart.destroy();
+  }, [answer, t]);
+
+  const columns = useMemo<DataColumn<AnalyticsRow>[]>(
+    () => [
+      ...answer.dimensions.map((d) => ({
+        key: d.id,
+        label: d.labels,
+        text: (row: AnalyticsRow) => row.labels[d.id] ?? '',
+      })),
+      { key: 'count', label: t('analytics.cases'), kind: 'number', text: (row) => String(row.count) },
+      { key: 'percent', label: t('analytics.percent'), kind: 'number', text: (row) => percent(row.count) },
+    ],
+    [answer, t],
+  );
+
+  const table = (): ExportTable => ({
+    title,
+    headers: [...answer.dimensions.map((d) => pick(d.labels)), t('analytics.cases'), t('analytics.percent')],
+    rows: [
+      ...answer.rows.map((row) => [
+        ...answer.dimensions.map((d) => row.labels[d.id] ?? ''),
+        row.count,
+        percent(row.count),
+      ]),
+      [t('analytics.total'), ...answer.dimensions.slice(1).map(() => ''), answer.total, ''],
+    ],
+  });
+
+  const run = (action: () => Promise<void>) =>
+    action().catch(() => notify.toast('error', t('analytics.exportFailed')));
+
+  return (
+    <section className={styles.panel} data-testid={testId}>
+      <div className={styles.head}>
+        <Subtitle2 className={styles.grow}>{title}</Subtitle2>
+        <Button
+          size="small"
+          data-testid={`${testId}-png`}
+          onClick={() => canvas.current && run(() => exportPng(canvas.current!, title))}
+        >
+          {t('analytics.exportPng')}
+        </Button>
+        <Button
+          size="small"
+          data-testid={`${testId}-excel`}
+          onClick={() => run(() => exportExcel(table(), canvas.current))}
+        >
+          {t('analytics.exportExcel')}
+        </Button>
+      </div>
+      <div className={styles.chart}>
+        <canvas ref={canvas} role="img" aria-label={title} />
+      </div>
+      <DataTable
+        id={`analytics-${answer.id}`}
+        ariaLabel={title}
+        testId={`${testId}-table`}
+        columns={columns}
+        rows={answer.rows}
+        rowKey={(row) => JSON.stringify(row.key)}
+        serialOffset={false}
+        empty={t('analytics.noCases')}
+      />
+      <Body1 data-testid={`${testId}-total`}>
+        {t('analytics.totalCases', { n: answer.total })}
+        {answer.blinded ? ` · ${t('analytics.blindedNote')}` : ''}
+      </Body1>
+    </section>
+  );
+}

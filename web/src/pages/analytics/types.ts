@@ -1,0 +1,45 @@
+/** The analytics API's shapes (server/src/analytics). */
+import type { LocalisedText } from '../../i18n';
+
+export type Key = Record<string, string | number | boolean | null>;
+
+export interface AnalyticsRow {
+  key: Key;
+  labels: Record<string, string>;
+  count: number;
+}
+
+export interface AnalyticsAnswer {
+  id: string;
+  labels: LocalisedText;
+  chart: 'bar' | 'pie' | 'line';
+  dimensions: { id: string; labels: LocalisedText }[];
+  blinded: boolean;
+  total: number;
+  rows: AnalyticsRow[];
+}
+
+export interface Declarations {
+  statistics: { id: string; group: string; dimensions: string[]; chart: string; labels: LocalisedText }[];
+  dimensions: { id: string; labels: LocalisedText; perEvent: boolean }[];
+  filters: {
+    id: string;
+    kind: 'projects' | 'dateRange' | 'values';
+    labels: LocalisedText;
+    options?: { code: string; zh: string; en: string }[];
+  }[];
+}
+
+export interface AnalyticsFilters {
+  received?: { from?: string; to?: string };
+  reportType?: string[];
+  serious?: boolean[];
+  country?: string[];
+  sex?: string[];
+  product?: string[];
+}
+
+export interface AnalyticsQuery {
+  filters: AnalyticsFilters;
+  includeInvalid: boolean;
+}
