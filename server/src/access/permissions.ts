@@ -61,8 +61,6 @@ export interface Grants {
   roleIdentifiers: string[];
 }
 
-const cache = new WeakMap<Principal, Map<string, Promise<Grants>>>();
-
 /**
  * Grants are kept across requests for at most this long (real time), as sessions are
  * (SESSION_CACHE_MS): a change made by another server instance counts within this window.
@@ -72,43 +70,64 @@ export const GRANTS_CACHE_MS = 2000;
 const GRANT_SOURCES = [C.tenants, C.accounts, C.users, C.roles, C.projectMembers, C.operatorRoles];
 interface KeptGrants {
   grants: Promise<Grants>;
+  /** The grants once computed: a check then needs no await. */
+  value: Grants | null;
   generation: number;
   at: number;
 }
 const kept = new WeakMap<Store, Map<string, KeptGrants>>();
 
-const sourceGeneration = (store: Store): number =>
-  GRANT_SOURCES.reduce((sum, name) => sum + store.writeGeneration(name), 0);
+function sourceGeneration(store: Store): number {
+  let sum = 0;
+  for (const name of GRANT_SOURCES) sum += store.writeGeneration(name);
+  return sum;
+}
 
-/** The caller's grants (memoised for the request: the principal object lives one request). */
-export function grantsOf(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<Grants> {
-  let perPrincipal = cache.get(principal);
-  if (!perPrincipal) cache.set(principal, (perPrincipal = new Map()));
-  const key = projectId ?? '';
-  let grants = perPrincipal.get(key);
-  if (!grants) perPrincipal.set(key, (grants = keptGrants(deps, principal, projectId)));
-  return grants;
+const grantsKey = (principal: Principal, projectId: string | null): string =>
+  `${principal.operator === true}\n${principal.tenantId}\n${principal.userId}\n${projectId ?? ''}`;
+
+/**
+ * The caller's kept grants (grantsOf) when they are computed and still current, else null:
+ * what lets `authorize` answer without an await.
+ */
+function currentGrants(deps: ModuleDeps, principal: Principal, projectId: string | null): Grants | null {
+  const hit = kept.get(deps.store)?.get(grantsKey(principal, projectId));
+  if (!hit?.value) return null;
+  return hit.generation === sourceGeneration(deps.store) && performance.now() - hit.at < GRANTS_CACHE_MS
+    ? hit.value
+    : null;
 }
 
 /**
- * The grants kept from an earlier request while none of their sources changed in this process and
- * GRANTS_CACHE_MS has not passed (a permission check then costs no store read); computed otherwise.
+ * The caller's grants, kept from an earlier request (or check) while none of their sources changed
+ * in this process and GRANTS_CACHE_MS has not passed (a permission check then costs no store
+ * read); computed otherwise.
  */
-function keptGrants(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<Grants> {
+export function grantsOf(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<Grants> {
   const store = deps.store;
   let perStore = kept.get(store);
   if (!perStore) kept.set(store, (perStore = new Map()));
-  const key = [principal.operator === true, principal.tenantId, principal.userId, projectId ?? ''].join('\n');
+  const key = grantsKey(principal, projectId);
   // Read before the sources are: a write landing meanwhile leaves the entry stale, and unused.
   const generation = sourceGeneration(store);
   const now = performance.now();
   const hit = perStore.get(key);
   if (hit && hit.generation === generation && now - hit.at < GRANTS_CACHE_MS) return hit.grants;
   if (perStore.size > 10_000) perStore.clear();
-  const grants = computeGrants(deps, principal, projectId);
-  perStore.set(key, { grants, generation, at: now });
-  grants.catch(() => perStore.delete(key));
-  return grants;
+  const entry: KeptGrants = {
+    grants: computeGrants(deps, principal, projectId),
+    value: null,
+    generation,
+    at: now,
+  };
+  perStore.set(key, entry);
+  entry.grants.then(
+    (grants) => (entry.value = grants),
+    () => {
+      if (perStore.get(key) === entry) perStore.delete(key);
+    },
+  );
+  return entry.grants;
 }
 
 async function computeGrants(
@@ -164,17 +183,29 @@ async function computeGrants(
  * a `scope` (the object's own project) the header's project plays no part, and a caller who is not
  * a member of the scope's project holds nothing there (tenant administrators excepted).
  */
-export async function authorize(
+export function authorize(
   deps: ModuleDeps,
   principal: Principal,
   permission: string,
   context: AuthorizationContext,
   scope?: AuthorizationScope,
-): Promise<boolean> {
+): Promise<boolean> | boolean {
   if (principal.mustChangePassword === true) return false;
   const operatorPermission = isOperatorPermission(permission);
   if (operatorPermission !== (principal.operator === true)) return false;
-  const grants = await grantsOf(deps, principal, scope ? scope.projectId : context.projectId);
+  const projectId = scope ? scope.projectId : context.projectId;
+  // Kept and current grants answer at once; otherwise they are read (or awaited) first.
+  const grants = currentGrants(deps, principal, projectId);
+  if (grants) return grantsAllow(grants, principal, permission, scope);
+  return grantsOf(deps, principal, projectId).then((read) => grantsAllow(read, principal, permission, scope));
+}
+
+function grantsAllow(
+  grants: Grants,
+  principal: Principal,
+  permission: string,
+  scope: AuthorizationScope | undefined,
+): boolean {
   if (scope && scope.membership !== 'optional' && !grants.all && !grants.member) return false;
   return keyGrants(grants.keys, permission, principal.userId);
 }

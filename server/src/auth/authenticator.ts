@@ -8,40 +8,55 @@ import type { Authenticator, Principal } from '../http';
 import { AppError } from '../http';
 import { Code } from '../http';
 import type { ModuleDeps } from '../http';
-import { assertTenantUsable, authorize, getTenant, grantsOf } from './providers';
+import type { StoredDoc } from '../store';
+import type { Session } from './model';
+import { assertTenantUsable, authorize, cachedTenant, getTenant, grantsOf } from './providers';
+import type { SessionLookup } from './sessions';
 import { resolveSession } from './sessions';
 
 /** Routes a session that must change its password may still call. */
 const PASSWORD_CHANGE_ROUTES = new Set(['/api/auth/password', '/api/auth/logout', '/api/auth/me']);
 
 export function createAuthenticator(deps: ModuleDeps): Authenticator {
+  /** The caller of an active session, once its tenant is known to be usable. */
+  const principalOf = (session: StoredDoc<Session>, path: string): Principal => {
+    if (session.mustChangePassword && !PASSWORD_CHANGE_ROUTES.has(path)) {
+      throw new AppError(Code.handledByPage4012, 'auth.mustChangePassword');
+    }
+    return {
+      userId: session.accountId,
+      tenantId: session.sessionTenantId,
+      sessionId: session._id,
+      account: session.account,
+      name: session.name,
+      organisationId: session.organisationId,
+      operator: session.operator,
+      mustChangePassword: session.mustChangePassword,
+    };
+  };
+  const callerOfSession = (found: SessionLookup, path: string): Principal | null | Promise<Principal> => {
+    if (found.state === 'replaced') throw new AppError(Code.loggedInElsewhere, 'common.loggedInElsewhere');
+    if (found.state === 'invalid') return null;
+    const { session } = found;
+    if (session.operator) return principalOf(session, path);
+    // The tenant's state is checked on every request; kept tenants are checked without an await.
+    const kept = cachedTenant(deps.store, session.sessionTenantId);
+    if (kept !== undefined) {
+      assertTenantUsable(kept, deps.clock.now(), Code.sessionInvalid);
+      return principalOf(session, path);
+    }
+    return getTenant(deps.store, session.sessionTenantId).then((tenant) => {
+      assertTenantUsable(tenant, deps.clock.now(), Code.sessionInvalid);
+      return principalOf(session, path);
+    });
+  };
   return {
-    async authenticate(token, c) {
-      const found = await resolveSession(deps, token);
-      if (found.state === 'replaced') throw new AppError(Code.loggedInElsewhere, 'common.loggedInElsewhere');
-      if (found.state === 'invalid') return null;
-      const { session } = found;
-      if (!session.operator) {
-        assertTenantUsable(
-          await getTenant(deps.store, session.sessionTenantId),
-          deps.clock.now(),
-          Code.sessionInvalid,
-        );
-      }
-      if (session.mustChangePassword && !PASSWORD_CHANGE_ROUTES.has(c.req.path)) {
-        throw new AppError(Code.handledByPage4012, 'auth.mustChangePassword');
-      }
-      const principal: Principal = {
-        userId: session.accountId,
-        tenantId: session.sessionTenantId,
-        sessionId: session._id,
-        account: session.account,
-        name: session.name,
-        organisationId: session.organisationId,
-        operator: session.operator,
-        mustChangePassword: session.mustChangePassword,
-      };
-      return principal;
+    // Synchronous while the session and its tenant are kept in this process (the busy case).
+    authenticate(token, c) {
+      const found = resolveSession(deps, token);
+      return found instanceof Promise
+        ? found.then((lookup) => callerOfSession(lookup, c.req.path))
+        : callerOfSession(found, c.req.path);
     },
     authorize: (principal, permission, context, scope) =>
       authorize(deps, principal, permission, context, scope),

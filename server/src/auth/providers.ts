@@ -21,18 +21,21 @@ export interface CallerGrants {
 
 export interface Authorizer {
   grantsOf(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<CallerGrants>;
+  /** A boolean at once when the grants are kept (no await), else a promise. */
   authorize(
     deps: ModuleDeps,
     principal: Principal,
     permission: string,
     context: AuthorizationContext,
     scope?: AuthorizationScope,
-  ): Promise<boolean>;
+  ): Promise<boolean> | boolean;
 }
 
 export interface TenantDirectory {
   /** The tenant (possibly from a short cache); null when there is none. */
   getTenant(store: Store, tenantId: string): Promise<StoredDoc<Tenant> | null>;
+  /** getTenant's answer when its cache holds one (no await), else undefined. */
+  cachedTenant?(store: Store, tenantId: string): StoredDoc<Tenant> | null | undefined;
   /** Refuses a tenant that is unknown, not approved, disabled or expired, with `code` (default 400). */
   assertTenantUsable(tenant: Tenant | null, now: Date, code?: number): void;
   /** Removes registrations left unapproved past their time. */
@@ -68,18 +71,24 @@ export function grantsOf(
   return authorizer.grantsOf(deps, principal, projectId);
 }
 
-export async function authorize(
+/** The registered authorizer's answer (a boolean at once when it has one); false without one. */
+export function authorize(
   deps: ModuleDeps,
   principal: Principal,
   permission: string,
   context: AuthorizationContext,
   scope?: AuthorizationScope,
-): Promise<boolean> {
+): Promise<boolean> | boolean {
   return authorizer ? authorizer.authorize(deps, principal, permission, context, scope) : false;
 }
 
 export function getTenant(store: Store, tenantId: string): Promise<StoredDoc<Tenant> | null> {
   return directory().getTenant(store, tenantId);
+}
+
+/** The tenant when the directory's cache holds it, else undefined (ask getTenant). */
+export function cachedTenant(store: Store, tenantId: string): StoredDoc<Tenant> | null | undefined {
+  return directory().cachedTenant?.(store, tenantId);
 }
 
 export function assertTenantUsable(tenant: Tenant | null, now: Date, code?: number): void {

@@ -25,6 +25,8 @@ interface CachedSession {
   /** expiresAt and lastSeenAt as epoch ms (parsed once, not on every request). */
   expiresMs: number;
   lastSeenMs: number;
+  /** The lookup answered for it (one object per cached session, not one per request). */
+  active: SessionLookup;
 }
 const caches = new WeakMap<Store, Map<string, CachedSession>>();
 
@@ -78,12 +80,32 @@ export async function openSession(
 }
 
 export type SessionLookup =
-  { state: 'active'; session: StoredDoc<Session> } | { state: 'replaced' } | { state: 'invalid' };
+  | { readonly state: 'active'; readonly session: StoredDoc<Session> }
+  | { readonly state: 'replaced' }
+  | { readonly state: 'invalid' };
 
-/** Finds the token's session, checks it in constant time and slides its expiry. */
-export async function resolveSession(deps: ModuleDeps, token: string): Promise<SessionLookup> {
-  if (token.length > 256) return { state: 'invalid' };
+const INVALID: SessionLookup = Object.freeze({ state: 'invalid' });
+const REPLACED: SessionLookup = Object.freeze({ state: 'replaced' });
+
+/**
+ * Finds the token's session, checks it in constant time and slides its expiry. Answers at once
+ * (no promise) when the session was validated less than SESSION_CACHE_MS ago, has not expired and
+ * its expiry needs no slide: the common case of a busy client costs no await.
+ */
+export function resolveSession(deps: ModuleDeps, token: string): SessionLookup | Promise<SessionLookup> {
+  if (token.length > 256) return INVALID;
   const hash = sha256Hex(token);
+  const entry = cacheOf(deps.store).get(hash);
+  if (entry && performance.now() - entry.at < SESSION_CACHE_MS) {
+    // A cache hit was found under this very hash, compared in constant time when it was read.
+    const nowMs = deps.clock.now().getTime();
+    if (entry.expiresMs > nowMs && nowMs - entry.lastSeenMs < SLIDE_GRANULARITY_MS) return entry.active;
+  }
+  return resolveStoredSession(deps, hash);
+}
+
+/** resolveSession's slower path: reads the session unless kept, ends it when expired, slides it. */
+async function resolveStoredSession(deps: ModuleDeps, hash: string): Promise<SessionLookup> {
   const sessions = sessionsOf(deps);
   const cache = cacheOf(deps.store);
   let entry = cache.get(hash);
@@ -91,13 +113,14 @@ export async function resolveSession(deps: ModuleDeps, token: string): Promise<S
     const found = await sessions.findOne({ tokenHash: hash });
     if (cache.size > 10_000) cache.clear();
     cache.delete(hash);
-    if (!found || !digestsEqual(found.tokenHash, hash)) return { state: 'invalid' };
-    if (found.endedAt) return { state: found.endReason === 'replaced' ? 'replaced' : 'invalid' };
+    if (!found || !digestsEqual(found.tokenHash, hash)) return INVALID;
+    if (found.endedAt) return found.endReason === 'replaced' ? REPLACED : INVALID;
     entry = {
       session: found,
       at: performance.now(),
       expiresMs: Date.parse(found.expiresAt),
       lastSeenMs: Date.parse(found.lastSeenAt),
+      active: Object.freeze({ state: 'active', session: found }),
     };
     cache.set(hash, entry);
   }
@@ -111,7 +134,7 @@ export async function resolveSession(deps: ModuleDeps, token: string): Promise<S
       { _id: session._id, endedAt: null },
       { $set: { endedAt: now.toISOString(), endReason: 'expired' } },
     );
-    return { state: 'invalid' };
+    return INVALID;
   }
   if (nowMs - entry.lastSeenMs >= SLIDE_GRANULARITY_MS) {
     const expiresAt = new Date(nowMs + session.sessionMinutes * 60_000).toISOString();
@@ -121,7 +144,7 @@ export async function resolveSession(deps: ModuleDeps, token: string): Promise<S
     entry.lastSeenMs = nowMs;
     entry.expiresMs = Date.parse(expiresAt);
   }
-  return { state: 'active', session };
+  return entry.active;
 }
 
 /** Ends every open session matching the filter; returns how many ended. */

@@ -52,7 +52,8 @@ export interface AuthorizationContext {
  * route is refused); with a `scope`, in the scope's project and only for its members.
  */
 export interface Authenticator {
-  authenticate(token: string, c: Context<AppEnv>): Promise<Principal | null>;
+  /** May answer at once (no promise) when everything it needs is kept in memory. */
+  authenticate(token: string, c: Context<AppEnv>): Promise<Principal | null> | Principal | null;
   authorize?(
     principal: Principal,
     permission: string,
@@ -93,6 +94,18 @@ export type AppEnv = {
     envelopeCode: number;
   };
 };
+
+/**
+ * True for a promise or any thenable: authenticators and authorizers may answer at once or later,
+ * and an answer that is still pending must never be read as the answer itself.
+ */
+export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
 
 export function requestContext(c: Context<AppEnv>): RequestContext {
   return c.get('ctx');

@@ -3,7 +3,7 @@
 export { callerOf, createCaller } from './caller';
 export type { Caller, CallerAuthenticator, CallerParts } from './caller';
 export { clientAddress, parseTrustedProxies, publicUrlOf } from './client';
-export { requestContext, requirePrincipal, tenantHandle } from './context';
+export { isPromiseLike, requestContext, requirePrincipal, tenantHandle } from './context';
 export type {
   AppEnv,
   Authenticator,
@@ -19,6 +19,7 @@ export { silentLogger, stdoutLogger } from './log';
 export type { LogLine, Logger } from './log';
 export { authenticationMiddleware, requestContextMiddleware, securityHeadersMiddleware } from './middleware';
 export { defineModule, modulePrefix, systemClock } from './module';
+export { beginMounting, mountedRegistry } from './mounted';
 export type { AppConfig, Clock, ModuleDeps, ServerModule } from './module';
 export { pageOptions, pageQuery, timeBound, timeRange } from './paging';
 export type { PageQuery } from './paging';

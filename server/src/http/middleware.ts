@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Translator } from '../i18n';
 import { langFromHeader } from '../i18n';
 import type { AppEnv, Authenticator, RequestContext } from './context';
-import { bearerToken, parseIdList } from './context';
+import { bearerToken, isPromiseLike, parseIdList } from './context';
 import type { Logger } from './log';
 import type { ModuleDeps } from './module';
 
@@ -60,18 +60,35 @@ export function requestContextMiddleware(
   };
 }
 
-/** Resolves the caller from the bearer token; failures wait until a route needs a caller. */
+/**
+ * Resolves the caller from the bearer token; failures wait until a route needs a caller. An
+ * authenticator that answers at once (its session and tenant kept in memory) costs no await.
+ */
 export function authenticationMiddleware(authenticator: Authenticator | null): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     const ctx = c.get('ctx');
-    if (authenticator && ctx.token) {
-      try {
-        ctx.principal = await authenticator.authenticate(ctx.token, c);
-      } catch (error) {
-        ctx.authError = error;
-      }
+    if (!authenticator || !ctx.token) return next();
+    let found: ReturnType<Authenticator['authenticate']>;
+    try {
+      found = authenticator.authenticate(ctx.token, c);
+    } catch (error) {
+      ctx.authError = error;
+      return next();
     }
-    await next();
+    if (!isPromiseLike(found)) {
+      ctx.principal = found;
+      return next();
+    }
+    return Promise.resolve(found).then(
+      (principal) => {
+        ctx.principal = principal;
+        return next();
+      },
+      (error: unknown) => {
+        ctx.authError = error;
+        return next();
+      },
+    );
   };
 }
 

@@ -7,8 +7,8 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError, errors, formatBytes } from './errors';
-import type { AppEnv, AuthorizationScope, RequestContext } from './context';
-import { requirePrincipal, tenantHandle } from './context';
+import type { AppEnv, AuthorizationContext, AuthorizationScope, Principal, RequestContext } from './context';
+import { isPromiseLike, requirePrincipal, tenantHandle } from './context';
 import { callerOf } from './caller';
 import type { Caller } from './caller';
 import type { TenantHandle } from '../store';
@@ -106,27 +106,35 @@ interface KeptScope {
 }
 const keptScopes = new WeakMap<object, Map<string, KeptScope>>();
 
-/** The resolver's answer for the object, kept while its collections are unchanged (ObjectResolver.collections). */
-async function scopeOfObject(
+/**
+ * The resolver's answer for the object, kept while its collections are unchanged
+ * (ObjectResolver.collections); a kept answer is returned at once (no promise).
+ */
+function scopeOfObject(
   c: Context<AppEnv>,
+  principal: Principal,
   kind: string,
   resolver: ObjectResolver,
   id: string,
-): Promise<ScopeAnswer> {
-  if (!resolver.collections?.length) return resolver.scopeOf(tenantHandle(c), id);
+): ScopeAnswer | Promise<ScopeAnswer> {
+  const collections = resolver.collections;
+  if (!collections?.length) return resolver.scopeOf(tenantHandle(c), id);
   const store = c.get('deps').store;
   let perStore = keptScopes.get(store);
   if (!perStore) keptScopes.set(store, (perStore = new Map()));
-  const key = [kind, requirePrincipal(c).tenantId, id].join('\n');
+  const key = `${kind}\n${principal.tenantId}\n${id}`;
   // Read before the object is: a write landing meanwhile leaves the kept answer unused.
-  const generation = resolver.collections.reduce((sum, name) => sum + store.writeGeneration(name), 0);
+  let generation = 0;
+  for (const name of collections) generation += store.writeGeneration(name);
   const now = performance.now();
   const hit = perStore.get(key);
   if (hit && hit.generation === generation && now - hit.at < SCOPE_CACHE_MS) return hit.scope;
-  const scope = await resolver.scopeOf(tenantHandle(c), id);
-  if (perStore.size > 10_000) perStore.clear();
-  perStore.set(key, { scope, generation, at: now });
-  return scope;
+  const kept = perStore;
+  return resolver.scopeOf(tenantHandle(c), id).then((scope) => {
+    if (kept.size > 10_000) kept.clear();
+    kept.set(key, { scope, generation, at: now });
+    return scope;
+  });
 }
 
 export interface RouteInput<B, Q, P> {
@@ -225,21 +233,90 @@ export async function callerMay(
   return callerOf(c).authorize(permission, scope);
 }
 
-/** The project scopes of the object a route acts on; 404 when unknown, refused without a resolver. */
-async function objectScopes(
+/** An object of no project at all: only tenant administrators. */
+const NO_PROJECT: readonly AuthorizationScope[] = Object.freeze([Object.freeze({ projectId: null })]);
+
+/**
+ * Whether the authenticator's `authorize` lets the caller hold the permission, in `scope`'s project
+ * when given, else in the request's context (as `Caller.authorize`, without building a Caller).
+ * Fails closed without an authorizer. A boolean at once when the authorizer has one.
+ */
+function mayNow(
   c: Context<AppEnv>,
-  object: RouteObject,
+  principal: Principal,
+  permission: string,
+  scope: AuthorizationScope | undefined,
+): boolean | Promise<boolean> {
+  const authenticator = c.get('authenticator');
+  if (!authenticator?.authorize) return false;
+  const context: AuthorizationContext = { projectId: c.get('ctx').projectId };
+  const held = scope
+    ? authenticator.authorize(principal, permission, context, scope)
+    : authenticator.authorize(principal, permission, context);
+  return isPromiseLike(held) ? Promise.resolve(held).then((answer) => answer === true) : held === true;
+}
+
+/** Refuses (403) unless the caller holds the permission in every scope, in order. */
+function requireInScopes(
+  c: Context<AppEnv>,
+  principal: Principal,
+  permission: string,
+  scopes: readonly AuthorizationScope[],
+  from = 0,
+): void | Promise<void> {
+  for (let i = from; i < scopes.length; i++) {
+    const held = mayNow(c, principal, permission, scopes[i]);
+    if (held === true) continue;
+    if (held === false) throw errors.forbidden();
+    return held.then((answer) => {
+      if (!answer) throw errors.forbidden();
+      return requireInScopes(c, principal, permission, scopes, i + 1);
+    });
+  }
+}
+
+/**
+ * A route's authorization, planned once when the route is mounted: the caller, then the
+ * permission - in the project of the object the route names (404 when unknown), else in the
+ * request's context. Runs without an await while the session, tenant, grants and object scope are
+ * kept in memory; every check still runs on every request.
+ */
+function routeGuard(
+  declaration: RouteDeclaration,
   objects: ReadonlyMap<string, ObjectResolver> | undefined,
-): Promise<AuthorizationScope[]> {
+): ((c: Context<AppEnv>) => void | Promise<void>) | null {
+  const auth = declaration.auth ?? 'required';
+  if (auth !== 'required') return null;
+  const permission = declaration.permission;
+  if (!permission) return (c) => void requirePrincipal(c);
+  const object = declaration.object;
+  if (!object) {
+    return (c) => {
+      const held = mayNow(c, requirePrincipal(c), permission, undefined);
+      if (held === false) throw errors.forbidden();
+      if (held !== true)
+        return held.then((answer) => {
+          if (!answer) throw errors.forbidden();
+        });
+    };
+  }
   const resolver = objects?.get(object.kind);
-  // Fail closed: an object kind no mounted module resolves cannot be authorized.
-  if (!resolver) throw errors.forbidden();
-  const id = c.req.param(object.param) ?? '';
-  const scope = id ? await scopeOfObject(c, object.kind, resolver, id) : null;
-  if (!scope) throw errors.notFound(resolver.notFound, { id });
-  const scopes = Array.isArray(scope) ? scope : [scope];
-  // An object of no project at all: only tenant administrators.
-  return scopes.length ? scopes : [{ projectId: null }];
+  const checkScope = (c: Context<AppEnv>, principal: Principal, scope: ScopeAnswer, id: string) => {
+    if (!scope) throw errors.notFound(resolver!.notFound, { id });
+    if (!Array.isArray(scope)) return requireInScopes(c, principal, permission, [scope]);
+    return requireInScopes(c, principal, permission, scope.length ? scope : NO_PROJECT);
+  };
+  return (c) => {
+    const principal = requirePrincipal(c);
+    // Fail closed: an object kind no mounted module resolves cannot be authorized.
+    if (!resolver) throw errors.forbidden();
+    const id = c.req.param(object.param) ?? '';
+    if (!id) throw errors.notFound(resolver.notFound, { id });
+    const scope = scopeOfObject(c, principal, object.kind, resolver, id);
+    return isPromiseLike(scope)
+      ? Promise.resolve(scope).then((answer) => checkScope(c, principal, answer, id))
+      : checkScope(c, principal, scope, id);
+  };
 }
 
 /** RouteDeclaration.bodyProject's check, on the parsed (not yet validated) body. */
@@ -276,17 +353,6 @@ export async function requireInProject(
   if (!(await caller.authorize(permission, { projectId, membership }))) throw errors.forbidden(refusal);
 }
 
-/** The caller holds the permission in every scope (in the request's context without scopes). */
-async function callerMayAll(
-  c: Context<AppEnv>,
-  permission: string,
-  scopes: AuthorizationScope[] | undefined,
-): Promise<boolean> {
-  if (!scopes) return callerMay(c, permission);
-  for (const scope of scopes) if (!(await callerMay(c, permission, scope))) return false;
-  return true;
-}
-
 function routeHandler<B, Q, P>(
   declaration: RouteDeclaration,
   handler: RouteHandler<B, Q, P>,
@@ -300,36 +366,39 @@ function routeHandler<B, Q, P>(
     declaration.params !== undefined ? compileValidator(declaration.params, 'text') : null;
   const auth = declaration.auth ?? 'required';
   const filterBody = takesFilterBody(declaration);
+  const guard = routeGuard(declaration, objects);
 
-  return async (c: Context<AppEnv>): Promise<Response> => {
+  const answer = (c: Context<AppEnv>, result: unknown): Response =>
+    result instanceof Response ? result : ok(c, result === undefined ? null : result);
+
+  const respondWith = async (c: Context<AppEnv>, params: Record<string, string>, query: unknown) => {
+    const body = await readJsonBody(c);
+    if (filterBody) refuseOperatorKeys(body, 'body');
+    if (declaration.bodyProject && auth === 'required')
+      await checkBodyProject(c, declaration.bodyProject, body, objects);
+    validateBody!(body);
     const ctx = c.get('ctx');
-    if (auth === 'required') {
-      requirePrincipal(c);
-      if (declaration.permission) {
-        const scopes = declaration.object ? await objectScopes(c, declaration.object, objects) : undefined;
-        // Fail closed: a permission-guarded route with no authorizer is refused.
-        if (!(await callerMayAll(c, declaration.permission, scopes))) throw errors.forbidden();
-      }
-    }
+    return answer(c, await handler(c, { body: body as B, query: query as Q, params: params as P, ctx }));
+  };
 
+  // Without a body and with a handler that answers at once, no await is spent here.
+  const respond = (c: Context<AppEnv>): Response | Promise<Response> => {
     const params: Record<string, string> = c.req.param() as Record<string, string>;
     validateParams?.(params);
     const query = parseQuery(new URL(c.req.url).searchParams);
     refuseOperatorKeys(query, 'query');
     validateQuery?.(query);
+    if (validateBody) return respondWith(c, params, query);
+    const ctx = c.get('ctx');
+    const result = handler(c, { body: undefined as B, query: query as Q, params: params as P, ctx });
+    return isPromiseLike(result)
+      ? Promise.resolve(result).then((value) => answer(c, value))
+      : answer(c, result);
+  };
 
-    let body: unknown = undefined;
-    if (validateBody) {
-      body = await readJsonBody(c);
-      if (filterBody) refuseOperatorKeys(body, 'body');
-      if (declaration.bodyProject && auth === 'required')
-        await checkBodyProject(c, declaration.bodyProject, body, objects);
-      validateBody(body);
-    }
-
-    const result = await handler(c, { body: body as B, query: query as Q, params: params as P, ctx });
-    if (result instanceof Response) return result;
-    return ok(c, result === undefined ? null : result);
+  return (c: Context<AppEnv>): Response | Promise<Response> => {
+    const pending = guard?.(c);
+    return pending ? pending.then(() => respond(c)) : respond(c);
   };
 }
 

@@ -13,10 +13,10 @@ import type { IdentityOptions } from '../auth';
 import { identityOptionsFromEnv, registerTenantDirectory } from '../auth';
 import { tenancyRoutes } from './routes';
 import { purgeExpiredRegistrations } from './registrations';
-import { assertTenantUsable, getTenant } from './tenants';
+import { assertTenantUsable, cachedTenant, getTenant } from './tenants';
 
 // Login and the authenticator check tenants through tenancy (auth imports no tenancy).
-registerTenantDirectory({ getTenant, assertTenantUsable, purgeExpiredRegistrations });
+registerTenantDirectory({ getTenant, cachedTenant, assertTenantUsable, purgeExpiredRegistrations });
 
 export function createTenancyModule(given?: IdentityOptions) {
   return defineModule({

@@ -29,6 +29,12 @@ export async function getTenant(store: Store, tenantId: string): Promise<StoredD
   return tenant;
 }
 
+/** The tenant when the cache holds it (under three seconds old), else undefined: getTenant without an await. */
+export function cachedTenant(store: Store, tenantId: string): StoredDoc<Tenant> | null | undefined {
+  const hit = cacheOf(store).get(tenantId);
+  return hit && performance.now() - hit.at < CACHE_MS ? hit.tenant : undefined;
+}
+
 export function forgetTenant(store: Store, tenantId: string): void {
   cacheOf(store).delete(tenantId);
 }
