@@ -1,0 +1,142 @@
+/**
+ * `npm run bench -- analytics`: pooled analysis at 100,000 cases (BENCH_ANALYTICS_CASES) in 5
+ * tenants (the queried one holds a fifth), each a demo case document (server/src/cases/demo) with
+ * its state, project, report type, country, sex, drugs and one MedDRA-coded reaction.
+ *
+ * Figures, through the routes (POST /api/analytics/statistic and /pivot, in process, with a member
+ * of the tenant's projects): the p95 of each declared summary statistic and of a three-dimension
+ * pivot (product x SOC x seriousness). Target <= 300 ms. Floor: the hand-written SQL of the same
+ * aggregate on the same SQLite file (json_extract / json_each, GROUP BY), and the ratio.
+ * Not measured (not built): the event-level SOC -> PT tree and the signal table.
+ */
+import Database from 'better-sqlite3';
+import { createCasesModule, demoCaseContent } from '../../server/src/cases/index';
+import { caseRig, demoProject } from '../../server/src/cases/testing';
+import { reportCodesModule } from '../../server/src/report-codes';
+import { createUnblindingModule } from '../../server/src/unblinding';
+import { analyticsModule } from '../../server/src/analytics';
+import { STATISTICS } from '../../server/src/analytics/declarations';
+import { benchLine, percentile } from './measure';
+
+const TOTAL = Number(process.env.BENCH_ANALYTICS_CASES ?? 100_000);
+const RUNS = Number(process.env.BENCH_ANALYTICS_RUNS ?? 20);
+const TENANTS = ['t1', 'other-1', 'other-2', 'other-3', 'other-4'];
+const TARGET_MS = 300;
+
+const rig = await caseRig({
+  users: [{ id: 'entry', name: 'Entry' }],
+  modules: [createCasesModule(), reportCodesModule, createUnblindingModule(), analyticsModule],
+});
+const today = new Date('2026-11-20T00:00:00Z');
+const project = demoProject('p1');
+const started = performance.now();
+const perTenant = Math.ceil(TOTAL / TENANTS.length);
+for (const tenant of TENANTS) {
+  const cases = rig.store.tenant(tenant, { userId: 'system:bench' }).collection('cases');
+  for (let from = 0; from < perTenant; from += 1000) {
+    const batch = [];
+    for (let n = from; n < Math.min(from + 1000, perTenant); n++) {
+      const doc = demoCaseContent({ n, project, today }) as Record<string, Record<string, unknown>>;
+      batch.push({
+        ...doc,
+        _id: `${tenant}-${n}`,
+        state: {
+          ...doc.state,
+          validity: n % 10 === 0 ? 'invalid' : 'valid',
+          workflowNode: ['dataEntry', 'dataQc', 'medicalReview'][n % 3],
+          versionType: n % 4 === 0 ? 'followUp' : 'initial',
+        },
+        report: {
+          ...doc.report,
+          reportCode: `${tenant}-${n}`,
+          studyProjectId: 'p1',
+          reportType: String(1 + (n % 3)),
+          happenCountry: ['CN', 'US', 'JP', 'DE'][n % 4],
+        },
+      });
+    }
+    await cases.insertMany(batch);
+  }
+}
+console.log(
+  `generated ${perTenant * TENANTS.length} cases in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);
+
+const db = new Database(`${rig.store.dataDir}/store.sqlite`, { readonly: true });
+const time = async (fn: () => Promise<unknown> | unknown): Promise<number> => {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+};
+
+async function measure(name: string, call: () => Promise<unknown>, floorSql: string): Promise<string> {
+  const floor = db.prepare(floorSql);
+  await call();
+  floor.all('t1');
+  const subject: number[] = [];
+  const floors: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    floors.push(await time(() => floor.all('t1')));
+    subject.push(await time(call));
+  }
+  const p95 = percentile(subject, 0.95);
+  const floorP95 = percentile(floors, 0.95);
+  const line = benchLine({
+    name,
+    figure: p95,
+    unit: 'ms',
+    floor: floorP95,
+    ratio: p95 / floorP95,
+    target: `<=${TARGET_MS}ms`,
+    met: p95 <= TARGET_MS,
+  });
+  console.log(line);
+  return line;
+}
+
+const at = (path: string) => `json_extract(doc, '$.${path}')`;
+const base = `tenantId = ? AND ${at('state.validity')} = 'valid' AND ${at('report.studyProjectId')} IN ('p1')`;
+const entry = rig.as('entry');
+const ok = async (path: string, body: unknown) => {
+  const answer = await entry.call('POST', path, body);
+  if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+};
+
+const lines: string[] = [];
+for (const statistic of STATISTICS) {
+  const fixed = Object.entries(statistic.fixed ?? {})
+    .map(([id]) => (id === 'susar' ? ` AND ${at('state.isSusar')} = 1` : ''))
+    .join('');
+  const element = statistic.dimensions[0] === 'product' || statistic.dimensions[0] === 'soc';
+  const floorSql = element
+    ? statistic.dimensions[0] === 'product'
+      ? `SELECT json_extract(e.value, '$.drugName') k, COUNT(DISTINCT t._id) n FROM c_cases t, json_each(t.doc, '$.drugs') e WHERE ${base}${fixed} AND json_extract(e.value, '$.drugCharacterisation') IN ('1','3') GROUP BY k`
+      : `SELECT json_extract(e.value, '$.meddraSocCode') k, COUNT(DISTINCT t._id) n FROM c_cases t, json_each(t.doc, '$.reactions') e WHERE ${base}${fixed} GROUP BY k`
+    : `SELECT ${at(
+        {
+          reportType: 'report.reportType',
+          reportClassify: 'report.cnReportClassify',
+          reportSource: 'report.cnReportSource',
+          serious: 'state.isSae',
+          versionType: 'state.versionType',
+          workflowNode: 'state.workflowNode',
+        }[statistic.dimensions[0]!] ?? 'report.reportType',
+      )} k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`;
+  lines.push(
+    await measure(
+      `analytics-statistic-${statistic.id}-p95`,
+      () => ok('/analytics/statistic', { statisticId: statistic.id }),
+      floorSql,
+    ),
+  );
+}
+lines.push(
+  await measure(
+    'analytics-pivot-product-soc-serious-p95',
+    () => ok('/analytics/pivot', { dimensions: ['product', 'soc', 'serious'] }),
+    `SELECT json_extract(d.value, '$.drugName') p, json_extract(r.value, '$.meddraSocCode') s, ${at('state.isSae')} k, COUNT(DISTINCT t._id) n FROM c_cases t, json_each(t.doc, '$.drugs') d, json_each(t.doc, '$.reactions') r WHERE ${base} AND json_extract(d.value, '$.drugCharacterisation') IN ('1','3') GROUP BY p, s, k`,
+  ),
+);
+db.close();
+await rig.close();
+console.log(`\n${lines.join('\n')}`);
