@@ -1,6 +1,6 @@
 /** The case form: the tabs of schemas/ui/case-tabs.json rendered by RJSF over a case store. */
 export { CaseStore } from './store';
-export { CaseTabView, topGroups } from './CaseTabView';
+export { CaseTabView, groupAnchorId, topGroups } from './CaseTabView';
 export { ConfirmDialog } from './ConfirmDialog';
 export { register, selectWidget, registeredWidgets } from './registry';
 export type { CaseWidgetProps, FieldDescriptor, Registration, Tester } from './registry';

@@ -38,7 +38,14 @@ import {
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
-  row: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
+  // The time zone (from the hour on) moves to a second line when the grid cell is too narrow.
+  row: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalXS,
+    rowGap: tokens.spacingVerticalXXS,
+    alignItems: 'center',
+  },
   precision: { minWidth: '88px', width: '88px' },
   zone: { minWidth: '96px', width: '96px' },
   // Wide enough for `2026-11-20 10:30:15` in the form's font.

@@ -8,6 +8,7 @@
  * In the UAT environment a configurator sees the project's UAT form and checks (EnvironmentBanner).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { CSSProperties } from 'react';
 import { useBlocker, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   Badge,
@@ -51,6 +52,7 @@ import { CheckReportPanel } from './CheckReportPanel';
 import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
 import { ConflictDialog } from './ConflictPanel';
 import { HistoryDialog } from './HistoryDialog';
+import { CaseOutline } from './CaseOutline';
 import {
   CaseQueriesProvider,
   QcReasonsDialog,
@@ -79,6 +81,14 @@ const useStyles = makeStyles({
     borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
   },
   spacer: { flexGrow: 1 },
+  // The section outline where a list page has its second-level menu, the form beside it.
+  body: {
+    display: 'grid',
+    gridTemplateColumns: '200px minmax(0, 1fr)',
+    gap: tokens.spacingHorizontalM,
+    alignItems: 'start',
+  },
+  content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
 });
 
 /** Header actions beside save/check/history, in this order, with the route each one posts to. */
@@ -160,6 +170,15 @@ function CaseDetail({ caseId }: { caseId: string }) {
   // Data QC: the changes the server asks reasons for, and the reasons given (kept for a confirmation).
   const [qcChanges, setQcChanges] = useState<QcCorrection[] | null>(null);
   const corrections = useRef<{ pointer: string; reason: string }[] | undefined>(undefined);
+  // The sticky header's height: the outline sticks, and sections scroll into view, below it.
+  const [headerHeight, setHeaderHeight] = useState(56);
+  const headerObserver = useRef<ResizeObserver | null>(null);
+  const headerRef = useCallback((element: HTMLDivElement | null) => {
+    headerObserver.current?.disconnect();
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    headerObserver.current = new ResizeObserver(() => setHeaderHeight(element.offsetHeight));
+    headerObserver.current.observe(element);
+  }, []);
   // The project's form (published, or its UAT drafts when tried): custom fields, labels, field order.
   const projectId =
     (answer?.document as { report?: { studyProjectId?: string } } | undefined)?.report?.studyProjectId ??
@@ -354,11 +373,12 @@ function CaseDetail({ caseId }: { caseId: string }) {
     >
       <div
         className={styles.page}
+        style={{ '--case-header-height': `${headerHeight}px` } as CSSProperties}
         data-testid="case-detail"
         data-language={language}
         data-check={checkReady ? 'ready' : 'pending'}
       >
-        <div className={styles.header}>
+        <div className={styles.header} ref={headerRef}>
           <Title3 data-testid="case-report-code">{document.report?.reportCode ?? caseId}</Title3>
           <Badge appearance="outline" data-testid="case-node">
             {nodeLabel}
@@ -466,12 +486,17 @@ function CaseDetail({ caseId }: { caseId: string }) {
             </Tab>
           ))}
         </TabList>
-        {current.id === 'codingReview' ? (
-          <CodingReviewPanel store={store} readOnly={readOnly} dirty={dirty} />
-        ) : null}
-        <CaseFieldAddon.Provider value={QueryFieldAddon}>
-          <CaseTabView key={current.id} tab={current} store={store} readOnly={readOnly} />
-        </CaseFieldAddon.Provider>
+        <div className={styles.body}>
+          <CaseOutline key={current.id} tab={current} store={store} />
+          <div className={styles.content}>
+            {current.id === 'codingReview' ? (
+              <CodingReviewPanel store={store} readOnly={readOnly} dirty={dirty} />
+            ) : null}
+            <CaseFieldAddon.Provider value={QueryFieldAddon}>
+              <CaseTabView key={current.id} tab={current} store={store} readOnly={readOnly} />
+            </CaseFieldAddon.Provider>
+          </div>
+        </div>
         <QcReasonsDialog
           changes={qcChanges}
           onDone={(given) => {
