@@ -764,8 +764,8 @@ for (const backend of backends) {
           const counts = new Map<string, number>();
           for (const doc of docs.filter(keep)) {
             const keys = new Set<string>();
-            for (const item of elements(doc.items).filter((e) =>
-              ['1', '3'].includes(field(e, 'role') as string),
+            for (const item of elements(doc.items).filter(
+              (e) => ['1', '3'].includes(field(e, 'role') as string) && scalar(field(e, 'code')) !== null,
             ))
               for (const tag of elements(doc.tags))
                 keys.add(JSON.stringify([scalar(doc.sex), scalar(field(item, 'code')), scalar(tag)]));
@@ -780,7 +780,10 @@ for (const backend of backends) {
             { name: 'code', each: 'items', path: 'code' },
             { name: 'tag', each: 'tags' },
           ],
-          where: [{ each: 'items', path: 'role', in: ['1', '3'] }],
+          where: [
+            { each: 'items', path: 'role', in: ['1', '3'] },
+            { each: 'items', path: 'code', present: true as const },
+          ],
         });
         const rows = (groups: { key: Record<string, unknown>; count: number }[]) =>
           groups.map((g) => [g.key.sex, g.key.code, g.key.tag, g.count]);
@@ -800,7 +803,7 @@ for (const backend of backends) {
         // `flag` has no index: the embedded store streams and filters these in mingo.
         const streamed = await a.collection('grouped').groupCount(spec({ flag: true }));
         expect(order(rows(streamed))).toEqual(order(brute((d) => d.flag === true)));
-        expect(exact.length).toBeGreaterThan(10);
+        expect(exact.length).toBeGreaterThan(3);
         const plain = await a.collection('grouped').groupCount({ by: [{ name: 'sex', path: 'sex' }] });
         const bySex = new Map<string, number>();
         for (const d of docs)

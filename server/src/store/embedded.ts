@@ -855,8 +855,12 @@ export class EmbeddedDriver implements Driver {
       const conditions = [where.sql];
       params.push(...where.params);
       for (const c of spec.where ?? []) {
-        conditions.push(`${value(c.each, c.path)} IN (${c.in.map(() => '?').join(', ')})`);
-        params.push(...c.in.map(sqlScalar));
+        if (c.present) {
+          conditions.push(`${value(c.each, c.path)} IS NOT NULL`);
+          continue;
+        }
+        conditions.push(`${value(c.each, c.path)} IN (${c.in!.map(() => '?').join(', ')})`);
+        params.push(...c.in!.map(sqlScalar));
       }
       const keyParams: unknown[] = [];
       const keys = spec.by.map((d, i) => {

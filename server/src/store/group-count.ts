@@ -37,7 +37,9 @@ export interface GroupElementCondition {
   each: string;
   /** Dotted path in the element (absent: the element itself). */
   path?: string;
-  in: (string | number | boolean)[];
+  /** The element's value is one of these; or, with `present`, any scalar (not null, missing, an object or an array). */
+  in?: (string | number | boolean)[];
+  present?: true;
 }
 
 export interface GroupCountSpec {
@@ -93,8 +95,15 @@ export function checkGroupCountSpec(spec: GroupCountSpec): void {
   for (const condition of spec.where ?? []) {
     checkPath(condition?.each, false);
     checkPath(condition.path, true);
-    checkValues(condition.in);
+    if (condition.present === true ? condition.in !== undefined : condition.present !== undefined)
+      throw fail('where');
+    if (condition.present === undefined) checkValues(condition.in);
   }
+}
+
+/** Does an element's value meet a condition? */
+export function meets(condition: GroupElementCondition, value: GroupScalar): boolean {
+  return condition.present ? value !== null : condition.in!.some((v) => v === value);
 }
 
 function checkValues(values: unknown): void {
@@ -167,7 +176,7 @@ export class GroupCounter {
     for (const each of this.arrays) {
       const conditions = (this.spec.where ?? []).filter((c) => c.each === each);
       const elements = elementsOf(doc, each).filter((element) =>
-        conditions.every((c) => c.in.some((v) => v === groupScalar(valueAt(element, c.path)))),
+        conditions.every((c) => meets(c, groupScalar(valueAt(element, c.path)))),
       );
       if (elements.length === 0) return;
       chosen.set(each, elements);
@@ -248,7 +257,13 @@ export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeli
     const conditions = (spec.where ?? []).filter((c) => c.each === each);
     if (conditions.length)
       pipeline.push({
-        $match: { $and: conditions.map((c) => ({ [field(each, c.path).slice(1)]: { $in: c.in } })) },
+        $match: {
+          $and: conditions.map((c) => ({
+            [field(each, c.path).slice(1)]: c.present
+              ? { $type: ['string', 'number', 'bool'] }
+              : { $in: c.in },
+          })),
+        },
       });
   }
   if (arrays.length === 0) {
