@@ -97,6 +97,9 @@ export type { DownloadTaskStatus, JobStatus } from './jobs';
 export { IMPORT_REPORT_STATUSES, PARSE_STATUSES, PROCESSING_STATUSES } from './import-states';
 export type { ImportReportStatus, ParseStatus, ProcessingStatus } from './import-states';
 
+// Import templates: line-listing and Excel rows into case documents (the server's sheet import).
+export * from './intake';
+
 // Probabilistic duplicate matching of case reports (the server's duplicate check at intake, the labelled-set test).
 export {
   compareAge,

@@ -9,7 +9,7 @@ export const IMPORT_RECORDS = 'importRecords';
 export const IMPORT_REPORTS = 'importReports';
 
 // SPEC 4's processing and parse states and the report states, declared in the engine (the browser's import list reads them too).
-import type { ImportReportStatus, ParseStatus, ProcessingStatus } from '@pv/engine';
+import type { ImportReportStatus, ImportTemplateDefinition, ParseStatus, ProcessingStatus } from '@pv/engine';
 export { PARSE_STATUSES, PROCESSING_STATUSES } from '@pv/engine';
 export type { ImportReportStatus, ParseStatus, ProcessingStatus };
 
@@ -20,7 +20,27 @@ export interface ImportException {
   params: Record<string, string | number>;
   /** The message in both languages, fixed when it happened. */
   message: { zh: string; en: string };
+  /** A workbook's wrong cells (the first 200; `params.count` says how many there were). */
+  cells?: ImportCellProblem[];
 }
+
+/** One wrong cell of a line listing or Excel workbook, as the user finds it in the sheet. */
+export interface ImportCellProblem {
+  sheet: string;
+  /** 1-based row number. */
+  row: number;
+  /** Column letter (A, B ... AA), '-' for a problem of the whole row or header. */
+  column: string;
+  /** The column's header text. */
+  header: string;
+  messageKey: string;
+  params: Record<string, string | number>;
+  message: { zh: string; en: string };
+}
+
+/** What was imported: E2B messages, or a line listing or Excel workbook through a template. */
+export const IMPORT_KINDS = ['e2b', 'lineListing', 'excel'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 export interface ImportRecord {
   fileName: string;
@@ -54,6 +74,12 @@ export interface ImportRecord {
   rejectReason?: string;
   /** The parse job (GET /api/jobs/:jobId). */
   jobId: string | null;
+  /** Absent on records written before sheet imports: e2b. */
+  kind?: ImportKind;
+  /** A sheet import's template, and the copy of it the file was read with (later edits do not change the import). */
+  templateId?: string;
+  templateName?: string;
+  template?: ImportTemplateDefinition;
   /** Each message's batch header (N.1.2 batch number, N.1.3 sender, N.1.4 receiver, N.1.5 date), for the ACK. */
   batches?: { entry: string; format: 'r3' | 'r2'; header: Record<string, string> }[];
 }

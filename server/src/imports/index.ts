@@ -12,13 +12,14 @@ import { importCollections } from './collections';
 import { parseJob } from './parse-job';
 import { importRoutes } from './routes';
 import { importObject } from './service';
+import { templateCollection, templateObject } from './templates';
 
 export const importsModule = defineModule({
   name: 'imports',
   dependsOn: ['cases', 'configuration', 'dictionaries', 'jobs', 'uploads', 'workflow'],
-  collections: importCollections,
+  collections: [...importCollections, templateCollection],
   jobs: [parseJob],
   routes: importRoutes,
-  // An import's permissions are checked in its record's project (service.ts).
-  objects: { import: importObject },
+  // An import's (a template's) permissions are checked in its record's (template's) project.
+  objects: { import: importObject, importTemplate: templateObject },
 });

@@ -16,6 +16,7 @@ import { defineJob } from '../jobs';
 import type { TenantHandle } from '../store';
 import type { ImportException, ImportRecord, ImportReport } from './collections';
 import { IMPORT_RECORDS, IMPORT_REPORTS } from './collections';
+import { SheetRefusedError, parseSheet } from './sheet-parse';
 
 export const PARSE_JOB = 'imports.parse';
 
@@ -107,7 +108,7 @@ function reportsOf(recordId: string, message: ImportedMessage, first: number): I
 
 /** Parses the record's file; answers what became of it (the job's result). */
 export async function parseRecord(
-  deps: Pick<ModuleDeps, 'files' | 'translator'>,
+  deps: Pick<ModuleDeps, 'files' | 'translator' | 'store'>,
   handle: TenantHandle,
   recordId: string,
   progress: (percent: number, message?: string) => Promise<void> = async () => undefined,
@@ -139,6 +140,42 @@ export async function parseRecord(
   const { stream } = await deps.files.forTenant(handle).getStream(record.fileId);
   const bytes = await readAll(stream);
   await progress(5, 'read');
+
+  if (record.kind === 'lineListing' || record.kind === 'excel') {
+    try {
+      const count = await parseSheet(deps, handle, recordId, record, bytes, progress);
+      await records.updateOne({ _id: recordId }, { $set: { parseStatus: 'completed', reportCount: count } });
+      return { outcome: 'completed', reports: count };
+    } catch (error) {
+      if (!(error instanceof SheetRefusedError)) throw error;
+      await discardReports(handle, recordId);
+      const { key, params, cells } = error.refusal;
+      // The first wrong cell is quoted in each language's own words.
+      const say = (lang: 'zh' | 'en') =>
+        deps.translator.t(lang, key, {
+          ...params,
+          entry: record.fileName,
+          first: cells?.[0]?.message[lang] ?? '',
+        });
+      await records.updateOne(
+        { _id: recordId },
+        {
+          $set: {
+            parseStatus: 'exception',
+            processingStatus: 'exception',
+            exception: {
+              entry: record.fileName,
+              messageKey: key,
+              params: { ...params, entry: record.fileName },
+              message: { zh: say('zh'), en: say('en') },
+              ...(cells ? { cells } : {}),
+            },
+          },
+        },
+      );
+      return { outcome: 'exception' };
+    }
+  }
 
   const reports = handle.collection<ImportReport>(IMPORT_REPORTS);
   const batches: NonNullable<ImportRecord['batches']> = [];

@@ -20,7 +20,7 @@ import type { Context } from 'hono';
 import { UPLOAD_KINDS, fileResponse } from '../uploads';
 import type { TenantHandle } from '../store';
 import { acknowledgement } from './ack';
-import type { FieldChoice, ImportRecord } from './collections';
+import type { FieldChoice, ImportKind, ImportRecord } from './collections';
 import { IMPORT_RECORDS, PARSE_STATUSES, PROCESSING_STATUSES } from './collections';
 import type { ParseJobPayload } from './parse-job';
 import { PARSE_JOB } from './parse-job';
@@ -38,6 +38,8 @@ import {
 import type { GenerateInput } from './service';
 import { IMPORT_OBJECT } from './service';
 import { textMatch } from '../store';
+import { templateRoutes } from './template-routes';
+import { templateForUpload } from './templates';
 
 export const VIEW = 'reportmanagment:importReport';
 export const IMPORT = 'reportmanagment:importReport:import';
@@ -83,6 +85,7 @@ interface UploadQuery {
   fileName?: string;
   receiptDate?: string;
   pvInformedDate?: string;
+  templateId?: string;
 }
 
 const e2bDay = (now: Date) => now.toISOString().slice(0, 10).replace(/-/g, '');
@@ -110,7 +113,180 @@ async function checkChoices(deps: ModuleDeps, handle: TenantHandle, query: Uploa
   if (!whodrug) throw errors.badRequest('imports.whodrugRequired');
 }
 
+/** The workbook imports: their upload and list paths and their menu permissions (schemas/menus). */
+const SHEET_KINDS = ['lineListing', 'excel'] as const;
+type SheetKind = (typeof SHEET_KINDS)[number];
+const SHEET_PATHS: Record<SheetKind, string> = { lineListing: '/line-listings', excel: '/excel' };
+export const SHEET_PERMISSIONS: Record<SheetKind, { view: string; import: string }> = {
+  lineListing: { view: 'reportmanagment:lineListing', import: 'reportmanagment:lineListing:import' },
+  excel: { view: 'reportmanagment:excel', import: 'reportmanagment:excel:import' },
+};
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The file's name from the query or the X-File-Name header, checked against the kind's types. */
+function uploadedName(c: Context<AppEnv>, query: UploadQuery, kind: ImportKind): string {
+  const header = c.req.header('x-file-name');
+  let decoded: string;
+  try {
+    decoded = header ? decodeURIComponent(header) : '';
+  } catch {
+    throw errors.badRequest('common.malformedEncoding');
+  }
+  const fileName = (query.fileName ?? decoded).trim();
+  if (!fileName) throw errors.badRequest('server.uploadNoFile');
+  const extension = extensionOf(fileName);
+  if (kind === 'e2b') {
+    if (!(UPLOAD_KINDS.e2b as readonly string[]).includes(extension))
+      throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.e2b.join(', ') });
+  } else if (extension === 'xls') {
+    throw errors.badRequest('imports.sheet.xlsRefused');
+  } else if (!(UPLOAD_KINDS.lineListing as readonly string[]).includes(extension)) {
+    throw errors.badRequest('imports.sheet.sheetType', { allowed: UPLOAD_KINDS.lineListing.join(', ') });
+  }
+  return fileName;
+}
+
+/**
+ * Stores an uploaded file and its import record, and queues the parse. Before the upload is looked
+ * at: the records are imported into a project the importer works in, with the kind's import
+ * permission there, not in the project a header names.
+ */
+async function receiveUpload(c: Context<AppEnv>, deps: ModuleDeps, query: UploadQuery, kind: ImportKind) {
+  const principal = requirePrincipal(c);
+  const handle = tenantHandle(c);
+  const caller = callerOf(c);
+  if (!query.projectId) throw errors.badRequest('imports.templateRequired');
+  await requireProjectMember(caller, query.projectId);
+  const permission = kind === 'e2b' ? IMPORT : SHEET_PERMISSIONS[kind].import;
+  if (!(await callerMay(c, permission, { projectId: query.projectId }))) throw errors.forbidden();
+  const fileName = uploadedName(c, query, kind);
+  await checkChoices(deps, handle, query);
+  const template =
+    kind === 'e2b' ? null : await templateForUpload(caller, query.templateId ?? '', query.projectId, kind);
+  if (!deps.files) throw new Error('the file store is not configured');
+  const body = c.req.raw.body;
+  if (!body) throw errors.badRequest('server.uploadNoFile');
+  const recordId = randomUUID();
+  const info = await deps.files.forTenant(handle).putStream(Readable.fromWeb(body as NodeReadableStream), {
+    fileName,
+    contentType:
+      kind !== 'e2b' ? XLSX_TYPE : extensionOf(fileName) === 'zip' ? 'application/zip' : 'application/xml',
+    maxBytes: deps.config.uploadLimit,
+    owner: { kind: IMPORT_OWNER, id: recordId, projectId: query.projectId },
+  });
+  if (info.size === 0) throw errors.badRequest('server.uploadNoFile');
+  const now = deps.clock.now();
+  const definition = template
+    ? (({ _id, tenantId: _t, createdBy: _c, updatedBy: _u, rev: _r, projectId: _p, ...rest }) => rest)(
+        template as typeof template & { tenantId?: string; createdBy?: string; updatedBy?: string },
+      )
+    : null;
+  const record: ImportRecord = {
+    fileName,
+    fileId: info.fileId,
+    size: info.size,
+    processingStatus: 'unprocessed',
+    parseStatus: 'toBeParsed',
+    finished: false,
+    importerId: principal.userId,
+    importerName: nameOf(principal),
+    receiptDate: query.receiptDate ?? e2bDay(now),
+    pvInformedDate: query.pvInformedDate ?? null,
+    caseProcessorId: null,
+    caseProcessorName: null,
+    importedAt: now.toISOString(),
+    completedAt: null,
+    exception: null,
+    projectId: query.projectId,
+    meddraVersionId: query.meddraVersionId!,
+    whodrugVersionId: query.whodrugVersionId!,
+    format: null,
+    profile: null,
+    reportCount: 0,
+    rejected: false,
+    jobId: recordId,
+    kind,
+    ...(template && definition
+      ? {
+          templateId: template._id,
+          templateName: template.name,
+          template: {
+            name: definition.name,
+            kind: definition.kind,
+            ...(definition.sheet ? { sheet: definition.sheet } : {}),
+            headerRow: definition.headerRow,
+            grouping: definition.grouping,
+            ...(definition.caseColumn ? { caseColumn: definition.caseColumn } : {}),
+            dateFormats: definition.dateFormats,
+            columns: definition.columns,
+            defaults: definition.defaults,
+          },
+        }
+      : {}),
+  };
+  const stored = await handle
+    .collection<ImportRecord>(IMPORT_RECORDS)
+    .insertOne({ _id: recordId, ...record });
+  // The job id is the record id: enqueueing is idempotent and the record names its job.
+  await deps.jobs.enqueue<ParseJobPayload>(
+    PARSE_JOB,
+    { recordId },
+    { tenantId: principal.tenantId, requestedBy: principal.userId, jobId: recordId, maxAttempts: 3 },
+  );
+  return recordView(stored);
+}
+
+interface ListQuery {
+  page: number;
+  size: number;
+  fileName?: string;
+  templateId?: string;
+  processingStatus?: string;
+  parseStatus?: string;
+  finished?: boolean;
+}
+
+const listQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    page: { type: 'integer', minimum: 1, default: 1 },
+    size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
+    fileName: { type: 'string', maxLength: 255 },
+    templateId: { type: 'string', maxLength: 64 },
+    processingStatus: { enum: [...PROCESSING_STATUSES] },
+    parseStatus: { enum: [...PARSE_STATUSES] },
+    finished: { type: 'boolean' },
+  },
+};
+
+/** One kind's records, newest first, in the projects where the caller holds the kind's view permission. */
+async function listRecords(c: Context<AppEnv>, query: ListQuery, kind: ImportKind, permission: string) {
+  const filter: Record<string, unknown> = kind === 'e2b' ? { kind: { $nin: SHEET_KINDS } } : { kind };
+  if (query.fileName?.trim()) filter.fileName = textMatch(query.fileName.trim());
+  if (query.templateId) filter.templateId = query.templateId;
+  if (query.processingStatus) filter.processingStatus = query.processingStatus;
+  if (query.parseStatus) filter.parseStatus = query.parseStatus;
+  if (query.finished !== undefined) filter.finished = query.finished;
+  // The projects where the caller may view these imports: a role of the header's project lends nothing to others.
+  const scope = await listScope(callerOf(c), permission);
+  if (scope !== null) filter.projectId = { $in: scope };
+  const collection = tenantHandle(c).collection<ImportRecord>(IMPORT_RECORDS);
+  const [total, items] = await Promise.all([
+    collection.count(filter),
+    collection.find(filter, {
+      sort: { importedAt: -1, _id: 1 },
+      skip: (query.page - 1) * query.size,
+      limit: query.size,
+      projection: { template: 0 },
+    }),
+  ]);
+  return { total, page: query.page, size: query.size, items: items.map(recordView) };
+}
+
 export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
+  // Before /:recordId, which would otherwise take `templates` for a record id.
+  templateRoutes(router);
   router.route(
     {
       method: 'get',
@@ -141,150 +317,74 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
   );
 
+  const uploadQuery = (sheet: boolean): JsonSchema => ({
+    type: 'object',
+    additionalProperties: false,
+    ...(sheet ? { required: ['templateId'] } : {}),
+    properties: {
+      projectId: { type: 'string', maxLength: 64 },
+      meddraVersionId: { type: 'string', maxLength: 200 },
+      whodrugVersionId: { type: 'string', maxLength: 200 },
+      fileName: { type: 'string', maxLength: 255 },
+      receiptDate: { type: 'string', pattern: E2B_DAY },
+      pvInformedDate: { type: 'string', pattern: E2B_DAY },
+      ...(sheet ? { templateId: { type: 'string', minLength: 1, maxLength: 64 } } : {}),
+    },
+  });
+
   router.route<unknown, UploadQuery>(
     {
       method: 'post',
       path: '/',
       summary:
         'Uploads an E2B file (R3 or R2 XML, or a zip of them) as the body, with the template, MedDRA and WHODrug releases chosen; creates the import record and queues its parse (GET /api/jobs/:jobId, or the record)',
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          projectId: { type: 'string', maxLength: 64 },
-          meddraVersionId: { type: 'string', maxLength: 200 },
-          whodrugVersionId: { type: 'string', maxLength: 200 },
-          fileName: { type: 'string', maxLength: 255 },
-          receiptDate: { type: 'string', pattern: E2B_DAY },
-          pvInformedDate: { type: 'string', pattern: E2B_DAY },
-        },
-      },
+      query: uploadQuery(false),
       upload: {
         contentTypes: ['application/xml', 'text/xml', 'application/zip', 'application/octet-stream', '*/*'],
       },
       permission: IMPORT,
     },
-    async (c, { query }) => {
-      const principal = requirePrincipal(c);
-      const handle = tenantHandle(c);
-      if (!query.projectId) throw errors.badRequest('imports.templateRequired');
-      // Before the upload is looked at: reports are imported into a project the importer works in,
-      // with the import permission there, not in the project a header names.
-      await requireProjectMember(callerOf(c), query.projectId);
-      if (!(await callerMay(c, IMPORT, { projectId: query.projectId }))) throw errors.forbidden();
-      const header = c.req.header('x-file-name');
-      let decoded: string;
-      try {
-        decoded = header ? decodeURIComponent(header) : '';
-      } catch {
-        throw errors.badRequest('common.malformedEncoding');
-      }
-      const fileName = (query.fileName ?? decoded).trim();
-      if (!fileName) throw errors.badRequest('server.uploadNoFile');
-      if (!(UPLOAD_KINDS.e2b as readonly string[]).includes(extensionOf(fileName)))
-        throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.e2b.join(', ') });
-      await checkChoices(deps, handle, query);
-      if (!deps.files) throw new Error('the file store is not configured');
-      const body = c.req.raw.body;
-      if (!body) throw errors.badRequest('server.uploadNoFile');
-      const recordId = randomUUID();
-      const info = await deps.files
-        .forTenant(handle)
-        .putStream(Readable.fromWeb(body as NodeReadableStream), {
-          fileName,
-          contentType: extensionOf(fileName) === 'zip' ? 'application/zip' : 'application/xml',
-          maxBytes: deps.config.uploadLimit,
-          owner: { kind: IMPORT_OWNER, id: recordId, projectId: query.projectId! },
-        });
-      if (info.size === 0) throw errors.badRequest('server.uploadNoFile');
-      const now = deps.clock.now();
-      const record: ImportRecord = {
-        fileName,
-        fileId: info.fileId,
-        size: info.size,
-        processingStatus: 'unprocessed',
-        parseStatus: 'toBeParsed',
-        finished: false,
-        importerId: principal.userId,
-        importerName: nameOf(principal),
-        receiptDate: query.receiptDate ?? e2bDay(now),
-        pvInformedDate: query.pvInformedDate ?? null,
-        caseProcessorId: null,
-        caseProcessorName: null,
-        importedAt: now.toISOString(),
-        completedAt: null,
-        exception: null,
-        projectId: query.projectId!,
-        meddraVersionId: query.meddraVersionId!,
-        whodrugVersionId: query.whodrugVersionId!,
-        format: null,
-        profile: null,
-        reportCount: 0,
-        rejected: false,
-        jobId: recordId,
-      };
-      const stored = await handle
-        .collection<ImportRecord>(IMPORT_RECORDS)
-        .insertOne({ _id: recordId, ...record });
-      // The job id is the record id: enqueueing is idempotent and the record names its job.
-      await deps.jobs.enqueue<ParseJobPayload>(
-        PARSE_JOB,
-        { recordId },
-        { tenantId: principal.tenantId, requestedBy: principal.userId, jobId: recordId, maxAttempts: 3 },
-      );
-      return recordView(stored);
-    },
+    (c, { query }) => receiveUpload(c, deps, query, 'e2b'),
   );
 
-  router.route<
-    unknown,
-    {
-      page: number;
-      size: number;
-      fileName?: string;
-      processingStatus?: string;
-      parseStatus?: string;
-      finished?: boolean;
-    }
-  >(
+  for (const kind of SHEET_KINDS) {
+    router.route<unknown, UploadQuery>(
+      {
+        method: 'post',
+        path: SHEET_PATHS[kind],
+        summary: `Uploads a ${kind === 'excel' ? 'Excel' : 'line-listing'} workbook (.xlsx; an .xls is refused) as the body, read through the chosen import template of the project with its MedDRA and WHODrug releases; creates the import record and queues its parse`,
+        query: uploadQuery(true),
+        upload: { contentTypes: [XLSX_TYPE, 'application/octet-stream', '*/*'] },
+        permission: SHEET_PERMISSIONS[kind].import,
+      },
+      (c, { query }) => receiveUpload(c, deps, query, kind),
+    );
+  }
+
+  router.route<unknown, ListQuery>(
     {
       method: 'get',
       path: '/',
-      summary: 'Import records, newest first, filtered by file name, processing and parse state, finished',
+      summary:
+        'E2B import records, newest first, filtered by file name, processing and parse state, finished',
       permission: VIEW,
-      query: {
-        type: 'object',
-        properties: {
-          page: { type: 'integer', minimum: 1, default: 1 },
-          size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
-          fileName: { type: 'string', maxLength: 255 },
-          processingStatus: { enum: [...PROCESSING_STATUSES] },
-          parseStatus: { enum: [...PARSE_STATUSES] },
-          finished: { type: 'boolean' },
-        },
-      },
+      query: listQuery,
     },
-    async (c, { query }) => {
-      const filter: Record<string, unknown> = {};
-      if (query.fileName?.trim()) filter.fileName = textMatch(query.fileName.trim());
-      if (query.processingStatus) filter.processingStatus = query.processingStatus;
-      if (query.parseStatus) filter.parseStatus = query.parseStatus;
-      if (query.finished !== undefined) filter.finished = query.finished;
-      // The projects where the caller may view imports: a role of the header's project lends nothing to others.
-      const scope = await listScope(callerOf(c), VIEW);
-      if (scope !== null) filter.projectId = { $in: scope };
-      const collection = tenantHandle(c).collection<ImportRecord>(IMPORT_RECORDS);
-      const [total, items] = await Promise.all([
-        collection.count(filter),
-        collection.find(filter, {
-          sort: { importedAt: -1, _id: 1 },
-          skip: (query.page - 1) * query.size,
-          limit: query.size,
-        }),
-      ]);
-      return { total, page: query.page, size: query.size, items: items.map(recordView) };
-    },
+    (c, { query }) => listRecords(c, query, 'e2b', VIEW),
   );
+
+  for (const kind of SHEET_KINDS) {
+    router.route<unknown, ListQuery>(
+      {
+        method: 'get',
+        path: SHEET_PATHS[kind],
+        summary: `${kind === 'excel' ? 'Excel' : 'Line-listing'} import records, newest first, filtered by file name, template, processing and parse state, finished`,
+        permission: SHEET_PERMISSIONS[kind].view,
+        query: listQuery,
+      },
+      (c, { query }) => listRecords(c, query, kind, SHEET_PERMISSIONS[kind].view),
+    );
+  }
 
   router.route<unknown, unknown, { recordId: string }>(
     {

@@ -68,12 +68,17 @@ export interface World {
   importRecordId: string;
   importFileId: string;
   importJobId: string;
+  importTemplateId: string;
+  /** A line-listing template of P1 (downloads module). */
+  listingTemplateId: string;
   exportId: string;
   exportFileId: string;
   /** A data query on the P1 case (queries module). */
   queryId: string;
   /** A query letter on the P1 case (gathering an external query). */
   letterId: string;
+  /** A submission-plan batch of P1 with a plan for the P1 case (submissions module). */
+  batchId: string;
   downloadFileId: string;
   receiverId: string;
   downloadTaskId: string;
@@ -334,6 +339,22 @@ export async function buildWorld(): Promise<World> {
     'faers.xml',
     new Uint8Array(readFileSync(e2bSample)),
   );
+  // An import template of P1 (line listing), so template routes name a real one.
+  const importTemplate = await api('POST', '/imports/templates', {
+    name: `Line listing ${projectMarker}`,
+    kind: 'lineListing',
+    projectId: P1,
+    headerRow: 1,
+    grouping: 'row',
+    columns: [{ header: 'Case', field: 'C.1.1' }],
+  });
+  // A line-listing (export) template of P1, so its routes name a real one.
+  const listingTemplate = await handleA.collection('lineListingTemplates').insertOne({
+    projectId: P1,
+    type: 'custom',
+    name: `Listing ${projectMarker}`,
+    fields: [{ fieldKey: 'caseNo', nameCn: '病例编号', nameEn: 'Case number', ref: 'C.1.1' }],
+  });
   const receiver = await api('POST', '/exports/receivers', {
     name: 'FDA FAERS',
     receiverIdentifier: 'ZZFDA',
@@ -373,6 +394,39 @@ export async function buildWorld(): Promise<World> {
     name: { zh: '叙述', en: 'Narrative' },
     body: `Case {{report.reportCode}} ${projectMarker}`,
   });
+  const batch = await handleA.collection('submissionBatches').insertOne({
+    projectId: P1,
+    sponsor: `Sponsor ${projectMarker}`,
+    state: 'draft',
+    createdBy: admin.userId,
+    createdByName: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    planCount: 1,
+  });
+  await handleA.collection('submissionPlans').insertOne({
+    batchId: batch._id,
+    projectId: P1,
+    caseId,
+    reportCode,
+    caseVersion: 1,
+    receiverId: receiver.receiverId as string,
+    receiverName: 'receiver',
+    receiverIdentifier: 'CDE',
+    authority: 'nmpa',
+    isSubmit: true,
+    proposedSubmit: true,
+    ruleId: 'nmpa.study.susarOther',
+    explanation: {
+      ruleId: 'nmpa.study.susarOther',
+      label: { zh: caseMarker, en: caseMarker },
+      source: '',
+      facts: [],
+    },
+    clockStart: null,
+    days: 15,
+    dueDate: '2026-01-16',
+    state: 'planned',
+  });
   const hospital = await handleA
     .collection('hospitals')
     .insertOne({ name: `Hospital ${tenantMarker}`, kind: 'hospital', country: 'CN', deleted: false });
@@ -406,10 +460,13 @@ export async function buildWorld(): Promise<World> {
     importRecordId: imported.id as string,
     importFileId: await fileOf(IMPORT_RECORDS, imported.id as string),
     importJobId: imported.id as string,
+    importTemplateId: importTemplate.id as string,
+    listingTemplateId: listingTemplate._id,
     exportId,
     exportFileId: await fileOf(EXPORTS, exportId),
     queryId: query.id as string,
     letterId: letter.id as string,
+    batchId: batch._id,
     downloadFileId: await fileOf(DOWNLOAD_TASKS, task.taskId as string),
     receiverId: receiver.receiverId as string,
     downloadTaskId: task.taskId as string,

@@ -93,6 +93,8 @@ function paramValue(world: World, path: string, name: string): ParamValue {
       return one(world.queryId, 'case');
     case 'letterId':
       return one(world.letterId, 'case');
+    case 'batchId':
+      return one(world.batchId, 'case');
     case 'jobId':
       return { values: [world.importJobId, world.downloadJobId], binding: 'owned' };
     case 'taskId':
@@ -104,6 +106,11 @@ function paramValue(world: World, path: string, name: string): ParamValue {
       if (path.includes('/drugs/')) return one(`${world.P1}-d1`, 'project');
       break;
     case 'templateId':
+      // An import template of P1.
+      if (path.startsWith('/api/imports/templates/')) return one(world.importTemplateId, 'project');
+      // A line-listing template of P1.
+      if (path.startsWith('/api/downloads/line-listing-templates/'))
+        return one(world.listingTemplateId, 'project');
       // The narrative template of P1's configuration (the world puts one there).
       return one('narrative-p1', 'project');
     case 'userId':
