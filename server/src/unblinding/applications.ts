@@ -21,7 +21,8 @@ import { findProject } from '../projects';
 import { C as AuthC } from '../auth';
 import type { Handle, StoredDoc } from '../store';
 import { DuplicateKeyError } from '../store';
-import type { Signer } from '../workflow';
+import type { Signer, WorkflowHistoryEntry } from '../workflow';
+import { notifyCaseHandedOver } from '../messages';
 import type { Assignment } from './blinding-list';
 import { callerName, lookupAssignment, U } from './blinding-list';
 import type { UnblindingOutcome } from './outcome';
@@ -335,6 +336,39 @@ export async function unblindingPersonOf(caller: Caller, userId: string, project
   return { id: userId, name: user!.name ?? userId };
 }
 
+/**
+ * Routes the work the step leaves (a message through the messages module, as a case handed over):
+ * the approval to the unblinding person named, the handled case's re-assessment to the approver
+ * who asked for it. The message says only what its recipient may read.
+ */
+async function routeTo(
+  caller: Caller,
+  app: StoredApplication,
+  workflow: WorkflowDefinition,
+  step: { action: string; result: string; from: string; to: string; opinion: string | null },
+  recipient: { id: string; name: string } | null,
+): Promise<void> {
+  if (!recipient) return;
+  const entry: WorkflowHistoryEntry = {
+    caseId: app.caseId,
+    reportCode: app.reportCode,
+    action: step.action,
+    result: step.result,
+    option: null,
+    node: step.from,
+    opinion: step.opinion,
+    processerId: caller.userId,
+    processerName: callerName(caller),
+    nextNode: step.to,
+    nextProcesserId: recipient.id,
+    nextProcesserName: recipient.name,
+    at: caller.clock.now().toISOString(),
+    dataVersion: { version: app.snapshot?.caseVersion ?? 0, rev: app.snapshot?.caseRev ?? 0 },
+    signatureId: null,
+  };
+  await notifyCaseHandedOver(caller, entry, workflow);
+}
+
 /** The approver agrees (naming the unblinding person) or disagrees. */
 export async function approve(caller: Caller, signer: Signer, caseId: string, input: ApproveInput) {
   const handle = caller.tenant;
@@ -349,7 +383,7 @@ export async function approve(caller: Caller, signer: Signer, caseId: string, in
   }
   const signatureId = await sign(caller, signer, plan, input.password, caseId);
   const now = caller.clock.now();
-  return handle.transaction(async (tx) => {
+  const approved = await handle.transaction(async (tx) => {
     const moved = await move(tx, app, {
       status: plan.toNode,
       openKey: plan.toNode === 'rejected' ? app._id : app.openKey,
@@ -382,6 +416,11 @@ export async function approve(caller: Caller, signer: Signer, caseId: string, in
     );
     return moved;
   });
+  const step = { action: 'approve', result: plan.result, from: app.status, to: plan.toNode, opinion: null };
+  // Agreed: to the unblinding person; rejected: back to the applicant.
+  const applicant = { id: app.applicantId, name: app.applicantName };
+  await routeTo(caller, approved, workflow, step, person ?? applicant);
+  return approved;
 }
 
 /**
@@ -404,7 +443,7 @@ export async function handleApplication(
     throw errors.forbidden('unblinding.notDesignated', { name: app.unblindingPersonName ?? '' });
   const signatureId = await sign(caller, signer, plan, input.password, caseId);
   const now = caller.clock.now();
-  return handle.transaction(async (tx) => {
+  const handled = await handle.transaction(async (tx) => {
     const stored = await loadCase(tx, caseId);
     const doc = caseContent(stored);
     const patient = (doc.patient ?? {}) as { subjectNumber?: string; investigationNumber?: string };
@@ -452,6 +491,22 @@ export async function handleApplication(
     if (onUnblinded) await onUnblinded(tx, moved);
     return moved;
   });
+  // The approver (who may read the assignment) gets the re-assessment: the declared reason.
+  const reason = handled.outcome?.reason;
+  await routeTo(
+    caller,
+    handled,
+    workflow,
+    {
+      action: 'handle',
+      result: plan.result,
+      from: app.status,
+      to: plan.toNode,
+      opinion: reason ? `${reason.zh} / ${reason.en}` : null,
+    },
+    handled.review ? { id: handled.review.by, name: handled.review.byName } : null,
+  );
+  return handled;
 }
 
 /**

@@ -79,7 +79,7 @@ export function createUnblindingModule(options: UnblindingModuleOptions = {}): S
   const signer = options.signer ?? identitySigner;
   return defineModule({
     name: 'unblinding',
-    dependsOn: ['auth', 'cases', 'projects', 'workflow'],
+    dependsOn: ['auth', 'cases', 'messages', 'projects', 'workflow'],
     collections,
     routes: (router) => unblindingRoutes(router, signer),
     seed: seedUnblindingDemo,

@@ -7,6 +7,7 @@ import { workflowModule } from '../workflow';
 import { reportCodesModule } from '../report-codes';
 import { projectsModule } from '../projects';
 import { auditService } from '../audit';
+import { messagesModule } from '../messages';
 import { createUnblindingModule } from './index';
 import { listWorkbook, uploadList } from './testing';
 import { LIST_MAX_INFLATED } from './workbook';
@@ -30,6 +31,7 @@ const rig = await caseRig({
     reportCodesModule,
     projectsModule,
     createUnblindingModule({ signer }),
+    messagesModule,
   ],
   users: [
     { id: 'entry', name: '录入员小王', deny: except() },
@@ -42,6 +44,12 @@ const rig = await caseRig({
   ],
 });
 afterAll(() => rig.close());
+await messagesModule.seed!(rig.platform.deps);
+/** The caller's messages of cases handed to them, newest first. */
+const inbox = async (who: string) =>
+  ((await rig.as(who).call('GET', '/messages', undefined, 'en')).body.data.items as Data[]).filter(
+    (m) => m.event === 'case.assigned',
+  );
 
 const one = await filledCaseOf(rig, 'entry', 'p1', 1);
 const subject = (one.doc.patient as { subjectNumber: string }).subjectNumber;
@@ -295,6 +303,9 @@ describe('unblinding applications', () => {
       unblindingPersonId: 'person',
       unblindingPersonName: '揭盲人',
     });
+    // The work goes to the person named.
+    expect((await inbox('person'))[0]).toMatchObject({ link: `/activecase?caseId=${one.id}` });
+    expect((await inbox('person'))[0]!.body).toMatch(/已审批|Approved/);
     await expectRefused(
       rig,
       'approver',
@@ -327,6 +338,9 @@ describe('unblinding applications', () => {
       },
     });
     expect(handled.body.data.outcome.clocks).toHaveLength(4);
+    // The re-assessment goes to the approver, with its reason; not to the applicant.
+    expect((await inbox('approver'))[0]!.body).toContain('investigational product');
+    expect(JSON.stringify(await inbox('applicant'))).not.toContain('investigational product');
     // The case data every member reads is not changed.
     const detail = (await rig.as('entry').call('GET', `/cases/${one.id}`)).body.data as Data;
     expect(detail.document.drugs[0]).toMatchObject({ drugName: (one.doc.drugs as Data[])[0]!.drugName });
