@@ -3,6 +3,7 @@
  * over 1,000 random case documents for 200 random filter combinations; invalid, deleted and
  * other projects' cases stay out; a blinded reader's statistics by product show no study drug.
  */
+import { countSignalPairs, signalTable } from '@pv/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCasesModule } from '../cases';
 import { caseRig, demoProject } from '../cases/testing';
@@ -244,5 +245,47 @@ describe('analytics', () => {
     expect(bad.status).toBe(400);
     const denied = await rig.as('nopivot').call('POST', '/analytics/pivot', { dimensions: ['sex'] });
     expect(denied.status).toBe(403);
+  });
+
+  it('the signal table equals the engine counting the same case documents (by PT and by SOC)', async () => {
+    for (const by of ['pt', 'soc'] as const) {
+      const answer = await rig.as('entry').call('POST', '/analytics/signals', { by });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const counted = docs
+        .filter((d) => ['p1', 'p2'].includes(d.report.studyProjectId))
+        .map((d) => ({
+          ...d,
+          reactions: d.reactions.map((r: Doc) => ({ ...r, meddraCode: r.meddraPtCode })),
+        }));
+      const expected = countSignalPairs(counted, { by });
+      expect(answer.body.data.cases).toBe(expected.cases);
+      const key = (r: { drug: string; event: string }) => `${r.drug}|${r.event}`;
+      const got = new Map(
+        answer.body.data.rows.map((r: { drug: string; event: string }) => [key(r), r] as const),
+      );
+      const table = signalTable(expected);
+      expect(got.size).toBe(table.length);
+      for (const row of table) {
+        const mine = got.get(key(row)) as Record<string, unknown>;
+        for (const field of [
+          'a',
+          'b',
+          'c',
+          'd',
+          'prr',
+          'chi2',
+          'ror',
+          'rorLower',
+          'rorUpper',
+          'ic',
+          'ic025',
+        ] as const)
+          expect(mine[field], `${key(row)} ${field}`).toEqual(row[field]);
+      }
+    }
+    const blind = await rig.as('blind').call('POST', '/analytics/signals', { by: 'soc' });
+    const drugs = new Set(blind.body.data.rows.map((r: { drug: string }) => r.drug));
+    expect(drugs.has('BLINDED')).toBe(true);
+    expect(drugs.has('Placebo') || drugs.has('Study drug A')).toBe(false);
   });
 });

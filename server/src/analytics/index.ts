@@ -3,8 +3,21 @@
  * schemas/analytics, counted by the store over the caller's projects, blinded as the unblinding
  * module defines. The disproportionality figures live in the engine (engine/src/analytics).
  */
-export { BLINDED_VALUE, PERMISSIONS as ANALYTICS_PERMISSIONS, runPivot, runStatistic } from './service';
-export type { AnalyticsAnswer, AnalyticsFilters, AnalyticsQuery, AnalyticsRow } from './service';
+export {
+  BLINDED_VALUE,
+  PERMISSIONS as ANALYTICS_PERMISSIONS,
+  runPivot,
+  runSignals,
+  runStatistic,
+} from './service';
+export type {
+  AnalyticsAnswer,
+  AnalyticsFilters,
+  AnalyticsQuery,
+  AnalyticsRow,
+  SignalAnswer,
+  SignalRow,
+} from './service';
 
 import { defineModule } from '../http';
 import { analyticsRoutes } from './routes';

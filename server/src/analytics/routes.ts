@@ -6,7 +6,14 @@
 import { callerOf } from '../http';
 import type { JsonSchema, ModuleRouter } from '../http';
 import { dimensionById, STATISTICS } from './declarations';
-import { MAX_PIVOT_DIMENSIONS, PERMISSIONS, runPivot, runStatistic, statisticDeclarations } from './service';
+import {
+  MAX_PIVOT_DIMENSIONS,
+  PERMISSIONS,
+  runPivot,
+  runSignals,
+  runStatistic,
+  statisticDeclarations,
+} from './service';
 import type { AnalyticsQuery } from './service';
 
 const words = (max: number): JsonSchema => ({
@@ -89,5 +96,25 @@ export function analyticsRoutes(router: ModuleRouter): void {
       },
     },
     async (c, { body }) => runPivot(callerOf(c), body.dimensions, body),
+  );
+
+  router.route<AnalyticsQuery & { by?: 'pt' | 'soc'; minCases?: number }>(
+    {
+      method: 'post',
+      path: '/signals',
+      summary:
+        "The signal table: each suspect drug x PT (or SOC) pair's a, b, c, d counted per case in the store over the caller's projects, with PRR and chi-square, ROR with its 95% interval, IC with IC025 and the flags by the published thresholds (Evans 2001, ROR025 > 1, IC025 > 0)",
+      permission: PERMISSIONS.eventLevel,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          by: { enum: ['pt', 'soc'] },
+          minCases: { type: 'integer', minimum: 1, maximum: 1000 },
+          ...queryProperties,
+        },
+      },
+    },
+    async (c, { body }) => runSignals(callerOf(c), body.by ?? 'pt', body, body.minCases ?? 1),
   );
 }

@@ -8,7 +8,8 @@
  * reader without the unblinded view in every project counted, and the product filter then matches
  * only drugs that are not blinded.
  */
-import { codelists } from '@pv/engine';
+import { codelists, DEFAULT_SIGNAL_THRESHOLDS, disproportionality, signalFlags } from '@pv/engine';
+import type { Disproportionality, SignalFlags } from '@pv/engine';
 import { listScope, C as caseCollections } from '../cases';
 import type { Caller } from '../http';
 import { errors } from '../http';
@@ -20,6 +21,7 @@ import type { DimensionDeclaration, Labels, StatisticDeclaration } from './decla
 export const PERMISSIONS = {
   summary: 'pooledanalysis:secondTitle',
   pivot: 'pooledanalysis:multidimensionalCrossover',
+  eventLevel: 'pooledanalysis:eventLevel',
 } as const;
 
 /** What a blinded reader sees instead of a blinded drug's name. */
@@ -260,4 +262,78 @@ export async function runPivot(
     dimensions: dimensions.map(({ id, labels }) => ({ id, labels })),
     ...answer,
   };
+}
+
+export interface SignalRow extends Disproportionality {
+  drug: string;
+  event: string;
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  flags: SignalFlags;
+}
+
+export interface SignalAnswer {
+  by: 'pt' | 'soc';
+  blinded: boolean;
+  /** N: the cases with a suspect drug and a coded event (each once). */
+  cases: number;
+  rows: SignalRow[];
+}
+
+/**
+ * The signal table: every suspect drug (G.k.2.2 as stored, roles 1 and 3) x event (the stored PT or
+ * SOC code) pair's 2x2 table, counted per case by the store, with PRR/chi-square, ROR and IC
+ * (engine disproportionality) and the flags by the published thresholds. The cases are those the
+ * statistics count (caller's projects, valid, the filters); a blinded reader's study drugs count
+ * together as BLINDED. Unlike the CLI's engine counter, drug names are taken as stored (not folded).
+ */
+export async function runSignals(
+  caller: Caller,
+  by: 'pt' | 'soc',
+  query: AnalyticsQuery,
+  minCases = 1,
+): Promise<SignalAnswer> {
+  const projects = await projectScope(caller, PERMISSIONS.eventLevel, query.filters?.projectIds);
+  if (projects !== null && projects.length === 0) return { by, blinded: true, cases: 0, rows: [] };
+  const blinded = await isBlinded(caller, projects);
+  const filter = caseFilter(query, projects, blinded);
+  const drug = groupDimension(dimensionById.get('product')!, blinded);
+  const event = { name: 'event', each: 'reactions', path: by === 'pt' ? 'meddraPtCode' : 'meddraSocCode' };
+  // Both arrays are read in every count, so N and the margins are over the same cases as `a`.
+  const where = [
+    ...dimensionById.get('product')!.where!.map((w) => ({ each: 'drugs', ...w })),
+    { each: 'drugs', path: 'drugName', present: true as const },
+    { each: 'reactions', path: event.path, present: true as const },
+  ];
+  const cases = caller.tenant.collection(caseCollections.cases);
+  const [pairs, drugTotals, eventTotals, all] = await Promise.all([
+    cases.groupCount({ filter, by: [drug, event], where }),
+    cases.groupCount({ filter, by: [drug], where }),
+    cases.groupCount({ filter, by: [event], where }),
+    cases.groupCount({ filter, by: [{ name: 'v', path: 'state.validity' }], where }),
+  ]);
+  const n = all.reduce((sum, g) => sum + g.count, 0);
+  const withDrug = new Map(drugTotals.map((g) => [g.key[drug.name], g.count]));
+  const withEvent = new Map(eventTotals.map((g) => [g.key.event, g.count]));
+  const rows = pairs
+    .filter((g) => g.count >= minCases)
+    .map((g) => {
+      const a = g.count;
+      const b = (withDrug.get(g.key[drug.name]) ?? 0) - a;
+      const c = (withEvent.get(g.key.event) ?? 0) - a;
+      const figures = disproportionality({ a, b, c, d: n - a - b - c });
+      return {
+        drug: String(g.key[drug.name]),
+        event: String(g.key.event),
+        a,
+        b,
+        c,
+        d: n - a - b - c,
+        ...figures,
+        flags: signalFlags(a, figures, DEFAULT_SIGNAL_THRESHOLDS),
+      };
+    });
+  return { by, blinded, cases: n, rows };
 }
