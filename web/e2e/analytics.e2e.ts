@@ -1,0 +1,68 @@
+/**
+ * Pooled analysis in the browser: the statistics page in Chinese and English (every chart with its
+ * table, no missing text), a chart exported as PNG (image size read back) and Excel (sheet values
+ * read back with exceljs), and the cross-tabulation page.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import { test } from './kit';
+import { demoPassword, login, missingKeys, skipTour } from './helpers';
+
+async function choose(page: Page, language: 'zh' | 'en') {
+  await page.getByTestId('language-switch').first().click();
+  await page.getByTestId(`language-${language}`).click();
+}
+
+test('statistics and cross-tabulation in zh and en; a chart exported as PNG and Excel', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'sponsor', demoPassword(serverOutput, 'sponsor'));
+  await skipTour(page);
+  await page.goto(`${baseUrl}/pooledanalysis/secondTitle`);
+  const panel = page.getByTestId('statistic-byReportType');
+  await panel.getByTestId('statistic-byReportType-table').getByText('研究报告').first().waitFor();
+  const total = await panel.getByTestId('statistic-byReportType-total').textContent();
+  assert.match(total ?? '', /共 \d+ 例/);
+  await screenshot('analytics-summary-zh');
+  assert.deepEqual(await missingKeys(page), []);
+
+  const [png] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('statistic-byReportType-png').click(),
+  ]);
+  const image = await readFile(await png.path());
+  assert.equal(image.subarray(1, 4).toString(), 'PNG');
+  // IHDR: width and height, big-endian, at bytes 16 and 20.
+  assert.ok(image.readUInt32BE(16) > 100 && image.readUInt32BE(20) > 100, 'the chart as drawn');
+
+  const [xlsx] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('statistic-byReportType-excel').click(),
+  ]);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(await readFile(await xlsx.path()));
+  const sheet = book.worksheets[0]!;
+  assert.equal(sheet.getRow(2).getCell(1).value, '报告类型');
+  assert.equal(sheet.getRow(3).getCell(1).value, '研究报告');
+  assert.ok(Number(sheet.getRow(3).getCell(2).value) > 0);
+  assert.equal(book.model.media.length, 1, 'the chart image is in the workbook');
+
+  await choose(page, 'en');
+  await panel.getByTestId('statistic-byReportType-table').getByText('Report from study').first().waitFor();
+  assert.match(
+    (await panel.getByTestId('statistic-byReportType-total').textContent()) ?? '',
+    /\d+ cases in all/,
+  );
+  assert.deepEqual(await missingKeys(page), []);
+
+  await page.goto(`${baseUrl}/pooledanalysis/multidimensionalCrossover`);
+  await page.getByTestId('pivot-table').waitFor();
+  await page.getByTestId('pivot-total').waitFor();
+  await screenshot('analytics-pivot-en');
+  assert.deepEqual(await missingKeys(page), []);
+});
