@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { serve } from '@hono/node-server';
 import { createPlatform } from '../../server/src/app';
+import type { Platform } from '../../server/src/app';
 import { defineModule } from '../../server/src/http/module';
 import type { ObjectResolver } from '../../server/src/http/route';
 import { silentLogger } from '../../server/src/http/log';
@@ -33,6 +34,7 @@ const PASSWORD = 'Bench#2026pass';
 const resource = () => ({ caseId: 'c-1', reportCode: 'CN-DEMO-2026-000001', state: 'dataEntry', version: 3 });
 const ITEMS = 'benchItems';
 const ITEM_ID = 'c-1';
+const ITEM_PROJECT = 'p-bench';
 /** Like the case object: the item's project, read from the item. */
 const itemObject: ObjectResolver = {
   notFound: 'common.notFound',
@@ -88,6 +90,43 @@ function line(
   console.log(benchLine({ name, figure, unit, floor, floorUnit, ratio, target, met }));
 }
 
+/**
+ * What is measured is the real check: the authenticated route refuses without a caller and answers
+ * 404 for an item the tenant has none of, and every request asks the authorizer for the permission
+ * in the item's own project (not the projectId header's: one naming another project is sent).
+ */
+async function checkHonest(platform: Platform, base: string, token: string): Promise<void> {
+  const item = `${base}/api/bench/items/${ITEM_ID}`;
+  const anonymous = await fetch(item);
+  const unknown = await fetch(`${base}/api/bench/items/nothing`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (anonymous.status !== 401 || unknown.status !== 404)
+    throw new Error(
+      `the authenticated route is not checked: ${anonymous.status} without a caller, ${unknown.status} for an unknown item`,
+    );
+  const authenticator = platform.deps.authenticator;
+  const authorize = authenticator?.authorize;
+  if (!authenticator || !authorize) throw new Error('no authorizer');
+  const REQUESTS = 50;
+  let asked = 0;
+  authenticator.authorize = (principal, permission, context, scope) => {
+    if (permission === 'activecase' && scope?.projectId === ITEM_PROJECT) asked++;
+    return authorize.call(authenticator, principal, permission, context, scope);
+  };
+  try {
+    for (let i = 0; i < REQUESTS; i++) {
+      const res = await fetch(item, { headers: { authorization: `Bearer ${token}`, projectid: 'p-other' } });
+      if (res.status !== 200) throw new Error(`authenticated GET answered ${res.status}`);
+      await res.arrayBuffer();
+    }
+  } finally {
+    authenticator.authorize = authorize;
+  }
+  if (asked !== REQUESTS)
+    throw new Error(`${REQUESTS} authenticated requests asked the item project's permission ${asked} times`);
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'pv-bench-auth-'));
   const store = await openStore({ dataDir });
@@ -117,7 +156,7 @@ async function main() {
   await store
     .tenant(tenant._id, { userId: 'bench' })
     .collection(ITEMS)
-    .insertOne({ _id: ITEM_ID, projectId: 'p-bench' });
+    .insertOne({ _id: ITEM_ID, projectId: ITEM_PROJECT });
   const server = serve({ fetch: platform.app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -151,6 +190,8 @@ async function main() {
     console.log(
       `scrypt N=${DEFAULT_SCRYPT_COST.N} r=${DEFAULT_SCRYPT_COST.r}: verify ${verifyMs.toFixed(1)} ms, HTTP login ${loginMs.toFixed(1)} ms (median)`,
     );
+
+    await checkHonest(platform, base, token);
 
     // Warm up, then alternate short runs so that both sides see the same machine state; the
     // figure is the median of the paired ratios (a shared machine's load swings between runs).
