@@ -3,7 +3,8 @@
  *
  * 1. CIOMS PDF of a typical case (FAERS Scenario 1, imported): target <= 1 s.
  * 2. CIOMS PDF of the largest FAERS sample (Scenario 6, by size): target <= 3 s.
- * 3. 100 CIOMS PDFs (the imported samples in turn) in one zip (fflate): target <= 60 s.
+ * 3. 100 CIOMS PDFs (the imported samples in turn) in one zip (fflate), printed as the zip download task
+ *    prints them (renderReports: ten forms per print pass, two passes at a time): target <= 60 s.
  * Floor: the same warm Chromium printing a static one-page HTML of the same size as the form's HTML.
  * Each figure is the median of five runs after a warm-up.
  */
@@ -12,7 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { buildCiomsForm } from '@pv/engine';
 import { readImportFile } from '../../server/src/interchange/index';
-import { ciomsHtml, closePrinter, printPdf, renderReport } from '../../server/src/reports/index';
+import {
+  ciomsHtml,
+  closePrinter,
+  printPdf,
+  renderReport,
+  renderReports,
+} from '../../server/src/reports/index';
 import { benchLine } from './measure';
 
 const SAMPLES = fileURLToPath(new URL('../../schemas/e2b/samples/', import.meta.url));
@@ -81,9 +88,14 @@ async function main(): Promise<void> {
   );
   const started = performance.now();
   const files: Record<string, Uint8Array> = {};
-  for (let i = 0; i < 100; i++) {
-    const document = all[i % all.length] as Record<string, unknown>;
-    files[`CIOMS_${String(i + 1).padStart(3, '0')}.pdf`] = (await print(document)).bytes;
+  const documents = Array.from({ length: 100 }, (_, i) => all[i % all.length] as Record<string, unknown>);
+  const request = { kind: 'cioms', format: 'pdf', lang: 'both', blinded: false } as const;
+  for (let start = 0; start < documents.length; start += 20) {
+    const batches = [documents.slice(start, start + 10), documents.slice(start + 10, start + 20)];
+    const printed = (await Promise.all(batches.map((batch) => renderReports(batch, request)))).flat();
+    printed.forEach((output, i) => {
+      files[`CIOMS_${String(start + i + 1).padStart(3, '0')}.pdf`] = output.bytes;
+    });
   }
   const zip = zipSync(files, { level: 6 });
   const seconds = (performance.now() - started) / 1000;

@@ -28,10 +28,26 @@ export const templateHtml = (name: string, view: Record<string, unknown>): strin
 const htmlLang = (lang: ReportLanguage): string => (lang === 'en' ? 'en' : 'zh-CN');
 
 /** The CIOMS I form as one HTML document: the form page, then its continuation pages. */
-export function ciomsHtml(form: CiomsForm): string {
+export const ciomsHtml = (form: CiomsForm): string => ciomsHtmlMany([form]);
+
+/**
+ * Several CIOMS I forms as one HTML document, each starting on a new page and taking exactly its
+ * `pageCount` pages (the form page, then one page per continuation page).
+ */
+export function ciomsHtmlMany(forms: CiomsForm[]): string {
+  const first = forms[0];
+  if (!first) throw new Error('no CIOMS form to lay out');
+  return template('cioms/cioms.hbs')({
+    htmlLang: htmlLang(first.lang),
+    title: forms.length === 1 ? `CIOMS I ${first.reportCode}` : 'CIOMS I',
+    forms: forms.map(ciomsView),
+  });
+}
+
+function ciomsView(form: CiomsForm): Record<string, unknown> {
   const pages = form.pageCount;
   const pageLabel = (page: number): string => reportText(form.lang, 'cioms.pageOf', { page, pages });
-  const view = {
+  return {
     ...form,
     htmlLang: htmlLang(form.lang),
     reportCodeLine: reportText(form.lang, 'cioms.reportCode', { code: form.reportCode }),
@@ -43,7 +59,6 @@ export function ciomsHtml(form: CiomsForm): string {
       pageLabel: pageLabel(page.number),
     })),
   };
-  return template('cioms/cioms.hbs')({ form: view });
 }
 
 /** The case report as one HTML document (Chromium paginates it). */

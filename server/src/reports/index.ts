@@ -2,7 +2,7 @@
  * Report outputs (issue 20): CIOMS I forms and case reports of a case, as PDF (Chromium), Word (docx)
  * or HTML, in zh, en or both, blinded or unblinded.
  */
-export { renderReport, REPORT_KINDS, REPORT_FORMATS, CONTENT_TYPES } from './render';
+export { renderReport, renderReports, REPORT_KINDS, REPORT_FORMATS, CONTENT_TYPES } from './render';
 export type { ReportKind, ReportFormat, ReportRequest, RenderedReport } from './render';
 export { closePrinter, printPdf } from './printer';
 export { ciomsHtml, caseReportHtml, templateHtml } from './html';

@@ -4,6 +4,7 @@
  * document at a time. Fonts are the system's (fonts-noto-cjk for
  * Chinese); Chromium embeds the subset of each font a document uses.
  */
+import { PDFDocument } from 'pdf-lib';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 
@@ -78,6 +79,34 @@ export async function printPdf(html: string): Promise<Uint8Array> {
   } finally {
     givePage(page, healthy);
   }
+}
+
+/**
+ * Prints several documents laid out in one HTML (each starting on a new page) in one pass and
+ * splits the PDF by their page counts. Chromium writes the CJK fonts (CFF outlines) as Type 3 fonts,
+ * converting every glyph used: one pass converts them once for all the documents instead of once
+ * each. Answers null when the printed page count is not the sum of the parts' (a layout that broke
+ * a page differently): the caller prints them one by one instead.
+ */
+export async function printPdfParts(
+  html: string,
+  parts: { pages: number; title: string }[],
+): Promise<Uint8Array[] | null> {
+  const whole = await PDFDocument.load(await printPdf(html), { updateMetadata: false });
+  if (whole.getPageCount() !== parts.reduce((sum, part) => sum + part.pages, 0)) return null;
+  const out: Uint8Array[] = [];
+  let first = 0;
+  for (const part of parts) {
+    const one = await PDFDocument.create({ updateMetadata: false });
+    const indexes = Array.from({ length: part.pages }, (_, i) => first + i);
+    for (const page of await one.copyPages(whole, indexes)) one.addPage(page);
+    one.setTitle(part.title);
+    one.setCreator('Chromium');
+    one.setProducer('pdf-lib');
+    out.push(await one.save());
+    first += part.pages;
+  }
+  return out;
 }
 
 /** Closes the warm browser (end of a CLI run, of a test file, of the server). */

@@ -5,8 +5,8 @@
 import { blindCase, buildCaseReport, buildCiomsForm } from '@pv/engine';
 import type { ReportLanguage } from '@pv/engine';
 import { caseReportDocx, ciomsDocx } from './docx';
-import { caseReportHtml, ciomsHtml } from './html';
-import { printPdf } from './printer';
+import { caseReportHtml, ciomsHtml, ciomsHtmlMany } from './html';
+import { printPdf, printPdfParts } from './printer';
 
 export type ReportKind = 'cioms' | 'case';
 export type ReportFormat = 'pdf' | 'docx' | 'html';
@@ -55,4 +55,30 @@ export async function renderReport(
     }
   }
   return { bytes, contentType: CONTENT_TYPES[request.format], extension: request.format };
+}
+
+/**
+ * Several case documents with one request (a zip): CIOMS PDFs are printed in one pass and split per
+ * form (the fonts converted once, not once per form); other outputs one by one.
+ */
+export async function renderReports(
+  documents: Record<string, unknown>[],
+  request: ReportRequest,
+): Promise<RenderedReport[]> {
+  const one = async (): Promise<RenderedReport[]> => {
+    const out: RenderedReport[] = [];
+    for (const document of documents) out.push(await renderReport(document, request));
+    return out;
+  };
+  if (request.kind !== 'cioms' || request.format !== 'pdf' || documents.length < 2) return one();
+  const options = { lang: request.lang, blinded: request.blinded };
+  const forms = documents.map((document) =>
+    buildCiomsForm(request.blinded ? blindCase(document) : document, options),
+  );
+  const parts = await printPdfParts(
+    ciomsHtmlMany(forms),
+    forms.map((form) => ({ pages: form.pageCount, title: `CIOMS I ${form.reportCode}` })),
+  );
+  if (!parts) return one();
+  return parts.map((bytes) => ({ bytes, contentType: CONTENT_TYPES.pdf, extension: 'pdf' }));
 }

@@ -205,6 +205,8 @@ describe('/api/reports', () => {
       expect(name).toMatch(/\.pdf$/);
       const text = squash((await readPdf(entries[name!]!)).pages.join(''));
       expect(text).toContain(squash(code));
+      // Printed in one pass and split by page counts: each file holds its own form only.
+      expect(text).not.toContain(squash(code === reportCode ? secondCode : reportCode));
     }
     const docxZip = await rig.platform.app.request(`/api/downloads/tasks/${byFilter.body.data.taskId}/file`, {
       headers: { authorization: 'Bearer t1:entry' },

@@ -6,12 +6,12 @@
 import { DEFAULT_FILE_NAME_PATTERN, buildCaseReport, checkFileNamePattern, fileNameOf } from '@pv/engine';
 import type { CaseReport, ReportLanguage } from '@pv/engine';
 import type { Caller } from '../http';
-import { errors } from '../http';
+import { AppError, errors } from '../http';
 import { caseCollectionNames, caseContent, loadCase, projectIdOf, requireCaseAccess } from '../cases';
 import { UNBLINDED_VIEW, caseForOutput } from '../unblinding';
 import type { Blinding } from '../unblinding';
 import type { ReportFormat, ReportKind, RenderedReport } from './render';
-import { renderReport } from './render';
+import { renderReport, renderReports } from './render';
 
 export const REPORT_SETTINGS = 'reportSettings';
 
@@ -134,6 +134,61 @@ export async function caseOutput(
     rendered.extension,
   );
   return { ...rendered, fileName };
+}
+
+/**
+ * The outputs of several cases with one request (a zip), in order: each case read and checked as
+ * `caseOutput` does (a refusal or a missing case answers its AppError in that case's place), the
+ * files rendered together (CIOMS PDFs in one print pass).
+ */
+export async function caseOutputs(
+  caller: Caller,
+  caseIds: string[],
+  request: Omit<CaseReportRequest, 'caseId' | 'versionId'> & { kind: ReportKind; format: ReportFormat },
+): Promise<((RenderedReport & { fileName: string }) | AppError)[]> {
+  const loaded = await Promise.all(
+    caseIds.map((caseId) =>
+      caseDocument(caller, { ...request, caseId }).catch((error: unknown) => {
+        if (error instanceof AppError) return error;
+        throw error;
+      }),
+    ),
+  );
+  const found = loaded.filter(
+    (entry): entry is { document: Record<string, unknown>; version: number } => !(entry instanceof AppError),
+  );
+  const rendered = await renderReports(
+    found.map((entry) => entry.document),
+    {
+      kind: request.kind,
+      format: request.format,
+      lang: request.lang,
+      blinded: request.blinding === 'blinded',
+    },
+  );
+  const pattern = await fileNamePattern(caller);
+  const date = caller.clock.now().toISOString().slice(0, 10).replace(/-/g, '');
+  let next = 0;
+  return loaded.map((entry) => {
+    if (entry instanceof AppError) return entry;
+    const output = rendered[next++]!;
+    const reportCode = String(
+      (entry.document['report'] as { reportCode?: unknown } | undefined)?.reportCode ?? '',
+    );
+    const fileName = reportFileName(
+      pattern,
+      {
+        kind: request.kind,
+        reportCode,
+        version: entry.version,
+        lang: request.lang,
+        blinding: request.blinding,
+        date,
+      },
+      output.extension,
+    );
+    return { ...output, fileName };
+  });
 }
 
 /** The case report as data, for the on-screen read-only view (/reportmanagment/viewReport). */
