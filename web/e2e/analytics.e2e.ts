@@ -65,4 +65,11 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG and 
   await page.getByTestId('pivot-total').waitFor();
   await screenshot('analytics-pivot-en');
   assert.deepEqual(await missingKeys(page), []);
+
+  // The signal table: the demo cases' suspect drug x PT pairs with their figures.
+  await page.goto(`${baseUrl}/pooledanalysis/eventLevel`);
+  await page.getByTestId('signals-table').getByText('PRR').first().waitFor();
+  assert.match((await page.getByTestId('signals-cases').textContent()) ?? '', /\d+ cases in all/);
+  await screenshot('analytics-signals-en');
+  assert.deepEqual(await missingKeys(page), []);
 });

@@ -4,4 +4,5 @@ import type { ComponentType } from 'react';
 export const ANALYTICS_PAGES: { path: string; load: () => Promise<{ default: ComponentType }> }[] = [
   { path: '/pooledanalysis/secondTitle', load: () => import('./SummaryPage') },
   { path: '/pooledanalysis/multidimensionalCrossover', load: () => import('./PivotPage') },
+  { path: '/pooledanalysis/eventLevel', load: () => import('./SignalsPage') },
 ];

@@ -43,3 +43,27 @@ export interface AnalyticsQuery {
   filters: AnalyticsFilters;
   includeInvalid: boolean;
 }
+
+export interface SignalRow {
+  drug: string;
+  event: string;
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  prr: number | null;
+  chi2: number | null;
+  ror: number | null;
+  rorLower: number | null;
+  rorUpper: number | null;
+  ic: number | null;
+  ic025: number | null;
+  flags: { prr: boolean; ror: boolean; ic: boolean };
+}
+
+export interface SignalAnswer {
+  by: 'pt' | 'soc';
+  blinded: boolean;
+  cases: number;
+  rows: SignalRow[];
+}

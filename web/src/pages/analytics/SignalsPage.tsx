@@ -1,0 +1,146 @@
+/**
+ * Signals (/pooledanalysis/eventLevel): the signal table - each suspect drug x PT (or SOC) pair's
+ * 2x2 counts a, b, c, d with PRR and chi-square, ROR with its 95% interval, IC with IC025, and the
+ * flags by the published thresholds (PRR >= 2, chi-square >= 4, a >= 3; ROR025 > 1; IC025 > 0),
+ * sortable, under the statistics' filters; exported as Excel. The MedDRA hierarchy tree and the
+ * time-to-onset distribution of the event-level screen are not built.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { Body1, Button, Radio, RadioGroup, Title2, makeStyles } from '@fluentui/react-components';
+import { api } from '../../app/api';
+import { notify } from '../../app/notify';
+import { useLanguage } from '../../i18n/LanguageContext';
+import { DataTable } from '../../renderers/table/DataTable';
+import type { DataColumn, TableSort } from '../../renderers/table/DataTable';
+import { FilterBar } from './FilterBar';
+import { exportExcel } from './exporting';
+import type { AnalyticsQuery, Declarations, SignalAnswer, SignalRow } from './types';
+
+const useStyles = makeStyles({
+  page: { display: 'flex', flexDirection: 'column', gap: '12px', padding: '16px' },
+  bar: { display: 'flex', gap: '12px', alignItems: 'center' },
+  grow: { flexGrow: 1 },
+});
+
+const figure = (value: number | null, digits = 2) => (value === null ? '-' : value.toFixed(digits));
+
+type Key = keyof SignalRow | 'flagged';
+
+export default function SignalsPage() {
+  const styles = useStyles();
+  const { t } = useLanguage();
+  const [declarations, setDeclarations] = useState<Declarations | null>(null);
+  const [by, setBy] = useState<'pt' | 'soc'>('pt');
+  const [query, setQuery] = useState<AnalyticsQuery>({ filters: {}, includeInvalid: false });
+  const [answer, setAnswer] = useState<SignalAnswer | null>(null);
+  const [sort, setSort] = useState<TableSort>({ key: 'prr', direction: 'desc' });
+
+  useEffect(() => {
+    void api.request<Declarations>('/analytics/declarations').then(setDeclarations);
+  }, []);
+  useEffect(() => {
+    setAnswer(null);
+    void api.request<SignalAnswer>('/analytics/signals', { body: { by, ...query } }).then(setAnswer);
+  }, [by, query]);
+
+  const flagged = (row: SignalRow) =>
+    [row.flags.prr && 'PRR', row.flags.ror && 'ROR', row.flags.ic && 'IC'].filter(Boolean).join(' ');
+
+  const columns = useMemo<DataColumn<SignalRow>[]>(() => {
+    const num = (key: Key, label: string, text: (row: SignalRow) => string): DataColumn<SignalRow> => ({
+      key,
+      label,
+      kind: 'number',
+      sortable: true,
+      text,
+    });
+    return [
+      { key: 'drug', label: t('analytics.signalDrug'), sortable: true, text: (row) => row.drug },
+      {
+        key: 'event',
+        label: by === 'pt' ? t('analytics.signalPt') : t('analytics.signalSoc'),
+        sortable: true,
+        text: (row) => row.event,
+      },
+      num('a', 'a', (row) => String(row.a)),
+      num('b', 'b', (row) => String(row.b)),
+      num('c', 'c', (row) => String(row.c)),
+      num('d', 'd', (row) => String(row.d)),
+      num('prr', 'PRR', (row) => figure(row.prr)),
+      num('chi2', 'χ²', (row) => figure(row.chi2)),
+      num('ror', 'ROR', (row) => figure(row.ror)),
+      num('rorLower', 'ROR 95% CI', (row) => `${figure(row.rorLower)} - ${figure(row.rorUpper)}`),
+      num('ic', 'IC', (row) => figure(row.ic)),
+      num('ic025', 'IC025', (row) => figure(row.ic025)),
+      { key: 'flagged', label: t('analytics.signalFlags'), sortable: true, text: flagged },
+    ];
+  }, [by, t]);
+
+  const rows = useMemo(() => {
+    if (!answer) return null;
+    const value = (row: SignalRow): string | number => {
+      if (sort.key === 'flagged') return flagged(row);
+      const v = row[sort.key as keyof SignalRow];
+      return typeof v === 'number' || typeof v === 'string' ? v : -Infinity;
+    };
+    const sign = sort.direction === 'asc' ? 1 : -1;
+    return [...answer.rows].sort((x, y) => {
+      const a = value(x);
+      const b = value(y);
+      return a === b ? 0 : (a < b ? -1 : 1) * sign;
+    });
+  }, [answer, sort]);
+
+  const exportTable = () =>
+    exportExcel(
+      {
+        title: t('analytics.signalsTitle'),
+        headers: columns.map((c) => (typeof c.label === 'string' ? c.label : c.label.en)),
+        rows: (rows ?? []).map((row) => columns.map((c) => c.text(row))),
+      },
+      null,
+    ).catch(() => notify.toast('error', t('analytics.exportFailed')));
+
+  return (
+    <div className={styles.page} data-testid="analytics-signals">
+      <Title2>{t('analytics.signalsTitle')}</Title2>
+      {declarations && <FilterBar declarations={declarations} onApply={setQuery} />}
+      <div className={styles.bar}>
+        <RadioGroup
+          layout="horizontal"
+          value={by}
+          onChange={(_, d) => setBy(d.value === 'soc' ? 'soc' : 'pt')}
+        >
+          <Radio value="pt" label={t('analytics.signalPt')} />
+          <Radio value="soc" label={t('analytics.signalSoc')} />
+        </RadioGroup>
+        <Body1 className={styles.grow} data-testid="signals-cases">
+          {answer ? t('analytics.totalCases', { n: answer.cases }) : ''}
+          {answer?.blinded ? ` · ${t('analytics.blindedNote')}` : ''}
+        </Body1>
+        <Button size="small" onClick={() => void exportTable()} data-testid="signals-excel">
+          {t('analytics.exportExcel')}
+        </Button>
+      </div>
+      <Body1>{t('analytics.signalThresholds')}</Body1>
+      <DataTable
+        id="analytics-signals"
+        ariaLabel={t('analytics.signalsTitle')}
+        testId="signals-table"
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => `${row.drug}|${row.event}`}
+        serialOffset={false}
+        empty={t('analytics.noCases')}
+        sort={sort}
+        onSort={(key) =>
+          setSort(
+            sort.key === key
+              ? { key, direction: sort.direction === 'asc' ? 'desc' : 'asc' }
+              : { key, direction: 'desc' },
+          )
+        }
+      />
+    </div>
+  );
+}
