@@ -4,6 +4,7 @@
  * decides (guards, permissions, targets, signature), this applies the plan in one transaction -
  * case, summary, workflow history and snapshot together.
  */
+import { recordCheckRun } from './check-runs';
 import type { Caller } from '../http';
 import { randomUUID } from 'node:crypto';
 import { planAction } from '@pv/engine';
@@ -177,6 +178,7 @@ export async function runCaseAction(
   let check: CaseCheck | null = null;
   if (workflow.actions[actionId]?.validate) {
     check = await checkCase(handle, doc, project?._id ?? null, now);
+    await recordCheckRun(caller, { caseId, kind: actionId, doc, ...check });
     facts.errorCount = check.errorCount;
   }
   const plan = planner

@@ -20,6 +20,8 @@ export { runCaseAction } from './actions';
 export type { ActionEffectFn } from './actions';
 export { caseContent } from './document';
 export { isMissing, provideCaseCheckFindings } from './validation';
+export { provideCheckRunListener } from './check-runs';
+export type { CaseCheckRun } from './check-runs';
 export type { CaseCheckSource } from './validation';
 export { CASE_OBJECT, callerProjects, listScope, requireProjectMember } from './membership';
 export type { DuplicateCandidate } from './duplicates';

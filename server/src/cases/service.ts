@@ -1,4 +1,5 @@
 /** Creating, saving, checking and copying cases, and the effects of the non-moving actions. */
+import { recordCheckRun } from './check-runs';
 import type { Caller } from '../http';
 import { randomUUID } from 'node:crypto';
 import { planAction, caseEditRefusal, resolveFeatures } from '@pv/engine';
@@ -253,6 +254,7 @@ export async function saveCase(
   };
   next.report = report;
   const check = await checkCase(handle, next, project?._id ?? null, now);
+  await recordCheckRun(caller, { caseId, kind: 'save', doc: next, ...check });
   const groups = groupByTab(check.findings);
   if (check.invalidCount > 0) {
     throw new AppError(Code.badRequest, 'cases.checkFormData', {}, 400, {
@@ -328,6 +330,7 @@ export async function checkStoredCase(
   const doc = draft ? ({ ...draft, state: current.state } as CaseDocument) : current;
   const project = await projectOf(handle, current);
   const check = await checkCase(handle, doc, project?._id ?? null, caller.clock.now(), environment);
+  await recordCheckRun(caller, { caseId, kind: 'manual', doc, ...check });
   return {
     rev: stored.rev,
     environment,

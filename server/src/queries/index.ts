@@ -11,13 +11,14 @@ export { LETTER_ANSWER_OWNER } from './letters';
 
 import { defineModule } from '../http';
 import type { ObjectResolver, ServerModule } from '../http';
-import { provideSaveParticipant } from '../cases';
+import { provideCheckRunListener, provideSaveParticipant } from '../cases';
 import type { TenantHandle } from '../store';
 import type { Query, QueryLetter } from './model';
 import { collections, Q } from './model';
 import { recordQcCorrections } from './qc';
 import { queryRoutes } from './routes';
 import { letterRoutes } from './letter-routes';
+import { clearChangedTicks, logCheckRun, reportCheckRoutes } from './report-check';
 import { overdueNotices, querySchedules } from './overdue';
 
 /**
@@ -52,8 +53,12 @@ export const queriesModule: ServerModule = defineModule({
   routes: (router) => {
     // Every case save at a QC node checks and records its corrections in the save's transaction.
     provideSaveParticipant('queries', recordQcCorrections);
-    // Letters first: `/:queryId` would take `/letters`.
+    // A change of a field ticked on the report checklist clears its tick in the same save.
+    provideSaveParticipant('queries-checklist', clearChangedTicks);
+    provideCheckRunListener('queries', logCheckRun);
+    // Letters and the report check first: `/:queryId` would take their static paths.
     letterRoutes(router);
+    reportCheckRoutes(router);
     queryRoutes(router);
   },
   objects: { query: queryObject, queryLetter: letterObject },

@@ -24,6 +24,8 @@ export const Q = {
   counters: 'queryCounters',
   qcRecords: 'qcRecords',
   letters: 'queryLetters',
+  checkRuns: 'reportCheckRuns',
+  checklistTicks: 'reportChecklistTicks',
 } as const;
 
 export const PERMISSIONS = {
@@ -184,4 +186,43 @@ export const collections: CollectionDefinition[] = [
     audited: true,
     indexes: [{ fields: { caseId: 1, at: -1 } }, { fields: { projectId: 1, at: -1 } }],
   },
+  {
+    name: Q.checkRuns,
+    scope: 'tenant',
+    audited: false,
+    indexes: [{ fields: { projectId: 1, at: -1 } }, { fields: { caseId: 1, at: -1 } }],
+  },
+  {
+    name: Q.checklistTicks,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ fields: { caseId: 1, version: 1, pointer: 1 }, unique: true }],
+  },
 ];
+
+/** One check run on a case (/checklog/reportCheck's log). */
+export interface CheckRun {
+  caseId: string;
+  projectId: string | null;
+  reportCode: string;
+  version: number;
+  /** manual, save, or the workflow action (submit ...). */
+  kind: string;
+  errorCount: number;
+  warningCount: number;
+  environment: string;
+  userId: string;
+  userName: string;
+  at: string;
+}
+
+/** A field of the project's report checklist verified on one version of a case. */
+export interface ChecklistTick {
+  caseId: string;
+  projectId: string | null;
+  version: number;
+  pointer: string;
+  userId: string;
+  userName: string;
+  at: string;
+}

@@ -81,6 +81,9 @@ export interface RowActionDefinition extends CallDefinition {
   navigate?: string;
   /** The call answers a file (GET), which is saved (e.g. a letter as PDF). */
   download?: boolean;
+  /** The body of a call without a form: these values, and the row's values of `bodyFromRow`. */
+  body?: Record<string, unknown>;
+  bodyFromRow?: string[];
 }
 
 /**

@@ -30,6 +30,7 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/casemanagement/queriesProcess': 'queries-process',
   '/casemanagement/queryLetterManagement': 'query-letters',
   '/home/pendingqueries': 'pending-queries',
+  '/checklog/reportCheck': 'report-check',
   '/checklog/queryTrace': 'query-trace',
   '/checklog/queryControl': 'qc-trace',
   '/checklog/logHistory': 'data-change-log',

@@ -230,9 +230,13 @@ export function ListView({ definition }: { definition: ListDefinition }) {
       });
       return;
     }
+    const body = {
+      ...action.body,
+      ...Object.fromEntries((action.bodyFromRow ?? []).map((field) => [field, row[field]])),
+    };
     const answer = await api.envelope<Record<string, unknown> | null>(fillPath(action.path, row), {
       method: action.method,
-      ...(action.method === 'POST' || action.method === 'PUT' ? { body: {} } : {}),
+      ...(action.method === 'POST' || action.method === 'PUT' ? { body } : {}),
     });
     await reportResult(answer, action.showResult, t('list.done'));
     await load();
