@@ -110,6 +110,11 @@ export interface ImportReport {
   status: ImportReportStatus;
   caseId: string | null;
   outcome: 'new' | 'followUp' | null;
+  /** The duplicate candidate the user chose to compare with (and to make the follow-up of). */
+  targetCaseId?: string | null;
+  /** Rejected as a duplicate of this case. */
+  duplicateOf?: string | null;
+  rejectReason?: string;
 }
 
 export const importCollections: CollectionDefinition[] = [

@@ -33,6 +33,7 @@ import {
   recordDetail,
   recordView,
   reject,
+  rejectReport,
   savePreprocessing,
 } from './service';
 import type { GenerateInput } from './service';
@@ -447,35 +448,69 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
   );
 
-  router.route<unknown, unknown, { recordId: string; index: number }>(
+  router.route<unknown, { caseId?: string }, { recordId: string; index: number }>(
     {
       method: 'get',
       path: '/:recordId/reports/:index',
+      query: { type: 'object', additionalProperties: false, properties: { caseId: id } },
       object: IMPORT_OBJECT,
       summary:
-        'The pre-processing comparison of one report: each field (label, E2B id) imported, in the existing case with the same C.1.1 or C.1.8.1, and chosen',
+        'The pre-processing comparison of one report: its duplicate candidates (score, fields agreeing or differing, a sender identifier match first) and each field (label, E2B id) imported, in the compared case (the candidate chosen, else the case with the same C.1.1 or C.1.8.1), and chosen',
       permission: VIEW,
       params: reportParams,
     },
-    (c, { params }) => comparison(callerOf(c), params.recordId, params.index),
+    (c, { params, query }) => comparison(callerOf(c), params.recordId, params.index, query.caseId),
   );
 
-  router.route<{ choices: Record<string, FieldChoice> }, unknown, { recordId: string; index: number }>(
+  router.route<
+    { choices: Record<string, FieldChoice>; caseId?: string | null },
+    unknown,
+    { recordId: string; index: number }
+  >(
     {
       method: 'put',
       path: '/:recordId/reports/:index',
       object: IMPORT_OBJECT,
-      summary: 'Saves the pre-processing: the chosen value per field (imported, existing or edited)',
+      summary:
+        'Saves the pre-processing: the chosen value per field (imported, existing or edited), and the duplicate candidate compared with (null: the sender identifier match)',
       permission: IMPORT,
       params: reportParams,
       body: {
         type: 'object',
         required: ['choices'],
         additionalProperties: false,
-        properties: { choices: choicesSchema },
+        properties: { choices: choicesSchema, caseId: { anyOf: [id, { type: 'null' }] } },
       },
     },
-    (c, { params, body }) => savePreprocessing(callerOf(c), params.recordId, params.index, body.choices),
+    (c, { params, body }) =>
+      savePreprocessing(callerOf(c), params.recordId, params.index, body.choices, body.caseId),
+  );
+
+  router.route<
+    { confirm: true; duplicateOf?: string; reason?: string },
+    unknown,
+    { recordId: string; index: number }
+  >(
+    {
+      method: 'post',
+      path: '/:recordId/reports/:index/reject',
+      object: IMPORT_OBJECT,
+      summary:
+        'Rejects one report of the file (irreversible; the client confirms): as a duplicate of the case named, or for a reason',
+      permission: REJECT,
+      params: reportParams,
+      body: {
+        type: 'object',
+        required: ['confirm'],
+        additionalProperties: false,
+        properties: {
+          confirm: { const: true },
+          duplicateOf: id,
+          reason: { type: 'string', maxLength: 2000 },
+        },
+      },
+    },
+    (c, { params, body }) => rejectReport(callerOf(c), params.recordId, params.index, body),
   );
 
   router.route<{ choices?: Record<string, FieldChoice> }, unknown, { recordId: string; index: number }>(

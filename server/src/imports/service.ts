@@ -4,12 +4,13 @@
  * through the case module, and rejecting the import.
  */
 import type { Caller } from '../http';
-import type { ActionEffectFn } from '../cases';
+import type { ActionEffectFn, DuplicateCandidate } from '../cases';
 import {
   callerProjects,
   caseCollectionNames,
   caseContent,
   createCase,
+  findDuplicates,
   followUpEffect,
   requireProjectMember,
   runCaseAction,
@@ -34,8 +35,11 @@ export interface ExistingCase {
   caseId: string;
   rev: number;
   reportCode: string;
-  /** Which identifier matched: C.1.1 (also as a previous transmission's id, C.1.9.1.r.2) or C.1.8.1. */
-  matchedBy: 'C.1.1' | 'C.1.8.1';
+  /**
+   * Which identifier matched: C.1.1 (also as a previous transmission's id, C.1.9.1.r.2) or C.1.8.1;
+   * `chosen`: the user picked this case among the duplicate candidates.
+   */
+  matchedBy: 'C.1.1' | 'C.1.8.1' | 'chosen';
   document: CaseDocument;
 }
 
@@ -117,20 +121,78 @@ export async function findExistingCase(
   return null;
 }
 
-/** The comparison screen's data for one report of a record. */
-export async function comparison(caller: Caller, recordId: string, index: number) {
+/** A case the user chose to compare with (a duplicate candidate), among the projects they work in. */
+async function chosenCase(
+  handle: TenantHandle,
+  caseId: string,
+  projects: string[] | null,
+): Promise<ExistingCase> {
+  const cases = handle.collection<CaseDocument>(caseCollectionNames.cases);
+  const found = await cases.findOne({ _id: caseId, 'state.validity': { $ne: 'deleted' } });
+  const projectId = found
+    ? ((caseContent(found).report as Doc | undefined)?.studyProjectId as string | undefined)
+    : undefined;
+  if (!found || (projects !== null && !projects.includes(projectId ?? '')))
+    throw errors.badRequest('imports.duplicate.unknownCase', { id: caseId });
+  const document = caseContent(found);
+  return {
+    caseId: found._id,
+    rev: found.rev,
+    reportCode: String((document.report as Doc | undefined)?.reportCode ?? ''),
+    matchedBy: 'chosen',
+    document,
+  };
+}
+
+/** The case the report is compared with: the one chosen, else the one with its sender identifier. */
+async function targetOf(
+  caller: Caller,
+  report: ImportReport,
+  caseId?: string | null,
+): Promise<ExistingCase | null> {
+  const projects = await callerProjects(caller);
+  const chosen = caseId ?? report.targetCaseId ?? null;
+  if (chosen) return chosenCase(caller.tenant, chosen, projects);
+  return findExistingCase(caller.tenant, report, projects);
+}
+
+/**
+ * The tenant's cases that may be this report (the cases module's probabilistic match, an exact
+ * sender identifier first), among the projects the caller works in.
+ */
+export async function duplicateCandidates(
+  caller: Caller,
+  report: ImportReport,
+): Promise<DuplicateCandidate[]> {
+  const candidates = await findDuplicates(caller.tenant, report.document);
+  const projects = await callerProjects(caller);
+  if (projects === null || candidates.length === 0) return candidates;
+  const found = await caller.tenant
+    .collection<CaseDocument>(caseCollectionNames.cases)
+    .find({ _id: { $in: candidates.map((c) => c.caseId) } }, { projection: { report: 1 } });
+  const visible = new Set(
+    found
+      .filter((doc) => projects.includes(String((doc.report as Doc | undefined)?.studyProjectId ?? '')))
+      .map((doc) => doc._id),
+  );
+  return candidates.filter((candidate) => visible.has(candidate.caseId));
+}
+
+/** The comparison screen's data for one report of a record (against `caseId` when the user picks one). */
+export async function comparison(caller: Caller, recordId: string, index: number, caseId?: string) {
   const handle = caller.tenant;
   const record = await memberRecord(caller, recordId);
   if (record.parseStatus !== 'completed')
     throw errors.badRequest('imports.notParsed', { fileName: record.fileName });
   const report = await loadReport(handle, recordId, index);
-  const existing = await findExistingCase(handle, report, await callerProjects(caller));
+  const existing = await targetOf(caller, report, caseId);
   return {
     record: recordView(record),
     report: reportView(report),
     existing: existing
       ? { caseId: existing.caseId, reportCode: existing.reportCode, matchedBy: existing.matchedBy }
       : null,
+    duplicates: await duplicateCandidates(caller, report),
     rows: compareRows(report.document, existing?.document ?? null, report.choices),
   };
 }
@@ -149,6 +211,7 @@ export async function savePreprocessing(
   recordId: string,
   index: number,
   choices: Record<string, FieldChoice>,
+  caseId?: string | null,
 ) {
   const handle = caller.tenant;
   const principal = caller.principal;
@@ -156,10 +219,15 @@ export async function savePreprocessing(
   const record = await memberRecord(caller, recordId);
   const report = await loadReport(handle, recordId, index);
   requireOpen(record, report);
+  // The compared case is part of the pre-processing: a chosen candidate must be one the caller sees.
+  if (caseId) await chosenCase(handle, caseId, await callerProjects(caller));
   await handle.transaction(async (tx) => {
-    await tx
-      .collection<ImportReport>(IMPORT_REPORTS)
-      .updateOne({ _id: report._id, status: 'pending' }, { $set: { choices, savedAt: now } });
+    await tx.collection<ImportReport>(IMPORT_REPORTS).updateOne(
+      { _id: report._id, status: 'pending' },
+      {
+        $set: { choices, savedAt: now, ...(caseId !== undefined ? { targetCaseId: caseId } : {}) },
+      },
+    );
     await tx.collection<ImportRecord>(IMPORT_RECORDS).updateOne(
       { _id: recordId },
       {
@@ -176,7 +244,7 @@ export async function savePreprocessing(
 
 /** The document the report would become with the given (or saved) choices. */
 async function resolved(caller: Caller, report: ImportReport, choices?: Record<string, FieldChoice>) {
-  const existing = await findExistingCase(caller.tenant, report, await callerProjects(caller));
+  const existing = await targetOf(caller, report);
   const document = resolveDocument(report.document, existing?.document ?? null, choices ?? report.choices);
   return { existing, document };
 }
@@ -362,6 +430,42 @@ async function settleRecord(handle: TenantHandle, recordId: string, now: string,
   );
 }
 
+/**
+ * Rejects one report of the file, for good: as a duplicate of an existing case (the case named,
+ * one the caller sees) or for a reason. The record is processed once no report is left pending.
+ */
+export async function rejectReport(
+  caller: Caller,
+  recordId: string,
+  index: number,
+  input: { duplicateOf?: string; reason?: string },
+) {
+  const handle = caller.tenant;
+  const record = await memberRecord(caller, recordId);
+  const report = await loadReport(handle, recordId, index);
+  requireOpen(record, report);
+  if (input.duplicateOf) await chosenCase(handle, input.duplicateOf, await callerProjects(caller));
+  const now = caller.clock.now().toISOString();
+  await handle.transaction(async (tx) => {
+    const updated = await tx.collection<ImportReport>(IMPORT_REPORTS).updateOne(
+      { _id: report._id, status: 'pending' },
+      {
+        $set: {
+          status: 'rejected',
+          duplicateOf: input.duplicateOf ?? null,
+          ...(input.reason ? { rejectReason: input.reason } : {}),
+        },
+      },
+    );
+    if (!updated) throw errors.badRequest('imports.reportClosed', { index: index + 1 });
+    await settleRecord(tx as TenantHandle, recordId, now, {
+      caseProcessorId: caller.principal.userId,
+      caseProcessorName: nameOf(caller.principal),
+    });
+  });
+  return reportView(await loadReport(handle, recordId, index));
+}
+
 /** Rejects the import: every report still pending is closed, for good (generated ones stay). */
 export async function reject(caller: Caller, recordId: string, reason: string) {
   const handle = caller.tenant;
@@ -412,6 +516,8 @@ export function reportView(report: StoredDoc<ImportReport>) {
     outcome: report.outcome,
     savedAt: report.savedAt,
     unbound: report.unbound,
+    targetCaseId: report.targetCaseId ?? null,
+    duplicateOf: report.duplicateOf ?? null,
   };
 }
 

@@ -430,3 +430,72 @@ describe('line-listing import', () => {
     expect(report!.document.reactions.map((r) => r.reactionNative)).toEqual(['r1', 'r2']);
   });
 });
+
+describe('duplicates at intake', () => {
+  it('shows the candidates of a re-sent case, makes one the follow-up of its candidate and rejects another as a duplicate', async () => {
+    // The first listing's case CN-PARTNER-0001 became a case (report 0 above); mark it completed.
+    const [first] = await handle
+      .collection<{ _id: string; report: { otherCaseIdentifiers?: { identifier: string }[] } }>(
+        caseCollectionNames.cases,
+      )
+      .find({});
+    await handle
+      .collection(caseCollectionNames.cases)
+      .updateOne({ _id: first!._id }, { $set: { 'state.isCompleted': true } });
+    // The partner sends the same two patients again under new numbers, one with an onset a day off.
+    const { rows } = listing();
+    const again = rows.slice(0, 5).map((row, i) => (i === 0 ? row : [...row]));
+    for (const row of again.slice(1)) row[0] = 'CN-OTHER-0001';
+    (again[1] as unknown[])[5] = '2024-01-02';
+    const record = await parsed('/line-listings', 'resent.xlsx', await workbook(again));
+    expect(record.reportCount).toBe(1);
+    const compared = (await entry.call('GET', `/imports/${record.id}/reports/0`)).body.data;
+    // No shared identifier: the sender-id match finds nothing, the probabilistic match does.
+    expect(compared.existing).toBeNull();
+    const candidate = compared.duplicates.find((d: { caseId: string }) => d.caseId === first!._id);
+    expect(candidate).toMatchObject({ identifierMatch: false });
+    expect(candidate.score).toBeGreaterThan(0);
+    expect(candidate.matched).toEqual(expect.arrayContaining(['sex', 'reactions', 'suspectDrugs']));
+
+    // Compared with the candidate: its values are offered field by field; the choice is saved.
+    const chosen = (await entry.call('GET', `/imports/${record.id}/reports/0?caseId=${first!._id}`)).body
+      .data;
+    expect(chosen.existing).toMatchObject({ caseId: first!._id, matchedBy: 'chosen' });
+    expect(
+      (await as('outsider').call('GET', `/imports/${record.id}/reports/0?caseId=${first!._id}`)).status,
+    ).toBe(403);
+    const saved = await entry.call('PUT', `/imports/${record.id}/reports/0`, {
+      choices: {},
+      caseId: first!._id,
+    });
+    expect(saved.body.code, saved.body.msg).toBe(200);
+    const followUp = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, {
+      mode: 'followUp',
+      reason: 'Partner re-sent the case',
+    });
+    expect(followUp.body.code, followUp.body.msg).toBe(200);
+    expect(followUp.body.data).toMatchObject({ caseId: first!._id, outcome: 'followUp' });
+    const stored = await handle
+      .collection<{ state: { version: number } }>(caseCollectionNames.cases)
+      .findOne({ _id: first!._id });
+    expect(stored!.state.version).toBe(2);
+
+    // The same file again: rejected as a duplicate of that case, for good.
+    const third = await parsed('/line-listings', 'resent-again.xlsx', await workbook(again));
+    const unknown = await entry.call('POST', `/imports/${third.id}/reports/0/reject`, {
+      confirm: true,
+      duplicateOf: 'no-such-case',
+    });
+    expect(unknown.status).toBe(400);
+    const rejected = await entry.call('POST', `/imports/${third.id}/reports/0/reject`, {
+      confirm: true,
+      duplicateOf: first!._id,
+    });
+    expect(rejected.body.data).toMatchObject({ status: 'rejected', duplicateOf: first!._id });
+    const after = (await entry.call('GET', `/imports/${third.id}`)).body.data;
+    expect(after).toMatchObject({ processingStatus: 'processed', finished: true });
+    expect(
+      (await entry.call('POST', `/imports/${third.id}/reports/0/generate`, { mode: 'new' })).status,
+    ).toBe(400);
+  });
+});
