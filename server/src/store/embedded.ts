@@ -14,7 +14,7 @@ import type { Driver } from './core';
 import { canonicalFold, SQL_FALSE, SQL_TRUE, TEXT_SEPARATOR, translateFilter } from './sql-filter';
 import type { PathAccess, SqlWhere } from './sql-filter';
 import { arraysOf, GroupCounter, sortGroups } from './group-count';
-import type { GroupCount, GroupCountSpec, GroupScalar } from './group-count';
+import type { GroupCount, GroupCountSpec, GroupDimension, GroupScalar } from './group-count';
 import { DuplicateKeyError } from './port';
 import type {
   CollectionDefinition,
@@ -711,12 +711,45 @@ export class EmbeddedDriver implements Driver {
       const info = this.state.info(def);
       const { where } = this.where(info, filter);
       if (where.exact) {
+        const index = this.coveringIndex(info, where.sql);
+        const from = index ? `"${info.table}" t INDEXED BY "${index}"` : `"${info.table}" t`;
         return this.state
-          .stmt<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM "${info.table}" t WHERE ${where.sql}`)
+          .stmt<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM ${from} WHERE ${where.sql}`)
           .get(...where.params)!.n;
       }
       return this.selectDocs(info, filter, { projection: { _id: 1 } }).length;
     });
+  }
+
+  /**
+   * A declared index holding every column a count's condition reads, led by one it tests: the
+   * count then reads index entries only. SQLite costs an index over generated columns as if each
+   * entry read its row, so it chose reading the whole table (a 56,000-case tab count: 130-330 ms)
+   * over such an index (10-20 ms); the hint names it. undefined: no such index, SQLite chooses.
+   */
+  private coveringIndex(info: TableInfo, sql: string): string | undefined {
+    if (!sql.includes('t.tenantId = ?')) return undefined;
+    const read = new Set([...sql.matchAll(/\bt\.(?:"([^"]+)"|(\w+))/g)].map((m) => m[1] ?? m[2]!));
+    read.delete('rowid');
+    read.delete('_id');
+    read.delete('tenantId');
+    if (read.has('doc') || read.size === 0) return undefined;
+    const flags = this.state.flags(info.def.name);
+    let best: { name: string; lead: number; width: number } | undefined;
+    for (const [i, index] of (info.def.indexes ?? []).entries()) {
+      if (index.text || servedBySideTable(index, flags)) continue;
+      const columns = Object.keys(index.fields)
+        .filter((path) => path !== 'tenantId' && path !== '_id')
+        .map((path) => REAL_COLUMNS[path]?.replace('t.', '') ?? info.columns.get(path));
+      if (columns.some((column) => column === undefined)) continue;
+      if (![...read].every((column) => columns.includes(column))) continue;
+      let lead = 0;
+      while (lead < columns.length && read.has(columns[lead]!)) lead++;
+      if (lead === 0) continue;
+      if (!best || lead > best.lead || (lead === best.lead && columns.length < best.width))
+        best = { name: indexName(info, i), lead, width: columns.length };
+    }
+    return best?.name;
   }
 
   insert(def: CollectionDefinition, docs: StoredDoc[]): Promise<void> {
@@ -863,14 +896,18 @@ export class EmbeddedDriver implements Driver {
         params.push(...c.in!.map(sqlScalar));
       }
       const keyParams: unknown[] = [];
+      const cut = (d: GroupDimension, expression: string): string =>
+        d.prefix === undefined
+          ? expression
+          : `(SELECT CASE WHEN typeof(x) = 'text' THEN substr(x, 1, ${d.prefix}) END FROM (SELECT ${expression} AS x))`;
       const keys = spec.by.map((d, i) => {
-        if (!d.mask) return `${value(d.each, d.path)} AS k${i}`;
+        if (!d.mask) return `${cut(d, value(d.each, d.path))} AS k${i}`;
         const when = d.mask.when.map((c) => {
           keyParams.push(...c.in.map(sqlScalar));
           return `${value(d.each, c.path)} IN (${c.in.map(() => '?').join(', ')})`;
         });
         keyParams.push(d.mask.value);
-        return `CASE WHEN ${when.join(' OR ')} THEN ? ELSE ${value(d.each, d.path)} END AS k${i}`;
+        return `CASE WHEN ${when.join(' OR ')} THEN ? ELSE ${cut(d, value(d.each, d.path))} END AS k${i}`;
       });
       const groupBy = spec.by.map((_, i) => `k${i}`).join(', ');
       const count = arrays.length ? 'COUNT(DISTINCT t._id)' : 'COUNT(*)';

@@ -30,6 +30,8 @@ export interface GroupDimension {
    * (a blinded study drug's name is not a key a blinded reader may see).
    */
   mask?: { when: { path: string; in: (string | number | boolean)[] }[]; value: string };
+  /** The first `prefix` characters of a text value (a month of a YYYYMMDD date: 6); other values null. */
+  prefix?: number;
 }
 
 export interface GroupElementCondition {
@@ -77,6 +79,11 @@ export function checkGroupCountSpec(spec: GroupCountSpec): void {
     names.add(dimension.name);
     checkPath(dimension.each, true);
     checkPath(dimension.path, dimension.each !== undefined);
+    if (
+      dimension.prefix !== undefined &&
+      (!Number.isInteger(dimension.prefix) || dimension.prefix < 1 || dimension.prefix > 32)
+    )
+      throw fail('prefix');
     if (dimension.mask !== undefined) {
       const { when, value } = dimension.mask;
       if (
@@ -122,7 +129,13 @@ function checkValues(values: unknown): void {
 export function dimensionValue(d: GroupDimension, source: unknown): GroupScalar {
   if (d.mask?.when.some((c) => c.in.some((v) => v === groupScalar(valueAt(source, c.path)))))
     return d.mask.value;
-  return groupScalar(valueAt(source, d.path));
+  return withPrefix(d, groupScalar(valueAt(source, d.path)));
+}
+
+/** A key value cut to the dimension's prefix (characters, as SQL substr and $substrCP count). */
+export function withPrefix(d: GroupDimension, value: GroupScalar): GroupScalar {
+  if (d.prefix === undefined) return value;
+  return typeof value === 'string' ? [...value].slice(0, d.prefix).join('') : null;
 }
 
 /** The arrays a spec reads, in first-use order (dimensions first, then conditions). */
@@ -282,16 +295,22 @@ export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeli
       null,
     ],
   });
+  const cut = (d: GroupDimension, expression: unknown): unknown =>
+    d.prefix === undefined
+      ? expression
+      : {
+          $cond: [{ $eq: [{ $type: expression }, 'string'] }, { $substrCP: [expression, 0, d.prefix] }, null],
+        };
   const masked = (d: GroupDimension): unknown =>
     d.mask
       ? {
           $cond: [
             { $or: d.mask.when.map((c) => ({ $in: [scalar(field(d.each, c.path)), c.in] })) },
             d.mask.value,
-            scalar(field(d.each, d.path)),
+            cut(d, scalar(field(d.each, d.path))),
           ],
         }
-      : scalar(field(d.each, d.path));
+      : cut(d, scalar(field(d.each, d.path)));
   pipeline.push(
     {
       $group: {

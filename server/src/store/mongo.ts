@@ -15,7 +15,14 @@ import {
   refuseMissing,
 } from './capabilities';
 import type { StoreCapabilities } from './capabilities';
-import { arraysOf, GroupCounter, groupCountPipeline, groupScalar, topFields } from './group-count';
+import {
+  arraysOf,
+  GroupCounter,
+  groupCountPipeline,
+  groupScalar,
+  topFields,
+  withPrefix,
+} from './group-count';
 import type { GroupCount, GroupCountSpec, GroupScalar } from './group-count';
 import { DuplicateKeyError, StoreError } from './port';
 import type {
@@ -309,7 +316,12 @@ export class MongoDriver implements Driver {
     );
     for (const row of rows) {
       const key: Record<string, GroupScalar> = {};
-      spec.by.forEach((d, i) => (key[d.name] = groupScalar(toPlain(row._id?.[`k${i}`]))));
+      spec.by.forEach(
+        (d, i) =>
+          (key[d.name] = d.each
+            ? groupScalar(toPlain(row._id?.[`k${i}`]))
+            : withPrefix(d, groupScalar(toPlain(row._id?.[`k${i}`])))),
+      );
       counter.merge(key, Number(row.n));
     }
     return counter.result();
