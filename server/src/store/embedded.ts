@@ -14,7 +14,7 @@ import type { Driver } from './core';
 import { canonicalFold, SQL_FALSE, SQL_TRUE, TEXT_SEPARATOR, translateFilter } from './sql-filter';
 import type { PathAccess, SqlWhere } from './sql-filter';
 import { arraysOf, GroupCounter, sortGroups } from './group-count';
-import type { GroupCount, GroupCountSpec, GroupScalar } from './group-count';
+import type { GroupCount, GroupCountSpec, GroupDimension, GroupScalar } from './group-count';
 import { DuplicateKeyError } from './port';
 import type {
   CollectionDefinition,
@@ -896,14 +896,18 @@ export class EmbeddedDriver implements Driver {
         params.push(...c.in!.map(sqlScalar));
       }
       const keyParams: unknown[] = [];
+      const cut = (d: GroupDimension, expression: string): string =>
+        d.prefix === undefined
+          ? expression
+          : `(SELECT CASE WHEN typeof(x) = 'text' THEN substr(x, 1, ${d.prefix}) END FROM (SELECT ${expression} AS x))`;
       const keys = spec.by.map((d, i) => {
-        if (!d.mask) return `${value(d.each, d.path)} AS k${i}`;
+        if (!d.mask) return `${cut(d, value(d.each, d.path))} AS k${i}`;
         const when = d.mask.when.map((c) => {
           keyParams.push(...c.in.map(sqlScalar));
           return `${value(d.each, c.path)} IN (${c.in.map(() => '?').join(', ')})`;
         });
         keyParams.push(d.mask.value);
-        return `CASE WHEN ${when.join(' OR ')} THEN ? ELSE ${value(d.each, d.path)} END AS k${i}`;
+        return `CASE WHEN ${when.join(' OR ')} THEN ? ELSE ${cut(d, value(d.each, d.path))} END AS k${i}`;
       });
       const groupBy = spec.by.map((_, i) => `k${i}`).join(', ');
       const count = arrays.length ? 'COUNT(DISTINCT t._id)' : 'COUNT(*)';
