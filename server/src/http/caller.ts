@@ -58,37 +58,84 @@ export interface CallerParts {
   authenticator?: CallerAuthenticator | null;
 }
 
+/** One translating function per translator and language, shared by every caller (none built per request). */
+const translators = new WeakMap<Translator, Map<Lang, Caller['t']>>();
+
+function translatorFor(translator: Translator, lang: Lang): Caller['t'] {
+  let perLang = translators.get(translator);
+  if (!perLang) translators.set(translator, (perLang = new Map()));
+  let t = perLang.get(lang);
+  if (!t) perLang.set(lang, (t = (key, params) => translator.t(lang, key, params)));
+  return t;
+}
+
+/**
+ * A caller built from its parts: its methods live on the prototype and its tenant handle and
+ * translator are looked up on first use, so building one per request allocates one object.
+ */
+class PartsCaller implements Caller {
+  readonly principal: Principal;
+  readonly userId: string;
+  readonly lang: Lang;
+  readonly requestId: string;
+  readonly projectId: string | null;
+  readonly studyProjectIds: readonly string[];
+  readonly sysOrgId: string | null;
+  readonly deps: ModuleDeps;
+  readonly #authenticator: CallerAuthenticator | null;
+  #context: AuthorizationContext | null = null;
+  #tenant: TenantHandle | null = null;
+
+  constructor(parts: CallerParts) {
+    this.principal = parts.principal;
+    this.userId = parts.principal.userId;
+    this.lang = parts.lang;
+    this.requestId = parts.requestId;
+    this.projectId = parts.projectId ?? null;
+    this.studyProjectIds = parts.studyProjectIds ?? NO_PROJECTS;
+    this.sysOrgId = parts.sysOrgId ?? null;
+    this.deps = parts.deps;
+    this.#authenticator = parts.authenticator ?? null;
+  }
+
+  // Opened on first use: an operator's caller never needs a tenant handle.
+  get tenant(): TenantHandle {
+    return (this.#tenant ??= this.deps.store.tenant(this.principal.tenantId, { userId: this.userId }));
+  }
+
+  get t(): Caller['t'] {
+    return translatorFor(this.deps.translator, this.lang);
+  }
+
+  get translator(): Translator {
+    return this.deps.translator;
+  }
+
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  // Arrow properties would be one closure each per caller: methods are shared; Caller's
+  // `authorize` and `administers` are always called on the caller.
+  async authorize(permission: string, scope?: AuthorizationScope): Promise<boolean> {
+    const authenticator = this.#authenticator;
+    if (!authenticator?.authorize) return false;
+    const context = (this.#context ??= { projectId: this.projectId });
+    const held = scope
+      ? await authenticator.authorize(this.principal, permission, context, scope)
+      : await authenticator.authorize(this.principal, permission, context);
+    return held === true;
+  }
+
+  async administers(): Promise<boolean> {
+    return (await this.#authenticator?.administers?.(this.principal)) ?? false;
+  }
+}
+
+const NO_PROJECTS: readonly string[] = Object.freeze([]);
+
 export function createCaller(parts: CallerParts): Caller {
-  const { deps, principal, lang, authenticator } = parts;
-  const context: AuthorizationContext = { projectId: parts.projectId ?? null };
-  let tenant: TenantHandle | null = null;
-  return {
-    principal,
-    userId: principal.userId,
-    // Opened on first use: an operator's caller never needs a tenant handle.
-    get tenant() {
-      return (tenant ??= deps.store.tenant(principal.tenantId, { userId: principal.userId }));
-    },
-    lang,
-    t: (key, params) => deps.translator.t(lang, key, params),
-    translator: deps.translator,
-    clock: deps.clock,
-    requestId: parts.requestId,
-    projectId: parts.projectId ?? null,
-    studyProjectIds: parts.studyProjectIds ?? [],
-    sysOrgId: parts.sysOrgId ?? null,
-    deps,
-    async authorize(permission, scope) {
-      if (!authenticator?.authorize) return false;
-      const held = scope
-        ? await authenticator.authorize(principal, permission, context, scope)
-        : await authenticator.authorize(principal, permission, context);
-      return held === true;
-    },
-    async administers() {
-      return (await authenticator?.administers?.(principal)) ?? false;
-    },
-  };
+  return new PartsCaller(parts);
 }
 
 const callers = new WeakMap<object, Caller>();
