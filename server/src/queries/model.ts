@@ -162,6 +162,9 @@ export const collections: CollectionDefinition[] = [
       { fields: { caseId: 1, raisedAt: -1 } },
       { fields: { projectId: 1, state: 1, raisedAt: -1 } },
       { fields: { handlerId: 1, state: 1, timeLimit: 1 } },
+      // The processing list's report code and initiator filters (otherwise a scan of the projects).
+      { fields: { reportCode: 1, raisedAt: -1 } },
+      { fields: { initiatorId: 1, raisedAt: -1 } },
     ],
   },
   {

@@ -60,11 +60,14 @@ const listFilters = {
   overdue: { type: 'boolean' },
 };
 
+const LIVE_STATES = QUERY_STATES.filter((state) => state !== 'deleted');
+
 /** The store filter of the query list's declared filters (values compared whole, never as operators). */
 function queryFilter(caller: Caller, base: Filter, query: ListQuery): Filter {
   const filter: Filter = { ...base };
   if (query.state) filter.state = query.state;
-  else filter.state = { $ne: 'deleted' };
+  // The live states by name: an index range each (a `$ne` reads every row of the projects).
+  else filter.state = { $in: LIVE_STATES };
   if (query.caseId) filter.caseId = query.caseId;
   if (query.reportCode) filter.reportCode = query.reportCode;
   if (query.field) filter.$or = [{ pointers: query.field }, { 'fields.e2b': query.field }];
