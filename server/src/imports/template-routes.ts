@@ -17,6 +17,7 @@ import {
   deleteTemplate,
   listTemplates,
   loadTemplate,
+  templateProjects,
   templateView,
   updateTemplate,
 } from './templates';
@@ -58,6 +59,16 @@ export function templateRoutes(router: ModuleRouter): void {
       },
     },
     (c, { query }) => listTemplates(callerOf(c), query),
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/template-projects',
+      summary: 'The projects a template may be made in or copied to: those the caller works in (not locked)',
+      permission: TEMPLATE_VIEW,
+    },
+    async (c) => ({ items: await templateProjects(callerOf(c)) }),
   );
 
   router.route<unknown, unknown, { templateId: string }>(

@@ -7,7 +7,7 @@
  */
 import { checkImportTemplate } from '@pv/engine';
 import type { ImportTemplateDefinition, IntakeProblem } from '@pv/engine';
-import { callerProjects, listScope, requireProjectMember } from '../cases';
+import { callerProjects, caseCollectionNames, listScope, requireProjectMember } from '../cases';
 import type { Caller, ObjectResolver, RouteObject } from '../http';
 import { AppError, Code, errors } from '../http';
 import type { CollectionDefinition, StoredDoc, TenantHandle } from '../store';
@@ -204,4 +204,25 @@ export async function templateForUpload(
   )
     throw errors.badRequest('imports.template.notForUpload', { id: templateId });
   return found;
+}
+
+/** The projects the caller works in (every one for a tenant administrator), not locked, by code. */
+export async function templateProjects(caller: Caller) {
+  const mine = await callerProjects(caller);
+  const projects = await caller.tenant
+    .collection<{ code: string; name: string; nameEn?: string; locked?: boolean }>(
+      caseCollectionNames.projects,
+    )
+    .find(mine === null ? {} : { _id: { $in: mine } }, {
+      sort: { code: 1 },
+      projection: { code: 1, name: 1, nameEn: 1, locked: 1 },
+    });
+  return projects
+    .filter((p) => !p.locked)
+    .map((p) => ({
+      id: p._id,
+      code: p.code,
+      name: `${p.code} ${p.name}`,
+      nameEn: `${p.code} ${p.nameEn ?? p.name}`,
+    }));
 }

@@ -27,6 +27,8 @@ export const builtPages: BuiltPage[] = [
   { path: '/holoxcontrol/scheduledTasks', load: () => import('../pages/scheduled-tasks/ScheduledTasksPage') },
   { path: '/reportmanagment/whodrug', load: () => import('../pages/dictionaries/DictionariesPage') },
   { path: '/reportmanagment/importReport', load: () => import('../pages/imports/ImportPage') },
+  { path: '/reportmanagment/lineListing', load: () => import('../pages/imports/SheetImportPage') },
+  { path: '/reportmanagment/excel', load: () => import('../pages/imports/SheetImportPage') },
   { path: '/submittransfer/E2Btransmission', load: () => import('../pages/transmission/TransmissionPage') },
   { path: '/casemanagement/batchUnblinding', load: () => import('../pages/unblinding/BatchUnblindingPage') },
   {

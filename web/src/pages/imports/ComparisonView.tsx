@@ -6,7 +6,7 @@
  * follow-up version, or rejects the import.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import {
   Badge,
   Button,
@@ -30,7 +30,14 @@ import { useSession } from '../../app/SessionContext';
 import { RequestError } from '../../api/request';
 import { ConfirmDialog } from '../../case-form';
 import { PERMISSIONS, importsApi } from './api';
-import type { Comparison, ComparisonRow, DataCheck, FieldChoice, ImportReportView } from './api';
+import type {
+  Comparison,
+  ComparisonRow,
+  DataCheck,
+  DuplicateCandidate,
+  FieldChoice,
+  ImportReportView,
+} from './api';
 import { RejectDialog } from './RejectDialog';
 import { useImportText } from './text';
 import { DataTable } from '../../renderers/table/DataTable';
@@ -122,6 +129,8 @@ const KIND_COLOR = {
 export function ComparisonView({ recordId, index }: { recordId: string; index: number }) {
   const styles = useStyles();
   const navigate = useNavigate();
+  // The page it is shown on: the E2B import's, or a workbook import's (line listing, Excel).
+  const { pathname: page } = useLocation();
   const { it, pick } = useImportText();
   const { t } = useLanguage();
   // Read-only cells: booleans as yes/no, not true/false (the edit box keeps the raw text).
@@ -141,6 +150,9 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const [followUp, setFollowUp] = useState(false);
   const [reason, setReason] = useState('');
   const [rejecting, setRejecting] = useState(false);
+  /** The duplicate candidate compared with (undefined: as saved; null: the sender identifier match). */
+  const [target, setTarget] = useState<string | null | undefined>(undefined);
+  const [rejectingDuplicate, setRejectingDuplicate] = useState<DuplicateCandidate | null>(null);
   /** Items added here (section/index), not yet saved: removing one forgets its values. */
   const [added, setAdded] = useState<Set<string>>(new Set());
 
@@ -168,12 +180,12 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
     setCheck(null);
     setRefusal(null);
     const [answer, detail] = await Promise.all([
-      importsApi.comparison(recordId, index),
+      importsApi.comparison(recordId, index, target),
       importsApi.detail(recordId),
     ]);
     adopt(answer);
     setReports(detail.reports);
-  }, [recordId, index]);
+  }, [recordId, index, target]);
   useEffect(() => void load().catch(() => undefined), [load]);
 
   const open = data?.report.status === 'pending' && !data.record.rejected;
@@ -199,7 +211,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const save = async () => {
     setBusy(true);
     try {
-      adopt(await importsApi.save(recordId, index, choices));
+      adopt(await importsApi.save(recordId, index, choices, target));
       notify.toast('success', it('uiSaved'));
     } finally {
       setBusy(false);
@@ -225,7 +237,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
     setBusy(true);
     try {
       // The server generates from the saved pre-processing: save the draft first.
-      if (dirty) adopt(await importsApi.save(recordId, index, choices));
+      if (dirty || target !== undefined) adopt(await importsApi.save(recordId, index, choices, target));
       const result = await importsApi.generate(
         recordId,
         index,
@@ -245,6 +257,18 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
         setRefusal(error.message);
         notify.toast('error', error.message);
       }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const rejectAsDuplicate = async (candidate: DuplicateCandidate) => {
+    setBusy(true);
+    try {
+      await importsApi.rejectReport(recordId, index, candidate.caseId);
+      setRejectingDuplicate(null);
+      notify.toast('success', it('uiRejectedDuplicate'));
+      await load();
     } finally {
       setBusy(false);
     }
@@ -334,7 +358,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   return (
     <div className={styles.page} data-testid="imports-compare">
       <div className={styles.head}>
-        <Button data-testid="imports-back" onClick={() => navigate('/reportmanagment/importReport')}>
+        <Button data-testid="imports-back" onClick={() => navigate(page)}>
           {it('uiBack')}
         </Button>
         <Title2>{it('uiCompareTitle')}</Title2>
@@ -344,7 +368,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
             value={it('uiReportN', { n: index + 1, id: reports[index]?.senderReportId ?? '' })}
             selectedOptions={[String(index)]}
             onOptionSelect={(_: unknown, d: OptionOnSelectData) =>
-              navigate(`/reportmanagment/importReport?recordId=${recordId}&index=${d.optionValue}`)
+              navigate(`${page}?recordId=${recordId}&index=${d.optionValue}`)
             }
           >
             {reports.map((r) => (
@@ -385,6 +409,70 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
           </Link>
         ) : null}
       </div>
+      <div className={styles.panel} data-testid="imports-duplicates">
+        <Subtitle2>{it('uiDuplicates')}</Subtitle2>
+        {data.duplicates.length === 0 ? <Text>{it('uiNoDuplicates')}</Text> : null}
+        {data.duplicates.map((candidate) => (
+          <div key={candidate.caseId} className={styles.toolbar} data-testid="imports-duplicate">
+            <Link onClick={() => navigate(`/activecase?caseId=${candidate.caseId}`)}>
+              {candidate.reportCode ?? candidate.caseId}
+            </Link>
+            <Text>{candidate.patientsName ?? ''}</Text>
+            <Badge appearance="tint" color={candidate.identifierMatch ? 'danger' : 'warning'}>
+              {it('uiDuplicateScore')} {candidate.score.toFixed(1)}
+              {candidate.identifierMatch ? ` · ${it('uiSenderIdMatch')}` : ''}
+            </Badge>
+            <Text>
+              {it('uiFieldsAgree')}: {candidate.matched.join(', ') || '-'} · {it('uiFieldsDiffer')}:{' '}
+              {candidate.differ.join(', ') || '-'}
+            </Text>
+            {open && can(PERMISSIONS.import) ? (
+              <Button
+                size="small"
+                data-testid="imports-compare-duplicate"
+                disabled={busy || data.existing?.caseId === candidate.caseId}
+                onClick={() => {
+                  setTarget(candidate.caseId);
+                  setDirty(true);
+                }}
+              >
+                {data.existing?.caseId === candidate.caseId
+                  ? it('uiComparedWith', { reportCode: candidate.reportCode ?? '' })
+                  : it('uiCompareWith')}
+              </Button>
+            ) : null}
+            {open && can(PERMISSIONS.reject) ? (
+              <Button
+                size="small"
+                data-testid="imports-reject-duplicate"
+                disabled={busy}
+                onClick={() => setRejectingDuplicate(candidate)}
+              >
+                {it('uiRejectDuplicate')}
+              </Button>
+            ) : null}
+          </div>
+        ))}
+      </div>
+      {rejectingDuplicate ? (
+        <ConfirmDialog
+          open
+          testId="imports-reject-duplicate-dialog"
+          title={it('uiRejectDuplicate')}
+          buttons={[
+            { value: 'cancel', label: it('uiCancel') },
+            { value: 'ok', label: it('uiRejectDuplicate'), primary: true },
+          ]}
+          onAnswer={(value) => {
+            if (value !== 'ok') return setRejectingDuplicate(null);
+            void rejectAsDuplicate(rejectingDuplicate);
+          }}
+        >
+          <Text block>
+            {it('uiConfirmRejectDuplicate', { reportCode: rejectingDuplicate.reportCode ?? '' })}
+          </Text>
+        </ConfirmDialog>
+      ) : null}
       <div className={styles.toolbar}>
         {open && can(PERMISSIONS.import) ? (
           <>

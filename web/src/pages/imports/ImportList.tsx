@@ -16,8 +16,8 @@ import {
 } from '@fluentui/react-components';
 import type { BadgeProps, OptionOnSelectData } from '@fluentui/react-components';
 import { useSession } from '../../app/SessionContext';
-import { PARSE_STATUSES, PERMISSIONS, PROCESSING_STATUSES, importsApi } from './api';
-import type { ImportRecord, ParseStatus, ProcessingStatus } from './api';
+import { KINDS, PARSE_STATUSES, PERMISSIONS, PROCESSING_STATUSES, importsApi } from './api';
+import type { ImportKind, ImportRecord, ParseStatus, ProcessingStatus } from './api';
 import { RejectDialog } from './RejectDialog';
 import { UploadDialog } from './UploadDialog';
 import { useImportText } from './text';
@@ -47,6 +47,7 @@ interface Column {
 
 const COLUMNS: Column[] = [
   { key: 'fileName', label: 'uiFileName' },
+  { key: 'templateName', label: 'uiImportTemplate' },
   { key: 'processingStatus', label: 'uiProcessingStatus' },
   { key: 'parseStatus', label: 'uiParseStatus' },
   { key: 'finished', label: 'uiFinished' },
@@ -81,7 +82,21 @@ const instant = (value: string | null) => (value ? formatDateTime(value) : '');
 type Filters = { fileName: string; processingStatus: string; parseStatus: string };
 const EMPTY: Filters = { fileName: '', processingStatus: '', parseStatus: '' };
 
-export function ImportList() {
+/** Each kind's page (its records' comparison opens there). */
+const PAGES: Record<ImportKind, string> = {
+  e2b: '/reportmanagment/importReport',
+  lineListing: '/reportmanagment/lineListing',
+  excel: '/reportmanagment/excel',
+};
+
+/** Each kind's list title (the menu's label). */
+const TITLES: Record<ImportKind, ImportKey> = {
+  e2b: 'uiTitle',
+  lineListing: 'uiTitleLineListing',
+  excel: 'uiTitleExcel',
+};
+
+export function ImportList({ kind = 'e2b' }: { kind?: ImportKind }) {
   const styles = useStyles();
   const navigate = useNavigate();
   const { it, pick } = useImportText();
@@ -103,14 +118,14 @@ export function ImportList() {
     if (filters.processingStatus) params.processingStatus = filters.processingStatus;
     if (filters.parseStatus) params.parseStatus = filters.parseStatus;
     try {
-      const answer = await importsApi.list(params);
+      const answer = await importsApi.list(params, kind);
       setRows(answer.items);
       setTotal(answer.total);
     } catch {
       setRows([]);
       setTotal(0);
     }
-  }, [filters, page, size]);
+  }, [filters, page, size, kind]);
   useEffect(() => void load(), [load]);
 
   const busy = (rows ?? []).some((row) => row.parseStatus === 'toBeParsed' || row.parseStatus === 'parsing');
@@ -120,8 +135,15 @@ export function ImportList() {
     return () => clearTimeout(timer);
   }, [busy, rows, load]);
 
-  const columns = COLUMNS.map((column) => ({ ...column, text: it(column.label) }));
-  const columnLayout = useColumnLayout(IMPORT_LIST_TABLE, columns);
+  // A workbook import shows its template; an E2B import has none. Each kind keeps its own column layout.
+  const tableId = kind === 'e2b' ? IMPORT_LIST_TABLE : `${IMPORT_LIST_TABLE}-${kind}`;
+  const columns = COLUMNS.filter((column) => kind !== 'e2b' || column.key !== 'templateName').map(
+    (column) => ({
+      ...column,
+      text: it(column.label),
+    }),
+  );
+  const columnLayout = useColumnLayout(tableId, columns);
   const shown = columnLayout.shown;
 
   const save = async (file: { blob: Blob; fileName: string }) => {
@@ -144,6 +166,8 @@ export function ImportList() {
     switch (key) {
       case 'fileName':
         return <span className={styles.fileName}>{row.fileName}</span>;
+      case 'templateName':
+        return row.templateName ?? '';
       case 'processingStatus':
         return badge(PROCESSING_COLOR[row.processingStatus], it(`uiProcessing_${row.processingStatus}`));
       case 'parseStatus':
@@ -185,7 +209,7 @@ export function ImportList() {
                 size="small"
                 appearance="primary"
                 data-testid={`imports-process-${row.fileName}`}
-                onClick={() => navigate(`/reportmanagment/importReport?recordId=${row.id}&index=0`)}
+                onClick={() => navigate(`${PAGES[kind]}?recordId=${row.id}&index=0`)}
               >
                 {row.finished ? it('uiView') : it('uiProcess')}
               </Button>
@@ -205,7 +229,7 @@ export function ImportList() {
             >
               {it('uiDownload')}
             </Button>
-            {row.finished && row.parseStatus === 'completed' ? (
+            {kind === 'e2b' && row.finished && row.parseStatus === 'completed' ? (
               <Button
                 size="small"
                 appearance="subtle"
@@ -248,7 +272,7 @@ export function ImportList() {
 
   return (
     <div className={styles.page} data-testid="imports-list">
-      <Title2>{it('uiTitle')}</Title2>
+      <Title2>{it(TITLES[kind])}</Title2>
       <FilterBar
         buttons={
           <>
@@ -283,7 +307,7 @@ export function ImportList() {
         {statusFilter('parseStatus', PARSE_STATUSES, 'uiParse_')}
       </FilterBar>
       <div className={styles.toolbar}>
-        {can(PERMISSIONS.import) ? (
+        {can(KINDS[kind].import) ? (
           <Button appearance="primary" data-testid="imports-upload" onClick={() => setUploading(true)}>
             {it('uiUpload')}
           </Button>
@@ -293,9 +317,9 @@ export function ImportList() {
       </div>
       <div className={styles.tableWrap}>
         <PagedTable
-          tableId={IMPORT_LIST_TABLE}
+          tableId={tableId}
           actionsKey="actions"
-          label={it('uiTitle')}
+          label={it(TITLES[kind])}
           labels={{ serial: it('uiSerial'), empty: it('uiEmpty') }}
           columns={shown}
           rows={rows}
@@ -320,6 +344,7 @@ export function ImportList() {
       {columnLayout.dialog}
       {uploading ? (
         <UploadDialog
+          kind={kind}
           onClose={() => setUploading(false)}
           onUploaded={() => {
             setUploading(false);

@@ -1,6 +1,7 @@
 /**
- * The upload: an E2B XML or a zip of them, with the template (project), MedDRA and WHODrug
- * releases the import needs (SPEC 5), the receipt date and the PV informed date.
+ * The upload: an E2B XML or a zip of them (or a line-listing or Excel workbook, read through one of
+ * the project's import templates), with the template (project), MedDRA and WHODrug releases the
+ * import needs (SPEC 5), the receipt date and the PV informed date.
  */
 import { useEffect, useState } from 'react';
 import {
@@ -18,8 +19,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
-import { uploadImport, importsApi } from './api';
-import type { ImportOptions } from './api';
+import { KINDS, uploadImport, importsApi } from './api';
+import type { ImportKind, ImportOptions, ImportTemplateBrief } from './api';
 import { useImportText } from './text';
 import type { ImportKey } from './text';
 import { todayIso } from '../../clock';
@@ -29,10 +30,18 @@ const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
 });
 
-const ACCEPT = ['xml', 'zip'];
 const toE2bDay = (value: string) => value.replace(/-/g, '');
 
-export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onUploaded: () => void }) {
+export function UploadDialog({
+  onClose,
+  onUploaded,
+  kind = 'e2b',
+}: {
+  onClose: () => void;
+  onUploaded: () => void;
+  kind?: ImportKind;
+}) {
+  const ACCEPT = KINDS[kind].accept;
   const styles = useStyles();
   const { it, language } = useImportText();
   const [options, setOptions] = useState<ImportOptions | null>(null);
@@ -44,30 +53,48 @@ export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onU
   const [pvInformedDate, setPvInformedDate] = useState('');
   const [errors, setErrors] = useState<Partial<Record<string, ImportKey>>>({});
   const [busy, setBusy] = useState(false);
+  const [templates, setTemplates] = useState<ImportTemplateBrief[]>([]);
+  const [templateId, setTemplateId] = useState('');
 
   useEffect(() => {
     importsApi.options().then(setOptions, () => setOptions({ projects: [], meddra: [], whodrug: [] }));
   }, []);
 
+  // A workbook is read through one of the chosen project's templates of its kind.
+  useEffect(() => {
+    setTemplateId('');
+    if (kind === 'e2b' || !projectId) return setTemplates([]);
+    importsApi.templates(projectId, kind).then(
+      (answer) => setTemplates(answer.items),
+      () => setTemplates([]),
+    );
+  }, [kind, projectId]);
+
   const submit = async () => {
     const found: Partial<Record<string, ImportKey>> = {};
     if (!file) found.file = 'uiNoFile';
     else if (!ACCEPT.includes(file.name.split('.').pop()?.toLowerCase() ?? ''))
-      found.file = 'uiFileTypeInvalid';
+      found.file = kind === 'e2b' ? 'uiFileTypeInvalid' : 'uiFileTypeSheet';
     if (!projectId) found.projectId = 'uiTemplateRequired';
     if (!meddraVersionId) found.meddra = 'uiMeddraRequired';
     if (!whodrugVersionId) found.whodrug = 'uiWhodrugRequired';
+    if (kind !== 'e2b' && !templateId) found.templateId = 'uiImportTemplateRequired';
     setErrors(found);
     if (Object.keys(found).length || !file) return;
     setBusy(true);
     try {
-      await uploadImport(file, {
-        projectId,
-        meddraVersionId,
-        whodrugVersionId,
-        receiptDate: toE2bDay(receiptDate),
-        ...(pvInformedDate ? { pvInformedDate: toE2bDay(pvInformedDate) } : {}),
-      });
+      await uploadImport(
+        file,
+        {
+          projectId,
+          meddraVersionId,
+          whodrugVersionId,
+          receiptDate: toE2bDay(receiptDate),
+          ...(pvInformedDate ? { pvInformedDate: toE2bDay(pvInformedDate) } : {}),
+          ...(kind !== 'e2b' ? { templateId } : {}),
+        },
+        kind,
+      );
       onUploaded();
     } catch {
       setBusy(false);
@@ -111,12 +138,12 @@ export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onU
             <Field
               label={it('uiFile')}
               required
-              hint={it('uiFileHint')}
+              hint={it(kind === 'e2b' ? 'uiFileHint' : 'uiFileHintSheet')}
               validationMessage={errors.file ? it(errors.file) : undefined}
             >
               <input
                 type="file"
-                accept=".xml,.zip"
+                accept={ACCEPT.map((extension) => `.${extension}`).join(',')}
                 data-testid="imports-file-input"
                 onChange={(event) => setFile(event.target.files?.[0] ?? null)}
               />
@@ -132,6 +159,16 @@ export function UploadDialog({ onClose, onUploaded }: { onClose: () => void; onU
               })),
               errors.projectId,
             )}
+            {kind !== 'e2b'
+              ? pickOne(
+                  'uiImportTemplate',
+                  'imports-template',
+                  templateId,
+                  setTemplateId,
+                  templates.map((t) => ({ value: t.id, text: t.name })),
+                  errors.templateId,
+                )
+              : null}
             {pickOne(
               'uiMeddraVersion',
               'imports-meddra',

@@ -16,6 +16,43 @@ export const PERMISSIONS = {
   reject: 'reportmanagment:importReport:reject',
 } as const;
 
+/** What is imported: E2B messages, or a line listing or Excel workbook through an import template. */
+export type ImportKind = 'e2b' | 'lineListing' | 'excel';
+
+/** Each kind's list and upload path (under /api/imports) and its menu permissions (schemas/menus). */
+export const KINDS: Record<ImportKind, { path: string; view: string; import: string; accept: string[] }> = {
+  e2b: { path: '', view: 'reportmanagment:importReport', import: PERMISSIONS.import, accept: ['xml', 'zip'] },
+  lineListing: {
+    path: '/line-listings',
+    view: 'reportmanagment:lineListing',
+    import: 'reportmanagment:lineListing:import',
+    accept: ['xlsx'],
+  },
+  excel: {
+    path: '/excel',
+    view: 'reportmanagment:excel',
+    import: 'reportmanagment:excel:import',
+    accept: ['xlsx'],
+  },
+};
+
+export interface ImportTemplateBrief {
+  id: string;
+  name: string;
+  kind: 'lineListing' | 'excel';
+  projectId: string;
+}
+
+export interface DuplicateCandidate {
+  caseId: string;
+  reportCode: string | null;
+  patientsName: string | null;
+  score: number;
+  identifierMatch: boolean;
+  matched: string[];
+  differ: string[];
+}
+
 export interface Bilingual {
   zh: string;
   en: string;
@@ -39,6 +76,8 @@ export interface ImportRecord {
   rejected: boolean;
   format: 'r3' | 'r2' | null;
   profile: string | null;
+  kind?: ImportKind;
+  templateName?: string;
 }
 
 export interface ImportReportView {
@@ -49,6 +88,8 @@ export interface ImportReportView {
   status: ImportReportStatus;
   caseId: string | null;
   outcome: 'new' | 'followUp' | null;
+  targetCaseId?: string | null;
+  duplicateOf?: string | null;
 }
 
 export interface FieldChoice {
@@ -72,6 +113,7 @@ export interface Comparison {
   record: ImportRecord;
   report: ImportReportView;
   existing: { caseId: string; reportCode: string; matchedBy: string } | null;
+  duplicates: DuplicateCandidate[];
   rows: ComparisonRow[];
 }
 
@@ -104,23 +146,41 @@ export interface UploadChoice {
   whodrugVersionId: string;
   receiptDate?: string;
   pvInformedDate?: string;
+  /** A workbook's import template. */
+  templateId?: string;
 }
 
 /** Sends the file as the body; a refused upload shows the server's message (as every call does). */
-export async function uploadImport(file: File, choice: UploadChoice): Promise<ImportRecord> {
+export async function uploadImport(
+  file: File,
+  choice: UploadChoice,
+  kind: ImportKind = 'e2b',
+): Promise<ImportRecord> {
   const query = new URLSearchParams({ fileName: file.name });
   for (const [key, value] of Object.entries(choice)) if (value) query.set(key, value);
-  return uploadFile<ImportRecord>(`/api/imports?${query}`, file);
+  return uploadFile<ImportRecord>(`/api/imports${KINDS[kind].path}?${query}`, file);
 }
 
 export const importsApi = {
   options: () => api.request<ImportOptions>('/imports/options'),
-  list: (params: Record<string, unknown>) =>
-    api.request<{ total: number; items: ImportRecord[] }>('/imports', { params }),
+  list: (params: Record<string, unknown>, kind: ImportKind = 'e2b') =>
+    api.request<{ total: number; items: ImportRecord[] }>(`/imports${KINDS[kind].path || ''}`, { params }),
+  templates: (projectId: string, kind: 'lineListing' | 'excel') =>
+    api.request<{ items: ImportTemplateBrief[] }>('/imports/templates', {
+      params: { projectId, kind, page: 1, size: 200 },
+    }),
   detail: (id: string) => api.request<ImportRecord & { reports: ImportReportView[] }>(`/imports/${id}`),
-  comparison: (id: string, index: number) => api.request<Comparison>(`/imports/${id}/reports/${index}`),
-  save: (id: string, index: number, choices: Record<string, FieldChoice>) =>
-    api.request<Comparison>(`/imports/${id}/reports/${index}`, { method: 'PUT', body: { choices } }),
+  comparison: (id: string, index: number, caseId?: string | null) =>
+    api.request<Comparison>(`/imports/${id}/reports/${index}`, { params: caseId ? { caseId } : {} }),
+  save: (id: string, index: number, choices: Record<string, FieldChoice>, caseId?: string | null) =>
+    api.request<Comparison>(`/imports/${id}/reports/${index}`, {
+      method: 'PUT',
+      body: { choices, ...(caseId !== undefined ? { caseId } : {}) },
+    }),
+  rejectReport: (id: string, index: number, duplicateOf: string) =>
+    api.request<ImportReportView>(`/imports/${id}/reports/${index}/reject`, {
+      body: { confirm: true, duplicateOf },
+    }),
   check: (id: string, index: number, choices: Record<string, FieldChoice>) =>
     api.request<DataCheck>(`/imports/${id}/reports/${index}/check`, { body: { choices } }),
   generate: (id: string, index: number, mode: 'new' | 'followUp', reason?: string) =>

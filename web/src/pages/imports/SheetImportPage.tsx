@@ -1,0 +1,62 @@
+/**
+ * Line-listing import (/reportmanagment/lineListing) and Excel import (/reportmanagment/excel): the
+ * import records of the kind with their upload through an import template; on the line-listing
+ * page also the templates, a configuration of the generic list and form
+ * (schemas/ui/admin/import-templates.json over schemas/entities/import-template.json). A record's
+ * reports open in the E2B import's comparison screen.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
+import { Spinner, Tab, TabList } from '@fluentui/react-components';
+import type { SelectTabData } from '@fluentui/react-components';
+import type { ListDefinition, PageDefinition } from '../../renderers/definition';
+import { ListView } from '../../renderers/list/ListView';
+import { resolvePage } from '../../renderers/form/entity-form';
+import { useSession } from '../../app/SessionContext';
+import templatesPage from '../../../../schemas/ui/admin/import-templates.json';
+import { ComparisonView } from './ComparisonView';
+import { ImportList } from './ImportList';
+import { useImportText } from './text';
+
+export default function SheetImportPage() {
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const { it } = useImportText();
+  const { info } = useSession();
+  const kind = pathname.endsWith('/excel') ? 'excel' : 'lineListing';
+  const [tab, setTab] = useState('imports');
+  const [templates, setTemplates] = useState<ListDefinition | null>(null);
+  const held = useMemo(() => new Set(info?.permissions ?? []), [info]);
+
+  useEffect(() => {
+    if (kind !== 'lineListing') return;
+    setTemplates(resolvePage(templatesPage as unknown as PageDefinition).lists[0] ?? null);
+  }, [kind]);
+
+  const recordId = params.get('recordId');
+  if (recordId) return <ComparisonView recordId={recordId} index={Number(params.get('index') ?? 0) || 0} />;
+  const showTemplates = kind === 'lineListing' && (!templates?.permission || held.has(templates.permission));
+  return (
+    <div data-testid={`sheet-import-${kind}`}>
+      {showTemplates ? (
+        <TabList selectedValue={tab} onTabSelect={(_: unknown, d: SelectTabData) => setTab(String(d.value))}>
+          <Tab value="imports" data-testid="sheet-import-tab-imports">
+            {it('uiImportsTab')}
+          </Tab>
+          <Tab value="templates" data-testid="sheet-import-tab-templates">
+            {it('uiTemplatesTab')}
+          </Tab>
+        </TabList>
+      ) : null}
+      {tab === 'templates' && showTemplates ? (
+        templates ? (
+          <ListView key="templates" definition={templates} />
+        ) : (
+          <Spinner />
+        )
+      ) : (
+        <ImportList key={kind} kind={kind} />
+      )}
+    </div>
+  );
+}
