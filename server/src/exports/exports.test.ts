@@ -287,8 +287,8 @@ describe('E2B export of a selection', () => {
 });
 
 describe('acknowledgements (FDA samples)', () => {
-  async function exportOne(): Promise<Data> {
-    const res = await raw(`/exports/cases/${first.id}`, { receiverId: fda.receiverId });
+  async function exportOne(which: { id: string } = first): Promise<Data> {
+    const res = await raw(`/exports/cases/${which.id}`, { receiverId: fda.receiverId });
     expect(res.status).toBe(200);
     return (await entry.call('GET', `/exports/records/${res.headers.get('x-export-id')}`)).body.data as Data;
   }
@@ -316,13 +316,20 @@ describe('acknowledgements (FDA samples)', () => {
       headers: { authorization: 'Bearer t1:entry' },
     });
     expect(await ackFile.text()).toBe(ack);
+    // No double sending (issue 19 item 7): the acknowledged version does not go to FDA again.
+    const again = await entry.call('POST', `/exports/cases/${first.id}`, { receiverId: fda.receiverId });
+    expect(again.body).toMatchObject({
+      code: 400,
+      msg: `${first.reportCode} version 1 was already acknowledged by FDA FAERS; it is sent again only as a follow-up, an amendment or a nullification`,
+    });
   });
 
   it('a negative ACK marks the export failed with its error text', async () => {
-    const record = await exportOne();
+    const fresh = await newCase(4);
+    const record = await exportOne(fresh);
     const ack = sample('fda-faers_R3ack-negative.ack.xml')
       .replace('FAERS2022Scenario2-4069-a2dd-08002b30309d', record.batchId)
-      .replace('US-APHARMA-7644554', first.reportCode);
+      .replace('US-APHARMA-7644554', fresh.reportCode);
     const res = await upload(record.exportId, 'negative.xml', ack);
     expect(res.body.data).toMatchObject({ status: 'failed', ack: { code: 'AE' } });
     expect(res.body.data.cases[0].ackCode).toBe('CR');
@@ -344,7 +351,7 @@ describe('acknowledgements (FDA samples)', () => {
   });
 
   it('refuses an ACK of another batch, a case report and hostile XML, changing nothing', async () => {
-    const record = await exportOne();
+    const record = await exportOne(second);
     const other = await upload(record.exportId, 'other.xml', sample('fda-faers_R3ack-positive.ack.xml'));
     expect(other.body.msg).toBe(
       `The acknowledgement answers batch FAERS2022Scenario1-4069-a2dd-08002b30309d, not this export's batch ${record.batchId}`,

@@ -23,7 +23,7 @@ import { exportCases } from '../interchange/index';
 import type { XsdError } from '../interchange/index';
 import { caseContent } from '../cases';
 import { C as caseCollections } from '../cases';
-import type { ExportFormat, ReceiverProfile } from './receivers';
+import type { ExportFormat, Receiver, ReceiverProfile } from './receivers';
 import { loadReceiver } from './receivers';
 import {
   INITIAL_STATE,
@@ -184,6 +184,35 @@ async function loadCases(
   });
 }
 
+/**
+ * No double sending (issue 19 item 7): a case version the receiver already acknowledged is not
+ * exported to it again; a follow-up (a new version) goes. Amendment and nullification reports are
+ * not built yet, so nothing else passes.
+ */
+async function refuseAcknowledged(
+  handle: Handle,
+  receiver: StoredDoc<Receiver>,
+  cases: { id: string; document: CaseDocument }[],
+): Promise<void> {
+  const summaries = await handle
+    .collection<{
+      transmission?: { receivers: { receiverId: string; status: string; version: number | null }[] } | null;
+    }>(caseCollections.summaries)
+    .find({ _id: { $in: cases.map((c) => c.id) } }, { projection: { transmission: 1 } });
+  for (const { id, document } of cases) {
+    const version = (document.state as { version?: number } | undefined)?.version ?? null;
+    const kept = summaries.find((s) => s._id === id)?.transmission?.receivers ?? [];
+    if (
+      kept.some((t) => t.receiverId === receiver._id && t.status === 'acknowledged' && t.version === version)
+    )
+      throw errors.badRequest('exports.alreadyAcknowledged', {
+        code: String((document.report as { reportCode?: string } | undefined)?.reportCode ?? id),
+        version: version ?? '',
+        receiver: receiver.name,
+      });
+  }
+}
+
 /** Refusal of the interchange layer (no sender, unknown profile, hostile XML ...) in the request's language. */
 function interchangeRefusal(caller: Caller, key: string, params: Record<string, string | number>): AppError {
   return errors.badRequest(
@@ -207,6 +236,7 @@ export async function exportToReceiver(
   const receiver = await loadReceiver(handle, request.receiverId);
   if (!receiver.active) throw errors.badRequest('exports.receiverInactive', { name: receiver.name });
   const cases = await loadCases(handle, request.caseIds, request.projectIds);
+  await refuseAcknowledged(handle, receiver, cases);
   const format = request.format ?? receiver.format;
   const batchId = newBatchId(receiver.senderIdentifier, now);
   const output = request.blinding

@@ -9,8 +9,8 @@ export { CATALOGUE as catalogueCollectionNames } from './catalogue';
 export { CATALOGUE } from './catalogue';
 export { PROJECT_OBJECT, projectObject, requireProjectPermission } from './object';
 export { PROJECTS, findProject, projectsCollection } from './model';
-export { provideProjectReceiversListener, provideProjectUse } from './service';
-export type { ProjectReceiversListener, ProjectUseCounter } from './service';
+export { provideProjectReceiverCheck, provideProjectReceiversListener, provideProjectUse } from './service';
+export type { ProjectReceiverCheck, ProjectReceiversListener, ProjectUseCounter } from './service';
 export type { Project, ProjectDrug, StudySite, StudyStaffMember } from './model';
 
 import { defineModule } from '../http';

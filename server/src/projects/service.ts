@@ -62,11 +62,24 @@ export function projectView(p: StoredDoc<Project>) {
   };
 }
 
-/** Checks what JSON Schema cannot: dates in order, known countries. */
-function assertProjectInput(input: ProjectInput): void {
+/** Checks what JSON Schema cannot: dates in order, known countries, receivers of the tenant. */
+async function assertProjectInput(handle: Handle, input: ProjectInput): Promise<void> {
   if (input.startDate && input.endDate && input.endDate < input.startDate)
     throw errors.badRequest('projects.endBeforeStart');
   for (const registration of input.registrations ?? []) assertCountry(registration.country);
+  if (input.receiverIds?.length) {
+    // Fail closed: without the module that knows receivers, a project names none.
+    if (!receiverCheck) throw errors.badRequest('projects.receiversUnavailable');
+    await receiverCheck(handle, input.receiverIds);
+  }
+}
+
+/** Refuses (400) receiver ids that are no receiver of the handle's tenant (the submissions module). */
+export type ProjectReceiverCheck = (handle: Handle, receiverIds: string[]) => Promise<void>;
+let receiverCheck: ProjectReceiverCheck | null = null;
+
+export function provideProjectReceiverCheck(check: ProjectReceiverCheck): void {
+  receiverCheck = check;
 }
 
 /** The non-deleted project, or 404. */
@@ -104,7 +117,7 @@ export async function createProject(
   handle: TenantHandle,
   input: ProjectInput,
 ): Promise<StoredDoc<Project>> {
-  assertProjectInput(input);
+  await assertProjectInput(handle, input);
   await assertCodeFree(handle, input.code);
   const projects = handle.collection<Project>(PROJECTS);
   await assertTenantLimit(
@@ -133,7 +146,7 @@ export async function updateProject(
 ): Promise<StoredDoc<Project>> {
   const project = await requireProject(handle, projectId);
   assertUnlocked(project);
-  assertProjectInput(input);
+  await assertProjectInput(handle, input);
   if (input.code !== project.code) await assertCodeFree(handle, input.code, projectId);
   await assertSponsorLimit(store, handle.tenantId, await otherSponsors(handle, projectId), input.sponsor);
   // Optional fields left out of the form are cleared, not kept: the form sends the whole project.

@@ -5,78 +5,13 @@
  * project without code.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCasesModule, demoCaseContent, recordCaseTransmissions } from '../cases';
-import { caseRig, demoProject } from '../cases/testing';
-import { exportsModule } from '../exports';
-import { projectsModule } from '../projects';
-import { reportCodesModule } from '../report-codes';
-import { workflowModule } from '../workflow';
-import { workbenchModule } from '../cases';
-import { submissionsModule } from './index';
+import { recordCaseTransmissions } from '../cases';
+import { submissionRig } from './testing';
 
 const today = new Date('2026-11-21T08:00:00Z');
-const rig = await caseRig({
-  clock: { now: () => today },
-  modules: [
-    createCasesModule(),
-    workbenchModule,
-    workflowModule,
-    reportCodesModule,
-    projectsModule,
-    exportsModule,
-    submissionsModule,
-  ],
-});
+const rig = await submissionRig(today);
 afterAll(() => rig.close());
-const entry = rig.as('entry');
-
-async function seeded(
-  n: number,
-  options: { receivedDaysAgo: number; reactionIndex: number; susar?: boolean },
-) {
-  const created = await entry.call('POST', '/cases', {
-    projectId: 'p1',
-    reportType: '2',
-    happenCountry: 'CN',
-  });
-  const { id, document } = created.body.data.case;
-  const content = demoCaseContent({ n, project: demoProject('p1'), today, ...options });
-  const saved = await entry.call('PUT', `/cases/${id}`, {
-    rev: 1,
-    document: { ...content, report: { ...document.report, ...(content.report as object) } },
-  });
-  expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
-  return { id: id as string, rev: saved.body.data.case.rev as number };
-}
-
-const receiver = async (name: string, identifier: string, profile: string) => {
-  const answer = await entry.call('POST', '/exports/receivers', {
-    name,
-    receiverIdentifier: identifier,
-    senderIdentifier: 'XYPHARMA',
-    profile,
-    format: 'r3',
-  });
-  expect(answer.body.code, JSON.stringify(answer.body)).toBe(200);
-  return answer.body.data.receiverId as string;
-};
-
-/** The administrator's project form: the project's fields and the receivers it reports to (no sponsor: the rig's tenant has no sponsor allowance). */
-async function linkReceivers(receiverIds: string[]) {
-  const project = (await entry.call('GET', '/projects/p1')).body.data;
-  const p = demoProject('p1');
-  const answer = await entry.call('PUT', '/projects/p1', {
-    code: p.code,
-    name: p.name,
-    nameEn: p.nameEn,
-    studyType: p.studyType,
-    sponsorStudyNumber: p.sponsorStudyNumber,
-    receiverIds,
-    rev: project.rev,
-  });
-  expect(answer.body.code, JSON.stringify(answer.body)).toBe(200);
-  expect(answer.body.data.receiverIds).toEqual(receiverIds);
-}
+const { entry, seeded, receiver, linkReceivers } = rig;
 
 // Reaction indexes (demo/factory REACTION_TERMS): 0 rash (non-serious), 13 cardiac arrest (fatal),
 // 5 febrile neutropenia (hospitalisation), 7 interstitial lung disease (life-threatening).
@@ -102,6 +37,15 @@ describe('case deadlines from the project receivers', () => {
     // The project form's choices (schemas/ui/admin/projects.json x-options) as the web asks for them.
     const choices = await entry.call('GET', '/exports/receivers?page=1&size=200');
     expect(choices.body.data.map((r: { receiverId: string }) => r.receiverId)).toEqual([cde]);
+    const project = (await entry.call('GET', '/projects/p1')).body.data;
+    const unknown = await entry.call('PUT', '/projects/p1', {
+      code: project.code,
+      name: project.name,
+      receiverIds: [cde, 'not-a-receiver'],
+      rev: project.rev,
+    });
+    expect(unknown.body.msg).toBe('Receiver not-a-receiver does not exist');
+    expect((await entry.call('GET', '/projects/p1')).body.data.receiverIds).toEqual([]);
     await linkReceivers([cde]);
     const overdue = await entry.call('GET', '/workbench/overdue');
     expect(ids(overdue)).toEqual([fatalSusar.id]);

@@ -12,6 +12,7 @@ import { RECEIVERS } from '../exports';
 import type { Receiver } from '../exports';
 import { PROJECTS } from '../projects';
 import type { Project } from '../projects';
+import { errors } from '../http';
 import type { Handle, StoredDoc } from '../store';
 
 /** What the cases module keeps of each receiver's last transmission (cases/transmission.ts). */
@@ -38,6 +39,15 @@ export async function projectReceivers(
   const found = await handle.collection<Receiver>(RECEIVERS).find({ _id: { $in: ids }, active: true });
   // The project's order, which the administrator chose.
   return ids.flatMap((id) => found.filter((r) => r._id === id));
+}
+
+/** Refuses (400) a receiver id the tenant does not have (the project form's check). */
+export async function assertTenantReceivers(handle: Handle, receiverIds: string[]): Promise<void> {
+  const found = await handle
+    .collection<Receiver>(RECEIVERS)
+    .find({ _id: { $in: receiverIds } }, { projection: { _id: 1 } });
+  const unknown = receiverIds.find((id) => !found.some((r) => r._id === id));
+  if (unknown) throw errors.badRequest('submissions.receiverUnknown', { id: unknown });
 }
 
 /** A case plan names its receiver by the receiver's id, name or identifier (N.1.4). */

@@ -1,27 +1,65 @@
 /**
- * Submission plans (SPEC 1, 3, 4 regulatory submission): which receivers a case goes to and by
- * when, from the project's receivers and their authorities' reporting rules
- * (schemas/rules/reporting). This module gives case management its deadlines (the earliest open
- * due date over the receivers). See README.md.
+ * Submission plans (SPEC 1, 2 /submittransfer, 3 "Submission plan", 4 regulatory submission):
+ * which receivers a case goes to and by when, from the project's receivers and their authorities'
+ * reporting rules (schemas/rules/reporting). Gives case management its deadlines (the earliest
+ * open due date over the receivers); batch plans with their review; the expedited-report list.
+ * See README.md.
  */
 // The public surface first: other modules read these while this module's routes may still be loading.
 export { submissionDeadline, projectReceivers } from './deadline';
+export { S as submissionCollectionNames } from './model';
+export type { SubmissionPlan, SubmissionBatch } from './model';
 
 import { provideCaseDeadline, refreshCaseDeadlines } from '../cases';
 import { defineModule } from '../http';
-import { provideProjectReceiversListener } from '../projects';
-import { submissionDeadline } from './deadline';
+import type { ServerModule } from '../http';
+import { provideProjectReceiverCheck, provideProjectReceiversListener } from '../projects';
+import type { CollectionDefinition } from '../store';
+import { identitySigner } from '../workflow';
+import type { Signer } from '../workflow';
+import { assertTenantReceivers, submissionDeadline } from './deadline';
+import { S } from './model';
+import { batchObject, submissionRoutes } from './routes';
 import { seedDemoReceivers } from './seed';
 
 // Case management asks this module for a case's deadline on every save and transmission.
 provideCaseDeadline(submissionDeadline);
+// A project names only receivers of its own tenant.
+provideProjectReceiverCheck(assertTenantReceivers);
 // A project's receivers changed: its cases' deadlines follow at once.
 provideProjectReceiversListener('submissions', async (handle, projectId) => {
   await refreshCaseDeadlines(handle, { 'report.studyProjectId': projectId });
 });
 
-export const submissionsModule = defineModule({
-  name: 'submissions',
-  dependsOn: ['cases', 'exports', 'projects'],
-  seed: seedDemoReceivers,
-});
+const collections: CollectionDefinition[] = [
+  { name: S.batches, scope: 'tenant', audited: true, indexes: [{ fields: { projectId: 1, createdAt: -1 } }] },
+  {
+    name: S.plans,
+    scope: 'tenant',
+    audited: true,
+    indexes: [
+      { fields: { batchId: 1 } },
+      { fields: { projectId: 1, dueDate: 1 } },
+      { fields: { caseId: 1, receiverId: 1 } },
+    ],
+  },
+];
+
+export interface SubmissionsModuleOptions {
+  /** The electronic-signature function of plan review (default: the identity module's). */
+  signer?: Signer;
+}
+
+export function createSubmissionsModule(options: SubmissionsModuleOptions = {}): ServerModule {
+  const signer = options.signer ?? identitySigner;
+  return defineModule({
+    name: 'submissions',
+    dependsOn: ['auth', 'cases', 'exports', 'projects', 'workflow'],
+    collections,
+    routes: (router) => submissionRoutes(router, signer),
+    objects: { submissionBatch: batchObject },
+    seed: seedDemoReceivers,
+  });
+}
+
+export const submissionsModule = createSubmissionsModule();
