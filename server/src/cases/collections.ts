@@ -95,6 +95,16 @@ export const caseCollections: CollectionDefinition[] = [
         },
       },
       { name: 'analytics_drugs', fields: { 'drugs.drugName': 1 } },
+      // Dimensions of the summary statistics: read from their columns, not from each case's JSON.
+      {
+        name: 'analytics_dims',
+        fields: {
+          'report.cnReportSource': 1,
+          'report.cnReportClassify': 1,
+          'state.workflowNode': 1,
+          'state.versionType': 1,
+        },
+      },
     ],
   },
   {

@@ -883,8 +883,16 @@ export class EmbeddedDriver implements Driver {
             `WHEN json_type(t.doc, ${at}) = 'array' THEN t.doc -> ${at} ELSE json_array(t.doc -> ${at}) END) ${a}`,
         );
       }
+      // A declared index path that never held an array or object is a column holding the scalar
+      // itself (booleans as the same BLOBs): read it instead of parsing every document's JSON.
+      const { flags } = this.where(info, filter);
+      const resolve = this.resolver(info, flags);
+      const documentValue = (path: string): string => {
+        const access = resolve(path);
+        return access?.kind === 'column' && flags[path] === undefined ? access.sql : scalarSql('t.doc', path);
+      };
       const value = (each: string | undefined, path: string | undefined): string =>
-        each === undefined ? scalarSql('t.doc', path!) : elementScalarSql(alias.get(each)!, path);
+        each === undefined ? documentValue(path!) : elementScalarSql(alias.get(each)!, path);
       const conditions = [where.sql];
       params.push(...where.params);
       for (const c of spec.where ?? []) {
