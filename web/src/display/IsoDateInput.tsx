@@ -98,9 +98,7 @@ export function IsoDateInput({
   disabled?: boolean;
 }) {
   const styles = useStyles();
-  const { tx, language } = useCaseFormText();
   const [text, setText] = useState(value);
-  const [open, setOpen] = useState(false);
   const emitted = useRef(value);
   const emit = (next: string) => {
     emitted.current = next;
@@ -115,7 +113,6 @@ export function IsoDateInput({
   const typed = text.trim() ? parseTypedDate(text) : null;
   const invalid = Boolean(text.trim()) && typed?.precision !== 'day';
   const shown = typed?.precision === 'day' ? typed.digits : '';
-  const locale = calendarLocale(language);
   return (
     <span className={`${styles.root} ${className ?? ''}`}>
       <Input
@@ -134,40 +131,62 @@ export function IsoDateInput({
           else if (next?.precision === 'day') emit(textFromDigits(next.digits));
         }}
       />
-      <Popover open={open} onOpenChange={(_: unknown, data: { open: boolean }) => setOpen(data.open)}>
-        <PopoverTrigger disableButtonEnhancement>
-          <Button
-            appearance="subtle"
-            disabled={disabled}
-            icon={<CalendarLtrRegular />}
-            aria-label={`${ariaLabel} ${tx('openCalendar')}`}
-            title={tx('openCalendar')}
-          />
-        </PopoverTrigger>
-        <PopoverSurface>
-          <Calendar
-            value={
-              shown
-                ? new Date(
-                    Number(shown.slice(0, 4)),
-                    Number(shown.slice(4, 6)) - 1,
-                    Number(shown.slice(6, 8)),
-                  )
-                : undefined
-            }
-            today={now()}
-            showGoToToday
-            {...locale}
-            onSelectDate={(date: Date | null | undefined) => {
-              if (!date) return;
-              const iso = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-              setText(iso);
-              emit(iso);
-              setOpen(false);
-            }}
-          />
-        </PopoverSurface>
-      </Popover>
+      <CalendarButton
+        label={ariaLabel}
+        disabled={disabled}
+        value={
+          shown
+            ? new Date(Number(shown.slice(0, 4)), Number(shown.slice(4, 6)) - 1, Number(shown.slice(6, 8)))
+            : undefined
+        }
+        onPick={(date) => {
+          const iso = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+          setText(iso);
+          emit(iso);
+        }}
+      />
     </span>
+  );
+}
+
+/** The calendar beside a typed date: picks a day in the display language's calendar. */
+export function CalendarButton({
+  label,
+  value,
+  onPick,
+  disabled,
+}: {
+  label: string;
+  value: Date | undefined;
+  onPick(date: Date): void;
+  disabled?: boolean | undefined;
+}) {
+  const { tx, language } = useCaseFormText();
+  const [open, setOpen] = useState(false);
+  return (
+    <Popover open={open} onOpenChange={(_: unknown, data: { open: boolean }) => setOpen(data.open)}>
+      <PopoverTrigger disableButtonEnhancement>
+        <Button
+          appearance="subtle"
+          disabled={disabled}
+          icon={<CalendarLtrRegular />}
+          aria-label={`${label} ${tx('openCalendar')}`}
+          title={tx('openCalendar')}
+        />
+      </PopoverTrigger>
+      <PopoverSurface>
+        <Calendar
+          value={value}
+          today={now()}
+          showGoToToday
+          {...calendarLocale(language)}
+          onSelectDate={(date: Date | null | undefined) => {
+            if (!date) return;
+            onPick(date);
+            setOpen(false);
+          }}
+        />
+      </PopoverSurface>
+    </Popover>
   );
 }

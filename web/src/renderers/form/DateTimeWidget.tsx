@@ -5,23 +5,11 @@
  * the instant as an ISO 8601 timestamp, as the browser's control did.
  */
 import { useEffect, useRef, useState } from 'react';
-import {
-  Button,
-  Input,
-  Popover,
-  PopoverSurface,
-  PopoverTrigger,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
-import { Calendar } from '@fluentui/react-calendar-compat';
-import { CalendarLtrRegular } from '@fluentui/react-icons';
+import { Input, makeStyles, tokens } from '@fluentui/react-components';
 import type { WidgetProps } from '@rjsf/utils';
 import { parseTypedDate } from '../../case-form/widgets/e2b-date';
-import { useCaseFormText } from '../../case-form/text';
-import { calendarLocale } from '../../display/IsoDateInput';
+import { CalendarButton } from '../../display/IsoDateInput';
 import { formatDateTime } from '../../display/values';
-import { now } from '../../clock';
 
 const useStyles = makeStyles({
   root: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS, minWidth: 0 },
@@ -46,8 +34,6 @@ export function timestampFromText(text: string): string | null {
 
 export function DateTimeWidget({ id, value, onChange, disabled, readonly, label }: WidgetProps) {
   const styles = useStyles();
-  const { tx, language } = useCaseFormText();
-  const [open, setOpen] = useState(false);
   const shown = (v: unknown) => (typeof v === 'string' && v ? formatDateTime(v) : '');
   const [text, setText] = useState(() => shown(value));
   const emitted = useRef<unknown>(value);
@@ -77,30 +63,12 @@ export function DateTimeWidget({ id, value, onChange, disabled, readonly, label 
         value={text}
         onChange={(_, data) => accept(data.value)}
       />
-      <Popover open={open} onOpenChange={(_: unknown, data: { open: boolean }) => setOpen(data.open)}>
-        <PopoverTrigger disableButtonEnhancement>
-          <Button
-            appearance="subtle"
-            disabled={disabled || readonly}
-            icon={<CalendarLtrRegular />}
-            aria-label={`${label} ${tx('openCalendar')}`}
-            title={tx('openCalendar')}
-          />
-        </PopoverTrigger>
-        <PopoverSurface>
-          <Calendar
-            value={typedDay}
-            today={now()}
-            showGoToToday
-            {...calendarLocale(language)}
-            onSelectDate={(date: Date | null | undefined) => {
-              if (!date) return;
-              accept(withDay(text, date));
-              setOpen(false);
-            }}
-          />
-        </PopoverSurface>
-      </Popover>
+      <CalendarButton
+        label={label}
+        disabled={disabled || readonly}
+        value={typedDay}
+        onPick={(date) => accept(withDay(text, date))}
+      />
     </span>
   );
 }
