@@ -392,7 +392,9 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
         <Text>C.1.8.1: {data.report.worldwideId ?? ''}</Text>
         {data.existing ? (
           <Text data-testid="imports-existing">
-            {it('uiExistingCase', { by: data.existing.matchedBy })}{' '}
+            {data.existing.matchedBy === 'chosen'
+              ? it('uiComparedWith', { reportCode: '' })
+              : it('uiExistingCase', { by: data.existing.matchedBy })}{' '}
             <Link onClick={() => navigate(`/activecase?caseId=${data.existing!.caseId}`)}>
               {data.existing.reportCode}
             </Link>
