@@ -246,10 +246,24 @@ export async function loadQuery(caller: Caller, queryId: string): Promise<Stored
 const answered = (query: Query) => query.rounds.some((r) => r.reply !== null);
 
 /** Who may take the move on this query, beyond the state (null: allowed; else the refusal). */
+/**
+ * A caller's answers per permission and project while it lives (one request): a list of many
+ * queries of one project asks each question once, not once per row.
+ */
+const heldBy = new WeakMap<Caller, Map<string, Promise<boolean>>>();
+function holdsIn(caller: Caller, permission: string, projectId: string | null): Promise<boolean> {
+  let held = heldBy.get(caller);
+  if (!held) heldBy.set(caller, (held = new Map()));
+  const key = `${permission}\n${projectId ?? ''}`;
+  let answer = held.get(key);
+  if (!answer) held.set(key, (answer = caller.authorize(permission, { projectId })));
+  return answer;
+}
+
 async function refusalOf(caller: Caller, query: Query, action: QueryAction) {
   const number = query.number;
   const holds = async (permission: string | undefined) =>
-    permission !== undefined && (await caller.authorize(permission, { projectId: query.projectId }));
+    permission !== undefined && (await holdsIn(caller, permission, query.projectId));
   const permission = workflow.actions[action]?.permission;
   switch (action) {
     case 'reply':
