@@ -28,7 +28,7 @@ import type { OptionOnSelectData } from '@fluentui/react-components';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { RequestError } from '../../api/request';
-import { ConfirmDialog } from '../../case-form';
+import { ConfirmDialog, useCaseFormText } from '../../case-form';
 import { PERMISSIONS, importsApi } from './api';
 import type {
   Comparison,
@@ -133,6 +133,10 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const { pathname: page } = useLocation();
   const { it, pick } = useImportText();
   const { t } = useLanguage();
+  // The duplicate fields' names, as case registration shows them (schemas/i18n/caseForm).
+  const { tx } = useCaseFormText();
+  const fieldNames = (fields: string[]) =>
+    fields.map((field) => tx(`duplicateField_${field}` as Parameters<typeof tx>[0])).join(', ') || '-';
   // Read-only cells: booleans as yes/no, not true/false (the edit box keeps the raw text).
   const shown = (value: unknown) => (typeof value === 'boolean' ? booleanText(value, t) : show(value));
   const { info } = useSession();
@@ -425,8 +429,8 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
               {candidate.identifierMatch ? ` · ${it('uiSenderIdMatch')}` : ''}
             </Badge>
             <Text>
-              {it('uiFieldsAgree')}: {candidate.matched.join(', ') || '-'} · {it('uiFieldsDiffer')}:{' '}
-              {candidate.differ.join(', ') || '-'}
+              {it('uiFieldsAgree')}: {fieldNames(candidate.matched)} · {it('uiFieldsDiffer')}:{' '}
+              {fieldNames(candidate.differ)}
             </Text>
             {open && can(PERMISSIONS.import) ? (
               <Button
