@@ -145,6 +145,11 @@ export function parseIdList(value: string | null | undefined): string[] {
 
 export function bearerToken(header: string | null | undefined): string | null {
   if (!header) return null;
+  // The usual form, read without a regular expression: every authenticated request comes here.
+  if (header.startsWith('Bearer ')) {
+    const token = header.slice(7);
+    if (token !== '' && token.trim() === token) return token;
+  }
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   const token = (match ? match[1]! : header).trim();
   return token === '' ? null : token;
