@@ -45,7 +45,7 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG and 
     page.getByTestId('statistic-byReportType-excel').click(),
   ]);
   const book = new ExcelJS.Workbook();
-  await book.xlsx.load(await readFile(await xlsx.path()));
+  await book.xlsx.load(new Uint8Array(await readFile(await xlsx.path())).buffer);
   const sheet = book.worksheets[0]!;
   assert.equal(sheet.getRow(2).getCell(1).value, '报告类型');
   assert.equal(sheet.getRow(3).getCell(1).value, '研究报告');

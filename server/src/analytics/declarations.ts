@@ -18,6 +18,8 @@ export interface DimensionDeclaration {
   /** The element's value is masked for a reader without the unblinded view (schemas/reports/blinding.json). */
   blindedMask?: boolean;
   codelist?: string;
+  /** Keep the first characters of a text value (a date's month: 6). */
+  prefix?: number;
   meddra?: 'soc' | 'pt';
   e2b?: string;
   labels: Labels;

@@ -150,7 +150,7 @@ function caseFilter(query: AnalyticsQuery, projects: string[] | null, blinded: b
 }
 
 function groupDimension(d: DimensionDeclaration, blinded: boolean): GroupDimension {
-  if (!d.each) return { name: d.id, path: d.path };
+  if (!d.each) return { name: d.id, path: d.path, ...(d.prefix ? { prefix: d.prefix } : {}) };
   return {
     name: d.id,
     each: d.each,
@@ -229,6 +229,11 @@ export async function runStatistic(
   if (!statistic) throw errors.badRequest('analytics.unknownStatistic', { id: statisticId });
   const dimensions = statistic.dimensions.map((id) => dimensionById.get(id)!);
   const answer = await count(caller, PERMISSIONS.summary, dimensions, query, statistic.fixed);
+  // A trend reads left to right in time: its rows in key order (months as YYYYMM texts).
+  if (statistic.chart === 'line')
+    answer.rows.sort((a, b) =>
+      String(a.key[dimensions[0]!.id]).localeCompare(String(b.key[dimensions[0]!.id])),
+    );
   return {
     id: statistic.id,
     labels: statistic.labels,

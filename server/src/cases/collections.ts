@@ -95,10 +95,13 @@ export const caseCollections: CollectionDefinition[] = [
         },
       },
       { name: 'analytics_drugs', fields: { 'drugs.drugName': 1 } },
-      // Dimensions of the summary statistics: read from their columns, not from each case's JSON.
+      // Dimensions of the summary statistics: read from their columns, not from each case's JSON,
+      // after the filter's validity and project so a statistic scans this index alone.
       {
         name: 'analytics_dims',
         fields: {
+          'state.validity': 1,
+          'report.studyProjectId': 1,
           'report.cnReportSource': 1,
           'report.cnReportClassify': 1,
           'state.workflowNode': 1,

@@ -11,8 +11,11 @@ import {
   CategoryScale,
   Chart,
   Legend,
+  LineController,
+  LineElement,
   LinearScale,
   PieController,
+  PointElement,
   Tooltip,
 } from 'chart.js';
 import { notify } from '../../app/notify';
@@ -24,6 +27,9 @@ import type { ExportTable } from './exporting';
 import type { AnalyticsAnswer, AnalyticsRow } from './types';
 
 Chart.register(
+  LineController,
+  LineElement,
+  PointElement,
   BarController,
   BarElement,
   CategoryScale,
@@ -66,7 +72,7 @@ export function StatisticPanel({ answer, testId }: { answer: AnalyticsAnswer; te
     if (!canvas.current) return;
     const pie = answer.chart === 'pie';
     const chart = new Chart(canvas.current, {
-      type: pie ? 'pie' : 'bar',
+      type: pie ? 'pie' : answer.chart === 'line' ? 'line' : 'bar',
       data: {
         labels: answer.rows.map((row) => rowLabel(answer, row)),
         datasets: [
