@@ -14,7 +14,7 @@ import type { Logger } from './http';
 import { stdoutLogger } from './http';
 import { authenticationMiddleware, requestContextMiddleware, securityHeadersMiddleware } from './http';
 import type { AppConfig, Clock, ModuleDeps, ServerModule } from './http';
-import { modulePrefix, systemClock } from './http';
+import { beginMounting, modulePrefix, systemClock } from './http';
 import type { ObjectResolver, RouteRecord } from './http';
 import { PROJECT_KIND, createModuleRouter } from './http';
 import { projectObject } from './projects';
@@ -76,6 +76,7 @@ export function createPlatform(options: CreateAppOptions): Platform {
   const log = options.logger ?? stdoutLogger;
   const translator = options.translator ?? createTranslator();
   const modules = [...platformModules, ...(options.modules ?? registeredModules)];
+  beginMounting();
   const names = new Set<string>();
   for (const module of modules) {
     if (names.has(module.name)) throw new Error(`module ${module.name} is mounted twice`);

@@ -40,14 +40,15 @@ import { identityOptionsFromEnv } from './options';
 import { authRoutes } from './routes';
 import { invitationRoutes } from './invitations';
 
-export function createAuthModule(options: IdentityOptions = identityOptionsFromEnv()) {
+/** Without options, the environment's, read when the module is mounted (as tenancy and users do). */
+export function createAuthModule(options?: IdentityOptions) {
   return defineModule({
     name: 'auth',
     // Access and tenancy build on auth and register what it asks of them (providers.ts).
     dependsOn: [],
     collections: authCollections,
     routes: (router, deps) => {
-      authRoutes(router, deps, options);
+      authRoutes(router, deps, options ?? identityOptionsFromEnv());
       invitationRoutes(router, deps);
     },
     authenticator: createAuthenticator,

@@ -3,10 +3,14 @@
  * before they register; once registered, auth's calls reach theirs. This file imports neither
  * module, so the registrations seen here are the test's own.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ModuleDeps, Principal } from '../http';
 import type { Store } from '../store';
-import {
+
+// A fresh copy of providers.ts: the suite's workers share modules between files (vitest.config.ts),
+// and an earlier file's app has registered access and tenancy in the shared one.
+vi.resetModules();
+const {
   assertTenantUsable,
   authorize,
   getTenant,
@@ -14,7 +18,7 @@ import {
   purgeExpiredRegistrations,
   registerAuthorizer,
   registerTenantDirectory,
-} from './providers';
+} = await import('./providers');
 
 const deps = {} as ModuleDeps;
 const store = {} as Store;

@@ -5,6 +5,7 @@
  * outcome: the log is written after the check, outside the save.
  */
 import type { Caller } from '../http';
+import { mountedRegistry } from '../http';
 import type { CaseDocument } from './document';
 
 export interface CaseCheckRun {
@@ -20,7 +21,7 @@ export interface CaseCheckRun {
 
 export type CheckRunListener = (caller: Caller, run: CaseCheckRun) => Promise<void>;
 
-const listeners = new Map<string, CheckRunListener>();
+const listeners = mountedRegistry<CheckRunListener>();
 
 /** Registers (or replaces, by module name) who is told of every check run. */
 export function provideCheckRunListener(name: string, listener: CheckRunListener): void {

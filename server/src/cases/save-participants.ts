@@ -5,6 +5,7 @@
  * its audit entry, the participant's records).
  */
 import type { Caller } from '../http';
+import { mountedRegistry } from '../http';
 import type { Handle, StoredDoc } from '../store';
 import type { CaseDocument } from './document';
 import type { Project } from './projects';
@@ -40,7 +41,7 @@ export interface CaseSaveEvent {
 
 export type SaveParticipant = (tx: Handle, caller: Caller, save: CaseSaveEvent) => Promise<void>;
 
-const participants = new Map<string, SaveParticipant>();
+const participants = mountedRegistry<SaveParticipant>();
 
 /** Registers (or replaces, by name) what a module writes with every case save. */
 export function provideSaveParticipant(name: string, participant: SaveParticipant): void {

@@ -22,12 +22,13 @@ import { ConfigurationService } from '../configuration/index';
 import type { Environment } from '../configuration/index';
 import type { TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
+import { mountedRegistry } from '../http';
 
 export type { Finding, ValidationResult };
 
 let base: ResolvedConfiguration | null = null;
 
-/** Resolved PRO configurations by tenant, version and project: versions are immutable, so never stale. */
+/** Resolved PRO configurations by published version and project: versions are immutable, so never stale. */
 const resolved = new Map<string, ResolvedConfiguration>();
 const RESOLVED_LIMIT = 200;
 
@@ -51,7 +52,7 @@ export async function configurationFor(
   let latest;
   try {
     if (environment === 'UAT') return await service.resolve(projectId, 'UAT');
-    latest = await service.latest();
+    latest = await service.latestStored();
   } catch (error) {
     // Without the configuration module there is nothing but the base.
     if (!(error instanceof InvalidStoreRequestError)) throw error;
@@ -61,17 +62,19 @@ export async function configurationFor(
     base ??= resolveConfiguration(baseConfiguration());
     return { configuration: base, version: 0 };
   }
-  const key = `${handle.tenantId}|${latest.version}|${projectId ?? ''}`;
+  // The stored version's id, not tenant and number: those repeat across stores (test rigs in one
+  // process, a restored database under a running one).
+  const key = `${latest.id}|${projectId ?? ''}`;
   let configuration = resolved.get(key);
   if (!configuration) {
     configuration = resolveConfiguration(baseConfiguration(), {
-      tenant: latest.tenant,
-      project: projectId ? (latest.projects[projectId] ?? []) : [],
+      tenant: latest.version.tenant,
+      project: projectId ? (latest.version.projects[projectId] ?? []) : [],
     });
     if (resolved.size >= RESOLVED_LIMIT) resolved.delete(resolved.keys().next().value!);
     resolved.set(key, configuration);
   }
-  return { configuration, version: latest.version };
+  return { configuration, version: latest.version.version };
 }
 
 export interface CaseCheck extends ValidationResult {
@@ -111,7 +114,7 @@ export type CaseCheckSource = (
   projectId: string | null,
 ) => Promise<Finding[]>;
 
-const checkSources = new Map<string, CaseCheckSource>();
+const checkSources = mountedRegistry<CaseCheckSource>();
 
 /** Adds (or replaces, by module name) a source of case check findings. */
 export function provideCaseCheckFindings(module: string, source: CaseCheckSource): void {

@@ -116,8 +116,13 @@ export class ConfigurationService {
   }
 
   async latest(): Promise<ConfigurationVersion | null> {
+    return (await this.latestStored())?.version ?? null;
+  }
+
+  /** The latest published version with its stored id: unique across stores, so a cache key. */
+  async latestStored(): Promise<{ id: string; version: ConfigurationVersion } | null> {
     const found = await this.versions().findOne({}, { sort: { version: -1 } });
-    return found ? stripStored(found) : null;
+    return found ? { id: found._id, version: stripStored(found) } : null;
   }
 
   async listVersions(): Promise<Omit<ConfigurationVersion, 'tenant' | 'projects'>[]> {

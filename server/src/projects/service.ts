@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Project, ProjectDrug, StudySite } from './model';
 import { PROJECTS } from './model';
-import { errors } from '../http';
+import { errors, mountedRegistry } from '../http';
 import type { Handle, StoredDoc, TenantHandle } from '../store';
 import { RevisionConflictError } from '../store';
 import { assertSponsorLimit, assertTenantLimit } from '../tenancy';
@@ -196,7 +196,7 @@ export type ProjectUseCounter = (
   use: { projectId: string; siteId?: string },
 ) => Promise<number>;
 
-const useCounters = new Map<string, ProjectUseCounter>();
+const useCounters = mountedRegistry<ProjectUseCounter>();
 
 /**
  * A mounted module counts its objects naming a project or a site (case management: its cases), so

@@ -154,14 +154,19 @@ async function callOrDownload(method: string, path: string, token: string, body?
 
 /**
  * One request, timed. Over the limit it is sent again, up to three times: on a shared machine
- * another process may hold the CPU for a while, but a backtracking regex is slow every time.
+ * another process may hold the CPU for a while, but a backtracking regex is slow every time. What
+ * is judged is the shorter of the wall time and the CPU time this process spent meanwhile (the app
+ * runs in this process): a catastrophic pattern burns this process's CPU, another process's load
+ * only stretches the wall time.
  */
 async function timed(method: string, path: string, token: string, body?: unknown) {
   let last: { res: Answer; ms: number } | undefined;
   for (let attempt = 0; attempt < 3 && !(last && last.ms < LIMIT_MS); attempt++) {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const res = await callOrDownload(method, path, token, body);
-    last = { res, ms: performance.now() - started };
+    const spent = process.cpuUsage(cpu);
+    last = { res, ms: Math.min(performance.now() - started, (spent.user + spent.system) / 1000) };
   }
   return last!;
 }

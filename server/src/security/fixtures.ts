@@ -37,10 +37,6 @@ import type { OpenedStore } from '../store';
 import { JobRunner } from '../jobs';
 import { createTenant } from '../tenancy';
 
-// Read by the identity modules when they are first imported (below, dynamically).
-process.env.PV_LOGIN_CAPTCHA = 'off';
-process.env.PV_DEMO_SEED = 'off';
-
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely
 
 /** A caller of the world: a session token and the headers it sends with every request. */
@@ -110,6 +106,9 @@ const e2bSample = fileURLToPath(
 );
 
 export async function buildWorld(): Promise<World> {
+  // Read by the identity modules when the platform mounts them (the suite's setup restores both).
+  process.env.PV_LOGIN_CAPTCHA = 'off';
+  process.env.PV_DEMO_SEED = 'off';
   const store = await testStore();
   const files = await openFileStore(store, { dataDir: store.dataDir });
   const { modules } = await import('../modules');
