@@ -52,6 +52,8 @@ const DUTY_ACCOUNT: Record<string, string> = {
   approveSubmissionPlan: 'sponsor',
   submissionTransmission: 'submitter',
 };
+/** Demo accounts that work in the demo project without handling a node: the query desk. */
+const MEMBER_ACCOUNTS = ['queries'];
 /** The action that brings a case into a node, when it is not a plain submit. */
 const ACTION_INTO: Record<string, { action: string; result: string; snapshot: boolean }> = {
   approveSubmissionPlan: { action: 'createPlan', result: 'planCreated', snapshot: false },
@@ -61,7 +63,7 @@ const ACTION_INTO: Record<string, { action: string; result: string; snapshot: bo
 async function demoUsers(handle: Handle): Promise<Map<string, { id: string; name: string }>> {
   const users = await handle
     .collection<{ account: string; name: string; accountId?: string }>('users')
-    .find({ account: { $in: Object.values(DUTY_ACCOUNT) } });
+    .find({ account: { $in: [...Object.values(DUTY_ACCOUNT), ...MEMBER_ACCOUNTS] } });
   return new Map(users.map((user) => [user.account, { id: user.accountId ?? user._id, name: user.name }]));
 }
 
