@@ -69,7 +69,8 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG and 
   // The signal table: the demo cases' suspect drug x PT pairs with their figures.
   await page.goto(`${baseUrl}/pooledanalysis/eventLevel`);
   await page.getByTestId('signals-table').getByText('PRR').first().waitFor();
-  assert.match((await page.getByTestId('signals-cases').textContent()) ?? '', /\d+ cases in all/);
+  await page.locator('[data-testid="signals-cases"]', { hasText: /\d+ cases in all/ }).waitFor();
+  await page.getByTestId('signals-table').getByText('XY-101', { exact: false }).first().waitFor();
   await screenshot('analytics-signals-en');
   assert.deepEqual(await missingKeys(page), []);
 });
