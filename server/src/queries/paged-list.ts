@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import type { Caller, JsonSchema, ModuleRouter, PageQuery } from '../http';
-import { callerOf, pageOptions, pageQuery } from '../http';
+import { callerOf, errors, pageOptions, pageQuery } from '../http';
 import { emptyScope, listScope, scopeIds } from '../cases';
 import type { Collection, Filter, FindOptions } from '../store';
 
@@ -47,6 +47,12 @@ export interface PagedListDeclaration<Q extends object, Row> {
     /** A row of the sheet from a list item (values as text where the list keeps them raw). */
     row: (caller: Caller, item: Row) => Record<string, unknown>;
   };
+}
+
+/** A date range whose start is after its end finds nothing by construction: say so (SPEC 8). */
+export function requireRange(query: { from?: string; to?: string }): void {
+  if (query.from && query.to && query.from.slice(0, 10) > query.to.slice(0, 10))
+    throw errors.badRequest('queries.conditionInvalid');
 }
 
 /** The caller's projects where they hold the permission, narrowed by a project filter; null: nothing. */

@@ -24,7 +24,7 @@ import type { Filter, Handle } from '../store';
 import type { CheckRun, ChecklistTick } from './model';
 import { Q } from './model';
 import { callerName, withoutState } from './service';
-import { findSlice, pagedList } from './paged-list';
+import { findSlice, pagedList, requireRange } from './paged-list';
 
 type Doc = Record<string, unknown>;
 
@@ -161,8 +161,7 @@ export function reportCheckRoutes(router: ModuleRouter): void {
     permission: REPORT_CHECK_PERMISSIONS.list,
     filters: runFilters,
     read: async (caller, projects, query, slice) => {
-      if (query.from && query.to && query.from.slice(0, 10) > query.to.slice(0, 10))
-        throw errors.badRequest('queries.conditionInvalid');
+      requireRange(query);
       const filter: Filter = { ...projects, ...timeRange(query.from, query.to) };
       if (query.reportCode) filter.reportCode = query.reportCode;
       if (query.kind) filter.kind = query.kind;

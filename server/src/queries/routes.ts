@@ -14,7 +14,7 @@ import { PERMISSIONS, Q, QUERY_STATES, queryWorkflow } from './model';
 import type { QueryAction, RaiseInput, ReplyInput } from './service';
 import type { DataChangeLine } from './data-changes';
 import { dataChanges } from './data-changes';
-import { findSlice, pagedList, projectFilter } from './paged-list';
+import { findSlice, pagedList, projectFilter, requireRange } from './paged-list';
 import {
   caseQueries,
   closeQuery,
@@ -144,12 +144,6 @@ const traceFilters = {
 
 type QcQuery = TraceQuery & { caseId?: string; field?: string };
 const qcFilters = { ...traceFilters, caseId: text(64), field: text(200) };
-
-/** A date range whose start is after its end finds nothing by construction: say so (SPEC 8). */
-function requireRange(query: { from?: string; to?: string }): void {
-  if (query.from && query.to && query.from.slice(0, 10) > query.to.slice(0, 10))
-    throw errors.badRequest('queries.conditionInvalid');
-}
 
 function qcFilter(base: Filter, query: QcQuery): Filter {
   requireRange(query);

@@ -22,6 +22,7 @@ import { saveFile } from '../../api/request';
 import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
+import type { LocalisedText } from '../../i18n';
 import type {
   BatchActionDefinition,
   ColumnDefinition,
@@ -200,22 +201,23 @@ export function ListView({ definition }: { definition: ListDefinition }) {
     return [...rows].sort((a, b) => compare(a, b) * sort.direction);
   }, [rows, sort, serverPaged, definition.columns, locale]);
 
+  /** Asks the action's question; true when the user agrees. */
+  const confirmed = async (question: LocalisedText) =>
+    (await notify.ask({
+      titleKey: 'list.confirmTitle',
+      message: { text: pick(question) },
+      buttons: [
+        { labelKey: 'common.cancel', value: 'cancel' },
+        { labelKey: 'common.ok', value: 'ok', appearance: 'primary' },
+      ],
+    })) === 'ok';
+
   const runAction = async (action: RowActionDefinition, row: Row) => {
     if (action.navigate) {
       void navigate(fillPath(action.navigate, row));
       return;
     }
-    if (action.confirm) {
-      const choice = await notify.ask({
-        titleKey: 'list.confirmTitle',
-        message: { text: pick(action.confirm) },
-        buttons: [
-          { labelKey: 'common.cancel', value: 'cancel' },
-          { labelKey: 'common.ok', value: 'ok', appearance: 'primary' },
-        ],
-      });
-      if (choice !== 'ok') return;
-    }
+    if (action.confirm && !(await confirmed(action.confirm))) return;
     if (action.download) {
       saveFile(await api.download(fillPath(action.path, row)));
       return;
@@ -262,17 +264,7 @@ export function ListView({ definition }: { definition: ListDefinition }) {
       });
       return;
     }
-    if (action.confirm) {
-      const choice = await notify.ask({
-        titleKey: 'list.confirmTitle',
-        message: { text: pick(action.confirm) },
-        buttons: [
-          { labelKey: 'common.cancel', value: 'cancel' },
-          { labelKey: 'common.ok', value: 'ok', appearance: 'primary' },
-        ],
-      });
-      if (choice !== 'ok') return;
-    }
+    if (action.confirm && !(await confirmed(action.confirm))) return;
     const answer = await api.envelope<Record<string, unknown> | null>(path, { method, body });
     // A partial success (203) was shown as a warning by the request layer.
     if (answer.code === 200) await reportResult(answer, showResult, t('list.done'));
