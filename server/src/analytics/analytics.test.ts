@@ -11,6 +11,7 @@ import { reportCodesModule } from '../report-codes';
 import { createUnblindingModule } from '../unblinding';
 import { analyticsModule } from './index';
 import { dimensionById, STATISTICS } from './declarations';
+import type { AnalyticsFilters as Filters } from './service';
 
 const rig = await caseRig({
   users: [
@@ -80,16 +81,6 @@ const docs: Doc[] = Array.from({ length: 1000 }, (_, i) => ({
   }),
 }));
 await handle.collection('cases').insertMany(docs);
-
-interface Filters {
-  projectIds?: string[];
-  received?: { from?: string; to?: string };
-  reportType?: string[];
-  serious?: boolean[];
-  country?: string[];
-  sex?: string[];
-  product?: string[];
-}
 
 const isBlindedDrug = (drug: Doc) => drug.isClinicalDrug === true || drug.isBlind === true;
 
