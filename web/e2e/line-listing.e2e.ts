@@ -9,38 +9,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { strToU8, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
 import { test } from './kit';
 import { apiCall, demoPassword, login, skipTour } from './helpers';
+import { importRelease } from './dictionary-helpers';
 
 type Doc = Record<string, unknown>;
-
-async function importRelease(page: Page, baseUrl: string, kind: 'meddra' | 'whodrug') {
-  const whodrug = generateWhodrug({ records: 30 });
-  const files = kind === 'meddra' ? meddraFiles(generateMeddra(SMALL_MEDDRA).zh) : whodrugFiles(whodrug);
-  const token = await page.evaluate(() => localStorage.getItem('pv.token'));
-  const headers = { authorization: `Bearer ${token}` };
-  const zip = zipSync(Object.fromEntries([...files].map(([name, content]) => [name, strToU8(content)])));
-  const query = new URLSearchParams({ kind, ...(kind === 'whodrug' ? { version: whodrug.version } : {}) });
-  const started = await page.request.post(`${baseUrl}/api/dictionaries/imports?${query}`, {
-    headers: { ...headers, 'content-type': 'application/zip' },
-    data: Buffer.from(zip),
-  });
-  const { jobId } = ((await started.json()) as { data: { jobId: string } }).data;
-  for (let i = 0; i < 120; i++) {
-    const job = (
-      (await (await page.request.get(`${baseUrl}/api/jobs/${jobId}`, { headers })).json()) as {
-        data: { status: string };
-      }
-    ).data;
-    if (job.status === 'succeeded') return;
-    assert.notEqual(job.status, 'failed');
-    await page.waitForTimeout(500);
-  }
-  throw new Error(`the ${kind} release was not imported`);
-}
 
 /** A completed demo case with a patient, a reaction and a suspect drug: the one the partner re-sends. */
 async function completedCase(page: Page): Promise<{ id: string; reportCode: string; doc: Doc }> {
@@ -76,8 +51,9 @@ test('a line listing is imported with a template: one case becomes the follow-up
 }) => {
   await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
   await skipTour(page);
-  await importRelease(page, baseUrl, 'meddra');
-  await importRelease(page, baseUrl, 'whodrug');
+  const whodrug = generateWhodrug({ records: 30 });
+  await importRelease(page, baseUrl, 'meddra', meddraFiles(generateMeddra(SMALL_MEDDRA).zh));
+  await importRelease(page, baseUrl, 'whodrug', whodrugFiles(whodrug), whodrug.version);
 
   const existing = await completedCase(page);
   const projectId = String((existing.doc.report as Doc).studyProjectId);

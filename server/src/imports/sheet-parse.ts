@@ -51,6 +51,8 @@ export const SHEET_ZIP_LIMITS = {
 /** Data rows (not blank) and cases one file may hold. */
 export const MAX_SHEET_ROWS = 100_000;
 export const MAX_SHEET_CASES = 20_000;
+/** Cases written to the store in one insert. */
+const WRITE_RUN = 200;
 /** Cell problems kept on the record (the count says how many there were). */
 const PROBLEMS_KEPT = 200;
 
@@ -216,6 +218,14 @@ export async function parseSheet(
   let dataRows = 0;
   let lastPercent = 0;
 
+  /** Cases read but not yet written: stored a run at a time (one store write per run, not per case). */
+  const unwritten = new Map<number, ImportReport>();
+  const writeRun = async () => {
+    if (unwritten.size === 0) return;
+    await reports.insertMany([...unwritten.values()]);
+    unwritten.clear();
+  };
+
   const flush = async () => {
     if (!current) return;
     const { doc, index, firstRow, existing } = current;
@@ -225,25 +235,21 @@ export async function parseSheet(
     applyDefaults(template, doc);
     codeCase(doc, dictionaries);
     const report = (doc.report ?? {}) as Doc;
-    if (existing) {
-      await reports.updateOne(
-        { recordId, index },
-        {
-          $set: {
-            document: doc,
-            senderReportId: text(report.reportCode),
-            worldwideId: text(report.reportAllCode),
-          },
-        },
-      );
+    const identifiers = { senderReportId: text(report.reportCode), worldwideId: text(report.reportAllCode) };
+    const held = unwritten.get(index);
+    if (held) {
+      Object.assign(held, identifiers);
       return;
     }
-    await reports.insertOne({
+    if (existing) {
+      await reports.updateOne({ recordId, index }, { $set: { document: doc, ...identifiers } });
+      return;
+    }
+    unwritten.set(index, {
       recordId,
       index,
       entry: `${sheetName}!${firstRow}`,
-      senderReportId: text(report.reportCode),
-      worldwideId: text(report.reportAllCode),
+      ...identifiers,
       messageId: null,
       messageDate: null,
       document: doc,
@@ -254,6 +260,7 @@ export async function parseSheet(
       caseId: null,
       outcome: null,
     });
+    if (unwritten.size >= WRITE_RUN) await writeRun();
   };
 
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
@@ -325,7 +332,9 @@ export async function parseSheet(
           await flush();
           const seen = written.get(key);
           if (seen !== undefined) {
-            const stored = await reports.findOne({ recordId, index: seen });
+            // A case whose rows come back later: merged into the report, held or already written.
+            const held = unwritten.get(seen);
+            const stored = held ?? (await reports.findOne({ recordId, index: seen }));
             current = {
               key,
               doc: (stored?.document ?? {}) as Doc,
@@ -371,6 +380,7 @@ export async function parseSheet(
     });
   }
   await flush();
+  if (problemCount === 0) await writeRun();
   if (!sheetFound && template.sheet)
     throw new SheetRefusedError({ key: 'imports.sheet.sheetMissing', params: { sheet: template.sheet } });
   if (problemCount === 0 && written.size === 0)
