@@ -111,23 +111,25 @@ const ok = async (path: string, body: unknown) => {
 const lines: string[] = [];
 for (const statistic of STATISTICS) {
   const fixed = Object.entries(statistic.fixed ?? {})
-    .map(([id]) => (id === 'susar' ? ` AND ${at('state.isSusar')} = x'01'` : ''))
+    .map(([id]) => ` AND ${at(id === 'susar' ? 'state.isSusar' : 'state.isSae')} = x'01'`)
     .join('');
   const element = statistic.dimensions[0] === 'product' || statistic.dimensions[0] === 'soc';
   const floorSql = element
     ? statistic.dimensions[0] === 'product'
       ? `SELECT json_extract(e.value, '$.drugName') k, COUNT(DISTINCT t._id) n FROM c_cases t, json_each(t.doc, '$.drugs') e WHERE ${baseT}${fixed} AND json_extract(e.value, '$.drugCharacterisation') IN ('1','3') GROUP BY k`
       : `SELECT json_extract(e.value, '$.meddraSocCode') k, COUNT(DISTINCT t._id) n FROM c_cases t, json_each(t.doc, '$.reactions') e WHERE ${baseT}${fixed} GROUP BY k`
-    : `SELECT ${at(
-        {
-          reportType: 'report.reportType',
-          reportClassify: 'report.cnReportClassify',
-          reportSource: 'report.cnReportSource',
-          serious: 'state.isSae',
-          versionType: 'state.versionType',
-          workflowNode: 'state.workflowNode',
-        }[statistic.dimensions[0]!] ?? 'report.reportType',
-      )} k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`;
+    : statistic.dimensions[0] === 'receivedMonth'
+      ? `SELECT substr(${at('report.reportDateFirst')}, 1, 6) k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`
+      : `SELECT ${at(
+          {
+            reportType: 'report.reportType',
+            reportClassify: 'report.cnReportClassify',
+            reportSource: 'report.cnReportSource',
+            serious: 'state.isSae',
+            versionType: 'state.versionType',
+            workflowNode: 'state.workflowNode',
+          }[statistic.dimensions[0]!] ?? 'report.reportType',
+        )} k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`;
   lines.push(
     await measure(
       `analytics-statistic-${statistic.id}-p95`,

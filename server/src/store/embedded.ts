@@ -907,7 +907,7 @@ export class EmbeddedDriver implements Driver {
       const cut = (d: GroupDimension, expression: string): string =>
         d.prefix === undefined
           ? expression
-          : `(SELECT CASE WHEN typeof(x) = 'text' THEN substr(x, 1, ${d.prefix}) END FROM (SELECT ${expression} AS x))`;
+          : `CASE WHEN typeof(${expression}) = 'text' THEN substr(${expression}, 1, ${d.prefix}) END`;
       const keys = spec.by.map((d, i) => {
         if (!d.mask) return `${cut(d, value(d.each, d.path))} AS k${i}`;
         const when = d.mask.when.map((c) => {
