@@ -209,9 +209,10 @@ describe('expedited reports', () => {
     expect(again.body.msg).toBe(
       `${fatal.reportCode} 第 1 版已被 CDE 确认接收，只能以随访、修正或作废报告再次递交`,
     );
-    const summary = (await entry.call('GET', '/submissions/expedited/compliance')).body.data.items;
+    const summary = (await entry.call('GET', '/submissions/expedited/compliance')).body.data;
     expect(summary).toEqual([
       {
+        key: `${cde}/2026-11`,
         receiverId: cde,
         receiverName: 'CDE',
         month: '2026-11',
@@ -221,6 +222,7 @@ describe('expedited reports', () => {
         lateReasons: [],
       },
       {
+        key: `${fda}/2026-11`,
         receiverId: fda,
         receiverName: 'FDA FAERS',
         month: '2026-11',

@@ -23,7 +23,7 @@ export interface ExpeditedQuery extends PageQuery {
   projectId?: string;
   receiverId?: string;
   authority?: string;
-  reviewState?: PlanReviewState;
+  reviewState?: PlanReviewState | '';
   reportCode?: string;
   dueFrom?: string;
   dueTo?: string;
@@ -165,6 +165,8 @@ export async function compliance(caller: Caller, query: Omit<ExpeditedQuery, 'pa
   const groups = new Map<
     string,
     {
+      /** receiverId/month: the row's id in the web list. */
+      key: string;
       receiverId: string;
       receiverName: string;
       month: string;
@@ -179,6 +181,7 @@ export async function compliance(caller: Caller, query: Omit<ExpeditedQuery, 'pa
     const month = row.dueDate.slice(0, 7);
     const key = `${row.receiverId}/${month}`;
     const group = groups.get(key) ?? {
+      key,
       receiverId: row.receiverId,
       receiverName: row.receiverName,
       month,

@@ -61,13 +61,14 @@ const expeditedQuery = {
   additionalProperties: false,
   properties: {
     ...pageQuery,
-    projectId: id,
-    receiverId: id,
-    authority: { type: 'string', enum: ['nmpa', 'fda', 'ema', 'ich'] },
-    reviewState: { type: 'string', enum: ['planned', 'inReview', 'approved', 'rejected'] },
+    projectId: { type: 'string', maxLength: 64 },
+    receiverId: { type: 'string', maxLength: 64 },
+    // The generic list sends an unset filter as an empty value.
+    authority: { type: 'string', enum: ['', 'nmpa', 'fda', 'ema', 'ich'] },
+    reviewState: { type: 'string', enum: ['', 'planned', 'inReview', 'approved', 'rejected'] },
     reportCode: { type: 'string', maxLength: 100 },
-    dueFrom: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
-    dueTo: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+    dueFrom: { type: 'string', pattern: '^$|^\\d{4}-\\d{2}-\\d{2}$' },
+    dueTo: { type: 'string', pattern: '^$|^\\d{4}-\\d{2}-\\d{2}$' },
   },
 } as const;
 
@@ -222,6 +223,6 @@ export function submissionRoutes(router: ModuleRouter, signer: Signer): void {
       permission: P.expedited,
       query: expeditedQuery,
     },
-    async (c, { query }) => ({ items: await compliance(callerOf(c), query) }),
+    async (c, { query }) => compliance(callerOf(c), query),
   );
 }

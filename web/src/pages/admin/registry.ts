@@ -34,6 +34,7 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/checklog/queryTrace': 'query-trace',
   '/checklog/queryControl': 'qc-trace',
   '/checklog/logHistory': 'data-change-log',
+  '/submittransfer/viewExpeditedReports': 'expedited-reports',
 };
 
 /** A page's own panel shown below its lists (e.g. the message templates' preview), loaded on demand. */
