@@ -16,10 +16,11 @@ import { errors } from '../http';
 import type { Handle, StoredDoc } from '../store';
 
 /** What the cases module keeps of each receiver's last transmission (cases/transmission.ts). */
-interface KeptTransmission {
+export interface KeptTransmission {
   receiverId: string;
   status: string;
   version: number | null;
+  at: string;
 }
 
 /** Transmission states that mean the receiver has the version (a rejection does not). */

@@ -12,6 +12,7 @@ import type { Caller, PageQuery } from '../http';
 import { pageOptions } from '../http';
 import type { Filter, StoredDoc } from '../store';
 import { textMatch } from '../store';
+import type { KeptTransmission } from './deadline';
 import { S } from './model';
 import type { PlanReviewState, SubmissionPlan } from './model';
 
@@ -27,13 +28,6 @@ export interface ExpeditedQuery extends PageQuery {
   reportCode?: string;
   dueFrom?: string;
   dueTo?: string;
-}
-
-interface KeptTransmission {
-  receiverId: string;
-  status: string;
-  version: number | null;
-  at: string;
 }
 
 const DELIVERED: Record<string, ReportState> = {

@@ -17,18 +17,12 @@ import type { Project } from '../projects';
 import type { StoredDoc } from '../store';
 import type { Signer } from '../workflow';
 import { caseProjectId, projectReceivers } from './deadline';
+import type { KeptTransmission } from './deadline';
 import type { Receiver } from '../exports';
 import { PLAN_FIELD_NAMES, S } from './model';
 import type { PlanFields, SubmissionBatch, SubmissionPlan } from './model';
 
 type Doc = Record<string, unknown>;
-
-/** What the transmissions of a case say per receiver (cases/transmission.ts keeps them in the summary). */
-interface KeptTransmission {
-  receiverId: string;
-  status: string;
-  version: number | null;
-}
 
 const reportCodeOf = (doc: CaseDocument) => String(((doc.report ?? {}) as Doc).reportCode ?? '');
 
