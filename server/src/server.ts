@@ -83,6 +83,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     s.once('error', reject);
   });
+  // Node closes an idle kept-alive connection after 5 s; a client sending on it at that moment gets
+  // ECONNRESET (browsers and API clients reuse connections for longer). Idle connections stay open
+  // a minute, longer than the common proxies' and clients' idle limits; headers must outlast it.
+  if ('keepAliveTimeout' in server) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : 'localhost'}:${port}`;
   // Without PV_PUBLIC_URL, links in messages point at this server as started (development).
