@@ -73,6 +73,18 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   ]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * A promise a test left behind that rejects later (a waitForResponse never awaited) would end the
+ * whole run: it is reported and fails the run, and the remaining tests still run.
+ */
+let strayRejections = 0;
+process.on('unhandledRejection', (reason) => {
+  strayRejections += 1;
+  console.log(
+    `  ✗ a test left a promise that rejected after it:\n    ${(reason as Error)?.stack ?? String(reason)}`,
+  );
+});
+
 async function main(): Promise<number> {
   const files = process.argv.slice(2).length
     ? process.argv.slice(2).map((f) => resolve(f))
@@ -158,8 +170,10 @@ async function main(): Promise<number> {
     if (server) await stopServer(server.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`Browser tests: ${passed} passed, ${failed} failed.`);
-  return failed === 0 && passed > 0 ? 0 : 1;
+  console.log(
+    `Browser tests: ${passed} passed, ${failed} failed${strayRejections ? `, ${strayRejections} stray rejection(s)` : ''}.`,
+  );
+  return failed === 0 && strayRejections === 0 && passed > 0 ? 0 : 1;
 }
 
 main().then(

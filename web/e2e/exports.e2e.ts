@@ -51,6 +51,9 @@ test('a receiver is set up and a demo case is exported from the case list, then 
   const dialog = page.getByTestId('export-dialog');
   await dialog.waitFor();
   await dialog.getByText('已选择 1 份报告').waitFor();
+  // The demo tenant has receivers of its own (CDE and FDA, linked to the demo project): pick ours.
+  await dialog.getByTestId('export-receiver').click();
+  await page.getByRole('option', { name: /国家药监局药品审评中心 \(CDE\)/ }).click();
   assert.match(
     (await dialog.getByTestId('export-receiver').textContent()) ?? '',
     /国家药监局药品审评中心 \(CDE\)/,

@@ -49,9 +49,11 @@ test('CIOMS preview of three cases in bilingual mode, one exported as PDF, the t
   assert.match(pdf.suggestedFilename(), /\.pdf$/);
   assert.equal((await readFile(await pdf.path())).subarray(0, 5).toString(), '%PDF-');
 
-  const started = page.waitForResponse((r) => r.url().endsWith('/api/reports/cioms/zip'));
-  await page.getByTestId('cioms-zip-pdf').click();
-  const task = ((await (await started).json()) as { data: { taskId: string; kind: string } }).data;
+  const [started] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/reports/cioms/zip')),
+    page.getByTestId('cioms-zip-pdf').click(),
+  ]);
+  const task = ((await started.json()) as { data: { taskId: string; kind: string } }).data;
   assert.equal(task.kind, 'ciomsZip');
   // The page follows the task until the file is built.
   await page.locator('[data-testid="cioms-zip-task"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
