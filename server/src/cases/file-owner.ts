@@ -14,19 +14,16 @@ import type { FileOwner } from '../files';
 import { errors } from '../http';
 import { fileCaller } from '../uploads';
 import type { CaseDocument } from './document';
-import { C } from './collections';
-import { projectIdOf, requireCaseAccess } from './membership';
+import { keptCaseScope, projectIdOf, requireProjectMember } from './membership';
 
 const PERMISSION = { read: 'activecase', attach: 'activecase:save', delete: 'activecase:save' } as const;
 
 registerFileOwner(CASE_ATTACHMENT_OWNER, async (asker, owner, action) => {
-  const stored = await asker.caller.tenant
-    .collection<CaseDocument>(C.cases)
-    .findOne({ _id: owner.id }, { projection: { report: 1 } });
-  if (!stored) return false;
-  const scope = { projectId: projectIdOf(stored) };
+  // The case's project, kept as a case route's is (a read of a hot attachment reads no case).
+  const scope = await keptCaseScope(asker.caller, owner.id);
+  if (!scope) return false;
   // Throws (refusing) when the case belongs to a project the caller does not work in.
-  await requireCaseAccess(asker.caller, owner.id);
+  await requireProjectMember(asker.caller, scope.projectId);
   if (!(await callerHolds(asker, PERMISSION[action], scope))) return false;
   return action !== 'delete' || owner.addedBy === asker.userId;
 });

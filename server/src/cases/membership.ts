@@ -9,7 +9,7 @@ import { grantsOf } from '../access/index';
 import type { ProjectMember } from '../access/index';
 import { C as AccessC } from '../auth';
 import type { AuthorizationScope, Principal } from '../http';
-import { errors } from '../http';
+import { answerKeeper, errors } from '../http';
 import type { ObjectResolver, RouteObject } from '../http';
 import type { TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
@@ -31,17 +31,22 @@ async function isTenantAdministrator(caller: Caller, principal: Principal): Prom
   }
 }
 
+/** A user's projects, kept across requests while this process wrote no membership (answerKeeper). */
+const keptMemberships = answerKeeper<string[]>([AccessC.projectMembers]);
+
 async function projectsOf(caller: Caller, principal: Principal): Promise<ProjectScope> {
   if (await isTenantAdministrator(caller, principal)) return null;
-  try {
-    const members = await caller.tenant
-      .collection<ProjectMember>(AccessC.projectMembers)
-      .find({ userId: principal.userId }, { projection: { projectId: 1 }, limit: 5000 });
-    return [...new Set(members.map((member) => member.projectId))];
-  } catch (error) {
-    if (error instanceof InvalidStoreRequestError) return [];
-    throw error;
-  }
+  return keptMemberships(caller.deps.store, `${principal.tenantId}\n${principal.userId}`, async () => {
+    try {
+      const members = await caller.tenant
+        .collection<ProjectMember>(AccessC.projectMembers)
+        .find({ userId: principal.userId }, { projection: { projectId: 1 }, limit: 5000 });
+      return [...new Set(members.map((member) => member.projectId))];
+    } catch (error) {
+      if (error instanceof InvalidStoreRequestError) return [];
+      throw error;
+    }
+  });
 }
 
 const memberProjects = (caller: Caller) => projectsOf(caller, caller.principal);
@@ -119,6 +124,18 @@ export async function caseScope(handle: TenantHandle, id: string): Promise<Autho
     .collection<CaseDocument>(C.cases)
     .findOne({ _id: id }, { projection: { report: 1 } });
   return stored ? { projectId: projectIdOf(stored) } : null;
+}
+
+const keptCaseScopes = answerKeeper<AuthorizationScope | null>([C.cases]);
+
+/** The case's project scope (caseScope), kept while this process wrote no case (answerKeeper). */
+export function keptCaseScope(
+  caller: Caller,
+  id: string,
+): AuthorizationScope | null | Promise<AuthorizationScope | null> {
+  return keptCaseScopes(caller.deps.store, `${caller.principal.tenantId}\n${id}`, () =>
+    caseScope(caller.tenant, id),
+  );
 }
 
 export const CASE_OBJECT: RouteObject = { param: 'caseId', kind: 'case' };

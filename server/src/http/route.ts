@@ -17,6 +17,7 @@ import { parseQuery } from './query';
 import { refuseOperatorKeys, takesFilterBody } from './filters';
 import type { JsonSchema, Validator } from './validation';
 import { compileValidator } from './validation';
+import { answerKeeper, KEPT_ANSWER_MS } from './kept';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -97,14 +98,9 @@ export interface ObjectResolver {
 }
 
 /** Kept object scopes expire after this long (real time): writes by other server instances. */
-export const SCOPE_CACHE_MS = 2000;
+export const SCOPE_CACHE_MS = KEPT_ANSWER_MS;
 type ScopeAnswer = AuthorizationScope | AuthorizationScope[] | null;
-interface KeptScope {
-  scope: ScopeAnswer;
-  generation: number;
-  at: number;
-}
-const keptScopes = new WeakMap<object, Map<string, KeptScope>>();
+const scopeKeepers = new WeakMap<ObjectResolver, ReturnType<typeof answerKeeper<ScopeAnswer>>>();
 
 /**
  * The resolver's answer for the object, kept while its collections are unchanged
@@ -119,22 +115,11 @@ function scopeOfObject(
 ): ScopeAnswer | Promise<ScopeAnswer> {
   const collections = resolver.collections;
   if (!collections?.length) return resolver.scopeOf(tenantHandle(c), id);
-  const store = c.get('deps').store;
-  let perStore = keptScopes.get(store);
-  if (!perStore) keptScopes.set(store, (perStore = new Map()));
-  const key = `${kind}\n${principal.tenantId}\n${id}`;
-  // Read before the object is: a write landing meanwhile leaves the kept answer unused.
-  let generation = 0;
-  for (const name of collections) generation += store.writeGeneration(name);
-  const now = performance.now();
-  const hit = perStore.get(key);
-  if (hit && hit.generation === generation && now - hit.at < SCOPE_CACHE_MS) return hit.scope;
-  const kept = perStore;
-  return resolver.scopeOf(tenantHandle(c), id).then((scope) => {
-    if (kept.size > 10_000) kept.clear();
-    kept.set(key, { scope, generation, at: now });
-    return scope;
-  });
+  let keep = scopeKeepers.get(resolver);
+  if (!keep) scopeKeepers.set(resolver, (keep = answerKeeper<ScopeAnswer>(collections)));
+  return keep(c.get('deps').store, `${kind}\n${principal.tenantId}\n${id}`, () =>
+    resolver.scopeOf(tenantHandle(c), id),
+  );
 }
 
 export interface RouteInput<B, Q, P> {

@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generateMeddra, generateWhodrug, meddraFiles, SMALL_MEDDRA, whodrugFiles } from '@pv/engine';
-import type { Platform } from '../app';
+import type { ServerModule } from '../http';
 import { permissionsOfArea } from '../access';
 import type { ProjectMember, Role } from '../access';
 import { newAccount, userDocId } from '../auth';
@@ -32,6 +32,7 @@ import { defaultReportCodeGenerator, demoProject } from '../cases/testing';
 import { dictionaryService } from '../dictionaries';
 import { openFileStore } from '../files';
 import { call, testPlatform } from '../testing';
+import type { TestPlatform } from '../testing';
 import { testStore } from '../http/test-store';
 import type { OpenedStore } from '../store';
 import { JobRunner } from '../jobs';
@@ -49,7 +50,7 @@ export interface Actor {
 }
 
 export interface World {
-  platform: Platform;
+  platform: TestPlatform;
   store: OpenedStore;
   tenantA: { id: string; name: string; code: string; organisationId: string };
   tenantB: { id: string; name: string; code: string; projectId: string };
@@ -105,14 +106,15 @@ const e2bSample = fileURLToPath(
   new URL('../../../schemas/e2b/samples/fda-faers_FAERS2022Scenario1.xml', import.meta.url),
 );
 
-export async function buildWorld(): Promise<World> {
+/** `extraModules`: mounted beside the platform's (a bench's public floor route). */
+export async function buildWorld(extraModules: ServerModule[] = []): Promise<World> {
   // Read by the identity modules when the platform mounts them (the suite's setup restores both).
   process.env.PV_LOGIN_CAPTCHA = 'off';
   process.env.PV_DEMO_SEED = 'off';
   const store = await testStore();
   const files = await openFileStore(store, { dataDir: store.dataDir });
   const { modules } = await import('../modules');
-  const platform = testPlatform({ store, files, modules });
+  const platform = testPlatform({ store, files, modules: [...modules, ...extraModules] });
   await platform.ready();
   const deps = platform.deps;
   const identity = { captcha: false, scryptCost: { N: 1024, r: 8, p: 1 }, demoSeed: false };

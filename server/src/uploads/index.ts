@@ -21,10 +21,10 @@ import type { Caller } from '../http';
 import { callerOf } from '../http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { errors } from '../http';
+import { answerKeeper, errors } from '../http';
 import { defineModule } from '../http';
 import type { ModuleDeps } from '../http';
-import { CASE_ATTACHMENT_OWNER, ownerAllows, UPLOAD_OWNER } from '../files';
+import { CASE_ATTACHMENT_OWNER, FILES_COLLECTION, ownerAllows, UPLOAD_OWNER } from '../files';
 import type { FileAction, FileCaller, FileInfo, FileOwner, TenantFiles } from '../files';
 import { InvalidStoreRequestError } from '../store';
 import { contentDisposition, decodeFileName } from './disposition';
@@ -71,9 +71,20 @@ export async function fileCaller(caller: Caller): Promise<FileCaller> {
   return { caller, userId: principal.userId, tenantId: principal.tenantId, admin };
 }
 
+/**
+ * A file's record for reading, kept while this process wrote no file record (answerKeeper): a
+ * read of a hot file checks its owners without a store read. Deleting reads the record afresh.
+ */
+const keptFile = answerKeeper<FileInfo | null>([FILES_COLLECTION]);
+
 /** The file's owners that let the caller do this; 404 when the tenant has no such file, 403 when none. */
 async function allowedOwners(caller: Caller, deps: ModuleDeps, fileId: string, action: FileAction) {
-  const info = await filesOf(caller, deps).stat(fileId);
+  const info =
+    action === 'read'
+      ? await keptFile(deps.store, `${caller.principal.tenantId}\n${fileId}`, () =>
+          filesOf(caller, deps).stat(fileId),
+        )
+      : await filesOf(caller, deps).stat(fileId);
   if (!info) throw errors.notFound('server.fileNotFound');
   const asker = await fileCaller(caller);
   const allowed: FileOwner[] = [];
