@@ -12,7 +12,7 @@ import type { Project } from '../projects';
 
 export const DEMO_RECEIVERS: Receiver[] = [
   {
-    name: 'CDE 药物警戒',
+    name: 'CDE 药品审评中心',
     receiverIdentifier: 'CDE',
     senderIdentifier: 'XYPHARMA',
     profile: 'nmpa',
