@@ -107,7 +107,9 @@ function inspect(): { kind: string; text: string }[] {
   for (const t of texts)
     if (ID.test(t.text)) findings.push({ kind: 'internal-id', text: t.text.slice(0, 80) });
   for (const input of document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input,textarea')) {
-    if (input.type === 'password' || input.type === 'hidden' || !input.checkVisibility()) continue;
+    // A radio's or checkbox's value is never shown (its label is).
+    if (['password', 'hidden', 'radio', 'checkbox'].includes(input.type) || !input.checkVisibility())
+      continue;
     if (ID.test(input.value))
       findings.push({ kind: 'internal-id', text: `input value ${input.value.slice(0, 80)}` });
   }

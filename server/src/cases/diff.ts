@@ -37,6 +37,11 @@ export function describeField(path: string): Pick<FieldChange, 'e2b' | 'label'> 
   return out;
 }
 
+/** A field the case schema marks internal (`x-internal`: a row's identifier), never shown as data. */
+export function isInternalField(path: string): boolean {
+  return getCaseProperty(path.replace(/\/\d+(?=\/|$)/g, '/*'))?.['x-internal'] === true;
+}
+
 /** Leaf-level changes from `before` to `after`; arrays compared item by item. */
 export function fieldChanges(
   before: unknown,

@@ -11,7 +11,7 @@ import type { CaseSnapshot } from './actions';
 import { C } from './collections';
 import { caseContent } from './document';
 import type { FieldChange } from './diff';
-import { describeField, fieldChanges } from './diff';
+import { describeField, fieldChanges, isInternalField } from './diff';
 import { handlerNames } from './directory';
 import { loadCase } from './persistence';
 
@@ -75,18 +75,27 @@ async function side(handle: Handle, caseId: string, ref: string) {
   };
 }
 
+/** State bookkeeping: it differs by nature between versions and is no data anyone entered. */
+const BOOKKEEPING: ReadonlySet<string> = new Set([
+  '/state/updatedAt',
+  '/state/configurationVersion',
+  '/state/handlerId',
+  '/state/handlerName',
+]);
+
+const isEmpty = (value: unknown) =>
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0);
+
 /** Field-by-field comparison of two versions (state bookkeeping left out: it differs by nature). */
 export async function compareVersions(handle: Handle, caseId: string, from: string, to: string) {
   const [a, b] = await Promise.all([side(handle, caseId, from), side(handle, caseId, to)]);
-  const skip = new Set([
-    '/state/updatedAt',
-    '/state/configurationVersion',
-    '/state/handlerId',
-    '/state/handlerName',
-  ]);
   const { document: _a, ...fromMeta } = a;
   const { document: _b, ...toMeta } = b;
-  return { from: fromMeta, to: toMeta, changes: fieldChanges(a.document, b.document, skip) };
+  return { from: fromMeta, to: toMeta, changes: fieldChanges(a.document, b.document, BOOKKEEPING) };
 }
 
 export interface ChangeLogEntry {
@@ -109,9 +118,16 @@ export function fieldLines(entry: Pick<AuditEntry, 'changes'>): FieldChange[] {
       path: pointer + c.path,
       ...describeField(pointer + c.path),
     }));
-    return fine.length
+    const lines = fine.length
       ? fine
       : [{ path: pointer, ...describeField(pointer), before: change.before, after: change.after }];
+    // What a reader of the log can act on: no bookkeeping, no row identifiers, no empty-for-empty.
+    return lines.filter(
+      (line) =>
+        !BOOKKEEPING.has(line.path) &&
+        !isInternalField(line.path) &&
+        !(isEmpty(line.before) && isEmpty(line.after)),
+    );
   });
 }
 

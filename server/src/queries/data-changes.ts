@@ -34,6 +34,21 @@ export interface DataChangeLine {
   after: unknown;
 }
 
+/**
+ * The reason shown on one field's line. A QC save's audit reason lists every corrected field's
+ * ("/pointer: reason; /pointer: reason", cases/service.ts): the line gets its own field's.
+ */
+function reasonFor(reason: string | undefined, pointer: string): string | null {
+  if (!reason) return null;
+  if (!reason.startsWith('/')) return reason;
+  const own = `${pointer}: `;
+  const part = reason
+    .split('; /')
+    .map((p, i) => (i === 0 ? p : `/${p}`))
+    .find((p) => p.startsWith(own));
+  return part ? part.slice(own.length) : null;
+}
+
 /** The cases of the projects (their report codes), optionally one report code's. */
 async function casesOf(handle: Handle, projects: Filter, reportCode?: string) {
   const filter: Filter = {};
@@ -82,7 +97,7 @@ export async function dataChanges(
         userId: entry.userId,
         userName: names.get(entry.userId) ?? entry.userId,
         operation: entry.operation,
-        reason: entry.reason ?? null,
+        reason: reasonFor(entry.reason, line.path),
         pointer: line.path,
         e2b: line.e2b ?? null,
         label: line.label ?? null,

@@ -140,10 +140,23 @@ describe('QC corrections at data QC', () => {
       e2b: 'C.1.5',
       before,
       after: '20261120',
-      reason: `${C15}: 与随访记录核对后更正`,
+      // The line's own field's reason, not the save's list of every corrected field.
+      reason: '与随访记录核对后更正',
       userName: '质控员小李',
       rev,
     });
+    // The log shows data someone entered: no state bookkeeping (update time, configuration
+    // version), no row identifiers, no empty-for-empty line.
+    const all = (await qc.call('GET', `/queries/data-changes?reportCode=${code}&size=200`)).body.data
+      .items as { pointer: string; before: unknown; after: unknown }[];
+    expect(all.length).toBeGreaterThan(0);
+    const empty = (v: unknown) =>
+      v === null || (typeof v === 'object' && Object.keys(v as object).length === 0);
+    for (const line of all) {
+      expect(line.pointer).not.toMatch(/^\/state\/(updatedAt|configurationVersion|handlerId|handlerName)$/);
+      expect(line.pointer).not.toMatch(/\/id$/);
+      expect(empty(line.before) && empty(line.after), line.pointer).toBe(false);
+    }
     expect(
       (await qc.call('GET', `/queries/data-changes?reportCode=${code}&user=nobody`)).body.data.items,
     ).toEqual([]);
