@@ -5,26 +5,10 @@
  * walk does not reach: live form validation (no eval), an activation link, and every tab of a case.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { test } from './kit';
-import { apiCall, demoPassword, login, skipTour } from './helpers';
+import { apiCall, declaredMenuPaths, demoPassword, login, skipTour } from './helpers';
 import { assertNoInlineScript, assertStrictDocument, watchPolicy } from './policy-watch';
-
-interface MenuItem {
-  type: string;
-  path: string | null;
-  area: 'public' | 'personal' | 'tenant' | 'operator';
-}
-
-const menus = (
-  JSON.parse(readFileSync(new URL('../../schemas/menus/menus.json', import.meta.url), 'utf8')) as {
-    items: MenuItem[];
-  }
-).items.filter((item): item is MenuItem & { path: string } => item.type === 'menu' && !!item.path);
-
-const pathsOf = (...areas: MenuItem['area'][]) =>
-  menus.filter((item) => areas.includes(item.area)).map((item) => item.path);
 
 /** Paths per test, so that each test stays well inside the runner's 60 s. */
 const CHUNK = 14;
@@ -52,7 +36,7 @@ function chunks(paths: string[]): string[][] {
  * Signed out, the public pages. Signed in, every built page is visited by the page walk
  * (screens.e2e.ts) under this same watch, as the first demo user whose menus reach it.
  */
-chunks(pathsOf('public')).forEach((part, index) => {
+chunks(declaredMenuPaths('public')).forEach((part, index) => {
   test(`public pages under the CSP, signed out (${index + 1}: ${part[0]} ...)`, async ({ page, baseUrl }) => {
     const watch = await watchPolicy(page);
     for (const path of part) await visit(page, baseUrl, path);

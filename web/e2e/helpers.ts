@@ -1,4 +1,5 @@
 /** Shared steps of the browser tests: demo credentials from the server's first start, login. */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 
 /** The one-time password the demo seed printed for an account. */
@@ -83,4 +84,16 @@ export async function apiCall<T>(
     },
     { method, url: `/api${path}`, body },
   );
+}
+
+export type MenuArea = 'public' | 'personal' | 'tenant' | 'operator';
+
+/** The pages the menus declare (schemas/menus/menus.json) in the given areas, built or not. */
+export function declaredMenuPaths(...areas: MenuArea[]): string[] {
+  const menus = JSON.parse(
+    readFileSync(new URL('../../schemas/menus/menus.json', import.meta.url), 'utf8'),
+  ) as { items: { type: string; path: string | null; area: MenuArea }[] };
+  return menus.items
+    .filter((item) => item.type === 'menu' && item.path && areas.includes(item.area))
+    .map((item) => item.path!);
 }

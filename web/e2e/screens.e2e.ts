@@ -9,12 +9,12 @@
  * user, reused through its storage state; the three languages walk side by side.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { test } from './kit';
-import { apiCall, demoPassword, login, skipTour } from './helpers';
+import { apiCall, declaredMenuPaths, demoPassword, login, skipTour } from './helpers';
 import { checkScreen, unexplained } from './screen-check';
 import type { Allowance, Finding } from './screen-check';
 import { assertNoInlineScript, assertStrictDocument, watchPolicy } from './policy-watch';
@@ -118,16 +118,6 @@ async function settle(page: Page, open: () => number): Promise<void> {
   }
 }
 
-/** Menu pages (schemas/menus) of the given areas. */
-function declaredPaths(...areas: string[]): string[] {
-  const menus = JSON.parse(
-    readFileSync(new URL('../../schemas/menus/menus.json', import.meta.url), 'utf8'),
-  ) as { items: { type: string; path: string | null; area: string }[] };
-  return menus.items
-    .filter((item) => item.type === 'menu' && item.path && areas.includes(item.area))
-    .map((item) => item.path!);
-}
-
 test('the screen check fails on a planted overlapping label and a planted id in a list (fixture page)', async ({
   page,
 }) => {
@@ -202,7 +192,7 @@ test(
       ['demoadmin', ['tenant', 'personal']],
       ['operator', ['operator']],
     ] as const) {
-      const rest = declaredPaths(...areas).filter((p) => !claimed.has(p));
+      const rest = declaredMenuPaths(...areas).filter((p) => !claimed.has(p));
       rest.forEach((p) => claimed.add(p));
       const state = found.find((f) => f.account === account)!.state;
       // Mostly pages the account may not open (a forbidden or not-built page): one language is enough.
