@@ -59,5 +59,6 @@ function toEntry(doc: AuditEntry): AuditEntry {
     changes: doc.changes,
   };
   if (doc.reason !== undefined) entry.reason = doc.reason;
+  if (doc.fieldReasons !== undefined) entry.fieldReasons = doc.fieldReasons;
   return entry;
 }

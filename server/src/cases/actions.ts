@@ -223,7 +223,9 @@ export async function runCaseAction(
     let written: StoredCase = stored;
     if (result.doc) {
       result.doc.state = { ...result.doc.state, updatedAt: now.toISOString() };
-      written = await replaceCase(tx, caseId, result.doc, stored.rev, request.opinion || undefined);
+      written = await replaceCase(tx, caseId, result.doc, stored.rev, {
+        reason: request.opinion || undefined,
+      });
     }
     const after = caseContent(written);
     const reportCode = String((after.report as { reportCode?: string } | undefined)?.reportCode ?? '');

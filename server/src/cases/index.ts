@@ -12,7 +12,7 @@ export { FIELD_CORRECTIONS_SCHEMA, provideSaveParticipant } from './save-partici
 export type { CaseSaveEvent, FieldCorrection, SaveParticipant } from './save-participants';
 export { describeField, fieldChanges } from './diff';
 export { findHandler, handlerNames } from './directory';
-export { fieldLines } from './versions';
+export { fieldLines, reasonOf } from './versions';
 export type { FieldChange } from './diff';
 export { createCase, followUpEffect } from './service';
 export type { CreateCaseInput, FollowUpInput } from './service';

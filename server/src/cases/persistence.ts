@@ -1,6 +1,6 @@
 /** Reading and writing case documents with their summary, always together. */
 import { errors } from '../http';
-import type { Handle, StoredDoc, Update } from '../store';
+import type { FieldReason, Handle, StoredDoc, Update } from '../store';
 import { C } from './collections';
 import type { CaseDocument } from './document';
 import { CASE_SECTIONS, caseContent } from './document';
@@ -45,14 +45,15 @@ export async function insertCase(handle: Handle, caseId: string, doc: CaseDocume
 
 /**
  * Replaces the case's sections with `doc` if the stored revision is still `expectedRev`
- * (RevisionConflictError otherwise), and rewrites its summary.
+ * (RevisionConflictError otherwise), and rewrites its summary. The audit entry keeps why: the
+ * save's reason and, for a QC correction, each corrected field's own reason.
  */
 export async function replaceCase(
   handle: Handle,
   caseId: string,
   doc: CaseDocument,
   expectedRev: number,
-  reason?: string,
+  why: { reason?: string; fieldReasons?: FieldReason[] } = {},
 ): Promise<StoredCase> {
   const set: Record<string, unknown> = {};
   const unset: Record<string, ''> = {};
@@ -62,7 +63,11 @@ export async function replaceCase(
   }
   const update: Update = { $set: set };
   if (Object.keys(unset).length) update.$unset = unset;
-  const options = reason ? { expectedRev, reason } : { expectedRev };
+  const options = {
+    expectedRev,
+    ...(why.reason ? { reason: why.reason } : {}),
+    ...(why.fieldReasons?.length ? { fieldReasons: why.fieldReasons } : {}),
+  };
   const stored = await handle.collection<CaseDocument>(C.cases).updateOne({ _id: caseId }, update, options);
   if (!stored) throw errors.notFound('cases.notFound', { id: caseId });
   const summary = buildSummary(caseId, doc, await deadlineOf(handle, caseId, doc));

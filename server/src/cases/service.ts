@@ -277,11 +277,13 @@ export async function saveCase(
   const attachFiles = await attachmentChanges(caller, caseId, current, next);
   try {
     const corrections = input.corrections ?? [];
-    // The audit entry carries the reasons of a QC correction when the save gives none of its own.
-    const reason =
-      input.reason || corrections.map((c) => `${c.pointer}: ${c.reason}`).join('; ') || undefined;
+    // The audit entry keeps the save's reason and each QC-corrected field's own.
+    const why = {
+      reason: input.reason || undefined,
+      fieldReasons: corrections.map(({ pointer, reason }) => ({ pointer, reason })),
+    };
     const written = await handle.transaction(async (tx) => {
-      const stored = await replaceCase(tx, caseId, next, input.rev, reason);
+      const stored = await replaceCase(tx, caseId, next, input.rev, why);
       const event: CaseSaveEvent = {
         caseId,
         before: current,

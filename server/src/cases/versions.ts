@@ -104,8 +104,15 @@ export interface ChangeLogEntry {
   userName: string;
   rev: number;
   operation: string;
+  /** The save's own reason. */
   reason: string | null;
-  changes: FieldChange[];
+  /** Each changed field with why it changed (reasonOf). */
+  changes: (FieldChange & { reason: string | null })[];
+}
+
+/** Why a field changed in an audit entry: its own reason (a QC correction), else the entry's. */
+export function reasonOf(entry: Pick<AuditEntry, 'reason' | 'fieldReasons'>, pointer: string): string | null {
+  return entry.fieldReasons?.find((r) => r.pointer === pointer)?.reason ?? entry.reason ?? null;
 }
 
 /** The field-level changes of an audit entry of a case, each with its E2B id and label. */
@@ -151,7 +158,7 @@ export async function changeLog(
     rev: entry.documentRev,
     operation: entry.operation,
     reason: entry.reason ?? null,
-    changes: fieldLines(entry),
+    changes: fieldLines(entry).map((line) => ({ ...line, reason: reasonOf(entry, line.path) })),
   }));
   return { items, ...page };
 }

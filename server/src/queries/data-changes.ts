@@ -7,7 +7,7 @@
 import { AUDIT_COLLECTION } from '../store';
 import type { AuditEntry, Filter, Handle } from '../store';
 import type { Caller } from '../http';
-import { caseCollectionNames, fieldLines, handlerNames } from '../cases';
+import { caseCollectionNames, fieldLines, handlerNames, reasonOf } from '../cases';
 
 export interface DataChangeQuery {
   reportCode?: string;
@@ -32,21 +32,6 @@ export interface DataChangeLine {
   label: { zh: string; en: string } | null;
   before: unknown;
   after: unknown;
-}
-
-/**
- * The reason shown on one field's line. A QC save's audit reason lists every corrected field's
- * ("/pointer: reason; /pointer: reason", cases/service.ts): the line gets its own field's.
- */
-function reasonFor(reason: string | undefined, pointer: string): string | null {
-  if (!reason) return null;
-  if (!reason.startsWith('/')) return reason;
-  const own = `${pointer}: `;
-  const part = reason
-    .split('; /')
-    .map((p, i) => (i === 0 ? p : `/${p}`))
-    .find((p) => p.startsWith(own));
-  return part ? part.slice(own.length) : null;
 }
 
 /** The cases of the projects (their report codes), optionally one report code's. */
@@ -97,7 +82,7 @@ export async function dataChanges(
         userId: entry.userId,
         userName: names.get(entry.userId) ?? entry.userId,
         operation: entry.operation,
-        reason: reasonFor(entry.reason, line.path),
+        reason: reasonOf(entry, line.path),
         pointer: line.path,
         e2b: line.e2b ?? null,
         label: line.label ?? null,

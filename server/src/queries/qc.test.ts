@@ -90,11 +90,13 @@ describe('QC corrections at data QC', () => {
     const document = structuredClone(stored.document);
     document.report.reportDateLast = '20261120';
     later();
+    // A reason that reads like a list of reasons: each field's reason is kept whole, never parsed.
+    const why = '与随访记录核对后更正; /report/reportDateFirst: 未改';
     const saved = await qc.call('PUT', `/cases/${stored.id}`, {
       rev: stored.rev,
       document,
       confirmMissing: true,
-      corrections: [{ pointer: C15, reason: '与随访记录核对后更正' }],
+      corrections: [{ pointer: C15, reason: why }],
     });
     expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
     const rev = saved.body.data.case.rev;
@@ -107,7 +109,7 @@ describe('QC corrections at data QC', () => {
       field: 'C.1.5 Date of Most Recent Information for This Report',
       before,
       after: '20261120',
-      reason: '与随访记录核对后更正',
+      reason: why,
       userId: 'qc',
       userName: '质控员小李',
       node: 'dataQc',
@@ -115,13 +117,16 @@ describe('QC corrections at data QC', () => {
       caseVersion: 1,
       at: clock.now().toISOString(),
     });
+    // The audit entry carries the reason per field; the save gave none of its own.
     const [latest] = await trail(stored.id);
-    expect(latest).toMatchObject({ rev, userId: 'qc', reason: `${C15}: 与随访记录核对后更正` });
-    expect(latest.changes.map((c: Data) => [c.path, c.before, c.after])).toContainEqual([
+    expect(latest).toMatchObject({ rev, userId: 'qc', reason: null });
+    expect(latest.changes.map((c: Data) => [c.path, c.before, c.after, c.reason])).toContainEqual([
       C15,
       before,
       '20261120',
+      why,
     ]);
+    expect(latest.changes.filter((c: Data) => c.path !== C15 && c.reason !== null)).toEqual([]);
     // Filters: field, user, date range; another field finds nothing.
     expect(
       (await qc.call('GET', `/queries/qc-records?field=C.1.5&user=qc&from=2026-11-21`)).body.data.total,
@@ -140,8 +145,8 @@ describe('QC corrections at data QC', () => {
       e2b: 'C.1.5',
       before,
       after: '20261120',
-      // The line's own field's reason, not the save's list of every corrected field.
-      reason: '与随访记录核对后更正',
+      // The line's own field's reason, whole.
+      reason: why,
       userName: '质控员小李',
       rev,
     });

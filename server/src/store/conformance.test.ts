@@ -1161,7 +1161,7 @@ for (const backend of backends) {
     });
 
     describe('audit trail', () => {
-      it('records insert, update and delete with path-level before/after and reason', async () => {
+      it('records insert, update and delete with path-level before/after, reason and reasons per field', async () => {
         const c = a.collection('cases');
         const doc = await c.insertOne({
           _id: 'A-audit',
@@ -1172,7 +1172,11 @@ for (const backend of backends) {
         await c.updateOne(
           { _id: doc._id },
           { $set: { 'patient.age': 41 }, $unset: { narrative: '' } },
-          { expectedRev: 1, reason: 'follow-up' },
+          {
+            expectedRev: 1,
+            reason: 'follow-up',
+            fieldReasons: [{ pointer: '/patient/age', reason: '41; /x: y' }],
+          },
         );
         await store.tenant('A', bob).collection('cases').deleteOne({ _id: doc._id }, { reason: 'duplicate' });
         const audit = auditService(a);
@@ -1193,7 +1197,10 @@ for (const backend of backends) {
         );
         expect(entries[1]!.changes).toHaveLength(2);
         expect(entries[1]!.reason).toBe('follow-up');
+        // Reasons per field stay structured, each kept whole.
+        expect(entries[1]!.fieldReasons).toEqual([{ pointer: '/patient/age', reason: '41; /x: y' }]);
         expect(entries[2]!.reason).toBe('duplicate');
+        expect(entries[2]!.fieldReasons).toBeUndefined();
         expect((await audit.byUser('bob')).map((e) => e.documentId)).toContain(doc._id);
         expect(await audit.byTimeRange({ from: entries[0]!.at, to: '9999' })).toHaveLength(
           await a.collection('audit').count({ at: { $gte: entries[0]!.at } }),

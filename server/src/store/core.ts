@@ -18,6 +18,7 @@ import type {
   Actor,
   Collection,
   CollectionDefinition,
+  FieldReason,
   Filter,
   FindOptions,
   Handle,
@@ -68,6 +69,8 @@ export interface AuditEntry {
   operation: 'insert' | 'update' | 'delete';
   changes: PathChange[];
   reason?: string;
+  /** Why each field changed, where the writer gave one per field (WriteOptions.fieldReasons). */
+  fieldReasons?: FieldReason[];
 }
 
 /** The storage-specific half. Filters and pipelines it receives are already scoped and checked. */
@@ -368,7 +371,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
         if (options.expectedRev !== undefined && current.rev !== options.expectedRev) {
           throw new RevisionConflictError(this.name, current._id, options.expectedRev, current.rev);
         }
-        return this.applyOne(tx, def, current, update, options.reason);
+        return this.applyOne(tx, def, current, update, options);
       });
       if (result.doc !== undefined) return result.doc;
       // The document changed between read and write.
@@ -397,7 +400,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
       for (const doc of await tx.find(def, scoped, { sort: { _id: 1 } })) {
         let current: StoredDoc | undefined = doc;
         for (let attempt = 0; current && attempt <= CONFLICT_RETRIES; attempt++) {
-          const result = await this.applyOne(tx, def, current, update, options.reason);
+          const result = await this.applyOne(tx, def, current, update, options);
           if (result.doc !== undefined) {
             if (result.doc && result.doc.rev !== current.rev) updated++;
             break;
@@ -415,7 +418,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     def: CollectionDefinition,
     current: StoredDoc,
     update: Update,
-    reason: string | undefined,
+    why: Pick<WriteOptions, 'reason' | 'fieldReasons'>,
   ): Promise<{ doc?: StoredDoc | null; id?: string; rev?: number }> {
     const next = cloneDocument(current) as StoredDoc;
     let changed: string[];
@@ -435,7 +438,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     if (!(await tx.replace(def, next, current.rev))) return { id: current._id, rev: current.rev };
     if (def.audited) {
       await this.audit(tx, [
-        this.entry(def, next, 'update', diffPaths(current, next, STORE_FIELDS), now, reason),
+        this.entry(def, next, 'update', diffPaths(current, next, STORE_FIELDS), now, why),
       ]);
     }
     return { doc: next };
@@ -455,7 +458,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
         if (def.audited) {
           const now = this.store.clock.now().toISOString();
           await this.audit(tx, [
-            this.entry(def, current, 'delete', diffPaths(current, {}, STORE_FIELDS), now, options.reason),
+            this.entry(def, current, 'delete', diffPaths(current, {}, STORE_FIELDS), now, options),
           ]);
         }
         return { deleted: true };
@@ -519,7 +522,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     operation: AuditEntry['operation'],
     changes: PathChange[],
     at: string,
-    reason?: string,
+    why: Pick<WriteOptions, 'reason' | 'fieldReasons'> = {},
   ): AuditEntry {
     const entry: AuditEntry = {
       _id: randomUUID(),
@@ -532,7 +535,9 @@ class CoreCollection implements Collection<Record<string, unknown>> {
       operation,
       changes,
     };
-    if (reason !== undefined) entry.reason = reason;
+    if (why.reason !== undefined) entry.reason = why.reason;
+    if (why.fieldReasons?.length)
+      entry.fieldReasons = why.fieldReasons.map(({ pointer, reason }) => ({ pointer, reason }));
     return entry;
   }
 

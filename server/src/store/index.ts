@@ -27,6 +27,7 @@ export type {
 export type {
   Collection,
   CollectionDefinition,
+  FieldReason,
   Filter,
   Handle,
   IndexDeclaration,

@@ -45,6 +45,14 @@ export interface WriteOptions {
   expectedRev?: number;
   /** Why the change was made; kept in the audit trail. */
   reason?: string;
+  /** Why each field changed, where each has its own reason (a QC correction); kept in the audit trail. */
+  fieldReasons?: FieldReason[];
+}
+
+/** The reason given for changing one field of a document (a JSON pointer into it). */
+export interface FieldReason {
+  pointer: string;
+  reason: string;
 }
 
 export interface IndexDeclaration {
