@@ -34,6 +34,8 @@ export const DUPLICATE_THRESHOLD = DUPLICATE_SCORE_THRESHOLD;
 const LIMIT = 20;
 /** Summaries read per blocking query at most. */
 const BLOCK_LIMIT = 2000;
+/** Candidates whose keys are read per query. */
+const READ_CHUNK = 1000;
 
 /** The matcher's view of a summary's keys; summaries written before the new keys fall back to the old ones. */
 export function matchRecordOf(keys: DuplicateKeys): MatchRecord {
@@ -66,23 +68,51 @@ export async function findDuplicates(
   if (keys.suspectDrugs.length) blocks.push({ 'dup.suspectDrugs': { $in: keys.suspectDrugs } });
   if (keys.onsets.length) blocks.push({ 'dup.onsets': { $in: keys.onsets } });
   const summaries = handle.collection<Omit<CaseSummary, '_id'>>(C.summaries);
-  const found = new Map<string, CaseSummary>();
+  // Three passes, each reading no more than it needs: the ids of each block (index entries only),
+  // the duplicate keys of each distinct candidate once, then the list fields of the few reported.
+  const ids = new Set<string>();
   // One query per block, so a crowded block (every case of a product shares its drug) cannot crowd out an identifier match.
   for (const block of blocks) {
     const filter: Filter = { 'state.validity': { $ne: 'deleted' }, ...block };
     if (excludeCaseId) filter._id = { $ne: excludeCaseId };
-    for (const summary of await summaries.find(filter, {
-      projection: { dup: 1, state: 1, v: 1 },
-      limit: BLOCK_LIMIT,
-    }))
-      found.set(summary._id, summary);
+    for (const { _id } of await summaries.find(filter, { projection: { _id: 1 }, limit: BLOCK_LIMIT }))
+      ids.add(_id);
   }
   const incoming = matchRecordOf(keys);
-  return [...found.values()]
-    .map((summary) => {
+  const scored: { caseId: string; result: ReturnType<typeof matchCases> }[] = [];
+  const all = [...ids];
+  for (let first = 0; first < all.length; first += READ_CHUNK)
+    for (const summary of await summaries.find(
+      { _id: { $in: all.slice(first, first + READ_CHUNK) } },
+      { projection: { dup: 1 } },
+    )) {
       const result = matchCases(incoming, matchRecordOf(summary.dup));
-      return {
-        caseId: summary._id,
+      if (result.identifierMatch || result.score >= DUPLICATE_THRESHOLD)
+        scored.push({ caseId: summary._id, result });
+    }
+  const best = scored
+    .sort(
+      (a, b) =>
+        Number(b.result.identifierMatch) - Number(a.result.identifierMatch) ||
+        b.result.score - a.result.score ||
+        a.caseId.localeCompare(b.caseId),
+    )
+    .slice(0, LIMIT);
+  if (best.length === 0) return [];
+  const listed = new Map(
+    (
+      await summaries.find(
+        { _id: { $in: best.map((b) => b.caseId) }, 'state.validity': { $ne: 'deleted' } },
+        { projection: { state: 1, v: 1 } },
+      )
+    ).map((summary) => [summary._id, summary]),
+  );
+  return best.flatMap(({ caseId, result }) => {
+    const summary = listed.get(caseId);
+    if (!summary) return [];
+    return [
+      {
+        caseId,
         reportCode: (summary.v?.report_reportCode as string | null) ?? null,
         patientsName: (summary.v?.patient_patientsName as string | null) ?? null,
         workflowNode: summary.state.workflowNode,
@@ -94,14 +124,7 @@ export async function findDuplicates(
           .map((f) => f.field),
         differ: result.fields.filter((f) => f.outcome === 'differ').map((f) => f.field),
         fields: result.fields,
-      };
-    })
-    .filter((candidate) => candidate.identifierMatch || candidate.score >= DUPLICATE_THRESHOLD)
-    .sort(
-      (a, b) =>
-        Number(b.identifierMatch) - Number(a.identifierMatch) ||
-        b.score - a.score ||
-        a.caseId.localeCompare(b.caseId),
-    )
-    .slice(0, LIMIT);
+      },
+    ];
+  });
 }

@@ -81,15 +81,27 @@ describe('booleans', () => {
   });
 });
 
+describe('$ne', () => {
+  it('is exact on a scalar column (missing and null are NULL) and left to mingo along arrays', () => {
+    expect(translateFilter({ code: { $ne: 'deleted' } }, columns)).toMatchObject({
+      sql: 't.code IS NOT ?',
+      exact: true,
+      params: ['deleted'],
+    });
+    expect(translateFilter({ code: { $ne: null } }, columns)).toMatchObject({ sql: 't.code IS NOT NULL' });
+    expect(translateFilter({ 'drugs.name': { $ne: 'x' } }, sideTable)).toMatchObject({ exact: false });
+  });
+});
+
 describe('$or over side-table paths', () => {
-  it('becomes one EXISTS with the paths listed when the branches differ only in path', () => {
+  it('becomes one side-table set with the paths listed when the branches differ only in path', () => {
     const contains = { $regex: 'xy\\.1', $options: 'i' };
     const where = translateFilter(
       { $or: [{ 'drugs.name': contains }, { 'drugs.whodrugName': contains }, { code: contains }] },
       (path) => (path === 'code' ? { kind: 'column', sql: 't.code' } : { kind: 'multi', table: 'm_x', path }),
     );
     expect(where.exact).toBe(true);
-    expect(where.sql.match(/EXISTS/g)).toHaveLength(1);
+    expect(where.sql.match(/FROM "m_x"/g)).toHaveLength(1);
     expect(where.sql).toContain('m.path IN (?, ?)');
     expect(where.params).toEqual(['drugs.name', 'drugs.whodrugName', '%xy.1%', '%xy.1%']);
   });
