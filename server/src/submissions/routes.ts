@@ -12,6 +12,8 @@ import type { ExpeditedQuery } from './expedited';
 import { S } from './model';
 import type { SubmissionBatch } from './model';
 import { batchView, proposeBatch, reviewBatch, saveBatch, sendForReview } from './service';
+import { listBatches } from './batch-list';
+import type { BatchListQuery } from './batch-list';
 import type { ReviewInput, SaveBatchInput } from './service';
 
 const P = {
@@ -119,6 +121,27 @@ export function submissionRoutes(router: ModuleRouter, signer: Signer): void {
       },
     },
     async (c, { body }) => saveBatch(callerOf(c), body),
+  );
+
+  router.route<unknown, BatchListQuery>(
+    {
+      method: 'get',
+      path: '/batches',
+      summary:
+        "Batches of the caller's projects, newest first (filters: projectId, state, mine: waiting for my review)",
+      permission: P.view,
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...pageQuery,
+          projectId: { type: 'string', maxLength: 64 },
+          state: { type: 'string', enum: ['', 'draft', 'inReview', 'reviewed'] },
+          mine: { type: 'boolean' },
+        },
+      },
+    },
+    async (c, { query }) => listBatches(callerOf(c), query, P.view),
   );
 
   router.route<unknown, unknown, { batchId: string }>(
