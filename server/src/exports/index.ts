@@ -5,8 +5,11 @@
  */
 // The public surface first: other modules read these while this module's routes may still be loading.
 export type { Receiver, ReceiverView, ExportFormat, ReceiverProfile } from './receivers';
-export type { ExportRecord, ExportView, ExportStatus, AckRecord } from './service';
-export { EXPORTS } from './service';
+export type { ExportRecord, ExportView, ExportStatus, AckRecord, Correction } from './service';
+export { EXPORTS, exportToReceiver, FILE_TOO_LARGE } from './service';
+// Bulk reporting (submissions) exports and sends approved plans in a job, through the same services.
+export { sendTransmission } from './transmission';
+export { exportCaller, filesOf } from './access';
 export { RECEIVERS } from './receivers';
 
 import { defineModule } from '../http';

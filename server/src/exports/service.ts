@@ -75,6 +75,14 @@ export interface ExportedCase {
   /** ACK.B.r.6 once acknowledged: CA or CR, with ACK.B.r.7. */
   ackCode?: 'CA' | 'CR' | null;
   ackText?: string | null;
+  /** C.1.11.1 written in this report: 1 nullification, 2 amendment; absent for an initial or follow-up. */
+  correction?: Correction['code'] | null;
+}
+
+/** A nullification (C.1.11.1 = 1) or amendment (C.1.11.1 = 2) report with its reason (C.1.11.2). */
+export interface Correction {
+  code: '1' | '2';
+  reason: string;
 }
 
 export interface AckRecord {
@@ -141,6 +149,13 @@ export interface ExportRequest {
   format?: ExportFormat;
   /** A resubmission: the failed export it replaces; it is recorded as sent at once. */
   resubmitOf?: string;
+  /**
+   * Cases written as nullification or amendment reports (by case id): C.1.11.1 and C.1.11.2 are
+   * set in the file, and a version the receiver acknowledged may go again (issue 19 items 6, 7).
+   */
+  corrections?: Record<string, Correction>;
+  /** The receiver's file size limit: a larger file is refused (`exports.fileTooLarge`) and nothing kept. */
+  maxBytes?: number;
   /** The variant to write and the documents in it (the unblinding module's rule); as stored without it. */
   blinding?: (
     cases: { caseId: string; document: CaseDocument; projectId: string | null }[],
@@ -186,13 +201,13 @@ async function loadCases(
 
 /**
  * No double sending (issue 19 item 7): a case version the receiver already acknowledged is not
- * exported to it again; a follow-up (a new version) goes. Amendment and nullification reports are
- * not built yet, so nothing else passes.
+ * exported to it again; a follow-up (a new version), an amendment or a nullification goes.
  */
 async function refuseAcknowledged(
   handle: Handle,
   receiver: StoredDoc<Receiver>,
   cases: { id: string; document: CaseDocument }[],
+  corrections: Record<string, Correction> = {},
 ): Promise<void> {
   const summaries = await handle
     .collection<{
@@ -200,6 +215,7 @@ async function refuseAcknowledged(
     }>(caseCollections.summaries)
     .find({ _id: { $in: cases.map((c) => c.id) } }, { projection: { transmission: 1 } });
   for (const { id, document } of cases) {
+    if (corrections[id]) continue;
     const version = (document.state as { version?: number } | undefined)?.version ?? null;
     const kept = summaries.find((s) => s._id === id)?.transmission?.receivers ?? [];
     if (
@@ -211,6 +227,18 @@ async function refuseAcknowledged(
         receiver: receiver.name,
       });
   }
+}
+
+/** The refusal of a file over the receiver's size limit (a bulk export splits the batch on it). */
+export const FILE_TOO_LARGE = 'exports.fileTooLarge';
+
+/** The case as the report says it: C.1.11.1 and C.1.11.2 of a nullification or amendment. */
+function withCorrection(document: CaseDocument, correction: Correction | undefined): CaseDocument {
+  if (!correction) return document;
+  const report = { ...((document.report ?? {}) as Record<string, unknown>) };
+  report.reportAmended = correction.code;
+  report.reportAmendedWhy = correction.reason;
+  return { ...document, report } as CaseDocument;
 }
 
 /** Refusal of the interchange layer (no sender, unknown profile, hostile XML ...) in the request's language. */
@@ -236,7 +264,8 @@ export async function exportToReceiver(
   const receiver = await loadReceiver(handle, request.receiverId);
   if (!receiver.active) throw errors.badRequest('exports.receiverInactive', { name: receiver.name });
   const cases = await loadCases(handle, request.caseIds, request.projectIds);
-  await refuseAcknowledged(handle, receiver, cases);
+  const corrections = request.corrections ?? {};
+  await refuseAcknowledged(handle, receiver, cases, corrections);
   const format = request.format ?? receiver.format;
   const batchId = newBatchId(receiver.senderIdentifier, now);
   const output = request.blinding
@@ -244,7 +273,10 @@ export async function exportToReceiver(
         cases.map((c) => ({ caseId: c.id, document: c.document, projectId: c.projectId })),
       )
     : null;
-  const outcome = await exportCases(output?.documents ?? cases.map((c) => c.document), {
+  const documents = (output?.documents ?? cases.map((c) => c.document)).map((document, i) =>
+    withCorrection(document, corrections[cases[i]!.id]),
+  );
+  const outcome = await exportCases(documents, {
     format,
     profile: receiver.profile,
     senderId: receiver.senderIdentifier,
@@ -265,6 +297,12 @@ export async function exportToReceiver(
   }
   const fileName = `E2B_${format.toUpperCase()}_${batchId}.xml`;
   const bytes = Buffer.from(outcome.xml, 'utf8');
+  if (request.maxBytes !== undefined && bytes.length > request.maxBytes)
+    throw errors.badRequest(
+      FILE_TOO_LARGE,
+      { count: cases.length, size: bytes.length, limit: request.maxBytes },
+      { size: bytes.length, limit: request.maxBytes },
+    );
   const info = await files.putStream(Readable.from([bytes]), {
     fileName,
     contentType: 'application/xml',
@@ -277,7 +315,15 @@ export async function exportToReceiver(
     // The ids the writer gives each report (N.2.r.1 kept from the case, else C.1.1); an ACK names them.
     const messageId = format === 'r3' ? (text(values['N.2.r.1']) ?? reportCode) : reportCode;
     const version = (document.state as { version?: number } | undefined)?.version ?? null;
-    return { caseId: id, reportCode, messageId, caseRev: rev, version };
+    const correction = corrections[id]?.code ?? null;
+    return {
+      caseId: id,
+      reportCode,
+      messageId,
+      caseRev: rev,
+      version,
+      ...(correction ? { correction } : {}),
+    };
   });
   const at = now.toISOString();
   const by = { by: caller.userId, byName: caller.name };

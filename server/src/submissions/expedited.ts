@@ -13,12 +13,14 @@ import { pageOptions } from '../http';
 import type { Filter, StoredDoc } from '../store';
 import { textMatch } from '../store';
 import type { KeptTransmission } from './deadline';
+import { EXPORTS } from '../exports';
+import type { ExportRecord } from '../exports';
 import { S } from './model';
 import type { PlanReviewState, SubmissionPlan } from './model';
 
 export const EXPEDITED_PERMISSION = 'submittransfer:viewExpeditedReports';
 
-export type ReportState = PlanReviewState | 'sent' | 'acknowledged' | 'ackRejected';
+export type ReportState = PlanReviewState | 'exported' | 'sent' | 'acknowledged' | 'ackRejected';
 
 export interface ExpeditedQuery extends PageQuery {
   projectId?: string;
@@ -70,13 +72,31 @@ async function rowsOf(caller: Caller, plans: StoredDoc<SubmissionPlan>[]) {
         .find({ _id: { $in: caseIds } }, { projection: { transmission: 1 } })
     : [];
   const kept = new Map(summaries.map((s) => [s._id, s.transmission?.receivers ?? []]));
+  const exportIds = [...new Set(plans.flatMap((p) => (p.exportId ? [p.exportId] : [])))];
+  const exported = new Map(
+    (exportIds.length
+      ? await caller.tenant
+          .collection<ExportRecord>(EXPORTS)
+          .find({ _id: { $in: exportIds } }, { projection: { status: 1, sentAt: 1, cases: 1 } })
+      : []
+    ).map((e) => [e._id, e]),
+  );
   return plans.map((plan) => {
+    // The export that carries the plan's report says what became of it (a nullification of an
+    // acknowledged version is a transmission of its own); a resubmitted one, its replacement's line.
+    const file = plan.exportId ? exported.get(plan.exportId) : undefined;
+    const fromFile = file && file.status !== 'resubmitted' ? fileState(file, plan.caseId) : null;
     const move = (kept.get(plan.caseId) ?? []).find(
       (t) => t.receiverId === plan.receiverId && (t.version === null || t.version === plan.caseVersion),
     );
-    const delivered = plan.state === 'approved' && move ? DELIVERED[move.status] : undefined;
+    const delivered =
+      fromFile?.state ?? (plan.state === 'approved' && move ? DELIVERED[move.status] : undefined);
     const state: ReportState = delivered ?? plan.state;
-    const sentDay = delivered && delivered !== 'ackRejected' ? move!.at.slice(0, 10) : null;
+    const sentAt = fromFile ? fromFile.sentAt : (move?.at ?? null);
+    const sentDay =
+      delivered && delivered !== 'ackRejected' && delivered !== 'exported' && sentAt
+        ? sentAt.slice(0, 10)
+        : null;
     const late = plan.dueDate ? (sentDay ?? today) > plan.dueDate : false;
     return {
       planId: plan._id,
@@ -98,8 +118,24 @@ async function rowsOf(caller: Caller, plans: StoredDoc<SubmissionPlan>[]) {
       sentAt: sentDay,
       late,
       lateReason: plan.lateReason ?? null,
+      correction: plan.correction?.code ?? null,
+      exportId: plan.exportId ?? null,
     };
   });
+}
+
+/** A plan's state from its export: written, sent, or what the ACK said of its case. */
+function fileState(
+  file: Pick<ExportRecord, 'status' | 'sentAt' | 'cases'>,
+  caseId: string,
+): { state: ReportState; sentAt: string | null } {
+  const ackCode = file.cases.find((c) => c.caseId === caseId)?.ackCode;
+  const sentAt = file.sentAt ?? null;
+  if (file.status === 'exported') return { state: 'exported', sentAt: null };
+  if (ackCode === 'CR' || file.status === 'failed' || file.status === 'handled')
+    return { state: 'ackRejected', sentAt };
+  if (ackCode === 'CA' || file.status === 'acknowledged') return { state: 'acknowledged', sentAt };
+  return { state: 'sent', sentAt };
 }
 export type ExpeditedRow = Awaited<ReturnType<typeof rowsOf>>[number];
 
@@ -137,6 +173,7 @@ export async function exportExpedited(caller: Caller, query: ExpeditedQuery): Pr
     'sentAt',
     'late',
     'lateReason',
+    'correction',
   ] as const;
   sheet.columns = columns.map((key) => ({ header: caller.t(`submissions.column.${key}`), key, width: 18 }));
   for (const row of rows)
@@ -144,6 +181,7 @@ export async function exportExpedited(caller: Caller, query: ExpeditedQuery): Pr
       ...row,
       state: caller.t(`submissions.state.${row.state}`),
       late: row.late ? caller.t('submissions.yes') : caller.t('submissions.no'),
+      correction: row.correction ? caller.t(`submissions.correction.${row.correction}`) : '',
     });
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -20,6 +20,8 @@ import type { Signer } from '../workflow';
 import { assertTenantReceivers, submissionDeadline } from './deadline';
 import { S } from './model';
 import { batchObject, submissionRoutes } from './routes';
+import { bulkJob, DEFAULT_BULK_MAX_BYTES } from './bulk';
+import { bulkRoutes } from './bulk-routes';
 import { seedDemoReceivers } from './seed';
 
 // Case management asks this module for a case's deadline on every save and transmission.
@@ -43,20 +45,32 @@ const collections: CollectionDefinition[] = [
       { fields: { caseId: 1, receiverId: 1 } },
     ],
   },
+  {
+    name: S.bulkRuns,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ fields: { projectId: 1, createdAt: -1 } }],
+  },
 ];
 
 export interface SubmissionsModuleOptions {
   /** The electronic-signature function of plan review (default: the identity module's). */
   signer?: Signer;
+  /** A bulk-reporting file's size limit in bytes (default 20 MB); a larger batch is split. */
+  bulkMaxBytes?: number;
 }
 
 export function createSubmissionsModule(options: SubmissionsModuleOptions = {}): ServerModule {
   const signer = options.signer ?? identitySigner;
   return defineModule({
     name: 'submissions',
-    dependsOn: ['auth', 'cases', 'exports', 'projects', 'workflow'],
+    dependsOn: ['auth', 'cases', 'exports', 'jobs', 'projects', 'unblinding', 'workflow'],
     collections,
-    routes: (router) => submissionRoutes(router, signer),
+    routes: (router) => {
+      submissionRoutes(router, signer);
+      bulkRoutes(router);
+    },
+    jobs: [bulkJob(options.bulkMaxBytes ?? DEFAULT_BULK_MAX_BYTES)],
     objects: { submissionBatch: batchObject },
     seed: seedDemoReceivers,
   });

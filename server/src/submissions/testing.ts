@@ -9,7 +9,7 @@ import { reportCodesModule } from '../report-codes';
 import { workflowModule } from '../workflow';
 import { createSubmissionsModule } from './index';
 
-export async function submissionRig(today: Date) {
+export async function submissionRig(today: Date, options: { bulkMaxBytes?: number } = {}) {
   const signer = recordingSigner();
   const rig = await caseRig({
     clock: { now: () => today },
@@ -20,7 +20,7 @@ export async function submissionRig(today: Date) {
       reportCodesModule,
       projectsModule,
       exportsModule,
-      createSubmissionsModule({ signer }),
+      createSubmissionsModule({ signer, ...options }),
     ],
   });
   // E2B export keeps its files (exports' own tests do the same).
