@@ -19,6 +19,7 @@ import {
   RevisionConflictError,
   DuplicateKeyError,
   UnsupportedFeatureError,
+  cappedTotal,
   openStore,
 } from './index';
 import type { OpenedStore, Pipeline, StoredDoc, TenantHandle } from './index';
@@ -292,6 +293,26 @@ for (const backend of backends) {
           () => cases().count(filter),
           (n) => expect(n).toBe(expected.length),
         );
+        await orRefused(
+          filter,
+          () => cases().count(filter, { limit: 1 }),
+          (n) => expect(n).toBe(Math.min(1, expected.length)),
+        );
+      });
+
+      it('counts up to a limit: the capped total a list shows as "N+"', async () => {
+        const c = cases();
+        const all = await c.count({});
+        expect(await c.count({}, { limit: all + 5 })).toBe(all);
+        expect(await c.count({}, { limit: 2 })).toBe(2);
+        expect(await cappedTotal(c, {}, all)).toEqual({ total: all, totalCapped: false });
+        expect(await cappedTotal(c, {}, all - 1)).toEqual({ total: all - 1, totalCapped: true });
+        expect(await cappedTotal(c, { 'workflow.node': 'entry' }, 1)).toEqual({
+          total: 1,
+          totalCapped: true,
+        });
+        for (const limit of [0, -1, 1.5])
+          await expect(c.count({}, { limit })).rejects.toBeInstanceOf(InvalidStoreRequestError);
       });
 
       it('sorts, skips, limits and projects', async () => {

@@ -18,6 +18,7 @@ import type {
   Actor,
   Collection,
   CollectionDefinition,
+  CountOptions,
   FieldReason,
   Filter,
   FindOptions,
@@ -80,7 +81,7 @@ export interface Driver {
   loadDefinitions(): Promise<CollectionDefinition[]>;
   ensure(definition: CollectionDefinition): Promise<void>;
   find(def: CollectionDefinition, filter: Filter, options?: FindOptions): Promise<StoredDoc[]>;
-  count(def: CollectionDefinition, filter: Filter): Promise<number>;
+  count(def: CollectionDefinition, filter: Filter, options?: CountOptions): Promise<number>;
   /** Throws DuplicateKeyError; inserts nothing then. */
   insert(def: CollectionDefinition, docs: StoredDoc[]): Promise<void>;
   /** Replaces the document when its stored rev is still prevRev; false otherwise. */
@@ -313,9 +314,12 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     return doc ?? null;
   }
 
-  async count(filter?: Filter): Promise<number> {
+  async count(filter?: Filter, options: CountOptions = {}): Promise<number> {
+    const limit = options.limit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+      throw new InvalidStoreRequestError('invalidOption', { option: 'limit' });
     const def = await this.def(false);
-    return this.driver.count(def, this.scoped(filter));
+    return this.driver.count(def, this.scoped(filter), options);
   }
 
   async insertOne(doc: NewDoc): Promise<StoredDoc> {

@@ -8,6 +8,8 @@ export type { AuditEntry } from './core';
 export type { PathChange } from './diff';
 export type { GroupCount, GroupCountSpec, GroupDimension, GroupScalar } from './group-count';
 export { textMatch } from './guard';
+export { cappedTotal } from './capped-total';
+export type { CappedTotal } from './capped-total';
 export {
   DuplicateKeyError,
   ForbiddenQueryError,

@@ -27,6 +27,7 @@ import type { GroupCount, GroupCountSpec, GroupScalar } from './group-count';
 import { DuplicateKeyError, StoreError } from './port';
 import type {
   CollectionDefinition,
+  CountOptions,
   Filter,
   FindOptions,
   IndexDeclaration,
@@ -189,9 +190,13 @@ export class MongoDriver implements Driver {
     }, this.capabilities);
   }
 
-  count(def: CollectionDefinition, filter: Filter): Promise<number> {
+  count(def: CollectionDefinition, filter: Filter, options: CountOptions = {}): Promise<number> {
     refuseMissing(this.capabilities, filter);
-    return guarded(() => this.coll(def.name).countDocuments(filter, this.opts), this.capabilities);
+    const limit = options.limit === undefined ? {} : { limit: options.limit };
+    return guarded(
+      () => this.coll(def.name).countDocuments(filter, { ...this.opts, ...limit }),
+      this.capabilities,
+    );
   }
 
   async insert(def: CollectionDefinition, docs: StoredDoc[]): Promise<void> {

@@ -40,6 +40,15 @@ export interface FindOptions {
   projection?: Projection;
 }
 
+export interface CountOptions {
+  /**
+   * Count at most this many matches (a positive integer; MongoDB's countDocuments limit): a list
+   * asks for one more than the total it shows and says "N+" when it gets it (cappedTotal), so a
+   * needle matching 40,000 cases is not counted to the last one before its first page shows.
+   */
+  limit?: number;
+}
+
 export interface WriteOptions {
   /** The revision the writer read. When given and the stored rev differs, RevisionConflictError. */
   expectedRev?: number;
@@ -86,7 +95,8 @@ export interface Actor {
 export interface Collection<T extends object = Record<string, unknown>> {
   find(filter?: Filter, options?: FindOptions): Promise<StoredDoc<T>[]>;
   findOne(filter?: Filter, options?: Omit<FindOptions, 'limit'>): Promise<StoredDoc<T> | null>;
-  count(filter?: Filter): Promise<number>;
+  /** How many documents match; with `limit`, the smaller of that and the limit. */
+  count(filter?: Filter, options?: CountOptions): Promise<number>;
   insertOne(doc: NewDoc<T>): Promise<StoredDoc<T>>;
   insertMany(docs: NewDoc<T>[]): Promise<StoredDoc<T>[]>;
   /** Updates the first matching document; returns it after the update, or null when none matched. */
