@@ -103,4 +103,25 @@ describe('cli e2b', () => {
     expect(io.err.join('\n')).toMatch(/XSD/);
     expect(readdirSync(dir)).toEqual(['c.json']);
   });
+
+  it('checks a file against a business-rule pack: JSON lines, exit 1 on a rejection', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'e2b-check-'));
+    let io = capture();
+    expect(await run(['check', `${samples}fda-faers_FAERS2022Scenario1.xml`, '--profile', 'fda'])).toBe(0);
+    expect(io.out).toEqual([]);
+    // The postmarket example sent to the premarket route: FDA's R0004 and R0006 reject it.
+    const broken = readFileSync(`${samples}fda-faers_FAERS2022Scenario1.xml`, 'utf8').replace(
+      'extension="ZZFDA"',
+      'extension="ZZFDA_PREMKT"',
+    );
+    writeFileSync(join(dir, 'broken.xml'), broken);
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await run(['check', join(dir, 'broken.xml'), '--profile', 'fda', '--lang', 'zh'])).toBe(1);
+    const findings = io.out.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(findings.map((f) => f.ruleId)).toContain('fda.R0004');
+    expect(findings.find((f) => f.ruleId === 'fda.R0004')).toMatchObject({ severity: 'error', e2b: 'N.1.4' });
+    expect(String(findings[0]?.message)).toMatch(/[\u4e00-\u9fff]/);
+    expect(await run(['check', join(dir, 'broken.xml'), '--profile', 'nope'])).toBe(2);
+  });
 });

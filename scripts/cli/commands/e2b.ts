@@ -2,21 +2,30 @@
  * `npm run -s cli -- e2b import <file.xml|file.zip> --out <dir>`: one case JSON per report.
  * `npm run -s cli -- e2b export <case.json>... --format r3|r2 [--profile ich|fda|nmpa|ema] --out <file.xml>`
  * `npm run -s cli -- e2b ack <ack.xml>`: the parsed acknowledgement as JSON.
+ * `npm run -s cli -- e2b check <file.xml> --profile fda|nmpa|ema|ich`: the pre-send business-rule
+ *   pack (schemas/rules/presend) on the file, one JSON line per finding; exit 1 when one is rejection-level.
  * Exit 0 on success, 1 on refused input (reasons on stderr), 2 on wrong usage.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatMessage, isInterchangeError, parseXml, readAcknowledgement } from '@pv/engine';
+import {
+  checkMessage,
+  formatMessage,
+  isInterchangeError,
+  parseXml,
+  presendPacks,
+  readAcknowledgement,
+} from '@pv/engine';
 import { exportCases, readImportFile } from '../../../server/src/interchange/index';
 import type { Refusal } from '../../../server/src/interchange/index';
 
 export const summary =
-  'E2B interchange: import R3/R2 XML or zip to case JSON, export cases as R3/R2, read acknowledgements';
+  'E2B interchange: import R3/R2 XML or zip to case JSON, export cases as R3/R2, read acknowledgements, check a file against a business-rule pack';
 
 const catalogues = fileURLToPath(new URL('../../../schemas/i18n/interchange/', import.meta.url));
 const usage =
-  'Usage:\n  e2b import <file.xml|file.zip> --out <dir>\n  e2b export <case.json>... --format r3|r2 [--profile ich|fda|nmpa|ema] [--sender <id>] [--receiver <id>] --out <file.xml>\n  e2b ack <ack.xml>\nOptions: --lang zh|en (messages; default from LANG)';
+  'Usage:\n  e2b import <file.xml|file.zip> --out <dir>\n  e2b export <case.json>... --format r3|r2 [--profile ich|fda|nmpa|ema] [--sender <id>] [--receiver <id>] --out <file.xml>\n  e2b ack <ack.xml>\n  e2b check <file.xml> --profile fda|nmpa|ema|ich\nOptions: --lang zh|en (messages; default from LANG)';
 
 interface Parsed {
   positional: string[];
@@ -161,6 +170,35 @@ async function runAck(p: Parsed, report: (e: unknown, where?: string) => void): 
   }
 }
 
+/** One JSON line per finding (message in the chosen language); 1 when any is rejection-level. */
+function runCheck(p: Parsed, report: (e: unknown, where?: string) => void, lang: string): number {
+  const [file] = p.positional;
+  const profile = p.options.profile ?? '';
+  if (!file || !presendPacks[profile]) {
+    console.error(usage);
+    return 2;
+  }
+  try {
+    const result = checkMessage(new Uint8Array(readFileSync(file)), profile, { maxBytes: 64 * 1024 * 1024 });
+    for (const f of result.findings)
+      console.log(
+        JSON.stringify({
+          ruleId: f.ruleId,
+          severity: f.severity,
+          e2b: f.e2b,
+          xpath: f.xpath,
+          report: f.report,
+          messageId: f.messageId,
+          message: f.message[lang === 'zh' ? 'zh' : 'en'],
+        }),
+      );
+    return result.errorCount > 0 ? 1 : 0;
+  } catch (e) {
+    report(e, file);
+    return 1;
+  }
+}
+
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   const parsed = parseArgs(rest);
@@ -169,6 +207,7 @@ export async function run(args: string[]): Promise<number> {
   if (sub === 'import') return runImport(parsed, report);
   if (sub === 'export') return runExport(parsed, report);
   if (sub === 'ack') return runAck(parsed, report);
+  if (sub === 'check') return runCheck(parsed, report, lang);
   console.error(usage);
   return 2;
 }
