@@ -100,4 +100,9 @@ export interface CaseListDefinition {
   filters: CaseListFilter[];
   tabs: CaseListTab[];
   defaultSort: { field: string; direction: 'asc' | 'desc' };
+  /**
+   * The list counts matches up to this many; past it the total reads "N+" (`totalCapped`), so a
+   * short needle matching most cases does not wait for every match to be counted.
+   */
+  totalLimit: number;
 }

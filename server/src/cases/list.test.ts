@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseRig, demoProject, PASSWORD } from './testing';
 import { demoCaseContent } from './demo/factory';
+import { listCases } from './list';
+import { caseListDefinition } from '@pv/engine';
 
 const today = new Date('2026-11-21T08:00:00Z');
 const rig = await caseRig({ clock: { now: () => today } });
@@ -96,7 +98,22 @@ describe('case list', () => {
     expect(firstDates[0] <= firstDates[1]).toBe(true);
     const page3 = await search({ sort: { column: 'reportDateFirst', direction: 'asc' }, size: 2, page: 3 });
     expect(page3.body.data.items).toHaveLength(1);
+    expect(page3.body.data.totalCapped).toBe(false);
     expect((await search({ sort: { column: 'drugName' } })).body.code).toBe(400);
+  });
+
+  it('counts up to the declared limit and says when more match (the list shows "N+")', async () => {
+    const handle = rig.store.tenant('t1', { userId: 'entry' });
+    const first = await listCases(handle, { size: 2 }, [], 3);
+    expect(first).toMatchObject({ total: 3, totalCapped: true });
+    expect(first.items).toHaveLength(2);
+    // A page past the limit counts on to the end of that page, so the pager can offer the next one.
+    expect(await listCases(handle, { size: 2, page: 2 }, [], 3)).toMatchObject({
+      total: 4,
+      totalCapped: true,
+    });
+    expect(await listCases(handle, { size: 2 }, [], 5)).toMatchObject({ total: 5, totalCapped: false });
+    expect(caseListDefinition.totalLimit).toBeGreaterThanOrEqual(1000);
   });
 
   it('scopes the list to the request projects when it names them', async () => {

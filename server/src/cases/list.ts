@@ -6,8 +6,8 @@ import { caseListDefinition, codelists } from '@pv/engine';
 import type { CaseListFilter } from '@pv/engine';
 import { errors } from '../http';
 import type { JsonSchema } from '../http';
-import { textMatch } from '../store';
-import type { Filter, Handle, SortSpec } from '../store';
+import { cappedTotal, textMatch } from '../store';
+import type { CappedTotal, Filter, Handle, SortSpec } from '../store';
 import { C } from './collections';
 import type { CaseSummary } from './summary';
 import { pointerKey } from './summary';
@@ -240,17 +240,26 @@ export const toRow = (summary: SummaryRow): CaseListRow => ({
   deadline: summary.deadline,
 });
 
+/** A page of the case list; `totalCapped`: more than `total` cases match (the list shows "N+"). */
+export interface CaseListPage extends CappedTotal {
+  page: number;
+  size: number;
+  items: CaseListRow[];
+}
+
 export async function listCases(
   handle: Handle,
   query: CaseListQuery,
   projectIds: string[],
-): Promise<{ total: number; page: number; size: number; items: CaseListRow[] }> {
+  totalLimit = caseListDefinition.totalLimit,
+): Promise<CaseListPage> {
   const page = query.page ?? 1;
   const size = query.size ?? 20;
   const filter = listFilter(query, projectIds);
   const summaries = handle.collection<Omit<CaseSummary, '_id'>>(C.summaries);
-  const [total, docs] = await Promise.all([
-    summaries.count(filter),
+  const [{ total, totalCapped }, docs] = await Promise.all([
+    // Counted up to the declared limit, or to the end of the page asked for when that is further.
+    cappedTotal(summaries, filter, Math.max(totalLimit, page * size)),
     summaries.find(filter, {
       sort: listSort(query.sort),
       skip: (page - 1) * size,
@@ -258,7 +267,7 @@ export async function listCases(
       projection: { v: 1, state: 1, deadline: 1, ...SUMMARY_FIELDS },
     }),
   ]);
-  return { total, page, size, items: docs.map((doc) => toRow(doc as CaseSummary)) };
+  return { total, totalCapped, page, size, items: docs.map((doc) => toRow(doc as CaseSummary)) };
 }
 
 /**

@@ -169,7 +169,8 @@ export function caseRoutes(router: ModuleRouter, signer: Signer): void {
     },
     async (c, { body }) => {
       const scope = await listScope(callerOf(c), 'casemanagement:caseview');
-      if (emptyScope(scope)) return { total: 0, page: body?.page ?? 1, size: body?.size ?? 20, items: [] };
+      if (emptyScope(scope))
+        return { total: 0, totalCapped: false, page: body?.page ?? 1, size: body?.size ?? 20, items: [] };
       return listCases(tenantHandle(c), body ?? {}, scopeIds(scope));
     },
   );
