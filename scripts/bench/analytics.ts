@@ -7,7 +7,7 @@
  * of the tenant's projects): the p95 of each declared summary statistic and of a three-dimension
  * pivot (product x SOC x seriousness). Target <= 300 ms. Floor: the hand-written SQL of the same
  * aggregate on the same SQLite file (the store's generated columns where it has them, else
- * json_extract; json_each for drugs and reactions; GROUP BY), and the ratio.
+ * json_extract; the store's element tables for drugs and reactions; GROUP BY), and the ratio.
  * Not measured (not built): the event-level SOC -> PT tree and the signal table.
  */
 import Database from 'better-sqlite3';
@@ -17,6 +17,8 @@ import { reportCodesModule } from '../../server/src/report-codes';
 import { createUnblindingModule } from '../../server/src/unblinding';
 import { analyticsModule } from '../../server/src/analytics';
 import { STATISTICS } from '../../server/src/analytics/declarations';
+import { caseCollections } from '../../server/src/cases/collections';
+import { elementTableName } from '../../server/src/store/embedded';
 import { benchLine, percentile } from './measure';
 
 const TOTAL = Number(process.env.BENCH_ANALYTICS_CASES ?? 100_000);
@@ -100,6 +102,17 @@ const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_
 const at = (path: string) =>
   columns.find((c) => c.name.startsWith(`g_${path.replace(/\./g, '_')}_`))?.name ??
   `json_extract(doc, '$.${path}')`;
+const casesDefinition = caseCollections.find((c) => c.name === 'cases')!;
+/** The element table of an array and the column of a path in it (v<i>). */
+const element = (each: string) => {
+  const declared = casesDefinition.elements!.find((e) => e.each === each)!;
+  return {
+    table: elementTableName('cases', declared),
+    v: (path: string) => `v${declared.paths.indexOf(path)}`,
+  };
+};
+const drugs = element('drugs');
+const reactions = element('reactions');
 const base = `tenantId = ? AND ${at('state.validity')} = 'valid' AND ${at('report.studyProjectId')} IN ('p1')`;
 const baseT = `t.tenantId = ? AND t.${at('state.validity')} = 'valid' AND t.${at('report.studyProjectId')} IN ('p1')`;
 const entry = rig.as('entry');
@@ -113,12 +126,14 @@ for (const statistic of STATISTICS) {
   const fixed = Object.entries(statistic.fixed ?? {})
     .map(([id]) => ` AND ${at(id === 'susar' ? 'state.isSusar' : 'state.isSae')} = x'01'`)
     .join('');
-  const element = statistic.dimensions[0] === 'product' || statistic.dimensions[0] === 'soc';
-  const floorSql = element
-    ? statistic.dimensions[0] === 'product'
-      ? `SELECT json_extract(e.value, '$.drugName') k, COUNT(DISTINCT t._id) n FROM c_cases t, json_each(t.doc, '$.drugs') e WHERE ${baseT}${fixed} AND json_extract(e.value, '$.drugCharacterisation') IN ('1','3') GROUP BY k`
-      : `SELECT json_extract(e.value, '$.meddraSocCode') k, COUNT(DISTINCT t._id) n FROM c_cases t, json_each(t.doc, '$.reactions') e WHERE ${baseT}${fixed} GROUP BY k`
-    : statistic.dimensions[0] === 'receivedMonth'
+  const perElement = statistic.dimensions[0] === 'product' || statistic.dimensions[0] === 'soc';
+  const floorSql = perElement
+    ? statistic.dimensions.join() === 'product,concomitant'
+      ? `SELECT s.${drugs.v('drugName')} p, c.${drugs.v('drugName')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${drugs.table}" s, "${drugs.table}" c WHERE s._id = t._id AND c._id = t._id AND ${baseT} AND s.${drugs.v('drugCharacterisation')} IN ('1','3') AND c.${drugs.v('drugCharacterisation')} = '2' GROUP BY p, k`
+      : statistic.dimensions[0] === 'product'
+        ? `SELECT e.${drugs.v('drugName')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${drugs.table}" e WHERE e._id = t._id AND ${baseT}${fixed.replace(/ AND /g, ' AND t.')} AND e.${drugs.v('drugCharacterisation')} IN ('1','3') GROUP BY k`
+        : `SELECT e.${reactions.v('meddraSocCode')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${reactions.table}" e WHERE e._id = t._id AND ${baseT}${fixed.replace(/ AND /g, ' AND t.')} GROUP BY k`
+    : statistic.dimensions[0] === 'receivedMonth' || statistic.dimensions[0] === 'receivedQuarter'
       ? `SELECT substr(${at('report.reportDateFirst')}, 1, 6) k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`
       : `SELECT ${at(
           {
@@ -128,6 +143,7 @@ for (const statistic of STATISTICS) {
             serious: 'state.isSae',
             versionType: 'state.versionType',
             workflowNode: 'state.workflowNode',
+            ageGroup: 'patient.ageGroup',
           }[statistic.dimensions[0]!] ?? 'report.reportType',
         )} k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`;
   lines.push(
@@ -142,7 +158,7 @@ lines.push(
   await measure(
     'analytics-pivot-product-soc-serious-p95',
     () => ok('/analytics/pivot', { dimensions: ['product', 'soc', 'serious'] }),
-    `SELECT json_extract(d.value, '$.drugName') p, json_extract(r.value, '$.meddraSocCode') s, ${at('state.isSae')} k, COUNT(DISTINCT t._id) n FROM c_cases t, json_each(t.doc, '$.drugs') d, json_each(t.doc, '$.reactions') r WHERE ${baseT} AND json_extract(d.value, '$.drugCharacterisation') IN ('1','3') GROUP BY p, s, k`,
+    `SELECT d.${drugs.v('drugName')} p, r.${reactions.v('meddraSocCode')} s, t.${at('state.isSae')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${drugs.table}" d, "${reactions.table}" r WHERE d._id = t._id AND r._id = t._id AND ${baseT} AND d.${drugs.v('drugCharacterisation')} IN ('1','3') GROUP BY p, s, k`,
   ),
 );
 db.close();

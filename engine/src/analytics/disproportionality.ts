@@ -43,6 +43,21 @@ export interface TwoByTwo {
   d: number;
 }
 
+/** The figures of a signal-table row, in the order the CLI prints them and the route answers them. */
+export const SIGNAL_FIGURES = [
+  'a',
+  'b',
+  'c',
+  'd',
+  'prr',
+  'chi2',
+  'ror',
+  'rorLower',
+  'rorUpper',
+  'ic',
+  'ic025',
+] as const satisfies readonly (keyof TwoByTwo | keyof Disproportionality)[];
+
 export interface Disproportionality {
   prr: number | null;
   chi2: number | null;

@@ -9,7 +9,13 @@
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { DictionaryFormatError, SignalCounter, parseMeddraRelease, signalTable } from '@pv/engine';
+import {
+  DictionaryFormatError,
+  SignalCounter,
+  SIGNAL_FIGURES,
+  parseMeddraRelease,
+  signalTable,
+} from '@pv/engine';
 import type { MeddraRelease, SignalEventLevel } from '@pv/engine';
 import { filesFromDirectory } from '../../../server/src/dictionaries';
 import { createTranslator } from '../../../server/src/i18n';
@@ -19,21 +25,7 @@ export const summary =
   'signals CASES.jsonl --by term|pt|soc [--meddra DIR] [--min-cases 3]: disproportionality (PRR, ROR, IC) per suspect drug x event';
 
 const LEVELS: readonly SignalEventLevel[] = ['term', 'pt', 'soc'];
-const FIELDS = [
-  'drug',
-  'event',
-  'a',
-  'b',
-  'c',
-  'd',
-  'prr',
-  'chi2',
-  'ror',
-  'rorLower',
-  'rorUpper',
-  'ic',
-  'ic025',
-];
+const FIELDS = ['drug', 'event', ...SIGNAL_FIGURES];
 
 interface Options {
   file: string;

@@ -15,11 +15,18 @@ export interface DimensionDeclaration {
   path: string;
   each?: string;
   where?: { path: string; in: Scalar[] }[];
+  /** Reads its own element of `each` (a concomitant drug beside the suspect drug of the same case). */
+  element?: string;
   /** The element's value is masked for a reader without the unblinded view (schemas/reports/blinding.json). */
   blindedMask?: boolean;
   codelist?: string;
   /** Keep the first characters of a text value (a date's month: 6). */
   prefix?: number;
+  /**
+   * Months (YYYYMM, a prefix of 6) folded into quarters (YYYYQn) after the count: exact for a
+   * document path, where each case has one month.
+   */
+  fold?: 'quarter';
   meddra?: 'soc' | 'pt';
   e2b?: string;
   labels: Labels;
@@ -53,6 +60,12 @@ export const STATISTICS = statisticsFile.statistics as StatisticDeclaration[];
 export const dimensionById = new Map(DIMENSIONS.map((d) => [d.id, d]));
 export const filterById = new Map(FILTERS.map((f) => [f.id, f]));
 export const statisticById = new Map(STATISTICS.map((s) => [s.id, s]));
+
+for (const d of DIMENSIONS)
+  if (d.fold && (d.each || d.prefix !== 6))
+    throw new Error(
+      `schemas/analytics/dimensions.json ${d.id}: a quarter folds a document's month (prefix 6)`,
+    );
 
 for (const statistic of STATISTICS) {
   for (const id of [...statistic.dimensions, ...Object.keys(statistic.fixed ?? {})]) {

@@ -13,7 +13,7 @@ import type { Disproportionality, SignalFlags } from '@pv/engine';
 import { listScope, C as caseCollections } from '../cases';
 import type { Caller } from '../http';
 import { errors } from '../http';
-import type { Filter, GroupDimension, GroupScalar } from '../store';
+import type { Filter, GroupCount, GroupDimension, GroupScalar } from '../store';
 import { mayUnblind } from '../unblinding';
 import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
 import type { DimensionDeclaration, Labels, StatisticDeclaration } from './declarations';
@@ -154,6 +154,7 @@ function groupDimension(d: DimensionDeclaration, blinded: boolean): GroupDimensi
   return {
     name: d.id,
     each: d.each,
+    ...(d.element ? { element: d.element } : {}),
     path: d.path,
     ...(blinded && d.blindedMask ? { mask: { when: BLINDED_DRUG, value: BLINDED_VALUE } } : {}),
   };
@@ -191,13 +192,20 @@ async function count(
   };
   const cases = caller.tenant.collection(caseCollections.cases);
   const where = dimensions.flatMap((d) =>
-    d.each && d.where ? d.where.map((w) => ({ each: d.each!, ...w })) : [],
+    d.each && d.where
+      ? d.where.map((w) => ({ each: d.each!, ...(d.element ? { element: d.element } : {}), ...w }))
+      : [],
   );
-  // Two dimensions over the same array but different element conditions would have to read two
-  // different elements of it: refused rather than answered wrongly.
+  // Two dimensions reading the same element of an array under different conditions would have to
+  // read two different elements: refused rather than answered wrongly (`element` names another).
   const conflicting = dimensions.some((a) =>
     dimensions.some(
-      (b) => a !== b && a.each && a.each === b.each && JSON.stringify(a.where) !== JSON.stringify(b.where),
+      (b) =>
+        a !== b &&
+        a.each &&
+        a.each === b.each &&
+        a.element === b.element &&
+        JSON.stringify(a.where) !== JSON.stringify(b.where),
     ),
   );
   if (conflicting) throw errors.badRequest('analytics.dimensionsConflict');
@@ -212,12 +220,34 @@ async function count(
   return {
     blinded,
     total,
-    rows: groups.map((g) => ({
+    rows: folded(dimensions, groups).map((g) => ({
       key: g.key,
       labels: Object.fromEntries(dimensions.map((d) => [d.id, valueLabel(d, g.key[d.id] ?? null, caller)])),
       count: g.count,
     })),
   };
+}
+
+/** `2026` `05` -> `2026Q2`; a value that is not a month stays as it is (unknown: null). */
+function quarterOf(month: GroupScalar): GroupScalar {
+  if (typeof month !== 'string' || !/^[0-9]{6}$/.test(month)) return month;
+  return `${month.slice(0, 4)}Q${Math.ceil(Number(month.slice(4)) / 3)}`;
+}
+
+/** Months folded into quarters where a dimension declares it: groups of one quarter summed. */
+function folded(dimensions: DimensionDeclaration[], groups: GroupCount[]): GroupCount[] {
+  if (!dimensions.some((d) => d.fold)) return groups;
+  const merged = new Map<string, GroupCount>();
+  for (const g of groups) {
+    const key = Object.fromEntries(
+      dimensions.map((d) => [d.id, d.fold ? quarterOf(g.key[d.id] ?? null) : (g.key[d.id] ?? null)]),
+    );
+    const id = JSON.stringify(dimensions.map((d) => key[d.id]));
+    const found = merged.get(id);
+    if (found) found.count += g.count;
+    else merged.set(id, { key, count: g.count });
+  }
+  return [...merged.values()].sort((a, b) => b.count - a.count);
 }
 
 export async function runStatistic(

@@ -106,8 +106,15 @@ export const caseCollections: CollectionDefinition[] = [
           'report.cnReportClassify': 1,
           'state.workflowNode': 1,
           'state.versionType': 1,
+          'patient.ageGroup': 1,
         },
       },
+    ],
+    // The drug and reaction paths the pooled-analysis dimensions read (schemas/analytics), kept per
+    // element by the embedded store: a count by product or SOC reads them instead of each case's JSON.
+    elements: [
+      { each: 'drugs', paths: ['drugName', 'drugCharacterisation', 'isClinicalDrug', 'isBlind'] },
+      { each: 'reactions', paths: ['meddraSocCode', 'meddraPtCode', 'reactionResult'] },
     ],
   },
   {

@@ -859,6 +859,69 @@ for (const backend of backends) {
         expect(plain.some((g) => g.key.sex === true) && plain.some((g) => g.key.sex === 1)).toBe(true);
         const other = await b.collection('grouped').groupCount({ by: [{ name: 'v', path: 'validity' }] });
         expect(other.reduce((sum, g) => sum + g.count, 0)).toBe(50);
+        // The same documents with the items' paths declared as an element table (the embedded
+        // store's per-element rows, filled at the declaration and kept by each write).
+        await store.define({
+          name: 'grouped_el',
+          scope: 'tenant',
+          indexes: [{ fields: { validity: 1 } }],
+          elements: [{ each: 'items', paths: ['role', 'code'] }],
+        });
+        const perElement = a.collection('grouped_el');
+        await perElement.insertMany(docs.slice(0, 120));
+        await store.define({
+          name: 'grouped_el',
+          scope: 'tenant',
+          indexes: [{ fields: { validity: 1 } }],
+          elements: [{ each: 'items', paths: ['code', 'role'] }],
+        });
+        await perElement.insertMany(docs.slice(120).map((d) => ({ ...d, validity: 'deleted' })));
+        for (const d of docs.slice(120))
+          await perElement.updateOne({ _id: d._id }, { $set: { validity: d.validity } });
+        await perElement.insertOne({
+          _id: 'gone',
+          validity: 'valid',
+          items: [{ code: 'c1', role: '1' }],
+          tags: ['a'],
+        });
+        expect(await perElement.deleteOne({ _id: 'gone' })).toBe(true);
+        const declared = await perElement.groupCount(spec({ validity: 'valid' }));
+        expect(order(rows(declared))).toEqual(order(brute((d) => d.validity === 'valid')));
+        // The same array read twice: each item of role 1 with each item of role 2 of the document.
+        const pairs = {
+          filter: { validity: 'valid' },
+          by: [
+            { name: 'code', each: 'items', path: 'code' },
+            { name: 'other', each: 'items', element: 'other', path: 'code' },
+          ],
+          where: [
+            { each: 'items', path: 'role', in: ['1'] },
+            { each: 'items', element: 'other', path: 'role', in: ['2'] },
+          ],
+        };
+        const role = (doc: Record<string, unknown>, r: string) =>
+          elements(doc.items).filter((e) => field(e, 'role') === r);
+        const pairCounts = new Map<string, number>();
+        for (const doc of docs.filter((d) => d.validity === 'valid')) {
+          const keys = new Set<string>();
+          for (const x of role(doc, '1'))
+            for (const y of role(doc, '2'))
+              keys.add(JSON.stringify([scalar(field(x, 'code')), scalar(field(y, 'code'))]));
+          for (const key of keys) pairCounts.set(key, (pairCounts.get(key) ?? 0) + 1);
+        }
+        const expected = order([...pairCounts].map(([key, n]) => [...(JSON.parse(key) as unknown[]), n]));
+        const pairRows = (groups: { key: Record<string, unknown>; count: number }[]) =>
+          order(groups.map((g) => [g.key.code, g.key.other, g.count]));
+        expect(expected.length).toBeGreaterThan(3);
+        expect(pairRows(await a.collection('grouped').groupCount(pairs))).toEqual(expected);
+        expect(pairRows(await perElement.groupCount(pairs))).toEqual(expected);
+        const pairPipeline = groupCountPipeline({ validity: 'valid' }, { ...pairs, filter: {} });
+        await orRefused(
+          pairPipeline,
+          () => a.collection('grouped').aggregate<{ _id: Record<string, unknown>; n: number }>(pairPipeline),
+          (result) =>
+            expect(order(result.map((r) => [r._id.k0 ?? null, r._id.k1 ?? null, r.n]))).toEqual(expected),
+        );
       });
     });
 

@@ -159,11 +159,13 @@ export class CoreStore implements Store, StoreAdmin {
     if (definition.scope !== 'tenant' && definition.scope !== 'platform') {
       throw new InvalidStoreRequestError('invalidCollectionName', { collection: definition.name });
     }
-    for (const index of definition.indexes ?? []) {
-      for (const path of Object.keys(index.fields)) {
-        if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(path)) {
-          throw new InvalidStoreRequestError('invalidIndexPath', { collection: definition.name, path });
-        }
+    const paths = [
+      ...(definition.indexes ?? []).flatMap((index) => Object.keys(index.fields)),
+      ...(definition.elements ?? []).flatMap((e) => [e.each, ...e.paths]),
+    ];
+    for (const path of paths) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(path)) {
+        throw new InvalidStoreRequestError('invalidIndexPath', { collection: definition.name, path });
       }
     }
     await this.driver.ensure(definition);

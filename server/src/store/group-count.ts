@@ -9,7 +9,9 @@
  *   null, an object or an array there all count as null.
  * - `each` names an array reached through objects only (not through another array): the document
  *   is read once per element (a scalar or object there is one element; missing, null or an empty
- *   array: the document is not counted). Dimensions with the same `each` read the same element.
+ *   array: the document is not counted). Dimensions and conditions with the same `each` and
+ *   `element` read the same element; another `element` name reads the array again, independently
+ *   (a case's suspect drug with each of its concomitant drugs).
  * - `where` keeps only elements whose value at a path is one of the listed scalars.
  * - A document counts once per distinct key, however many of its elements give that key.
  */
@@ -23,6 +25,8 @@ export interface GroupDimension {
   name: string;
   /** Dotted path to an array: the value is read in each element. */
   each?: string;
+  /** With `each`: a name for the element read, when the array is read twice (see above). */
+  element?: string;
   /** Dotted path of the value, in the document, or in the element with `each` (absent: the element itself). */
   path?: string;
   /**
@@ -37,6 +41,8 @@ export interface GroupDimension {
 export interface GroupElementCondition {
   /** The array (a dimension's `each`, or another: then the document counts when some element matches). */
   each: string;
+  /** The dimension's `element` whose element this condition keeps. */
+  element?: string;
   /** Dotted path in the element (absent: the element itself). */
   path?: string;
   /** The element's value is one of these; or, with `present`, any scalar (not null, missing, an object or an array). */
@@ -78,6 +84,8 @@ export function checkGroupCountSpec(spec: GroupCountSpec): void {
       throw fail(`name ${String(dimension?.name)}`);
     names.add(dimension.name);
     checkPath(dimension.each, true);
+    if (dimension.element !== undefined && (dimension.each === undefined || !NAME.test(dimension.element)))
+      throw fail('element');
     checkPath(dimension.path, dimension.each !== undefined);
     if (
       dimension.prefix !== undefined &&
@@ -101,6 +109,7 @@ export function checkGroupCountSpec(spec: GroupCountSpec): void {
   }
   for (const condition of spec.where ?? []) {
     checkPath(condition?.each, false);
+    if (condition.element !== undefined && !NAME.test(condition.element)) throw fail('element');
     checkPath(condition.path, true);
     if (condition.present === true ? condition.in !== undefined : condition.present !== undefined)
       throw fail('where');
@@ -138,12 +147,23 @@ export function withPrefix(d: GroupDimension, value: GroupScalar): GroupScalar {
   return typeof value === 'string' ? [...value].slice(0, d.prefix).join('') : null;
 }
 
-/** The arrays a spec reads, in first-use order (dimensions first, then conditions). */
+/** The element a dimension or condition reads: its array, `#` and the element's name if it has one. */
+export function slotOf(x: { each?: string; element?: string }): string | undefined {
+  if (x.each === undefined) return undefined;
+  return x.element === undefined ? x.each : `${x.each}#${x.element}`;
+}
+
+/** The array of an element slot. */
+export function arrayOfSlot(slot: string): string {
+  return slot.split('#')[0]!;
+}
+
+/** The elements a spec reads (slotOf), in first-use order (dimensions first, then conditions). */
 export function arraysOf(spec: GroupCountSpec): string[] {
   return [
     ...new Set([
-      ...spec.by.flatMap((d) => (d.each ? [d.each] : [])),
-      ...(spec.where ?? []).map((c) => c.each),
+      ...spec.by.flatMap((d) => (d.each ? [slotOf(d)!] : [])),
+      ...(spec.where ?? []).map((c) => slotOf(c)!),
     ]),
   ];
 }
@@ -165,7 +185,13 @@ export function groupScalar(value: unknown): GroupScalar {
   return null;
 }
 
-function elementsOf(doc: unknown, each: string): unknown[] {
+/** An element's value at a path, as a key value (what the embedded store's element rows hold). */
+export function elementScalar(element: unknown, path: string): GroupScalar {
+  return groupScalar(valueAt(element, path));
+}
+
+/** The elements a spec's `each` reads in a document. */
+export function elementsOf(doc: unknown, each: string): unknown[] {
   const value = valueAt(doc, each);
   if (value === undefined || value === null) return [];
   return Array.isArray(value) ? value : [value];
@@ -187,8 +213,8 @@ export class GroupCounter {
   add(doc: unknown): void {
     const chosen = new Map<string, unknown[]>();
     for (const each of this.arrays) {
-      const conditions = (this.spec.where ?? []).filter((c) => c.each === each);
-      const elements = elementsOf(doc, each).filter((element) =>
+      const conditions = (this.spec.where ?? []).filter((c) => slotOf(c) === each);
+      const elements = elementsOf(doc, arrayOfSlot(each)).filter((element) =>
         conditions.every((c) => meets(c, groupScalar(valueAt(element, c.path)))),
       );
       if (elements.length === 0) return;
@@ -204,7 +230,7 @@ export class GroupCounter {
         return;
       }
       const key: Record<string, GroupScalar> = {};
-      for (const d of this.spec.by) key[d.name] = dimensionValue(d, d.each ? picked.get(d.each) : doc);
+      for (const d of this.spec.by) key[d.name] = dimensionValue(d, d.each ? picked.get(slotOf(d)!) : doc);
       const id = JSON.stringify(this.spec.by.map((d) => key[d.name]));
       if (seen.has(id)) return;
       seen.add(id);
@@ -262,12 +288,20 @@ export function topFields(spec: GroupCountSpec): string[] {
  */
 export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeline {
   const arrays = arraysOf(spec);
-  const field = (each: string | undefined, path: string | undefined) =>
-    `$${[each, path].filter((p) => p !== undefined).join('.')}`;
+  // A named element is unwound from a copy of its array (`_g<i>`); an unnamed one in place.
+  const unwound = new Map(arrays.map((slot, i) => [slot, slot.includes('#') ? `_g${i}` : slot]));
+  const field = (slot: string | undefined, path: string | undefined) =>
+    `$${[slot === undefined ? undefined : unwound.get(slot), path].filter((p) => p !== undefined).join('.')}`;
   const pipeline: Pipeline = [{ $match: filter }];
+  const copies = arrays.filter((slot) => unwound.get(slot) !== slot);
+  // Copied before any unwinding, so each copy holds the whole array.
+  if (copies.length)
+    pipeline.push({
+      $addFields: Object.fromEntries(copies.map((slot) => [unwound.get(slot)!, `$${arrayOfSlot(slot)}`])),
+    });
   for (const each of arrays) {
-    pipeline.push({ $unwind: `$${each}` });
-    const conditions = (spec.where ?? []).filter((c) => c.each === each);
+    pipeline.push({ $unwind: `$${unwound.get(each)!}` });
+    const conditions = (spec.where ?? []).filter((c) => slotOf(c) === each);
     if (conditions.length)
       pipeline.push({
         $match: {
@@ -282,7 +316,7 @@ export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeli
   if (arrays.length === 0) {
     pipeline.push({
       $group: {
-        _id: Object.fromEntries(spec.by.map((d, i) => [`k${i}`, field(d.each, d.path)])),
+        _id: Object.fromEntries(spec.by.map((d, i) => [`k${i}`, field(slotOf(d), d.path)])),
         n: { $sum: 1 },
       },
     });
@@ -305,12 +339,12 @@ export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeli
     d.mask
       ? {
           $cond: [
-            { $or: d.mask.when.map((c) => ({ $in: [scalar(field(d.each, c.path)), c.in] })) },
+            { $or: d.mask.when.map((c) => ({ $in: [scalar(field(slotOf(d), c.path)), c.in] })) },
             d.mask.value,
-            cut(d, scalar(field(d.each, d.path))),
+            cut(d, scalar(field(slotOf(d), d.path))),
           ],
         }
-      : cut(d, scalar(field(d.each, d.path)));
+      : cut(d, scalar(field(slotOf(d), d.path)));
   pipeline.push(
     {
       $group: {

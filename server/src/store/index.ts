@@ -32,6 +32,7 @@ export type {
   FieldReason,
   Filter,
   Handle,
+  ElementTableDeclaration,
   IndexDeclaration,
   PlatformHandle,
   SortSpec,

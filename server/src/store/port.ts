@@ -83,8 +83,23 @@ export interface CollectionDefinition {
   /** 'tenant' collections are reached through a TenantHandle; 'platform' ones through the platform handle. */
   scope: 'tenant' | 'platform';
   indexes?: IndexDeclaration[];
+  /** Arrays whose elements a grouped count reads (see ElementTableDeclaration). */
+  elements?: ElementTableDeclaration[];
   /** When true every insert, update and delete writes an audit entry. */
   audited?: boolean;
+}
+
+/**
+ * An array of the documents whose elements grouped counts read by these paths (a case's drugs by
+ * name and role). The embedded store keeps one row per element with these values in columns, so a
+ * count over the elements reads them there instead of parsing each document's JSON; MongoDB reads
+ * the elements where they are and needs nothing.
+ */
+export interface ElementTableDeclaration {
+  /** Dotted path of the array, through objects only. */
+  each: string;
+  /** Dotted paths inside an element. */
+  paths: string[];
 }
 
 export interface Actor {
