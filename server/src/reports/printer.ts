@@ -1,8 +1,8 @@
 /**
  * PDF printing by Chromium (playwright-core, headless): one browser is kept warm for the process, with
  * up to two warm pages (each in its own context, scripts off, every request refused) that print one
- * document at a time. Fonts are the system's (fonts-noto-cjk for
- * Chinese); Chromium embeds the subset of each font a document uses.
+ * document at a time. Fonts are the system's (fonts-wqy-zenhei for Chinese, fonts-noto-cjk as the
+ * templates' fallback); Chromium embeds the subset of each font a document uses.
  */
 import { PDFDocument } from 'pdf-lib';
 import { chromium } from 'playwright-core';
@@ -83,9 +83,9 @@ export async function printPdf(html: string): Promise<Uint8Array> {
 
 /**
  * Prints several documents laid out in one HTML (each starting on a new page) in one pass and
- * splits the PDF by their page counts. Chromium writes the CJK fonts (CFF outlines) as Type 3 fonts,
- * converting every glyph used: one pass converts them once for all the documents instead of once
- * each. Answers null when the printed page count is not the sum of the parts' (a layout that broke
+ * splits the PDF by their page counts: one page load, layout and font subset for the batch instead
+ * of one each (and with the Noto CJK fallback, which Chromium writes as Type 3 fonts, one glyph
+ * conversion). Answers null when the printed page count is not the sum of the parts' (a layout that broke
  * a page differently): the caller prints them one by one instead.
  */
 export async function printPdfParts(
