@@ -603,7 +603,12 @@ export class EmbeddedDriver implements Driver {
    */
   private recomputeFlags(info: TableInfo): void {
     const flags: Flags = {};
-    const paths = [...info.columns.keys()].map((path) => ({ path, parts: path.split('.') }));
+    // Only paths flagged before, whose side-table rows exist: a path declared by this define is
+    // flagged by refreshFlags after the rebuild, which also writes its rows.
+    const before = this.state.flags(info.def.name);
+    const paths = [...info.columns.keys()]
+      .filter((path) => before[path])
+      .map((path) => ({ path, parts: path.split('.') }));
     const batch = this.db.prepare<[string], Row>(
       `SELECT doc FROM "${info.table}" WHERE _id > ? ORDER BY _id LIMIT 1000`,
     );

@@ -78,3 +78,25 @@ it('upgrades a file from before stored columns and side-table booleans without l
   expect(check.prepare('SELECT count(*) AS n FROM m_cases').get()).toEqual({ n: 0 });
   check.close();
 });
+
+it('fills the side table of an array path a later define declares on stored documents', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pv-store-upgrade-'));
+  dirs.push(dataDir);
+  const store = await openStore({ dataDir });
+  const first: CollectionDefinition = {
+    name: 'queries',
+    scope: 'tenant',
+    indexes: [{ fields: { code: 1 } }],
+  };
+  await store.define(first);
+  const queries = store.tenant('T', { userId: 'alice' }).collection('queries');
+  await queries.insertMany([
+    { _id: 'q1', code: 'Q1', pointers: ['/report/reportDateLast', '/patient/birthday'] },
+    { _id: 'q2', code: 'Q2', pointers: ['/patient/birthday'] },
+  ]);
+  // A new array path: the table is rebuilt with its column, and its values reach the side table.
+  await store.define({ ...first, indexes: [...first.indexes!, { fields: { pointers: 1 } }] });
+  expect((await queries.find({ pointers: '/patient/birthday' })).map((d) => d._id)).toEqual(['q1', 'q2']);
+  expect(await queries.count({ pointers: '/report/reportDateLast' })).toBe(1);
+  await store.close();
+});
