@@ -915,6 +915,50 @@ for (const backend of backends) {
         expect(expected.length).toBeGreaterThan(3);
         expect(pairRows(await a.collection('grouped').groupCount(pairs))).toEqual(expected);
         expect(pairRows(await perElement.groupCount(pairs))).toEqual(expected);
+        // Codes mapped to their group (a PT to its HLT): a document counts once per group.
+        const mapped = {
+          by: [
+            { name: 'group', each: 'items', path: 'code', map: { c1: 'A', c2: 'A', c3: 'B' } },
+            { name: 'v', path: 'validity', map: { valid: 'ok' } },
+          ],
+        };
+        const groupOf = (v: unknown) => (v === 'c1' || v === 'c2' ? 'A' : v === 'c3' ? 'B' : null);
+        const mappedCounts = new Map<string, number>();
+        for (const doc of docs) {
+          const keys = new Set(
+            elements(doc.items).map((e) =>
+              JSON.stringify([groupOf(field(e, 'code')), doc.validity === 'valid' ? 'ok' : null]),
+            ),
+          );
+          for (const key of keys) mappedCounts.set(key, (mappedCounts.get(key) ?? 0) + 1);
+        }
+        const mappedExpected = order(
+          [...mappedCounts].map(([key, n]) => [...(JSON.parse(key) as unknown[]), n]),
+        );
+        const mappedRows = (groups: { key: Record<string, unknown>; count: number }[]) =>
+          order(groups.map((g) => [g.key.group, g.key.v, g.count]));
+        expect(mappedRows(await a.collection('grouped').groupCount(mapped))).toEqual(mappedExpected);
+        expect(mappedRows(await perElement.groupCount(mapped))).toEqual(mappedExpected);
+        expect(
+          mappedRows(
+            await a
+              .collection('grouped')
+              .groupCount({ ...mapped, filter: { flag: { $in: [true, false, null] } } }),
+          ),
+        ).toEqual(mappedExpected);
+        const mappedPipeline = groupCountPipeline({}, mapped);
+        await orRefused(
+          mappedPipeline,
+          () =>
+            a.collection('grouped').aggregate<{ _id: Record<string, unknown>; n: number }>(mappedPipeline),
+          (result) =>
+            expect(order(result.map((r) => [r._id.k0 ?? null, r._id.k1 ?? null, r.n]))).toEqual(
+              mappedExpected,
+            ),
+        );
+        await expect(
+          a.collection('grouped').groupCount({ by: [{ name: 'x', path: 'sex', map: { $x: 'y' } }] }),
+        ).rejects.toBeInstanceOf(InvalidStoreRequestError);
         const pairPipeline = groupCountPipeline({ validity: 'valid' }, { ...pairs, filter: {} });
         await orRefused(
           pairPipeline,

@@ -1039,10 +1039,18 @@ export class EmbeddedDriver implements Driver {
         params.push(...c.in!.map(sqlScalar));
       }
       const keyParams: unknown[] = [];
-      const cut = (d: GroupDimension, expression: string): string =>
+      const prefixed = (d: GroupDimension, expression: string): string =>
         d.prefix === undefined
           ? expression
           : `CASE WHEN typeof(${expression}) = 'text' THEN substr(${expression}, 1, ${d.prefix}) END`;
+      // A text value as a label of the map's JSON object (`->>` takes a text not starting with $
+      // as a label); map keys never start with $ (checked), so such a value finds nothing.
+      const cut = (d: GroupDimension, expression: string): string => {
+        if (d.map === undefined) return prefixed(d, expression);
+        const v = prefixed(d, expression);
+        keyParams.push(JSON.stringify(d.map));
+        return `CASE WHEN typeof(${v}) = 'text' AND substr(${v}, 1, 1) <> '$' THEN ? ->> ${v} END`;
+      };
       const keys = spec.by.map((d, i) => {
         if (!d.mask) return `${cut(d, value(slotOf(d), d.path))} AS k${i}`;
         const when = d.mask.when.map((c) => {

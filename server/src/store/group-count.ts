@@ -36,6 +36,11 @@ export interface GroupDimension {
   mask?: { when: { path: string; in: (string | number | boolean)[] }[]; value: string };
   /** The first `prefix` characters of a text value (a month of a YYYYMMDD date: 6); other values null. */
   prefix?: number;
+  /**
+   * Text value -> the key it counts under (a MedDRA PT code -> its HLT code), after `prefix`; a
+   * value not listed, or not a text, counts under null. A case counts once per mapped key.
+   */
+  map?: Record<string, string>;
 }
 
 export interface GroupElementCondition {
@@ -66,6 +71,7 @@ const NAME = /^[A-Za-z][A-Za-z0-9_]{0,40}$/;
 const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export const MAX_GROUP_DIMENSIONS = 4;
 const MAX_CONDITION_VALUES = 200;
+const MAX_MAP_ENTRIES = 100_000;
 
 function checkPath(path: unknown, optional: boolean): void {
   if (path === undefined && optional) return;
@@ -92,6 +98,17 @@ export function checkGroupCountSpec(spec: GroupCountSpec): void {
       (!Number.isInteger(dimension.prefix) || dimension.prefix < 1 || dimension.prefix > 32)
     )
       throw fail('prefix');
+    if (dimension.map !== undefined) {
+      const map: unknown = dimension.map;
+      if (
+        map === null ||
+        typeof map !== 'object' ||
+        Array.isArray(map) ||
+        Object.keys(map).length > MAX_MAP_ENTRIES ||
+        !Object.entries(map).every(([k, v]) => typeof v === 'string' && !k.startsWith('$'))
+      )
+        throw fail('map');
+    }
     if (dimension.mask !== undefined) {
       const { when, value } = dimension.mask;
       if (
@@ -141,10 +158,16 @@ export function dimensionValue(d: GroupDimension, source: unknown): GroupScalar 
   return withPrefix(d, groupScalar(valueAt(source, d.path)));
 }
 
-/** A key value cut to the dimension's prefix (characters, as SQL substr and $substrCP count). */
+/** A key value cut to the dimension's prefix (characters, as SQL substr and $substrCP count), then mapped. */
 export function withPrefix(d: GroupDimension, value: GroupScalar): GroupScalar {
-  if (d.prefix === undefined) return value;
-  return typeof value === 'string' ? [...value].slice(0, d.prefix).join('') : null;
+  const cut =
+    d.prefix === undefined
+      ? value
+      : typeof value === 'string'
+        ? [...value].slice(0, d.prefix).join('')
+        : null;
+  if (d.map === undefined) return cut;
+  return typeof cut === 'string' && Object.hasOwn(d.map, cut) ? d.map[cut]! : null;
 }
 
 /** The element a dimension or condition reads: its array, `#` and the element's name if it has one. */
@@ -329,11 +352,36 @@ export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeli
       null,
     ],
   });
-  const cut = (d: GroupDimension, expression: unknown): unknown =>
+  const prefixed = (d: GroupDimension, expression: unknown): unknown =>
     d.prefix === undefined
       ? expression
       : {
           $cond: [{ $eq: [{ $type: expression }, 'string'] }, { $substrCP: [expression, 0, d.prefix] }, null],
+        };
+  // The listed pair whose first item is the text value, its second item; none: missing (null).
+  const cut = (d: GroupDimension, expression: unknown): unknown =>
+    d.map === undefined
+      ? prefixed(d, expression)
+      : {
+          $let: {
+            vars: { v: prefixed(d, expression) },
+            in: {
+              $arrayElemAt: [
+                {
+                  $map: {
+                    input: {
+                      $filter: {
+                        input: { $literal: Object.entries(d.map) },
+                        cond: { $eq: [{ $arrayElemAt: ['$$this', 0] }, '$$v'] },
+                      },
+                    },
+                    in: { $arrayElemAt: ['$$this', 1] },
+                  },
+                },
+                0,
+              ],
+            },
+          },
         };
   const masked = (d: GroupDimension): unknown =>
     d.mask

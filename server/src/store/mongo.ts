@@ -323,7 +323,8 @@ export class MongoDriver implements Driver {
       const key: Record<string, GroupScalar> = {};
       spec.by.forEach(
         (d, i) =>
-          (key[d.name] = d.each
+          // With arrays the pipeline has cut and mapped every key already.
+          (key[d.name] = arrays.length
             ? groupScalar(toPlain(row._id?.[`k${i}`]))
             : withPrefix(d, groupScalar(toPlain(row._id?.[`k${i}`])))),
       );
