@@ -1,11 +1,15 @@
 /**
- * Submission plans in the browser (issue 19): the demo submitter has the rules propose plans for
- * two demo cases to the demo project's receivers (CDE under NMPA rules, FDA FAERS under FDA
- * rules), saves them as one batch, sends it for review and approves it with the e-signature; the
- * expedited-report list (/submittransfer/viewExpeditedReports) shows each submitted plan with its
- * receiver, due date and state.
+ * Submission plans in the browser (issue 19, Must hold): the demo submitter has the rules propose
+ * plans for five SUSAR cases to the demo project's receivers (CDE under NMPA rules, FDA FAERS under
+ * FDA rules), edits them (one declined with its reason, modes and remarks), saves them as one
+ * batch, sends it for review and approves it with the e-signature (API set-up: those screens have
+ * their own test). In the browser: bulk reporting exports and sends each receiver's approved plans
+ * in a job (a late one with its reason), the E2B transmission page takes CDE's ACK, and the
+ * expedited-report list shows each plan with its due date and state (acknowledged, sent).
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { test } from './kit';
 import { apiCall, demoPassword, login, skipTour } from './helpers';
 
@@ -14,8 +18,51 @@ type Row = Record<string, unknown>;
 // A 1x1 PNG: the signature picture a signer must have stored before signing (SPEC 5).
 const PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const positiveAck = readFileSync(
+  new URL('../../schemas/e2b/samples/fda-faers_R3ack-positive.ack.xml', import.meta.url),
+  'utf8',
+);
 
-test('a batch of plans proposed, saved, approved with the signature, listed as expedited reports', async ({
+/** FDA's positive ACK sample answering the batch, one CA message per report. */
+function ackFor(batchId: string, messageIds: string[]): string {
+  const block = /<MCCI_IN000002UV01>[\s\S]*?<\/MCCI_IN000002UV01>/.exec(positiveAck)![0];
+  const blocks = messageIds.map((id) =>
+    block.replace('21ec1492-3aea-4069-a2ab-08002b30309d US-APHARMA-8744554B', id),
+  );
+  return positiveAck
+    .replace(block, blocks.join('\n'))
+    .replace('FAERS2022Scenario1-4069-a2dd-08002b30309d', batchId);
+}
+
+/** Bulk reporting of the receiver's plans of these cases; answers the run's files. */
+async function bulkExportAndSend(page: Page, projectId: string, receiverName: string, codes: string[]) {
+  await page.getByTestId('bulk-receiver').click();
+  await page.getByRole('option', { name: receiverName }).click();
+  for (const code of codes)
+    await page
+      .locator(`[data-testid="bulk-candidate"][data-report-code="${code}"]`)
+      .getByRole('checkbox')
+      .check();
+  const late = page.getByTestId('bulk-late-reason');
+  if (await late.count()) await late.fill('网关维护 gateway maintenance');
+  const answer = page.waitForResponse(
+    (res) => res.url().includes(`/bulk/projects/${projectId}/runs`) && res.request().method() === 'POST',
+  );
+  await page.getByTestId('bulk-start').click();
+  const run = (await (await answer).json()) as { code: number; msg: string; data: { runId: string } };
+  assert.equal(run.code, 200, run.msg);
+  await page.locator('[data-testid="bulk-run"][data-state="done"]').first().waitFor({ timeout: 30_000 });
+  const page2 = await apiCall<{ runs: { runId: string; state: string; exports: Row[] }[] }>(
+    page,
+    'GET',
+    `/submissions/bulk/projects/${projectId}`,
+  );
+  const done = page2.data.runs.find((r) => r.runId === run.data.runId)!;
+  assert.equal(done.state, 'done');
+  return done.exports as { exportId: string; batchId: string; status: string }[];
+}
+
+test('5 cases planned for CDE and FDA, approved with the signature, exported in bulk, sent, acknowledged, listed', async ({
   page,
   baseUrl,
   serverOutput,
@@ -31,20 +78,27 @@ test('a batch of plans proposed, saved, approved with the signature, listed as e
   };
   const found = await call<{ items: { id: string; values: Row }[] }>('POST', '/cases/search', {
     page: 1,
-    size: 2,
+    size: 5,
     tab: 'susar',
   });
+  assert.equal(found.items.length, 5, 'the demo has five SUSARs');
   const caseIds = found.items.map((c) => c.id);
   const projectId = String(found.items[0]!.values.report_studyProjectId);
   const proposals = await call<{ items: Row[] }>('POST', '/submissions/proposals', { projectId, caseIds });
-  assert.equal(proposals.items.length, 4, 'two cases x CDE and FDA');
-  // Submit to every receiver the rules name; the others keep the rules' reason.
-  const plans = proposals.items.map((p) => ({
-    caseId: p.caseId,
-    receiverId: p.receiverId,
-    isSubmit: p.isSubmit,
-    ...(p.isSubmit ? {} : { noneSubmitWhy: p.noneSubmitWhy ?? 'not reportable' }),
-  }));
+  assert.equal(proposals.items.length, 10, 'five cases x CDE and FDA');
+  // The user's edits: every proposal to submit goes, by the electronic mode with a remark; the
+  // FDA plan of the first case is declined with its reason.
+  const plans = proposals.items.map((p) => {
+    const declined = p.caseId === caseIds[0] && p.receiverName === 'FDA FAERS';
+    return {
+      caseId: p.caseId,
+      receiverId: p.receiverId,
+      isSubmit: !declined,
+      ...(declined
+        ? { noneSubmitWhy: 'not an IND product in the US' }
+        : { transmissionMode: '1', remark: 'bulk e2e' }),
+    };
+  });
   const batch = await call<{ batchId: string; plans: Row[] }>('POST', '/submissions/batches', {
     projectId,
     plans,
@@ -55,32 +109,67 @@ test('a batch of plans proposed, saved, approved with the signature, listed as e
   await call('POST', `/submissions/batches/${batch.batchId}/review-request`, { reviewerId: me.user.userId });
   await call('POST', `/submissions/batches/${batch.batchId}/review`, { all: 'agree', password });
   const submitted = batch.plans.filter((p) => p.isSubmit === true);
-  assert.ok(submitted.length > 0, 'SUSARs are reportable to CDE and FDA');
+  assert.equal(submitted.length, 9);
+  const codesFor = (receiver: string) =>
+    submitted.filter((p) => p.receiverName === receiver).map((p) => String(p.reportCode));
 
-  const listed = await call<{ total: number }>('GET', '/submissions/expedited?page=1&size=20');
-  assert.equal(listed.total, submitted.length);
-  const answers: string[] = [];
-  page.on('response', (res) => {
-    if (res.url().includes('/api/submissions/expedited'))
-      void res.text().then((body) => answers.push(`${res.url()} ${body.slice(0, 300)}`));
+  // Bulk reporting: each receiver's approved plans exported and sent in one job.
+  await page.goto(`${baseUrl}/submittransfer/bulkReporting`);
+  await page.getByTestId('bulk-reporting').waitFor();
+  await page.getByTestId('bulk-project').click();
+  await page.locator(`[role="option"][data-value="${projectId}"]`).click();
+  const cdeFiles = await bulkExportAndSend(page, projectId, 'CDE 药品审评中心', codesFor('CDE 药品审评中心'));
+  assert.deepEqual(
+    cdeFiles.map((f) => f.status),
+    ['sent'],
+  );
+  const fdaFiles = await bulkExportAndSend(page, projectId, 'FDA FAERS', codesFor('FDA FAERS'));
+  assert.deepEqual(
+    fdaFiles.map((f) => f.status),
+    ['sent'],
+  );
+  await screenshot('bulk-reporting');
+
+  // CDE's ACK arrives: uploaded on the E2B transmission page.
+  const record = await call<{ batchId: string; cases: { messageId: string | null; reportCode: string }[] }>(
+    'GET',
+    `/exports/transmissions/${cdeFiles[0]!.exportId}`,
+  );
+  await page.goto(`${baseUrl}/submittransfer/E2Btransmission`);
+  const row = page.locator(`[data-testid="transmission-row"][data-batch="${record.batchId}"]`);
+  await row.waitFor();
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    row.getByTestId('transmission-ack-upload').click(),
+  ]);
+  await chooser.setFiles({
+    name: 'cde-ack.xml',
+    mimeType: 'application/xml',
+    buffer: Buffer.from(
+      ackFor(
+        record.batchId,
+        record.cases.map((c) => c.messageId ?? c.reportCode),
+      ),
+    ),
   });
+  await page
+    .locator(`[data-testid="transmission-row"][data-batch="${record.batchId}"][data-status="acknowledged"]`)
+    .waitFor();
+
+  // The expedited-report list: each submitted plan with its due date and state.
   await page.goto(`${baseUrl}/submittransfer/viewExpeditedReports`);
   const list = page.getByTestId('list-submittransfer.viewExpeditedReports');
   await list.waitFor();
   const rows = list.getByTestId('list-row');
-  await rows
-    .first()
-    .waitFor()
-    .catch((error: unknown) => {
-      throw new Error(`${String(error)}\n${answers.join('\n')}`);
-    });
+  await rows.first().waitFor();
   for (const plan of submitted) {
-    const row = rows
+    const shown = rows
       .filter({ hasText: String(plan.reportCode) })
       .filter({ hasText: String(plan.receiverName) });
-    await row.first().waitFor();
-    const text = await row.first().innerText();
-    assert.ok(/Approved|已批准/.test(text), text);
+    await shown.first().waitFor();
+    const text = await shown.first().innerText();
+    const state = plan.receiverName === 'FDA FAERS' ? /已递交|Sent/ : /已确认接收|Acknowledged/;
+    assert.ok(state.test(text), `${String(plan.reportCode)} ${String(plan.receiverName)}: ${text}`);
     if (plan.dueDate) assert.ok(text.includes(String(plan.dueDate)), `${text} shows ${String(plan.dueDate)}`);
   }
   await screenshot('expedited-reports');
