@@ -1,10 +1,11 @@
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caseListDefinition, codelists } from '@pv/engine';
+import { LINE_LISTING_TYPES, caseListDefinition, codelists } from '@pv/engine';
 import { C } from '../cases';
 import { createCasesModule, workbenchModule } from '../cases/index';
 import type { Project } from '../cases';
 import { caseRig, demoProject, filledCaseOf } from '../cases/testing';
+import { loadEntity } from '../entities';
 import { openFileStore } from '../files';
 import { JobRunner } from '../jobs';
 import { masterdataModule } from '../masterdata';
@@ -319,6 +320,23 @@ describe('line-listing templates', () => {
     await field('caseNo', '病例编号', 'Case number', '/report/reportCode', 'C.1.1');
     await field('pt', '首选术语', 'Preferred term', '/reactions/*/meddraPtName');
     await field('sex', '性别', 'Sex', '/patient/gender', 'D.5');
+    await catalogue.insertOne({
+      fieldKey: 'old',
+      nameCn: '旧',
+      nameEn: 'Old',
+      casePath: '/x',
+      status: 'disabled',
+    });
+    // The template editor's choices: the fields in use, each named with its E2B id or case path.
+    const choices = await rig.as('entry').call('GET', '/downloads/line-listing-fields?page=1&size=200');
+    expect(choices.body.data.items.map((c: Data) => [c.fieldKey, c.labelEn])).toEqual([
+      ['caseNo', 'Case number (C.1.1)'],
+      ['pt', 'Preferred term (/reactions/*/meddraPtName)'],
+      ['sex', 'Sex (D.5)'],
+    ]);
+    expect((await rig.as('other').call('GET', '/downloads/line-listing-fields')).status).toBe(200);
+    // The editor's form and the body are the entity's; its types are the engine's.
+    expect(loadEntity('line-listing-template').properties.type?.enum).toEqual([...LINE_LISTING_TYPES]);
     const body = {
       projectId: 'p1',
       type: 'susar',

@@ -9,6 +9,7 @@ import type { JsonSchema } from '../http';
 import type { CaseListQuery } from '../cases';
 import { caseListQuerySchema } from '../cases';
 import { emptyScope, listScope, scopeIds } from '../cases';
+import { bodySchema, loadEntity } from '../entities';
 import { fileResponse } from '../uploads';
 import { BLINDINGS, requireListingBlinding } from '../unblinding';
 import type { Blinding } from '../unblinding';
@@ -20,6 +21,7 @@ import {
   TEMPLATE_EDIT,
   TEMPLATE_OBJECT,
   TEMPLATE_VIEW,
+  catalogueFields,
   copyTemplate,
   createTemplate,
   deleteTemplate,
@@ -165,29 +167,11 @@ export function downloadRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   );
 }
 
-const templateField: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['fieldKey'],
-  properties: {
-    fieldKey: { type: 'string', minLength: 1, maxLength: 64 },
-    nameCn: { type: 'string', maxLength: 100 },
-    nameEn: { type: 'string', maxLength: 200 },
-  },
-};
-
-const templateBody = (withProject: boolean, withRev: boolean): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'name', 'fields', ...(withProject ? ['projectId'] : []), ...(withRev ? ['rev'] : [])],
-  properties: {
-    ...(withProject ? { projectId: { type: 'string', minLength: 1, maxLength: 64 } } : {}),
-    ...(withRev ? { rev: { type: 'integer', minimum: 0 } } : {}),
-    type: { enum: [...LINE_LISTING_TYPES] },
-    name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
-    fields: { type: 'array', minItems: 1, maxItems: 200, items: templateField },
-  },
-});
+// The body is the entity's (schemas/entities/line-listing-template.json, the template editor's form);
+// an edit keeps the template's project (declared createOnly).
+const templateEntity = loadEntity('line-listing-template');
+const createBody = bodySchema(templateEntity);
+const editBody = bodySchema(templateEntity, { rev: true });
 
 const templateIdParams: JsonSchema = {
   type: 'object',
@@ -216,6 +200,25 @@ function lineListingTemplateRoutes(router: ModuleRouter): void {
     },
     (c, { query }) => listTemplates(callerOf(c), query),
   );
+  router.route<unknown, { page?: number; size?: number }>(
+    {
+      method: 'get',
+      path: '/line-listing-fields',
+      summary:
+        "The line-listing field catalogue's fields in use (the platform's, shared by every tenant): the choices of a template's columns",
+      permission: TEMPLATE_VIEW,
+      // The generic form's choice loader sends page and size; the catalogue is answered whole.
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          page: { type: 'integer', minimum: 1 },
+          size: { type: 'integer', minimum: 1, maximum: 500 },
+        },
+      },
+    },
+    (c) => catalogueFields(callerOf(c)),
+  );
   router.route<TemplateInput>(
     {
       method: 'post',
@@ -224,7 +227,7 @@ function lineListingTemplateRoutes(router: ModuleRouter): void {
         "Creates a project's line-listing template: type, name and fields of the line-listing field catalogue in order with zh/en names (duplicates refused)",
       permission: TEMPLATE_EDIT,
       bodyProject: { property: 'projectId', permission: TEMPLATE_EDIT, membership: 'required' },
-      body: templateBody(true, false),
+      body: createBody,
     },
     (c, { body }) => createTemplate(callerOf(c), body),
   );
@@ -236,7 +239,7 @@ function lineListingTemplateRoutes(router: ModuleRouter): void {
       summary: 'Edits a line-listing template (its project stays; copy it to move it)',
       permission: TEMPLATE_EDIT,
       params: templateIdParams,
-      body: templateBody(false, true),
+      body: editBody,
     },
     (c, { body, params }) => updateTemplate(callerOf(c), params.templateId, body),
   );

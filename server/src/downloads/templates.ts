@@ -208,6 +208,40 @@ export async function copyTemplate(
   return write(entry, () => templates(caller.tenant).insertOne(entry));
 }
 
+/**
+ * The catalogue's fields a template may use (in use, not deleted), in the catalogue's order, for the
+ * template editor's choices: each with a label naming its E2B id (or case path).
+ */
+export async function catalogueFields(caller: Caller): Promise<{ items: CatalogueChoice[] }> {
+  const found = await caller.deps.store
+    .platform({ userId: caller.userId })
+    .collection<CatalogueField & { sort?: number }>(MASTERDATA.lineListingFields)
+    .find({ status: 'normal', deleted: { $ne: true } }, { sort: { sort: 1, fieldKey: 1 }, limit: 500 });
+  return {
+    items: found.map((f) => {
+      const ref = f.e2bId || f.casePath;
+      return {
+        fieldKey: f.fieldKey,
+        nameCn: f.nameCn,
+        nameEn: f.nameEn,
+        ref,
+        label: `${f.nameCn} (${ref})`,
+        labelEn: `${f.nameEn} (${ref})`,
+      };
+    }),
+  };
+}
+
+export interface CatalogueChoice {
+  fieldKey: string;
+  nameCn: string;
+  nameEn: string;
+  /** E2B id where the catalogue names one, else the case path. */
+  ref: string;
+  label: string;
+  labelEn: string;
+}
+
 /** The built-in templates, then the stored ones of the projects where the caller may see them. */
 export async function listTemplates(
   caller: Caller,

@@ -84,6 +84,8 @@ export interface RowActionDefinition extends CallDefinition {
   /** The body of a call without a form: these values, and the row's values of `bodyFromRow`. */
   body?: Record<string, unknown>;
   bodyFromRow?: string[];
+  /** Body properties taken from row fields of another name (`{"templateId": "id"}`). */
+  bodyFromRowAs?: Record<string, string>;
 }
 
 /**

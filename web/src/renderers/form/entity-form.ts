@@ -30,9 +30,15 @@ export function formSchema(form: FormDefinition, files: EntityFiles = entityFile
   if (!form.entity) return form.schema;
   const picked = pickEntity(resolveEntity(files, form.entity), form.fields ?? []);
   const properties = { ...(picked.properties as Record<string, SchemaObject>) };
-  for (const [field, extra] of Object.entries(form.annotate ?? {})) {
+  for (const [key, extra] of Object.entries(form.annotate ?? {})) {
+    // `columns.field`: a property of the objects an array field holds.
+    const [field = key, inner] = key.split('.');
     const property = properties[field];
     if (!property) throw new Error(`${form.entity}: annotate names "${field}", which the form does not show`);
+    if (inner) {
+      properties[field] = annotateItemProperty(property, inner, extra, form.entity);
+      continue;
+    }
     const { 'x-options': options, ...rest } = extra;
     const annotated: SchemaObject = { ...property, ...rest };
     // Choices of an array's items go on the items (options.ts fills them there).
@@ -44,6 +50,22 @@ export function formSchema(form: FormDefinition, files: EntityFiles = entityFile
   const required = [...(picked.required as string[])];
   for (const field of form.required ?? []) if (!required.includes(field)) required.push(field);
   return { ...picked, required, properties };
+}
+
+function annotateItemProperty(
+  property: SchemaObject,
+  inner: string,
+  extra: Record<string, unknown>,
+  entity: string,
+): SchemaObject {
+  const items = property.items as SchemaObject | undefined;
+  const innerProperties = items?.properties as Record<string, SchemaObject> | undefined;
+  if (!items || !innerProperties?.[inner])
+    throw new Error(`${entity}: annotate names "${inner}", which the field's items do not have`);
+  return {
+    ...property,
+    items: { ...items, properties: { ...innerProperties, [inner]: { ...innerProperties[inner], ...extra } } },
+  };
 }
 
 function withSchema(form: FormDefinition): FormDefinition {

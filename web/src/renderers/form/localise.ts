@@ -68,10 +68,22 @@ export function pickDeclared(
   data: Record<string, unknown>,
   omit: string[] = [],
 ): Record<string, unknown> {
-  const declared = Object.keys((schema.properties as Record<string, unknown>) ?? {});
+  const properties = (schema.properties as Record<string, Schema>) ?? {};
   return Object.fromEntries(
-    declared
+    Object.keys(properties)
       .filter((k) => !omit.includes(k) && data[k] !== undefined && data[k] !== null)
-      .map((k) => [k, data[k]]),
+      .map((k) => [k, closedItems(properties[k]!, data[k])]),
+  );
+}
+
+/**
+ * An array of closed objects (`additionalProperties: false`) keeps only each object's declared
+ * properties: a row may carry more than its form saves (a template column's resolved reference).
+ */
+function closedItems(property: Schema, value: unknown): unknown {
+  const items = property.items as Schema | undefined;
+  if (!Array.isArray(value) || items?.additionalProperties !== false || !items.properties) return value;
+  return value.map((entry) =>
+    entry && typeof entry === 'object' ? pickDeclared(items, entry as Record<string, unknown>) : entry,
   );
 }

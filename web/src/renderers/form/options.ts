@@ -1,6 +1,7 @@
 /**
- * Choices a form field takes from the server: a property (or an array's items) with
- * `x-options: {path, value, label, labelEn?, tree?}` becomes a oneOf of titled constants.
+ * Choices a form field takes from the server: a property (or an array's items, or a property of the
+ * objects an array holds) with `x-options: {path, value, label, labelEn?, tree?}` becomes a oneOf of
+ * titled constants.
  */
 import { api } from '../../app/api';
 import type { LocalisedText } from '../../i18n';
@@ -24,8 +25,14 @@ function sourceOf(schema: Schema): OptionSource | undefined {
 export function optionSources(schema: Schema): OptionSource[] {
   const found: OptionSource[] = [];
   for (const child of Object.values((schema.properties as Record<string, Schema>) ?? {})) {
-    const source = sourceOf(child) ?? (child.items ? sourceOf(child.items as Schema) : undefined);
-    if (source && !found.some((s) => s.path === source.path)) found.push(source);
+    const items = child.items as Schema | undefined;
+    const sources = [
+      sourceOf(child),
+      items ? sourceOf(items) : undefined,
+      ...Object.values((items?.properties as Record<string, Schema>) ?? {}).map(sourceOf),
+    ];
+    for (const source of sources)
+      if (source && !found.some((s) => s.path === source.path)) found.push(source);
   }
   return found;
 }
@@ -68,11 +75,21 @@ export function withOptions(
     if (!choices.length) return rest;
     return { ...rest, oneOf: choices.map((c) => ({ const: c.const, title: pick(c.title) })) };
   };
-  const properties = Object.fromEntries(
-    Object.entries((schema.properties as Record<string, Schema>) ?? {}).map(([name, child]) => [
-      name,
-      child.items ? { ...child, items: fill(child.items as Schema) } : fill(child),
-    ]),
-  );
-  return { ...schema, properties };
+  const fillProperties = (properties: Record<string, Schema>, deeper: boolean): Record<string, Schema> =>
+    Object.fromEntries(
+      Object.entries(properties).map(([name, child]) => {
+        const items = child.items as Schema | undefined;
+        if (!items) return [name, fill(child)];
+        // One level down: the properties of the objects an array holds (a template's columns).
+        const inner = deeper ? (items.properties as Record<string, Schema> | undefined) : undefined;
+        return [
+          name,
+          {
+            ...child,
+            items: inner ? { ...items, properties: fillProperties(inner, false) } : fill(items),
+          },
+        ];
+      }),
+    );
+  return { ...schema, properties: fillProperties((schema.properties as Record<string, Schema>) ?? {}, true) };
 }

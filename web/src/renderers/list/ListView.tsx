@@ -235,6 +235,9 @@ export function ListView({ definition }: { definition: ListDefinition }) {
     const body = {
       ...action.body,
       ...Object.fromEntries((action.bodyFromRow ?? []).map((field) => [field, row[field]])),
+      ...Object.fromEntries(
+        Object.entries(action.bodyFromRowAs ?? {}).map(([property, field]) => [property, row[field]]),
+      ),
     };
     const answer = await api.envelope<Record<string, unknown> | null>(fillPath(action.path, row), {
       method: action.method,
