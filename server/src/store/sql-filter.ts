@@ -47,6 +47,22 @@ export interface SqlWhere {
   sideTable?: SideTableCondition;
   /** The substring-index narrowing ANDed to it (merged with the side table condition in `$or`). */
   narrow?: TextNarrow;
+  /**
+   * For an exact substring-index set: the same condition checked on each row (LIKE on the column,
+   * or on the row's side-table values), for a walk that stops after a few rows (see `walk`).
+   */
+  rowCheck?: SqlPart;
+  /**
+   * For a condition holding substring-index sets: its other conditions (`rest`) and the sets as row
+   * checks (`check`). A needle matching most documents fills a sorted page, or reaches a capped
+   * count, within the first rows of `rest` in order, where building its set reads every match.
+   */
+  walk?: { rest: SqlPart; check: SqlPart };
+}
+
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
 }
 
 interface TextNarrow {
@@ -92,12 +108,37 @@ function conjunction(parts: SqlWhere[]): SqlWhere {
   const useful = parts.filter((p) => p.sql !== '1');
   const exact = parts.every((p) => p.exact);
   if (useful.length === 0) return { sql: '1', params: [], exact };
-  if (useful.length === 1) return { ...useful[0]!, exact };
+  const walk = walkOf(useful);
+  if (useful.length === 1) return { ...useful[0]!, exact, ...(walk ? { walk } : {}) };
   return {
-    sql: useful.map((p) => `(${p.sql})`).join(' AND '),
-    params: useful.flatMap((p) => p.params),
+    ...joined(useful, 'AND'),
     exact,
+    ...(walk ? { walk } : {}),
   };
+}
+
+function joined(parts: SqlPart[], operator: 'AND' | 'OR'): SqlPart {
+  if (parts.length === 1) return { sql: parts[0]!.sql, params: parts[0]!.params };
+  return {
+    sql: parts.map((p) => `(${p.sql})`).join(` ${operator} `),
+    params: parts.flatMap((p) => p.params),
+  };
+}
+
+/** A conjunction's walk (see SqlWhere.walk): undefined without substring-index sets or when one has no row check. */
+function walkOf(parts: SqlWhere[]): SqlWhere['walk'] {
+  const rest: SqlPart[] = [];
+  const check: SqlPart[] = [];
+  for (const part of parts) {
+    if (part.walk) {
+      if (part.walk.rest.sql !== '1') rest.push(part.walk.rest);
+      check.push(part.walk.check);
+    } else if (part.rowCheck) check.push(part.rowCheck);
+    else if (part.narrow) return undefined;
+    else rest.push(part);
+  }
+  if (check.length === 0) return undefined;
+  return { rest: rest.length ? joined(rest, 'AND') : { sql: '1', params: [] }, check: joined(check, 'AND') };
 }
 
 function translateOr(value: unknown, resolve: PathResolver): SqlWhere {
@@ -142,11 +183,20 @@ function translateOr(value: unknown, resolve: PathResolver): SqlWhere {
         : side;
     }
   }
-  if (merged.length === 1) return { ...merged[0]!, exact };
+  // Branches that are all exact substring-index sets check rows as the OR of their row checks.
+  const rowCheck = branches.every((b) => b.rowCheck)
+    ? joined(
+        branches.map((b) => b.rowCheck!),
+        'OR',
+      )
+    : undefined;
+  const withCheck = rowCheck ? { rowCheck } : {};
+  if (merged.length === 1) return { ...merged[0]!, exact, ...withCheck };
   return {
     sql: merged.map((b) => `(${b.sql})`).join(' OR '),
     params: merged.flatMap((b) => b.params),
     exact,
+    ...withCheck,
   };
 }
 
@@ -230,11 +280,22 @@ function translateField(path: string, value: unknown, resolve: PathResolver): Sq
   return conjunction(parts);
 }
 
+/** A scalar condition on `v` checked on the row at hand (`t`): its column, or its side-table values. */
+function onRow(access: PathAccess, condition: (v: string) => string, params: unknown[]): SqlWhere {
+  if (access.kind === 'column') return { sql: condition(access.sql), params, exact: true };
+  return {
+    sql: `EXISTS (SELECT 1 FROM "${access.table}" m WHERE m._id = t._id AND m.path = ? AND ${condition('m.value')})`,
+    params: [access.path, ...params],
+    exact: true,
+  };
+}
+
 /** Wraps a scalar condition on `v` for the access kind. */
 function on(access: PathAccess, condition: (v: string) => string, params: unknown[]): SqlWhere {
   if (access.kind === 'column') return { sql: condition(access.sql), params, exact: true };
   return existsIn({ table: access.table, paths: [access.path], condition: condition('m.value'), params });
 }
+const onSet = on;
 
 function isSqlScalar(value: unknown): value is string | number {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
@@ -406,7 +467,12 @@ function regex(access: PathAccess, source: string, flags: string): SqlWhere {
   if (!pattern) return ANYTHING;
   const where = literalWhere(access, pattern);
   const narrow = access.text && where.sql !== '0' ? narrowing(access.text, pattern) : undefined;
-  return narrow ? withNarrow(where, narrow) : where;
+  if (!narrow) return where;
+  const narrowed = withNarrow(where, narrow);
+  if (!narrow.exact || narrow.match === null) return narrowed;
+  // The same needle checked row by row (LIKE, exact when no unit has case variants beyond ASCII).
+  const row = literalWhere(access, pattern, onRow);
+  return row.exact ? { ...narrowed, rowCheck: { sql: row.sql, params: row.params } } : narrowed;
 }
 
 /** Quotes a text as an FTS5 string (a phrase of its trigrams). */
@@ -483,8 +549,8 @@ function withNarrow(where: SqlWhere, narrow: TextNarrow): SqlWhere {
   };
 }
 
-/** A literal pattern as a condition on the path's values alone (see regex). */
-function literalWhere(access: PathAccess, pattern: LiteralPattern): SqlWhere {
+/** A literal pattern as a condition on the path's values alone (see regex); `on` wraps each condition. */
+function literalWhere(access: PathAccess, pattern: LiteralPattern, on = onSet): SqlWhere {
   const { text, start, end } = pattern;
   const isText = (v: string) => `typeof(${v}) = 'text'`;
   if (text === '' && !(start && end)) return on(access, isText, []);

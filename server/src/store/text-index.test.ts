@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WALK_ROWS } from './embedded';
 import { escapeRegex, textMatch } from './guard';
 import type { TextMatchMode } from './guard';
 import { openStore } from './index';
@@ -184,6 +185,26 @@ for (const backend of backends) {
           label,
           page: expected.slice(1, 6).map((d) => d._id),
         });
+        // Capped counts; on the embedded store also with walks shorter than the tenant's rows, so
+        // pages and counts come from a walk that found enough, or from the set after one that did not.
+        const cap = 1 + Math.floor(random() * 12);
+        const walks = backend.name === 'embedded' ? [WALK_ROWS.page, 7 + Math.floor(random() * 60)] : [0];
+        for (const rows of walks) {
+          const kept = { ...WALK_ROWS };
+          if (backend.name === 'embedded') Object.assign(WALK_ROWS, { page: rows, count: rows });
+          try {
+            const capped = await texts_.count(filter, { limit: cap });
+            const paged = await texts_.find(filter, { sort: { rank: -1 }, skip: 1, limit: 5 });
+            expect({ label, rows, capped, paged: paged.map((d) => d._id) }).toEqual({
+              label,
+              rows,
+              capped: Math.min(cap, expected.length),
+              paged: expected.slice(1, 6).map((d) => d._id),
+            });
+          } finally {
+            Object.assign(WALK_ROWS, kept);
+          }
+        }
       }
       // The needles mostly come from stored texts: most queries must find something.
       expect(nonEmpty).toBeGreaterThan(60);
