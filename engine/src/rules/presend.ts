@@ -32,6 +32,8 @@ export interface PresendPack {
   label: BilingualText;
   /** Rule set names: a case profile (schemas/rules/<name>.json) or a header set of schemas/rules/presend. */
   ruleSets: string[];
+  /** The E2B versions the rules are written for; a file of another version is not checked by them. */
+  formats: ('r3' | 'r2')[];
   source: string;
   /** How many rules the source document has, by level (FDA's spreadsheet). */
   sourceRules?: { rejection: number; warning: number };
@@ -68,17 +70,29 @@ export function presendFields(): FieldInfo[] {
   return fieldsCache;
 }
 
-const compiledPacks = new Map<string, { compiled: CompiledRules[]; plan: RulePlan }>();
+interface CompiledPack {
+  compiled: CompiledRules[];
+  /** Every set of the pack, for R3 files. */
+  plan: RulePlan;
+  /** The case-level sets only: the header sets state R3 header rules, which an R2 file does not have. */
+  casePlan: RulePlan;
+}
+const compiledPacks = new Map<string, CompiledPack>();
 
 /** A pack compiled once: its rules, and the problems of any rule that does not fit the model (none expected). */
-export function compiledPack(id: string): { compiled: CompiledRules[]; plan: RulePlan } {
+export function compiledPack(id: string): CompiledPack {
   const hit = compiledPacks.get(id);
   if (hit) return hit;
   const pack = presendPacks[id];
   if (!pack) throw new InterchangeError('export.unknownProfile', { profile: id });
   const index = buildFieldIndex(presendFields());
-  const compiled = setsOf(pack).map(({ set }) => compileRules(set.rules, index));
-  const made = { compiled, plan: planRules(compiled.flatMap((c) => c.rules)) };
+  const sets = setsOf(pack);
+  const compiled = sets.map(({ set }) => compileRules(set.rules, index));
+  const made = {
+    compiled,
+    plan: planRules(compiled.flatMap((c) => c.rules)),
+    casePlan: planRules(compiled.filter((_, i) => !headerSets[sets[i]!.name]).flatMap((c) => c.rules)),
+  };
   compiledPacks.set(id, made);
   return made;
 }
@@ -110,6 +124,8 @@ export interface PresendFinding {
 export interface PresendResult {
   pack: string;
   format: 'r3' | 'r2';
+  /** False when the pack's rules are not written for the file's E2B version (nothing was checked). */
+  applicable: boolean;
   reports: number;
   errorCount: number;
   warningCount: number;
@@ -181,11 +197,23 @@ export function checkMessage(
   packId: string,
   limits?: Partial<XmlLimits>,
 ): PresendResult {
-  const { plan } = compiledPack(packId);
+  const pack = compiledPack(packId);
   const root = parseXml(xml, limits);
   const format = detectFormat(root);
   if (format !== 'r3' && format !== 'r2') throw new InterchangeError('format.unknown', { root: root.name });
+  const applicable = (presendPacks[packId]?.formats ?? []).includes(format);
+  const plan = format === 'r3' ? pack.plan : pack.casePlan;
   const batch = format === 'r3' ? importR3Tree(root).batch : importR2Tree(root).batch;
+  if (!applicable)
+    return {
+      pack: packId,
+      format,
+      applicable,
+      reports: batch.reports.length,
+      errorCount: 0,
+      warningCount: 0,
+      findings: [],
+    };
   const findings: PresendFinding[] = [];
   batch.reports.forEach((record, i) => {
     const doc: Record<string, unknown> = {
@@ -214,6 +242,7 @@ export function checkMessage(
   return {
     pack: packId,
     format,
+    applicable,
     reports: batch.reports.length,
     errorCount,
     warningCount: findings.length - errorCount,

@@ -18,6 +18,7 @@ import { exportObject } from './access';
 import { RECEIVERS } from './receivers';
 import { exportRoutes } from './routes';
 import { EXPORTS } from './service';
+import { PRESEND_CHECKS } from './presend';
 
 const collections: CollectionDefinition[] = [
   { name: RECEIVERS, scope: 'tenant', audited: true, indexes: [{ fields: { name: 1 }, unique: true }] },
@@ -26,6 +27,12 @@ const collections: CollectionDefinition[] = [
     scope: 'tenant',
     audited: true,
     indexes: [{ fields: { exportedAt: -1 } }, { fields: { batchId: 1 }, unique: true }],
+  },
+  {
+    name: PRESEND_CHECKS,
+    scope: 'tenant',
+    audited: true,
+    indexes: [{ fields: { checkedAt: -1 } }, { fields: { batchId: 1 } }],
   },
 ];
 

@@ -29,6 +29,7 @@ import { callerOf } from '../http';
 import { permissionOf } from './states';
 import { transmissionView } from './transmission';
 import { exportIdParams, transmissionRoutes } from './transmission-routes';
+import { presendRoutes } from './presend-routes';
 
 const id = (max = 64): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 const caseIds: JsonSchema = { type: 'array', items: id(), maxItems: 500 };
@@ -37,17 +38,20 @@ const target = {
   format: { enum: [...FORMATS] },
   // Unasked: unblinded for a holder of the unblinded-view permission in every case's project, else blinded.
   blinding: { enum: [...BLINDINGS] },
+  // The user saw the receiver's business-rule warnings (a first export answers them as a 400) and exports anyway.
+  confirmWarnings: { type: 'boolean' },
 };
 // The body of POST /cases/search, as the case list sends it.
 const listQuery = caseListQuerySchema();
 
 export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   receiverRoutes(router);
+  presendRoutes(router);
 
   const exportAnswer = async (
     c: Context<AppEnv>,
     caseIdList: string[],
-    body: { receiverId: string; format?: ExportFormat; blinding?: Blinding },
+    body: { receiverId: string; format?: ExportFormat; blinding?: Blinding; confirmWarnings?: boolean },
     permission: string,
   ): Promise<Response> => {
     // Only cases of the caller's projects, holding the permission in each case's project (403 otherwise).
@@ -62,6 +66,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         receiverId: body.receiverId,
         ...(body.format ? { format: body.format } : {}),
         blinding: interchangeOutput(callerOf(c), body.blinding),
+        warnings: body.confirmWarnings ? 'accept' : 'ask',
       },
       deps.clock.now(),
     );
@@ -75,7 +80,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   };
 
   router.route<
-    { receiverId: string; format?: ExportFormat; blinding?: Blinding },
+    { receiverId: string; format?: ExportFormat; blinding?: Blinding; confirmWarnings?: boolean },
     unknown,
     { caseId: string }
   >(
@@ -100,6 +105,7 @@ export function exportRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     receiverId: string;
     format?: ExportFormat;
     blinding?: Blinding;
+    confirmWarnings?: boolean;
     caseIds?: string[];
     query?: CaseListQuery;
   }>(

@@ -33,6 +33,7 @@ import {
   TRANSMISSION_STATES,
 } from './states';
 import { recordAcknowledged } from './case-history';
+import { presendCheck } from './presend';
 
 export const EXPORTS = 'e2bExports';
 /** Owner kind of an export's E2B file and its ACK file (owner id: the export's batch id; access.ts checks it). */
@@ -156,6 +157,12 @@ export interface ExportRequest {
   corrections?: Record<string, Correction>;
   /** The receiver's file size limit: a larger file is refused (`exports.fileTooLarge`) and nothing kept. */
   maxBytes?: number;
+  /**
+   * Warnings of the receiver's pre-send business rules (./presend.ts): `ask` refuses the export until
+   * the user confirms them (the interactive exports); `accept` (default: resubmissions and bulk
+   * reporting of reviewed plans) keeps them in the check log. Rejections always refuse.
+   */
+  warnings?: 'ask' | 'accept';
   /** The variant to write and the documents in it (the unblinding module's rule); as stored without it. */
   blinding?: (
     cases: { caseId: string; document: CaseDocument; projectId: string | null }[],
@@ -295,6 +302,23 @@ export async function exportToReceiver(
     const refusal = outcome.refusal ?? { key: 'interchange.export.noCases', params: {} };
     throw interchangeRefusal(caller, refusal.key, refusal.params);
   }
+  // The receiver's business rules on the very file that will be kept and sent (issue 19 item 5).
+  await presendCheck(
+    handle,
+    caller,
+    {
+      xml: outcome.xml,
+      receiver,
+      batchId,
+      cases: cases.map((c) => ({
+        caseId: c.id,
+        reportCode: text((c.document.report as { reportCode?: unknown } | undefined)?.reportCode),
+        projectId: c.projectId,
+      })),
+      confirmWarnings: request.warnings !== 'ask',
+    },
+    now,
+  );
   const fileName = `E2B_${format.toUpperCase()}_${batchId}.xml`;
   const bytes = Buffer.from(outcome.xml, 'utf8');
   if (request.maxBytes !== undefined && bytes.length > request.maxBytes)

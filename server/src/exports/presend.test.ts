@@ -1,0 +1,88 @@
+/**
+ * Pre-send business-rule checks (issue 19 item 5): the export runs the receiver's pack on the very
+ * file it would keep; a rejection refuses it (translated 400 naming the rule, XPath and E2B id;
+ * nothing kept), and every check lands in the submission-check log (/checklog/submitCheck).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { openFileStore } from '../files';
+import { caseRig } from '../cases/testing';
+import { createCasesModule, workbenchModule } from '../cases/index';
+import { workflowModule } from '../workflow';
+import { reportCodesModule } from '../report-codes';
+import { exportsModule } from './index';
+import { demoCaseBy } from './testing';
+
+type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely
+
+const rig = await caseRig({
+  modules: [createCasesModule(), workbenchModule, workflowModule, reportCodesModule, exportsModule],
+});
+const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
+rig.platform.deps.files = files;
+afterAll(async () => {
+  await files.close();
+  await rig.close();
+});
+const entry = rig.as('entry');
+const receiver = async (body: Data): Promise<string> => {
+  const res = await entry.call('POST', '/exports/receivers', {
+    senderIdentifier: 'XYPHARMA',
+    format: 'r3',
+    ...body,
+  });
+  expect(res.body.code, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.receiverId as string;
+};
+// The postmarket batch receiver with a premarket centre: FDA rejects it (R0005, R0006).
+const misrouted = await receiver({
+  name: 'FDA misrouted',
+  receiverIdentifier: 'ZZFDA',
+  messageReceiverIdentifier: 'CDER_IND',
+  profile: 'fda',
+});
+const cde = await receiver({ name: 'CDE', receiverIdentifier: 'CDE', profile: 'nmpa' });
+const one = await demoCaseBy(entry, 1, rig.clock.now());
+
+describe('pre-send business-rule checks', () => {
+  it('refuses a file the receiver would reject, naming rule, E2B id and XPath, in zh and en; keeps no export', async () => {
+    const en = await entry.call('POST', `/exports/cases/${one.id}`, { receiverId: misrouted }, 'en');
+    expect(en.status).toBe(400);
+    expect(en.body.msg).toMatch(/^FDA misrouted would reject this file: \d+ finding/);
+    const findings = en.body.data.findings as Data[];
+    const r0006 = findings.find((f) => f.ruleId === 'fda.R0006');
+    expect(r0006).toMatchObject({ severity: 'error', e2b: 'N.2.r.3', report: 1, reportCode: one.reportCode });
+    expect(r0006?.xpath).toMatch(/^\/MCCI_IN200100UV01\/PORR_IN049016UV\[1\]\//);
+    expect(r0006?.message.zh).toBeTruthy();
+    expect(findings.map((f) => f.ruleId)).toContain('fda.R0005');
+    const zh = await entry.call('POST', `/exports/cases/${one.id}`, { receiverId: misrouted }, 'cn');
+    expect(zh.body.msg).toMatch(/^FDA misrouted 的业务规则将拒收此文件/);
+    expect((await entry.call('GET', '/exports/records')).body.data.total).toBe(0);
+  });
+
+  it('lets a file through that passes, and lists every check with its outcome and findings', async () => {
+    const ok = await rig.platform.app.request(`/api/exports/cases/${one.id}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t1:entry', 'content-type': 'application/json' },
+      body: JSON.stringify({ receiverId: cde }),
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('<MCCI_IN200100UV01');
+    const log = (await entry.call('GET', '/exports/checks')).body.data as Data;
+    expect(log.total).toBe(3);
+    const [latest, ...blocked] = log.items as Data[];
+    expect(latest).toMatchObject({ receiverName: 'CDE', pack: 'nmpa', caseIds: [one.id] });
+    expect(['passed', 'confirmed']).toContain(latest?.outcome);
+    expect(blocked.map((b) => b.outcome)).toEqual(['blocked', 'blocked']);
+    expect(blocked[0]?.packLabel).toBe('FDA E2B(R3) business rules');
+    expect(blocked[0]?.findingLines.join('\n')).toMatch(/fda\.R0006 \[error\] #1 N\.2\.r\.3/);
+    const filtered = await entry.call('GET', `/exports/checks?outcome=blocked&receiverId=${misrouted}`);
+    expect(filtered.body.data.total).toBe(2);
+  });
+
+  it('shows the log only to holders of the menu, for their projects; refuses bad filters translated', async () => {
+    expect((await rig.as('viewer').call('GET', '/exports/checks')).status).toBe(403);
+    const bad = await entry.call('GET', '/exports/checks?outcome=maybe', undefined, 'cn');
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toMatch(/[\u4e00-\u9fff]/);
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Pre-send business-rule checks (issue 19 item 5; SPEC 2 /checklog/submitCheck). The file about to
+ * be kept and sent runs through its receiver's pack (schemas/rules/presend/packs.json, chosen by
+ * the receiver's profile; engine checkMessage): a rejection-level finding refuses the export, a
+ * warning refuses it until the user confirms. Every check is kept, refused or not, so that the
+ * submission-check log lists what was checked, against which rules, and what was found.
+ */
+import { checkMessage, presendPacks } from '@pv/engine';
+import type { PresendFinding } from '@pv/engine';
+import { errors } from '../http';
+import type { Caller, PageQuery } from '../http';
+import { pageOptions } from '../http';
+import type { Filter, StoredDoc, TenantHandle } from '../store';
+import { emptyScope, listScope, scopeIds } from '../cases';
+
+export const PRESEND_CHECKS = 'presendChecks';
+export const SUBMIT_CHECK_PERMISSION = 'checklog:submitCheck';
+/** Findings kept per check (a broken batch can repeat one finding per report). */
+const FINDINGS_KEPT = 500;
+
+export const CHECK_OUTCOMES = ['passed', 'confirmed', 'warned', 'blocked', 'notApplicable'] as const;
+/**
+ * passed: nothing found; confirmed: warnings accepted; warned: waiting for the user's confirmation;
+ * blocked: a rejection; notApplicable: the pack's rules are not written for the file's E2B version (R2).
+ */
+export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
+
+export interface PresendCheckRecord {
+  checkedAt: string;
+  checkedBy: string;
+  checkedByName: string | null;
+  receiverId: string;
+  receiverName: string;
+  /** The pack run (the receiver's profile). */
+  pack: string;
+  batchId: string;
+  caseIds: string[];
+  reportCodes: string[];
+  projectIds: string[];
+  outcome: CheckOutcome;
+  errorCount: number;
+  warningCount: number;
+  findings: PresendFinding[];
+}
+
+export interface PresendInput {
+  xml: string;
+  receiver: { _id: string; name: string; profile: string };
+  batchId: string;
+  cases: { caseId: string; reportCode: string | null; projectId: string | null }[];
+  /** The user saw the warnings and sends anyway. */
+  confirmWarnings: boolean;
+}
+
+/**
+ * Runs the receiver's pack on the file, keeps the check, and refuses the export on a rejection (or
+ * an unconfirmed warning) with the findings in `data`: `{checkId, findings}`.
+ */
+export async function presendCheck(
+  handle: TenantHandle,
+  caller: { userId: string; name: string | null },
+  input: PresendInput,
+  now: Date,
+): Promise<StoredDoc<PresendCheckRecord>> {
+  const pack = presendPacks[input.receiver.profile] ? input.receiver.profile : 'ich';
+  const result = checkMessage(input.xml, pack);
+  const outcome: CheckOutcome = !result.applicable
+    ? 'notApplicable'
+    : result.errorCount > 0
+      ? 'blocked'
+      : result.warningCount === 0
+        ? 'passed'
+        : input.confirmWarnings
+          ? 'confirmed'
+          : 'warned';
+  const record = await handle.collection<PresendCheckRecord>(PRESEND_CHECKS).insertOne({
+    checkedAt: now.toISOString(),
+    checkedBy: caller.userId,
+    checkedByName: caller.name,
+    receiverId: input.receiver._id,
+    receiverName: input.receiver.name,
+    pack,
+    batchId: input.batchId,
+    caseIds: input.cases.map((c) => c.caseId),
+    reportCodes: input.cases.map((c) => c.reportCode ?? c.caseId),
+    projectIds: [...new Set(input.cases.map((c) => c.projectId).filter((p): p is string => p !== null))],
+    outcome,
+    errorCount: result.errorCount,
+    warningCount: result.warningCount,
+    findings: result.findings.slice(0, FINDINGS_KEPT),
+  });
+  const data = { checkId: record._id, findings: record.findings };
+  if (outcome === 'blocked')
+    throw errors.badRequest(
+      'exports.businessRulesRejected',
+      { count: result.errorCount, receiver: input.receiver.name },
+      data,
+    );
+  if (outcome === 'warned')
+    throw errors.badRequest(
+      'exports.businessRulesWarnings',
+      { count: result.warningCount, receiver: input.receiver.name },
+      { ...data, confirmRequired: true },
+    );
+  return record;
+}
+
+export interface CheckListQuery extends PageQuery {
+  receiverId?: string;
+  outcome?: CheckOutcome;
+  batchId?: string;
+}
+
+/** One finding as the log shows it: rule, level, report, E2B id, XPath and the message in the caller's language. */
+function findingLine(f: PresendFinding, lang: 'zh' | 'en') {
+  return `${f.ruleId} [${f.severity}] #${f.report} ${f.e2b ?? ''} ${f.xpath}: ${f.message[lang]}`;
+}
+
+/** The checks of the caller's projects (narrowed by the studyProjectIds header), newest first. */
+export async function listChecks(caller: Caller, query: CheckListQuery) {
+  const empty = { total: 0, page: query.page, size: query.size, items: [] };
+  const scope = await listScope(caller, SUBMIT_CHECK_PERMISSION);
+  if (emptyScope(scope)) return empty;
+  const ids = scopeIds(scope);
+  const filter: Filter = ids.length ? { projectIds: { $in: ids } } : {};
+  if (query.receiverId) filter.receiverId = query.receiverId;
+  if (query.outcome) filter.outcome = query.outcome;
+  if (query.batchId) filter.batchId = query.batchId;
+  const checks = caller.tenant.collection<PresendCheckRecord>(PRESEND_CHECKS);
+  const [total, found] = await Promise.all([
+    checks.count(filter),
+    checks.find(filter, { sort: { checkedAt: -1 }, ...pageOptions(query) }),
+  ]);
+  const lang = caller.lang === 'en' ? 'en' : 'zh';
+  const items = found.map(({ _id, tenantId: _t, createdAt: _c, createdBy: _b, updatedBy: _u, ...rest }) => ({
+    checkId: _id,
+    ...rest,
+    packLabel: presendPacks[rest.pack]?.label[lang] ?? rest.pack,
+    findingLines: rest.findings.map((f) => findingLine(f, lang)),
+  }));
+  return { total, page: query.page, size: query.size, items };
+}
