@@ -30,6 +30,10 @@ export const builtPages: BuiltPage[] = [
   { path: '/reportmanagment/lineListing', load: () => import('../pages/imports/SheetImportPage') },
   { path: '/reportmanagment/excel', load: () => import('../pages/imports/SheetImportPage') },
   { path: '/submittransfer/E2Btransmission', load: () => import('../pages/transmission/TransmissionPage') },
+  {
+    path: '/submittransfer/supervisionSubmit',
+    load: () => import('../pages/submissions/SupervisionSubmitPage'),
+  },
   { path: '/submittransfer/bulkReporting', load: () => import('../pages/bulk-reporting/BulkReportingPage') },
   { path: '/casemanagement/batchUnblinding', load: () => import('../pages/unblinding/BatchUnblindingPage') },
   {
