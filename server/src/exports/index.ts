@@ -9,6 +9,8 @@ export type { ExportRecord, ExportView, ExportStatus, AckRecord, Correction } fr
 export { EXPORTS, exportToReceiver, FILE_TOO_LARGE } from './service';
 // Bulk reporting (submissions) exports and sends approved plans in a job, through the same services.
 export { sendTransmission } from './transmission';
+export { provideSendParticipant } from './send-participants';
+export type { SendParticipant } from './send-participants';
 export { exportCaller, filesOf } from './access';
 export { RECEIVERS } from './receivers';
 

@@ -84,7 +84,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
     async (c, { params }) => transmissionView(await memberExport(callerOf(c), params.exportId)),
   );
 
-  router.route<{ rev: number }, unknown, { exportId: string }>(
+  router.route<{ rev: number; lateReason?: string }, unknown, { exportId: string }>(
     {
       method: 'post',
       path: '/transmissions/:exportId/send',
@@ -93,10 +93,16 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       description:
         'No gateway is connected: the file is left in the receiver outbox (GET /transmissions?status=sent&' +
         'receiverId=) for the gateway; the receiver having it is known only from its ACK. Refused when the ' +
-        'receiver is disabled, a case was deleted or has a newer version than the file.',
+        'receiver is disabled, a case was deleted or has a newer version than the file. A report past the ' +
+        'due date of its submission plan needs lateReason (400 with data.lateReasonRequired otherwise).',
       permission: permissionOf('send'),
       params: exportIdParams,
-      body: { type: 'object', additionalProperties: false, required: ['rev'], properties: { rev } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['rev'],
+        properties: { rev, lateReason: { type: 'string', maxLength: 2000 } },
+      },
     },
     async (c, { body, params }) => {
       await memberExport(callerOf(c), params.exportId);
@@ -106,6 +112,7 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
         params.exportId,
         body.rev,
         deps.clock.now(),
+        body.lateReason ?? null,
       );
       return transmissionView(sent);
     },

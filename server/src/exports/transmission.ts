@@ -12,6 +12,7 @@ import type { TenantFiles } from '../files';
 import type { Handle, StoredDoc, TenantHandle } from '../store';
 import { recordHandled, recordResubmitted, recordSent, rejectedCases } from './case-history';
 import { loadReceiver } from './receivers';
+import { runSendParticipants } from './send-participants';
 import type { Caller, ExportRecord, ExportRequest, ExportStatus, TransmissionEvent } from './service';
 import { EXPORTS, exportToReceiver, exportView } from './service';
 import { allowedActions, planTransition, requireTransition } from './states';
@@ -80,19 +81,24 @@ async function requireSendable(handle: TenantHandle, record: ExportRecord): Prom
   }
 }
 
-/** Records that the validated file was transmitted to its receiver (state exported -> sent). */
+/**
+ * Records that the validated file was transmitted to its receiver (state exported -> sent). A
+ * report past its due date needs `lateReason` (the submissions module's send participant).
+ */
 export async function sendTransmission(
   handle: TenantHandle,
   caller: Caller,
   exportId: string,
   rev: number,
   now: Date,
+  lateReason: string | null = null,
 ): Promise<StoredDoc<ExportRecord>> {
   const record = await loadExport(handle, exportId);
   const plan = planTransition(caller, record, 'send');
   await requireSendable(handle, record);
-  // The transmission and its cases' history lines land together.
+  // The transmission, its cases' history lines and what other modules keep of it land together.
   return handle.transaction(async (tx) => {
+    await runSendParticipants(tx, record, { lateReason: lateReason?.trim() || null, now });
     const sent = await move(
       tx,
       record,

@@ -245,3 +245,25 @@ describe('nullification and amendment', () => {
     );
   });
 });
+
+describe('late reason on the transmission page', () => {
+  it('a file carrying a report past its due date is sent only with the reason, kept on the plan', async () => {
+    const plan = planOf(fatal.id, fda);
+    const started = await start({ receiverId: fda, planIds: [plan.planId] });
+    await runJobs();
+    const file = (await runOf(fda, started.body.data.runId)).exports[0] as Row;
+    expect(file.status).toBe('exported');
+    const path = `/exports/transmissions/${file.exportId}/send`;
+    const rev = (await submitter.call('GET', `/exports/transmissions/${file.exportId}`)).body.data.rev;
+    const refused = await submitter.call('POST', path, { rev }, 'cn');
+    expect(refused.body).toMatchObject({
+      code: 400,
+      msg: `已超过截止日期，请填写超期递交原因（${fatal.reportCode}）`,
+      data: { lateReasonRequired: true, codes: [fatal.reportCode] },
+    });
+    const sent = await submitter.call('POST', path, { rev, lateReason: 'waited for the IND number' });
+    expect(sent.body.data.status, JSON.stringify(sent.body)).toBe('sent');
+    const row = (await listed()).find((r) => r.planId === plan.planId)!;
+    expect(row).toMatchObject({ state: 'sent', late: true, lateReason: 'waited for the IND number' });
+  });
+});

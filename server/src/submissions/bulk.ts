@@ -14,8 +14,8 @@ import { AppError, defineJob, errors } from '../http';
 import { caseCollectionNames, caseContent } from '../cases';
 import type { CaseDocument } from '../cases';
 import { exportCaller, exportToReceiver, FILE_TOO_LARGE, filesOf, sendTransmission } from '../exports';
-import type { Correction, ExportRecord } from '../exports';
-import type { StoredDoc } from '../store';
+import type { Correction, ExportRecord, SendParticipant } from '../exports';
+import type { Handle, StoredDoc } from '../store';
 import { interchangeOutput } from '../unblinding';
 import { projectReceivers } from './deadline';
 import type { KeptTransmission } from './deadline';
@@ -276,7 +276,6 @@ export async function runBulk(
   run = (await runs.updateOne({ _id: runId }, { $set: { state: 'running' } }, { expectedRev: run.rev }))!;
   const found = await caller.tenant.collection<SubmissionPlan>(S.plans).find({ _id: { $in: run.planIds } });
   const plans = run.planIds.flatMap((id) => found.filter((p) => p._id === id));
-  const day = today(caller);
   let done = 0;
   const current = run;
   const exported = new Set<string>();
@@ -285,53 +284,50 @@ export async function runBulk(
     if (!(await caller.authorize(BULK_RUN_PERMISSION, { projectId: run.projectId })))
       throw errors.forbidden();
     await exportParts(caller, current, plans, maxBytes, async ({ record, plans: part }) => {
-      let status = record.status;
-      if (current.send) {
-        const sent = await sendTransmission(
-          caller.tenant,
-          exportCaller(caller),
-          record._id,
-          record.rev,
-          caller.clock.now(),
-        );
-        status = sent.status;
-      }
+      // The plans name their export first: sending it checks and keeps their late reason.
       const at = caller.clock.now().toISOString();
       await caller.tenant.transaction(async (tx) => {
         for (const plan of part)
-          await tx.collection<SubmissionPlan>(S.plans).updateOne(
-            { _id: plan._id },
-            {
-              $set: {
-                exportId: record._id,
-                exportedAt: at,
-                ...(current.send && isLate(plan, day) ? { lateReason: current.lateReason } : {}),
-              },
-            },
-          );
-        done += part.length;
-        for (const plan of part) exported.add(plan._id);
-        const latest = (await tx.collection<BulkRun>(S.bulkRuns).findOne({ _id: runId }))!;
-        await tx.collection<BulkRun>(S.bulkRuns).updateOne(
-          { _id: runId },
-          {
-            $set: {
-              done,
-              exports: [
-                ...latest.exports,
-                {
-                  exportId: record._id,
-                  batchId: record.batchId,
-                  fileName: record.fileName,
-                  size: record.size,
-                  reports: part.length,
-                  status,
-                },
-              ],
-            },
-          },
-        );
+          await tx
+            .collection<SubmissionPlan>(S.plans)
+            .updateOne({ _id: plan._id }, { $set: { exportId: record._id, exportedAt: at } });
       });
+      for (const plan of part) exported.add(plan._id);
+      const recordFile = (status: string) =>
+        caller.tenant.transaction(async (tx) => {
+          const latest = (await tx.collection<BulkRun>(S.bulkRuns).findOne({ _id: runId }))!;
+          const file = {
+            exportId: record._id,
+            batchId: record.batchId,
+            fileName: record.fileName,
+            size: record.size,
+            reports: part.length,
+            status,
+          };
+          await tx
+            .collection<BulkRun>(S.bulkRuns)
+            .updateOne({ _id: runId }, { $set: { done, exports: [...latest.exports, file] } });
+        });
+      done += part.length;
+      if (!current.send) await recordFile(record.status);
+      else {
+        let sent: StoredDoc<ExportRecord>;
+        try {
+          sent = await sendTransmission(
+            caller.tenant,
+            exportCaller(caller),
+            record._id,
+            record.rev,
+            caller.clock.now(),
+            current.lateReason,
+          );
+        } catch (error) {
+          // The file was written: it stays on the transmission page, to be sent from there.
+          await recordFile(record.status);
+          throw error;
+        }
+        await recordFile(sent.status);
+      }
       await progress(done, plans.length);
     });
   } catch (error) {
@@ -367,3 +363,25 @@ export function bulkJob(maxBytes: number) {
     },
   });
 }
+
+/**
+ * The send participant (exports' send, the transmission page's or a bulk run's): the reports of
+ * plans past their due date need the late reason, which their plans keep for the compliance summary.
+ */
+export const keepLateReason: SendParticipant = async (tx: Handle, record, send) => {
+  const plans = await tx.collection<SubmissionPlan>(S.plans).find({ exportId: record._id });
+  const day = send.now.toISOString().slice(0, 10);
+  const late = plans.filter((p) => isLate(p, day));
+  if (!late.length) return;
+  const codes = late.map((p) => p.reportCode);
+  if (!send.lateReason)
+    throw errors.badRequest(
+      'submissions.lateReasonRequired',
+      { codes: codes.join(', ') },
+      { lateReasonRequired: true, codes },
+    );
+  for (const plan of late)
+    await tx
+      .collection<SubmissionPlan>(S.plans)
+      .updateOne({ _id: plan._id }, { $set: { lateReason: send.lateReason } });
+};

@@ -14,13 +14,14 @@ import { provideCaseDeadline, refreshCaseDeadlines } from '../cases';
 import { defineModule } from '../http';
 import type { ServerModule } from '../http';
 import { provideProjectReceiverCheck, provideProjectReceiversListener } from '../projects';
+import { provideSendParticipant } from '../exports';
 import type { CollectionDefinition } from '../store';
 import { identitySigner } from '../workflow';
 import type { Signer } from '../workflow';
 import { assertTenantReceivers, submissionDeadline } from './deadline';
 import { S } from './model';
 import { batchObject, submissionRoutes } from './routes';
-import { bulkJob, DEFAULT_BULK_MAX_BYTES } from './bulk';
+import { bulkJob, DEFAULT_BULK_MAX_BYTES, keepLateReason } from './bulk';
 import { bulkRoutes } from './bulk-routes';
 import { seedDemoReceivers } from './seed';
 
@@ -67,6 +68,8 @@ export function createSubmissionsModule(options: SubmissionsModuleOptions = {}):
     dependsOn: ['auth', 'cases', 'exports', 'jobs', 'projects', 'unblinding', 'workflow'],
     collections,
     routes: (router) => {
+      // A send of a report past its plan's due date needs the late reason, kept on the plan.
+      provideSendParticipant('submissions', keepLateReason);
       submissionRoutes(router, signer);
       bulkRoutes(router);
     },

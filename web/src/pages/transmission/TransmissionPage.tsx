@@ -86,6 +86,9 @@ export default function TransmissionPage() {
   const [total, setTotal] = useState(0);
   const [pending, setPending] = useState<Pending | null>(null);
   const [opinion, setOpinion] = useState('');
+  // The reports past their due date the server named on a send, and the reason the user gives.
+  const [lateCodes, setLateCodes] = useState<string[] | null>(null);
+  const [lateReason, setLateReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [xsdErrors, setXsdErrors] = useState<{ message: string; line?: number }[]>([]);
   const upload = useRef<HTMLInputElement>(null);
@@ -110,6 +113,8 @@ export default function TransmissionPage() {
   const close = () => {
     setPending(null);
     setOpinion('');
+    setLateCodes(null);
+    setLateReason('');
     setBusy(false);
   };
 
@@ -124,9 +129,15 @@ export default function TransmissionPage() {
     } catch (error) {
       const data = (error instanceof RequestError ? error.data : null) as {
         xsdErrors?: { message: string; line?: number }[];
+        lateReasonRequired?: boolean;
+        codes?: string[];
       } | null;
       setXsdErrors(data?.xsdErrors ?? []);
-      if (keepOpenOnRefusal) setBusy(false);
+      // A send past a due date: the dialog stays open and asks for the reason.
+      if (data?.lateReasonRequired) {
+        setLateCodes(data.codes ?? []);
+        setBusy(false);
+      } else if (keepOpenOnRefusal) setBusy(false);
       else close();
     } finally {
       void load();
@@ -386,7 +397,7 @@ export default function TransmissionPage() {
           value === 'ok'
             ? void run(async () => {
                 if (send) {
-                  await transmissionApi.send(row);
+                  await transmissionApi.send(row, lateCodes ? lateReason : undefined);
                   return et('uiSent', { receiver });
                 }
                 const { resubmitted } = await transmissionApi.resubmit(row);
@@ -400,6 +411,16 @@ export default function TransmissionPage() {
             ? et('uiSendConfirm', { file: row.fileName, receiver })
             : et('uiResubmitConfirm', { reports: reportsOf(row), receiver })}
         </Text>
+        {send && lateCodes ? (
+          <Field label={et('uiLateReason', { codes: lateCodes.join(', ') })} required>
+            <Textarea
+              data-testid="transmission-late-reason"
+              value={lateReason}
+              maxLength={2000}
+              onChange={(_, data) => setLateReason(data.value)}
+            />
+          </Field>
+        ) : null}
       </ConfirmDialog>
     );
   };

@@ -51,7 +51,10 @@ export const transmissionApi = {
     return api.request<{ total: number; items: Transmission[] }>('/exports/transmissions', { params });
   },
   get: (exportId: string) => api.request<Transmission>(base(exportId)),
-  send: (t: Transmission) => api.request<Transmission>(`${base(t.exportId)}/send`, { body: { rev: t.rev } }),
+  send: (t: Transmission, lateReason?: string) =>
+    api.request<Transmission>(`${base(t.exportId)}/send`, {
+      body: { rev: t.rev, ...(lateReason === undefined ? {} : { lateReason }) },
+    }),
   handleFailure: (t: Transmission, opinion: string) =>
     api.request<Transmission>(`${base(t.exportId)}/handle-failure`, { body: { opinion, rev: t.rev } }),
   resubmit: (t: Transmission) =>
