@@ -8,7 +8,9 @@
  * pivot (product x SOC x seriousness). Target <= 300 ms. Floor: the hand-written SQL of the same
  * aggregate on the same SQLite file (the store's generated columns where it has them, else
  * json_extract; the store's element tables for drugs and reactions; GROUP BY), and the ratio.
- * Not measured (not built): the event-level SOC -> PT tree and the signal table.
+ * The event-level tree (POST /api/analytics/events: SOC -> HLGT -> HLT -> PT, six grouped counts);
+ * floor: the hand-written count of cases per PT over the reactions' element table (one of them).
+ * Not measured: the full signal table.
  */
 import Database from 'better-sqlite3';
 import { createCasesModule, demoCaseContent } from '../../server/src/cases/index';
@@ -16,6 +18,7 @@ import { caseRig, demoProject } from '../../server/src/cases/testing';
 import { reportCodesModule } from '../../server/src/report-codes';
 import { createUnblindingModule } from '../../server/src/unblinding';
 import { analyticsModule } from '../../server/src/analytics';
+import { demoDictionaryFiles, dictionariesModule, dictionaryService } from '../../server/src/dictionaries';
 import { STATISTICS } from '../../server/src/analytics/declarations';
 import { caseCollections } from '../../server/src/cases/collections';
 import { elementTableName } from '../../server/src/store/embedded';
@@ -28,7 +31,13 @@ const TARGET_MS = 300;
 
 const rig = await caseRig({
   users: [{ id: 'entry', name: 'Entry' }],
-  modules: [createCasesModule(), reportCodesModule, createUnblindingModule(), analyticsModule],
+  modules: [
+    createCasesModule(),
+    reportCodesModule,
+    createUnblindingModule(),
+    dictionariesModule,
+    analyticsModule,
+  ],
 });
 const today = new Date('2026-11-20T00:00:00Z');
 const project = demoProject('p1');
@@ -61,6 +70,10 @@ for (const tenant of TENANTS) {
     await cases.insertMany(batch);
   }
 }
+await dictionaryService(rig.store).importMeddra(
+  rig.store.tenant('t1', { userId: 'system:bench' }),
+  demoDictionaryFiles().meddra.en,
+);
 console.log(
   `generated ${perTenant * TENANTS.length} cases in ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
@@ -159,6 +172,13 @@ lines.push(
     'analytics-pivot-product-soc-serious-p95',
     () => ok('/analytics/pivot', { dimensions: ['product', 'soc', 'serious'] }),
     `SELECT d.${drugs.v('drugName')} p, r.${reactions.v('meddraSocCode')} s, t.${at('state.isSae')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${drugs.table}" d, "${reactions.table}" r WHERE d._id = t._id AND r._id = t._id AND ${baseT} AND d.${drugs.v('drugCharacterisation')} IN ('1','3') GROUP BY p, s, k`,
+  ),
+);
+lines.push(
+  await measure(
+    'analytics-event-tree-p95',
+    () => ok('/analytics/events', {}),
+    `SELECT r.${reactions.v('meddraPtCode')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${reactions.table}" r WHERE r._id = t._id AND ${baseT} GROUP BY k`,
   ),
 );
 db.close();

@@ -1,7 +1,8 @@
 /**
  * Pooled analysis in the browser: the statistics page in Chinese and English (every chart with its
  * table, no missing text), a chart exported as PNG (image size read back) and Excel (sheet values
- * read back with exceljs), and the cross-tabulation page.
+ * read back with exceljs), the cross-tabulation page, and the event-level page (MedDRA tree
+ * expanded from a SOC, signal table).
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -71,6 +72,11 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG and 
   await page.getByTestId('signals-table').getByText('PRR').first().waitFor();
   await page.locator('[data-testid="signals-cases"]', { hasText: /\d+ cases in all/ }).waitFor();
   await page.getByTestId('signals-table').getByText('XY-101', { exact: false }).first().waitFor();
+  // The MedDRA tree above it: SOCs of the demo release, expandable down to HLGT.
+  const tree = page.getByTestId('event-tree');
+  await tree.getByText(/MedDRA \S+, primary paths; \d+ cases/).waitFor();
+  await tree.getByRole('button', { name: 'Expand' }).first().click();
+  await tree.getByText('HLGT').first().waitFor();
   await screenshot('analytics-signals-en');
   assert.deepEqual(await missingKeys(page), []);
 });

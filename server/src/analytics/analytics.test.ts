@@ -6,6 +6,14 @@
 import { countSignalPairs, SIGNAL_FIGURES, signalTable } from '@pv/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCasesModule } from '../cases';
+import {
+  DEMO_MEDDRA_VERSION,
+  demoDictionaryFiles,
+  demoMeddra,
+  demoMeddraTerms,
+  dictionariesModule,
+  dictionaryService,
+} from '../dictionaries';
 import { caseRig, demoProject } from '../cases/testing';
 import { reportCodesModule } from '../report-codes';
 import { createUnblindingModule } from '../unblinding';
@@ -19,7 +27,13 @@ const rig = await caseRig({
     { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
     { id: 'nopivot', name: 'No pivot', deny: ['pooledanalysis:multidimensionalCrossover'] },
   ],
-  modules: [createCasesModule(), reportCodesModule, createUnblindingModule(), analyticsModule],
+  modules: [
+    createCasesModule(),
+    reportCodesModule,
+    createUnblindingModule(),
+    dictionariesModule,
+    analyticsModule,
+  ],
 });
 afterAll(() => rig.close());
 
@@ -41,7 +55,11 @@ const some = <T>(values: readonly T[], max: number): T[] => [
 ];
 
 const PRODUCTS = ['Study drug A', 'Placebo', 'Aspirin', 'Metformin', 'Ibuprofen'];
-const SOCS = ['S1', 'S2', 'S3', 'S4'];
+// PT-level terms of the demo MedDRA release (imported below) and one PT it does not know.
+const TERMS = [
+  ...demoMeddraTerms(8, { ptLevel: true }).map((t) => ({ pt: t.pt.code, soc: t.soc.code })),
+  { pt: '99999999', soc: '99999998' },
+];
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- random test documents
 
 const docs: Doc[] = Array.from({ length: 1000 }, (_, i) => ({
@@ -72,15 +90,17 @@ const docs: Doc[] = Array.from({ length: 1000 }, (_, i) => ({
     };
   }),
   reactions: Array.from({ length: Math.floor(random() * 3) }, () => {
-    const soc = pick(SOCS);
+    const term = pick(TERMS);
     return {
-      meddraSocCode: soc,
-      meddraPtCode: `${soc}-${pick(['a', 'b'])}`,
+      meddraVersion: DEMO_MEDDRA_VERSION,
+      meddraSocCode: term.soc,
+      meddraPtCode: term.pt,
       reactionResult: pick(['1', '5']),
     };
   }),
 }));
 await handle.collection('cases').insertMany(docs);
+await dictionaryService(rig.store).importMeddra(handle, demoDictionaryFiles().meddra.en);
 
 const isBlindedDrug = (drug: Doc) => drug.isClinicalDrug === true || drug.isBlind === true;
 
@@ -275,5 +295,48 @@ describe('analytics', () => {
     const drugs = new Set(blind.body.data.rows.map((r: { drug: string }) => r.drug));
     expect(drugs.has('BLINDED')).toBe(true);
     expect(drugs.has('Placebo') || drugs.has('Study drug A')).toBe(false);
+  });
+
+  it('the event-level tree counts each case once per SOC, HLGT, HLT and PT on the primary path', async () => {
+    const answer = await rig.as('entry').call('POST', '/analytics/events', {});
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const tree = answer.body.data as {
+      meddraVersion: string;
+      total: number;
+      nodes: { code: string | null; name: string | null; count: number; children: unknown[] }[];
+    };
+    expect(tree.meddraVersion).toBe(DEMO_MEDDRA_VERSION);
+    const { paths, socs } = demoMeddra().en;
+    const primary = (pt: string) =>
+      [...paths].sort((a, b) => Number(b.primary) - Number(a.primary)).find((p) => p.ptCode === pt);
+    const expected = new Map<string, number>();
+    let total = 0;
+    for (const doc of docs) {
+      if (doc.state.validity !== 'valid' || !['p1', 'p2'].includes(doc.report.studyProjectId)) continue;
+      if (doc.reactions.length) total++;
+      const keys = new Set<string>();
+      for (const r of doc.reactions) {
+        const path = primary(r.meddraPtCode);
+        const codes = [path?.socCode ?? null, path?.hlgtCode ?? null, path?.hltCode ?? null, r.meddraPtCode];
+        for (let depth = 1; depth <= 4; depth++) keys.add(JSON.stringify(codes.slice(0, depth)));
+      }
+      for (const key of keys) expected.set(key, (expected.get(key) ?? 0) + 1);
+    }
+    const got = new Map<string, number>();
+    type Node = { code: string | null; count: number; children: Node[] };
+    const walk = (nodes: Node[], above: (string | null)[]) => {
+      for (const node of nodes) {
+        const codes = [...above, node.code];
+        got.set(JSON.stringify(codes), node.count);
+        walk(node.children, codes);
+      }
+    };
+    walk(tree.nodes as Node[], []);
+    expect(tree.total).toBe(total);
+    expect([...got].sort()).toEqual([...expected].sort());
+    // Unknown PTs sit under null at each level above; known SOCs carry the release's names.
+    expect(got.get(JSON.stringify([null, null, null, '99999999']))).toBeGreaterThan(0);
+    const named = tree.nodes.find((n) => n.code !== null)!;
+    expect(named.name).toBe(socs.find((s) => s.code === named.code)!.name);
   });
 });

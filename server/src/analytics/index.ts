@@ -10,6 +10,8 @@ export {
   runSignals,
   runStatistic,
 } from './service';
+export { runEventTree } from './events';
+export type { EventTreeAnswer, TreeNode } from './events';
 export type {
   AnalyticsAnswer,
   AnalyticsFilters,
@@ -24,6 +26,6 @@ import { analyticsRoutes } from './routes';
 
 export const analyticsModule = defineModule({
   name: 'analytics',
-  dependsOn: ['cases', 'unblinding'],
+  dependsOn: ['cases', 'dictionaries', 'unblinding'],
   routes: analyticsRoutes,
 });

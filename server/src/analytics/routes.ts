@@ -4,7 +4,8 @@
  * outside them is refused.
  */
 import { callerOf } from '../http';
-import type { JsonSchema, ModuleRouter } from '../http';
+import type { JsonSchema, ModuleDeps, ModuleRouter } from '../http';
+import { runEventTree } from './events';
 import { dimensionById, STATISTICS } from './declarations';
 import {
   MAX_PIVOT_DIMENSIONS,
@@ -43,7 +44,7 @@ const queryProperties = {
   includeInvalid: { type: 'boolean' },
 };
 
-export function analyticsRoutes(router: ModuleRouter): void {
+export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   router.route(
     {
       method: 'get',
@@ -116,5 +117,17 @@ export function analyticsRoutes(router: ModuleRouter): void {
       },
     },
     async (c, { body }) => runSignals(callerOf(c), body.by ?? 'pt', body, body.minCases ?? 1),
+  );
+
+  router.route<AnalyticsQuery>(
+    {
+      method: 'post',
+      path: '/events',
+      summary:
+        "The event-level tree: cases per MedDRA SOC, HLGT, HLT and PT (each reaction's PT on its primary path in the release most counted reactions were coded with), counted in the store over the caller's projects under the statistics' filters",
+      permission: PERMISSIONS.eventLevel,
+      body: { type: 'object', additionalProperties: false, properties: queryProperties },
+    },
+    async (c, { body }) => runEventTree(callerOf(c), deps.store, body),
   );
 }

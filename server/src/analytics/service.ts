@@ -172,6 +172,21 @@ function valueLabel(d: DimensionDeclaration, value: GroupScalar, caller: Caller)
 }
 
 /**
+ * What a count runs over: the caller's projects for the permission, whether it is blinded, and the
+ * store filter of the query; null when the caller has no project to count.
+ */
+export async function countScope(
+  caller: Caller,
+  permission: string,
+  query: AnalyticsQuery,
+): Promise<{ blinded: boolean; filter: Filter } | null> {
+  const projects = await projectScope(caller, permission, query.filters?.projectIds);
+  if (projects !== null && projects.length === 0) return null;
+  const blinded = await isBlinded(caller, projects);
+  return { blinded, filter: caseFilter(query, projects, blinded) };
+}
+
+/**
  * Counts cases by the given dimensions (one to three) under the query, in the store. Element
  * dimensions of the same array read the same element (a drug's name with its role); a case counts
  * once per combination.

@@ -114,7 +114,7 @@ export const caseCollections: CollectionDefinition[] = [
     // element by the embedded store: a count by product or SOC reads them instead of each case's JSON.
     elements: [
       { each: 'drugs', paths: ['drugName', 'drugCharacterisation', 'isClinicalDrug', 'isBlind'] },
-      { each: 'reactions', paths: ['meddraSocCode', 'meddraPtCode', 'reactionResult'] },
+      { each: 'reactions', paths: ['meddraSocCode', 'meddraPtCode', 'reactionResult', 'meddraVersion'] },
     ],
   },
   {

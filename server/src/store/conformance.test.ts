@@ -12,6 +12,7 @@ import { auditService } from '../audit';
 import { operatorsUsed } from './capabilities';
 import { mingoOptions } from './embedded';
 import { groupCountPipeline } from './group-count';
+import type { GroupCountSpec } from './group-count';
 import { literalRegex, serverFilter, textMatch } from './guard';
 import {
   ForbiddenQueryError,
@@ -916,7 +917,7 @@ for (const backend of backends) {
         expect(pairRows(await a.collection('grouped').groupCount(pairs))).toEqual(expected);
         expect(pairRows(await perElement.groupCount(pairs))).toEqual(expected);
         // Codes mapped to their group (a PT to its HLT): a document counts once per group.
-        const mapped = {
+        const mapped: GroupCountSpec = {
           by: [
             { name: 'group', each: 'items', path: 'code', map: { c1: 'A', c2: 'A', c3: 'B' } },
             { name: 'v', path: 'validity', map: { valid: 'ok' } },

@@ -2,8 +2,8 @@
  * Signals (/pooledanalysis/eventLevel): the signal table - each suspect drug x PT (or SOC) pair's
  * 2x2 counts a, b, c, d with PRR and chi-square, ROR with its 95% interval, IC with IC025, and the
  * flags by the published thresholds (PRR >= 2, chi-square >= 4, a >= 3; ROR025 > 1; IC025 > 0),
- * sortable, under the statistics' filters; exported as Excel. The MedDRA hierarchy tree and the
- * time-to-onset distribution of the event-level screen are not built.
+ * sortable, under the statistics' filters; exported as Excel. Above it the MedDRA tree (EventTree).
+ * The time-to-onset distribution of the event-level screen is not built.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Body1, Button, Radio, RadioGroup, Title2, makeStyles } from '@fluentui/react-components';
@@ -12,6 +12,7 @@ import { notify } from '../../app/notify';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { DataTable } from '../../renderers/table/DataTable';
 import type { DataColumn, TableSort } from '../../renderers/table/DataTable';
+import { EventTree } from './EventTree';
 import { FilterBar } from './FilterBar';
 import { exportExcel } from './exporting';
 import type { AnalyticsQuery, Declarations, SignalAnswer, SignalRow } from './types';
@@ -105,6 +106,7 @@ export default function SignalsPage() {
     <div className={styles.page} data-testid="analytics-signals">
       <Title2>{t('analytics.signalsTitle')}</Title2>
       {declarations && <FilterBar declarations={declarations} onApply={setQuery} />}
+      <EventTree query={query} />
       <div className={styles.bar}>
         <RadioGroup
           layout="horizontal"

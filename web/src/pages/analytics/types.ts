@@ -67,3 +67,18 @@ export interface SignalAnswer {
   cases: number;
   rows: SignalRow[];
 }
+
+export interface TreeNode {
+  level: 'soc' | 'hlgt' | 'hlt' | 'pt';
+  code: string | null;
+  name: string | null;
+  count: number;
+  children: TreeNode[];
+}
+
+export interface EventTreeAnswer {
+  meddraVersion: string | null;
+  blinded: boolean;
+  total: number;
+  nodes: TreeNode[];
+}
