@@ -58,6 +58,26 @@ test('a case is edited in its tabs, saved, checked, and a finding jumps to its f
   await page.getByTestId('case-row').first().waitFor();
   // The list shows the summary values (report code C.1.1) of the seeded cases.
   assert.match((await page.getByTestId('case-row').first().textContent()) ?? '', /CN-DEMOPHARMA-\d+/);
+  // A total past the list's count limit reads "N+" and the next page stays offered (the route's
+  // answer is made capped here: the demo has too few cases to reach the limit).
+  const total = page.getByTestId('case-list-total');
+  assert.match((await total.textContent()) ?? '', /\d/);
+  assert.equal(await total.getAttribute('data-total-capped'), null);
+  await page.route('**/api/cases/search', async (route) => {
+    const response = await route.fetch();
+    const json = (await response.json()) as { data: { total: number; totalCapped: boolean } };
+    await route.fulfill({
+      response,
+      json: { ...json, data: { ...json.data, total: 1000, totalCapped: true } },
+    });
+  });
+  await page.reload();
+  await page.locator('[data-total-capped]').waitFor();
+  assert.match((await total.textContent()) ?? '', /1000\+/);
+  assert.equal(await page.getByTestId('case-list-next').isEnabled(), true);
+  await page.unroute('**/api/cases/search');
+  await page.reload();
+  await page.getByTestId('case-row').first().waitFor();
   const caseId = await newCase(page, baseUrl);
 
   await page.goto(`${baseUrl}/activecase?caseId=${caseId}`);

@@ -131,6 +131,8 @@ export default function CaseListPage() {
   const [sort, setSort] = useState<{ column: string; direction: 'asc' | 'desc' } | null>(null);
   const [rows, setRows] = useState<Row[] | null>(null);
   const [total, setTotal] = useState(0);
+  // More than `total` cases match: the route counts up to the list's declared limit only.
+  const [totalCapped, setTotalCapped] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [layout, setLayout] = useState<TableColumnLayout | undefined>();
   const [settings, setSettings] = useState(false);
@@ -166,14 +168,17 @@ export default function CaseListPage() {
       ),
     );
     try {
-      const answer = await api.request<{ total: number; items: Row[] }>('/cases/search', {
-        body: { tab, filters: cleaned, page, size, ...(sort ? { sort } : {}) },
-      });
+      const answer = await api.request<{ total: number; totalCapped: boolean; items: Row[] }>(
+        '/cases/search',
+        { body: { tab, filters: cleaned, page, size, ...(sort ? { sort } : {}) } },
+      );
       setRows(answer.items);
       setTotal(answer.total);
+      setTotalCapped(answer.totalCapped);
     } catch {
       setRows([]);
       setTotal(0);
+      setTotalCapped(false);
     }
     setSelected(new Set());
   }, [tab, filters, page, size, sort]);
@@ -479,12 +484,18 @@ export default function CaseListPage() {
         empty={tx('noCases')}
       />
       <div className={styles.pager}>
-        <Text>{tx('totalRows', { count: total })}</Text>
+        <Text data-testid="case-list-total" data-total-capped={totalCapped || undefined}>
+          {tx(totalCapped ? 'totalRowsCapped' : 'totalRows', { count: total })}
+        </Text>
         <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
           {tx('previous')}
         </Button>
         <Text>{page}</Text>
-        <Button disabled={page * size >= total} onClick={() => setPage((p) => p + 1)}>
+        <Button
+          data-testid="case-list-next"
+          disabled={!totalCapped && page * size >= total}
+          onClick={() => setPage((p) => p + 1)}
+        >
           {tx('next')}
         </Button>
         <Dropdown
