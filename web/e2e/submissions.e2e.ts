@@ -5,7 +5,8 @@
  * batch, sends it for review and approves it with the e-signature (API set-up: those screens have
  * their own test). In the browser: bulk reporting exports and sends each receiver's approved plans
  * in a job (a late one with its reason), the E2B transmission page takes CDE's ACK, and the
- * expedited-report list shows each plan with its due date and state (acknowledged, sent).
+ * expedited-report list shows each plan with its due date and state (acknowledged, sent); a
+ * nullification of an acknowledged report is asked from its row with the reason.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -173,4 +174,25 @@ test('5 cases planned for CDE and FDA, approved with the signature, exported in 
     if (plan.dueDate) assert.ok(text.includes(String(plan.dueDate)), `${text} shows ${String(plan.dueDate)}`);
   }
   await screenshot('expedited-reports');
+
+  // Item 6: a nullification of one acknowledged CDE report, asked from its row with the reason
+  // (C.1.11.2), is planned as a batch for review and listed with its kind.
+  const nullified = record.cases[0]!.reportCode;
+  await rows
+    .filter({ hasText: nullified })
+    .filter({ hasText: /已确认接收|Acknowledged/ })
+    .first()
+    .getByTestId('row-nullify')
+    .click();
+  await page.getByLabel(/C\.1\.11\.2/).fill('重复报告 duplicate of another report');
+  await page.getByTestId('form-save').click();
+  await rows
+    .filter({ hasText: nullified })
+    .filter({ hasText: /已计划|Planned/ })
+    .first()
+    .waitFor();
+  const planned = await call<{ items: Row[] }>('GET', '/submissions/expedited?page=1&size=50');
+  const correction = planned.items.find((r) => r.reportCode === nullified && r.correction === '1');
+  assert.ok(correction, 'the nullification plan is listed');
+  assert.equal(correction.state, 'planned');
 });

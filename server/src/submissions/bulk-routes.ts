@@ -4,6 +4,7 @@
  * case in its path (object `case`).
  */
 import { callerOf } from '../http';
+import { loadEntity, pickBody } from '../entities';
 import type { ModuleRouter } from '../http';
 import { CASE_OBJECT, requireCasesAccess, requireProjectMember } from '../cases';
 import { PROJECT_OBJECT } from '../projects';
@@ -15,6 +16,7 @@ import { projectReceivers } from './deadline';
 import { S } from './model';
 import type { BulkRun } from './model';
 
+const correctionEntity = loadEntity('submission-correction');
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
 const projectParams = { type: 'object', required: ['projectId'], properties: { projectId: id } } as const;
 
@@ -95,16 +97,7 @@ export function bulkRoutes(router: ModuleRouter): void {
         'A nullification (C.1.11.1 = 1) or amendment (C.1.11.1 = 2) report of the case to every project receiver that had it, as a draft batch of plans',
       permission: 'submittransfer:supervisionSubmit:batchPlan',
       params: { type: 'object', required: ['caseId'], properties: { caseId: id } },
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['kind', 'reason'],
-        properties: {
-          kind: { type: 'string', enum: ['nullification', 'amendment'] },
-          reason: { type: 'string', maxLength: 2000 },
-          sponsor: { type: 'string', maxLength: 200 },
-        },
-      },
+      body: pickBody(correctionEntity, ['kind', 'reason', 'sponsor']),
     },
     async (c, { body, params }) => {
       const caller = callerOf(c);
