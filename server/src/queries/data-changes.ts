@@ -8,6 +8,8 @@ import { AUDIT_COLLECTION } from '../store';
 import type { AuditEntry, Filter, Handle } from '../store';
 import type { Caller } from '../http';
 import { caseCollectionNames, fieldLines, handlerNames, reasonOf } from '../cases';
+import type { SliceAnswer } from './paged-list';
+import { sliceTotal } from './paged-list';
 
 export interface DataChangeQuery {
   reportCode?: string;
@@ -54,7 +56,7 @@ export async function dataChanges(
   projects: Filter,
   query: DataChangeQuery,
   page: { skip: number; limit: number },
-): Promise<{ items: DataChangeLine[]; total: number }> {
+): Promise<SliceAnswer<DataChangeLine>> {
   const handle = caller.tenant;
   const cases = await casesOf(handle, projects, query.reportCode);
   if (!cases.size) return { items: [], total: 0 };
@@ -67,7 +69,7 @@ export async function dataChanges(
   const trail = handle.collection<AuditEntry>(AUDIT_COLLECTION);
   const [entries, total] = await Promise.all([
     trail.find(filter, { sort: { at: -1, _id: -1 }, skip: page.skip, limit: page.limit }),
-    trail.count(filter),
+    sliceTotal(trail, filter, { ...page, count: true }),
   ]);
   const names = await handlerNames(handle, [...new Set(entries.map((e) => e.userId))]);
   const items = entries.flatMap((entry) =>
@@ -90,5 +92,5 @@ export async function dataChanges(
         after: line.after ?? null,
       })),
   );
-  return { items, total };
+  return { items, ...total };
 }

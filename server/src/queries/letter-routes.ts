@@ -71,10 +71,10 @@ export function letterRoutes(router: ModuleRouter): void {
       if (query.caseId) filter.caseId = query.caseId;
       if (query.reportCode) filter.reportCode = query.reportCode;
       const collection = caller.tenant.collection<QueryLetter>(Q.letters);
-      const { docs, total } = await findSlice(collection, filter, { number: -1 }, slice);
+      const { docs, ...total } = await findSlice(collection, filter, { number: -1 }, slice);
       const items = [];
       for (const doc of docs) items.push(await letterView(caller, doc));
-      return { items, total };
+      return { items, ...total };
     },
   });
 

@@ -159,12 +159,38 @@ export const collections: CollectionDefinition[] = [
     audited: true,
     indexes: [
       { fields: { number: 1 }, unique: true },
+      // The case page's markers and history (every query of one case).
       { fields: { caseId: 1, raisedAt: -1 } },
-      { fields: { projectId: 1, state: 1, raisedAt: -1 } },
-      { fields: { handlerId: 1, state: 1, timeLimit: 1 } },
-      // The processing list's report code and initiator filters (otherwise a scan of the projects).
+      // The processing list and the query trace, newest first per project and state (_id, the
+      // order's tiebreak, right after: a page over several states then stops after its rows), with
+      // the initiator and handler (id and name) in the entries: their filters (an id or a name, one
+      // OR) are judged while walking the list's order, never by reading and sorting every match.
+      {
+        name: 'processingList',
+        fields: {
+          projectId: 1,
+          state: 1,
+          raisedAt: -1,
+          _id: 1,
+          initiatorId: 1,
+          initiatorName: 1,
+          handlerId: 1,
+          handlerName: 1,
+        },
+      },
+      // /home/pendingqueries: a handler's sent queries, earliest time limit first, project in the entries.
+      {
+        name: 'pending',
+        fields: { handlerId: 1, state: 1, timeLimit: 1, raisedAt: 1, _id: 1, projectId: 1 },
+      },
       { fields: { reportCode: 1, raisedAt: -1 } },
-      { fields: { initiatorId: 1, raisedAt: -1 } },
+      // The overdue filter: sent queries past their time limit, most overdue first. Led by the state,
+      // not the project: with the processing list's (project, state) lead SQLite took it for the
+      // list's pages too and sorted every match.
+      { name: 'overdue', fields: { state: 1, timeLimit: 1, projectId: 1, raisedAt: -1 } },
+      // The field filter (a pointer or an E2B id): one entry per queried field.
+      { name: 'pointers', fields: { pointers: 1 } },
+      { name: 'fieldE2b', fields: { 'fields.e2b': 1 } },
     ],
   },
   {

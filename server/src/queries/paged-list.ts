@@ -8,10 +8,18 @@ import ExcelJS from 'exceljs';
 import type { Caller, JsonSchema, ModuleRouter, PageQuery } from '../http';
 import { callerOf, errors, pageOptions, pageQuery } from '../http';
 import { emptyScope, listScope, scopeIds } from '../cases';
-import type { Collection, Filter, FindOptions } from '../store';
+import { cappedTotal } from '../store';
+import type { CappedTotal, Collection, Filter, FindOptions } from '../store';
 
 /** An export reads at most this many rows (queries, records or saves). */
 export const EXPORT_MAX = 5000;
+
+/**
+ * A list counts its matches up to this many (as the case list's declared totalLimit); past it the
+ * total reads "N+" (`totalCapped`), so a page of 170,000 matching queries is not kept waiting for
+ * every one of them to be counted.
+ */
+export const TOTAL_LIMIT = 1000;
 
 /** A slice of a list: the page, or the export's first EXPORT_MAX (which needs no total). */
 export interface Slice {
@@ -19,6 +27,16 @@ export interface Slice {
   limit: number;
   count: boolean;
 }
+
+/** One slice of a list: its rows and the (capped) total; `totalCapped` unset is an exact total. */
+export type SliceAnswer<Row> = { items: Row[] } & Pick<CappedTotal, 'total'> & Partial<CappedTotal>;
+
+/**
+ * The capped total of a slice: counted up to TOTAL_LIMIT, or to the end of the page asked for
+ * when that is further (so the pager can offer the next page).
+ */
+export const sliceTotal = (collection: Pick<Collection, 'count'>, filter: Filter, slice: Slice) =>
+  cappedTotal(collection, filter, Math.max(TOTAL_LIMIT, slice.skip + slice.limit));
 
 export interface Column {
   key: string;
@@ -33,12 +51,7 @@ export interface PagedListDeclaration<Q extends object, Row> {
   /** The list's query parameters beyond page and size; a `projectId` narrows the caller's projects. */
   filters: Record<string, JsonSchema>;
   /** One slice of the list in the caller's projects (a store filter on `projectId`). */
-  read: (
-    caller: Caller,
-    projects: Filter,
-    query: Q,
-    slice: Slice,
-  ) => Promise<{ items: Row[]; total: number }>;
+  read: (caller: Caller, projects: Filter, query: Q, slice: Slice) => Promise<SliceAnswer<Row>>;
   export?: {
     summary: string;
     permission: string;
@@ -68,7 +81,7 @@ export async function projectFilter(
   return ids.length ? { projectId: { $in: ids } } : {};
 }
 
-/** A slice of a collection: its documents in the order given and, when asked, the count. */
+/** A slice of a collection: its documents in the order given and, when asked, the capped total. */
 export async function findSlice<T extends object>(
   collection: Collection<T>,
   filter: Filter,
@@ -77,9 +90,9 @@ export async function findSlice<T extends object>(
 ) {
   const [docs, total] = await Promise.all([
     collection.find(filter, { sort, skip: slice.skip, limit: slice.limit }),
-    slice.count ? collection.count(filter) : Promise.resolve(0),
+    slice.count ? sliceTotal(collection, filter, slice) : Promise.resolve({ total: 0, totalCapped: false }),
   ]);
-  return { docs, total };
+  return { docs, ...total };
 }
 
 /** An XLSX download with zh or en headers. */
@@ -120,9 +133,15 @@ export function pagedList<Q extends { projectId?: string }, Row>(
     async (c, { query }) => {
       const caller = callerOf(c);
       const projects = await projectFilter(caller, list.permission, query.projectId);
-      if (!projects) return { items: [], total: 0, page: query.page, size: query.size };
+      if (!projects) return { items: [], total: 0, totalCapped: false, page: query.page, size: query.size };
       const answer = await list.read(caller, projects, query, { ...pageOptions(query), count: true });
-      return { items: answer.items, total: answer.total, page: query.page, size: query.size };
+      return {
+        items: answer.items,
+        total: answer.total,
+        totalCapped: answer.totalCapped ?? false,
+        page: query.page,
+        size: query.size,
+      };
     },
   );
   const sheet = list.export;

@@ -13,6 +13,7 @@ import { ConfiguratorService } from '../configurator/index';
 import { queryWorkflow } from './index';
 import type { Data } from './testing';
 import { C15, ok as moved, queryRig } from './testing';
+import { sliceTotal, TOTAL_LIMIT } from './paged-list';
 
 const { rig, clock, qc, entry, filled } = await queryRig({
   users: [
@@ -184,6 +185,7 @@ describe('query states (SPEC 4: sent, handled, closed; re-raise, close, delete)'
     const onCase = (await qc.call('GET', `/queries/cases/${c.id}`)).body.data as Data;
     expect(onCase.items.map((q: Data) => q.id)).toContain(query.id);
     expect(onCase.markers[C15]).toBeUndefined();
+    expect((await qc.call('GET', `/queries/cases/${c.id}/markers`)).body.data.markers[C15]).toBeUndefined();
     // A stale revision is a conflict, not a second move.
     const stale = await qc.call('POST', `/queries/${query.id}/reraise`, { rev: 1, question: 'x' });
     expect(stale.body.code).toBe(400);
@@ -209,6 +211,9 @@ describe('a query stays on its field across revisions', () => {
     expect(onCase.markers[C15]).toMatchObject({ state: 'sent', queryId: query.id, open: 1 });
     expect(onCase.open).toBe(1);
     expect(Object.values(onCase.openByTab)).toEqual([1]);
+    // The page's opening read: the same markers and badges without the history.
+    const { items: _items, ...markers } = onCase;
+    expect((await qc.call('GET', `/queries/cases/${c.id}/markers`)).body.data).toEqual(markers);
     const item = onCase.items.find((q: Data) => q.id === query.id);
     expect(item.fields[0].value).toBe(seen);
     expect(item.caseRev).toBe(c.rev);
@@ -369,6 +374,23 @@ describe('permissions', () => {
 });
 
 describe('lists', () => {
+  it('count their totals up to TOTAL_LIMIT, or to the end of the page asked for', async () => {
+    const matching = (n: number) => ({
+      count: async (_filter: unknown, options?: { limit?: number }) => Math.min(n, options?.limit ?? n),
+    });
+    const page = (skip: number) => ({ skip, limit: 20, count: true });
+    expect(await sliceTotal(matching(170_000), {}, page(0))).toEqual({
+      total: TOTAL_LIMIT,
+      totalCapped: true,
+    });
+    expect(await sliceTotal(matching(TOTAL_LIMIT), {}, page(0))).toEqual({
+      total: TOTAL_LIMIT,
+      totalCapped: false,
+    });
+    // A page past the limit: counted to its end, so the pager offers the next one.
+    expect(await sliceTotal(matching(170_000), {}, page(5000))).toEqual({ total: 5020, totalCapped: true });
+  });
+
   it('pending (mine as handler, earliest limit first, overdue flagged), counts, list filters, batch close', async () => {
     const c = await filled(8);
     const early = await raise(c.id, qc, { timeLimit: '2026-11-23' });
@@ -388,7 +410,11 @@ describe('lists', () => {
     expect(overdue.items.map((q: Data) => q.id)).toEqual([early.id]);
     const byField = (await qc.call('GET', `/queries/list?caseId=${c.id}&field=C.1.5&handler=entry`)).body
       .data;
-    expect(byField.total).toBe(2);
+    expect(byField).toMatchObject({ total: 2, totalCapped: false });
+    // By the handler's name as well as their id; the overdue ones most overdue first.
+    const byName = (await qc.call('GET', `/queries/list?caseId=${c.id}&handler=${early.handlerName}`)).body
+      .data;
+    expect(byName.total).toBe(2);
     const none = await qc.call('POST', '/queries/batch', { action: 'close', queryIds: [] });
     expect(none.body.msg).toBe('Please select at least one data line.');
     const batch = await qc.call('POST', '/queries/batch', { action: 'close', queryIds: [early.id, late.id] });

@@ -167,8 +167,8 @@ export function reportCheckRoutes(router: ModuleRouter): void {
       if (query.kind) filter.kind = query.kind;
       if (query.user) filter.$or = [{ userId: query.user }, { userName: query.user }];
       const collection = caller.tenant.collection<CheckRun>(Q.checkRuns);
-      const { docs, total } = await findSlice(collection, filter, { at: -1 }, slice);
-      return { items: docs.map(({ _id, ...run }) => ({ id: _id, ...run })), total };
+      const { docs, ...total } = await findSlice(collection, filter, { at: -1 }, slice);
+      return { items: docs.map(({ _id, ...run }) => ({ id: _id, ...run })), ...total };
     },
     export: {
       summary: 'The report check log as XLSX (the list filters; zh or en headers), at most 5000 runs',

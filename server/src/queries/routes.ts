@@ -8,7 +8,7 @@ import type { Caller, JsonSchema, ModuleRouter, RouteObject } from '../http';
 import { AppError, callerOf, errors, timeBound, timeRange, warning } from '../http';
 import { CASE_OBJECT, FIELD_CORRECTIONS_SCHEMA } from '../cases';
 import { loadEntity, pickBody } from '../entities';
-import type { Filter, StoredDoc } from '../store';
+import type { Filter, SortSpec, StoredDoc } from '../store';
 import type { QcRecord, Query } from './model';
 import { PERMISSIONS, Q, QUERY_STATES, queryWorkflow } from './model';
 import type { QueryAction, RaiseInput, ReplyInput } from './service';
@@ -16,6 +16,7 @@ import type { DataChangeLine } from './data-changes';
 import { dataChanges } from './data-changes';
 import { findSlice, pagedList, projectFilter, requireRange } from './paged-list';
 import {
+  caseMarkers,
   caseQueries,
   closeQuery,
   dayOf,
@@ -258,14 +259,16 @@ export function queryRoutes(router: ModuleRouter): void {
   pagedList<ListQuery, Record<string, unknown>>(router, {
     path: '/list',
     summary:
-      "Queries of the caller's projects (/casemanagement/queriesProcess), newest first, filtered by state, project, case, report code, field (pointer or E2B id), initiator, handler and overdue",
+      "Queries of the caller's projects (/casemanagement/queriesProcess), newest first, filtered by state, project, case, report code, field (pointer or E2B id), initiator, handler (id or name) and overdue (most overdue first)",
     permission: PERMISSIONS.list,
     filters: listFilters,
     read: async (caller, projects, query, slice) => {
       const collection = caller.tenant.collection<Query>(Q.queries);
       const filter = queryFilter(caller, projects, query);
-      const { docs, total } = await findSlice(collection, filter, { raisedAt: -1 }, slice);
-      return { items: await queryRows(caller, docs), total };
+      // Overdue ones most overdue first (the order the pending list keeps too).
+      const sort: SortSpec = query.overdue ? { timeLimit: 1, raisedAt: -1 } : { raisedAt: -1 };
+      const { docs, ...total } = await findSlice(collection, filter, sort, slice);
+      return { items: await queryRows(caller, docs), ...total };
     },
   });
 
@@ -278,8 +281,8 @@ export function queryRoutes(router: ModuleRouter): void {
     read: async (caller, projects, _query, slice) => {
       const collection = caller.tenant.collection<Query>(Q.queries);
       const filter: Filter = { ...projects, handlerId: caller.userId, state: queryWorkflow.initial };
-      const { docs, total } = await findSlice(collection, filter, { timeLimit: 1, raisedAt: 1 }, slice);
-      return { items: await queryRows(caller, docs), total };
+      const { docs, ...total } = await findSlice(collection, filter, { timeLimit: 1, raisedAt: 1 }, slice);
+      return { items: await queryRows(caller, docs), ...total };
     },
   });
 
@@ -354,8 +357,8 @@ export function queryRoutes(router: ModuleRouter): void {
     read: async (caller, projects, query, slice) => {
       const collection = caller.tenant.collection<Query>(Q.queries);
       const filter = traceFilter(projects, query);
-      const { docs, total } = await findSlice(collection, filter, { raisedAt: -1 }, slice);
-      return { items: traceRows(caller, docs), total };
+      const { docs, ...total } = await findSlice(collection, filter, { raisedAt: -1 }, slice);
+      return { items: traceRows(caller, docs), ...total };
     },
     export: {
       summary: 'The query trace as XLSX (the list filters; zh or en headers), at most 5000 queries',
@@ -378,8 +381,11 @@ export function queryRoutes(router: ModuleRouter): void {
     filters: qcFilters,
     read: async (caller, projects, query, slice) => {
       const collection = caller.tenant.collection<QcRecord>(Q.qcRecords);
-      const { docs, total } = await findSlice(collection, qcFilter(projects, query), { at: -1 }, slice);
-      return { items: docs.map(({ _id, ...r }) => ({ id: _id, ...r, field: fieldText(caller, r) })), total };
+      const { docs, ...total } = await findSlice(collection, qcFilter(projects, query), { at: -1 }, slice);
+      return {
+        items: docs.map(({ _id, ...r }) => ({ id: _id, ...r, field: fieldText(caller, r) })),
+        ...total,
+      };
     },
     export: {
       summary: 'The QC trace as XLSX (the list filters; zh or en headers), at most 5000 records',
@@ -396,11 +402,24 @@ export function queryRoutes(router: ModuleRouter): void {
       path: '/cases/:caseId',
       object: CASE_OBJECT,
       summary:
-        "The case page's queries: every query of the case with its rounds (query history), the marker of each queried field, open queries per tab and in all",
+        "The case's query history: every query of the case with its rounds and the moves the caller may take, with the markers of GET /cases/:caseId/markers",
       permission: 'activecase',
       params: caseParams,
     },
     async (c, { params }) => caseQueries(callerOf(c), params.caseId),
+  );
+
+  router.route<unknown, Record<string, unknown>, { caseId: string }>(
+    {
+      method: 'get',
+      path: '/cases/:caseId/markers',
+      object: CASE_OBJECT,
+      summary:
+        "What the case page shows on opening: the marker of each queried field (its latest live query's state, open queries), open queries per tab and in all (the history is GET /cases/:caseId)",
+      permission: 'activecase',
+      params: caseParams,
+    },
+    async (c, { params }) => caseMarkers(callerOf(c), params.caseId),
   );
 
   router.route<RaiseInput, Record<string, unknown>, { caseId: string }>(

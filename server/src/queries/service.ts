@@ -22,6 +22,7 @@ import {
   findHandler,
   loadCase,
   projectIdOf,
+  requireCaseAccess,
   requireProjectMember,
   saveCase,
 } from '../cases';
@@ -504,24 +505,24 @@ export async function queryView(caller: Caller, query: StoredQuery) {
   };
 }
 
+type Markers = Record<string, { state: string; queryId: string; number: string; open: number }>;
+
 /**
- * The case page's queries: every query of the case (newest first, deleted ones included for the
- * history), the marker of each queried field (its latest live query's state), and the open
- * queries per tab (the tab badges) and in all (the header badge).
+ * The marker of each queried field (its latest live query's state and how many are open), the
+ * open queries per tab (the tab badges) and in all (the header badge), from queries newest first.
  */
-export async function caseQueries(caller: Caller, caseId: string) {
-  const stored = await loadCase(caller.tenant, caseId);
-  await requireProjectMember(caller, projectIdOf(caseContent(stored) as unknown as Doc));
-  const all = await queries(caller.tenant).find({ caseId }, { sort: { raisedAt: -1 }, limit: 1000 });
-  const markers: Record<string, { state: string; queryId: string; number: string; open: number }> = {};
+function markersOf(all: Pick<StoredQuery, '_id' | 'state' | 'number' | 'pointers'>[]) {
+  const markers: Markers = {};
   const openByTab: Record<string, number> = {};
+  // A case's queries name few distinct fields: each field's tab is looked up once.
+  const tabs = new Map<string, string>();
   let open = 0;
   for (const query of all) {
     if (query.state === 'deleted') continue;
     const isOpen = query.state !== 'closed';
     if (isOpen) open++;
-    for (const field of query.fields) {
-      const marker = (markers[field.pointer] ??= {
+    for (const pointer of query.pointers) {
+      const marker = (markers[pointer] ??= {
         state: query.state,
         queryId: query._id,
         number: query.number,
@@ -529,12 +530,37 @@ export async function caseQueries(caller: Caller, caseId: string) {
       });
       if (isOpen) {
         marker.open++;
-        const tab = tabOfPointer(caseTabs, field.pointer);
+        let tab = tabs.get(pointer);
+        if (tab === undefined) tabs.set(pointer, (tab = tabOfPointer(caseTabs, pointer)));
         openByTab[tab] = (openByTab[tab] ?? 0) + 1;
       }
     }
   }
+  return { markers, openByTab, open };
+}
+
+/** A case's queries, newest first (at most 1000), read in the case's project only. */
+async function queriesOfCase(caller: Caller, caseId: string, projection?: Record<string, 1>) {
+  await requireCaseAccess(caller, caseId);
+  return queries(caller.tenant).find({ caseId }, { sort: { raisedAt: -1 }, limit: 1000, projection });
+}
+
+/**
+ * What the case page shows on opening (the field markers and the badges): read from the queries'
+ * state, number and pointers only, not their rounds.
+ */
+export async function caseMarkers(caller: Caller, caseId: string) {
+  const all = await queriesOfCase(caller, caseId, { state: 1, number: 1, pointers: 1 });
+  return markersOf(all);
+}
+
+/**
+ * The case's query history: every query of the case (newest first, deleted ones included) with
+ * its rounds and the moves the caller may take, and the markers as caseMarkers answers them.
+ */
+export async function caseQueries(caller: Caller, caseId: string) {
+  const all = await queriesOfCase(caller, caseId);
   const items = [];
   for (const query of all) items.push(await queryView(caller, query));
-  return { items, markers, openByTab, open };
+  return { items, ...markersOf(all) };
 }

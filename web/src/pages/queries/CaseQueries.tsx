@@ -30,7 +30,7 @@ import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import type { LocalisedText } from '../../i18n';
-import type { CaseQueries, QcCorrection, QueryAction, QueryItem } from './api';
+import type { CaseMarkers, QcCorrection, QueryAction, QueryItem } from './api';
 import { queriesApi } from './api';
 import { queryActionLabel, queryStateLabel, receiverLabel, roundKindLabel, useQueriesText } from './text';
 import { formatDateTime } from '../../display/values';
@@ -71,7 +71,7 @@ export interface CaseForQueries {
 }
 
 interface Board {
-  data: CaseQueries | null;
+  data: CaseMarkers | null;
   canRaise: boolean;
   canHistory: boolean;
   raise: (pointer?: string) => void;
@@ -421,14 +421,25 @@ export function CaseQueriesProvider({ form, children }: { form: CaseForQueries; 
   const qt = useQueriesText();
   const styles = useStyles();
   const { info } = useSession();
-  const [data, setData] = useState<CaseQueries | null>(null);
+  const [data, setData] = useState<CaseMarkers | null>(null);
+  const [history, setHistory] = useState<QueryItem[] | null>(null);
   const [raising, setRaising] = useState<{ pointer: string | null } | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
   const { caseId } = form;
+  // The page opens with the markers alone; the history (every round of every query) is read
+  // when its dialog opens, and again after each move while it is open.
   const reload = useCallback(() => {
-    queriesApi.ofCase(caseId).then(setData, () => setData(null));
-  }, [caseId]);
+    if (historyOpen)
+      queriesApi.ofCase(caseId).then(
+        ({ items, ...markers }) => {
+          setHistory(items);
+          setData(markers);
+        },
+        () => setHistory(null),
+      );
+    else queriesApi.markers(caseId).then(setData, () => setData(null));
+  }, [caseId, historyOpen]);
   useEffect(reload, [reload]);
   const board = useMemo<Board>(
     () => ({
@@ -458,11 +469,14 @@ export function CaseQueriesProvider({ form, children }: { form: CaseForQueries; 
         title={qt('uiQueryHistory')}
         testId="query-history-dialog"
         buttons={[{ value: 'close', label: qt('uiCancel') }]}
-        onAnswer={() => setHistoryOpen(false)}
+        onAnswer={() => {
+          setHistoryOpen(false);
+          setHistory(null);
+        }}
       >
         <div className={styles.history}>
-          {data?.items.length ? (
-            data.items.map((query) => <QueryCard key={query.id} query={query} form={form} onMoved={reload} />)
+          {history === null ? null : history.length ? (
+            history.map((query) => <QueryCard key={query.id} query={query} form={form} onMoved={reload} />)
           ) : (
             <Text>{qt('uiNoQueries')}</Text>
           )}

@@ -35,11 +35,16 @@ export interface QueryItem {
   actions: QueryAction[];
 }
 
-export interface CaseQueries {
-  items: QueryItem[];
+/** What the case page shows on opening: each queried field's marker, open queries per tab and in all. */
+export interface CaseMarkers {
   markers: Record<string, { state: string; queryId: string; number: string; open: number }>;
   openByTab: Record<string, number>;
   open: number;
+}
+
+/** The case's query history (every query with its rounds and moves) with its markers. */
+export interface CaseQueries extends CaseMarkers {
+  items: QueryItem[];
 }
 
 export interface RaiseBody {
@@ -61,6 +66,7 @@ export interface QcCorrection {
 const q = (path: string) => `/queries${path}`;
 
 export const queriesApi = {
+  markers: (caseId: string) => api.request<CaseMarkers>(q(`/cases/${encodeURIComponent(caseId)}/markers`)),
   ofCase: (caseId: string) => api.request<CaseQueries>(q(`/cases/${encodeURIComponent(caseId)}`)),
   raise: (caseId: string, body: RaiseBody) =>
     api.request<QueryItem>(q(`/cases/${encodeURIComponent(caseId)}`), { method: 'POST', body }),
