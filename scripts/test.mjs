@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs. Installs the dependencies when missing; installs Debian's
-// Chromium and CJK fonts for the browser tests, and faketime, when missing and running as root;
+// Chromium, CJK and print fonts for the browser tests, and faketime, when missing and running as root;
 // then runs prettier --check, eslint, tsc --noEmit, vitest, vitest again with the date faked 400
 // days ahead, and the browser tests. Every step runs; the exit code is non-zero when any failed.
 // Node builtins only: this runs before anything is installed.
@@ -13,6 +13,12 @@ import { runMongoPeer } from './mongo-peer.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CJK_FONTS = '/usr/share/fonts/opentype/noto';
+// The printed reports' fonts (templates' print CSS): TrueType outlines Chromium embeds as they are,
+// where the Noto CJK (CFF) fonts become Type 3 fonts converted glyph by glyph in every PDF.
+const PRINT_FONTS = [
+  ['/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc', 'fonts-wqy-zenhei'],
+  ['/usr/share/fonts/truetype/liberation', 'fonts-liberation'],
+];
 const FAKETIME = '/usr/bin/faketime';
 /**
  * The suite must mean the same on any day (issue 14): a test that dates things from the real day
@@ -27,6 +33,7 @@ function ensureSystemPackages() {
   const missing = [];
   if (!existsSync(CHROMIUM)) missing.push('chromium');
   if (!existsSync(CJK_FONTS)) missing.push('fonts-noto-cjk');
+  for (const [path, pkg] of PRINT_FONTS) if (!existsSync(path)) missing.push(pkg);
   if (!existsSync(FAKETIME)) missing.push('faketime');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
