@@ -1,7 +1,7 @@
 /** The access module: roles, menus and permissions, project members, the operator area's roles and users. */
 // The public surface first: other modules read these while this module's routes may still be loading.
 export { accessCollections } from './collections';
-export { keyGrants, grantsOf, authorize, requirePermission, requireOwner } from './permissions';
+export { keyGrants, grantsOf, grantsNow, authorize, requirePermission, requireOwner } from './permissions';
 export type { Role, ProjectMember, Grants } from './permissions';
 export { menuItems } from './menus';
 export type { MenuItem } from './menus';
@@ -15,10 +15,10 @@ import { accessCollections } from './collections';
 import type { IdentityOptions } from '../auth';
 import { identityOptionsFromEnv, registerAuthorizer } from '../auth';
 import { accessRoutes } from './routes';
-import { authorize, grantsOf } from './permissions';
+import { authorize, grantsNow, grantsOf } from './permissions';
 
 // The identity module's authenticator answers permissions with access's grants (auth imports no access).
-registerAuthorizer({ grantsOf, authorize });
+registerAuthorizer({ grantsOf, grantsNow, authorize });
 
 /** Names of the modules the platform mounts: the registry createPlatform hands every module. */
 export function mountedModules(deps: ModuleDeps): Set<string> {

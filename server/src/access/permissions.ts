@@ -130,6 +130,15 @@ export function grantsOf(deps: ModuleDeps, principal: Principal, projectId: stri
   return entry.grants;
 }
 
+/** The caller's grants: kept ones at once (no await) while current, else grantsOf's promise. */
+export function grantsNow(
+  deps: ModuleDeps,
+  principal: Principal,
+  projectId: string | null,
+): Grants | Promise<Grants> {
+  return currentGrants(deps, principal, projectId) ?? grantsOf(deps, principal, projectId);
+}
+
 async function computeGrants(
   deps: ModuleDeps,
   principal: Principal,

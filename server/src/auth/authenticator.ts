@@ -5,12 +5,12 @@
  * changed limits the session to the password and identity routes (code 4012 elsewhere).
  */
 import type { Authenticator, Principal } from '../http';
-import { AppError } from '../http';
+import { AppError, andThen } from '../http';
 import { Code } from '../http';
 import type { ModuleDeps } from '../http';
 import type { StoredDoc } from '../store';
 import type { Session } from './model';
-import { assertTenantUsable, authorize, cachedTenant, getTenant, grantsOf } from './providers';
+import { assertTenantUsable, authorize, cachedTenant, getTenant, grantsNow } from './providers';
 import type { SessionLookup } from './sessions';
 import { resolveSession } from './sessions';
 
@@ -60,6 +60,7 @@ export function createAuthenticator(deps: ModuleDeps): Authenticator {
     },
     authorize: (principal, permission, context, scope) =>
       authorize(deps, principal, permission, context, scope),
-    administers: async (principal) => (await grantsOf(deps, principal, null)).all,
+    // At once while the grants are kept (a file read asks it on every request).
+    administers: (principal) => andThen(grantsNow(deps, principal, null), (grants) => grants.all),
   };
 }

@@ -21,6 +21,12 @@ export interface CallerGrants {
 
 export interface Authorizer {
   grantsOf(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<CallerGrants>;
+  /** grantsOf's answer at once (no await) when the grants are kept, else its promise. */
+  grantsNow?(
+    deps: ModuleDeps,
+    principal: Principal,
+    projectId: string | null,
+  ): CallerGrants | Promise<CallerGrants>;
   /** A boolean at once when the grants are kept (no await), else a promise. */
   authorize(
     deps: ModuleDeps,
@@ -69,6 +75,17 @@ export function grantsOf(
   if (!authorizer)
     return Promise.resolve({ all: false, member: false, keys: new Set(), roleIdentifiers: [] });
   return authorizer.grantsOf(deps, principal, projectId);
+}
+
+/** grantsOf, at once when the registered authorizer keeps the grants. */
+export function grantsNow(
+  deps: ModuleDeps,
+  principal: Principal,
+  projectId: string | null,
+): CallerGrants | Promise<CallerGrants> {
+  return authorizer?.grantsNow
+    ? authorizer.grantsNow(deps, principal, projectId)
+    : grantsOf(deps, principal, projectId);
 }
 
 /** The registered authorizer's answer (a boolean at once when it has one); false without one. */

@@ -11,22 +11,27 @@
 import type { Caller } from '../http';
 import { CASE_ATTACHMENT_OWNER, callerHolds, ownerAllows, registerFileOwner } from '../files';
 import type { FileOwner } from '../files';
-import { errors } from '../http';
+import { andThen, errors } from '../http';
 import { fileCaller } from '../uploads';
 import type { CaseDocument } from './document';
-import { keptCaseScope, projectIdOf, requireProjectMember } from './membership';
+import { keptCaseScope, projectIdOf, worksInProject } from './membership';
 
 const PERMISSION = { read: 'activecase', attach: 'activecase:save', delete: 'activecase:save' } as const;
 
-registerFileOwner(CASE_ATTACHMENT_OWNER, async (asker, owner, action) => {
-  // The case's project, kept as a case route's is (a read of a hot attachment reads no case).
-  const scope = await keptCaseScope(asker.caller, owner.id);
-  if (!scope) return false;
-  // Throws (refusing) when the case belongs to a project the caller does not work in.
-  await requireProjectMember(asker.caller, scope.projectId);
-  if (!(await callerHolds(asker, PERMISSION[action], scope))) return false;
-  return action !== 'delete' || owner.addedBy === asker.userId;
-});
+// The case's project, kept as a case route's is (a read of a hot attachment reads no case), then
+// membership there and the permission in it; without an await while all three are kept.
+registerFileOwner(CASE_ATTACHMENT_OWNER, (asker, owner, action) =>
+  andThen(keptCaseScope(asker.caller, owner.id), (scope) => {
+    if (!scope) return false;
+    return andThen(worksInProject(asker.caller, scope.projectId), (member) => {
+      if (!member) return false;
+      return andThen(
+        callerHolds(asker, PERMISSION[action], scope),
+        (held) => held && (action !== 'delete' || owner.addedBy === asker.userId),
+      );
+    });
+  }),
+);
 
 /** The file ids a document's attachments name. */
 function attachedFiles(document: CaseDocument): Map<string, string> {

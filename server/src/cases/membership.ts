@@ -5,11 +5,11 @@
  * The request's `studyProjectIds` header narrows either further.
  */
 import type { Caller } from '../http';
-import { grantsOf } from '../access/index';
+import { grantsNow, grantsOf } from '../access/index';
 import type { ProjectMember } from '../access/index';
 import { C as AccessC } from '../auth';
 import type { AuthorizationScope, Principal } from '../http';
-import { answerKeeper, errors } from '../http';
+import { andThen, answerKeeper, errors, isPromiseLike } from '../http';
 import type { ObjectResolver, RouteObject } from '../http';
 import type { TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
@@ -36,6 +36,11 @@ const keptMemberships = answerKeeper<string[]>([AccessC.projectMembers]);
 
 async function projectsOf(caller: Caller, principal: Principal): Promise<ProjectScope> {
   if (await isTenantAdministrator(caller, principal)) return null;
+  return keptProjectsOf(caller, principal);
+}
+
+/** The user's member projects (administration aside), kept: at once while kept. */
+function keptProjectsOf(caller: Caller, principal: Principal): string[] | Promise<string[]> {
   return keptMemberships(caller.deps.store, `${principal.tenantId}\n${principal.userId}`, async () => {
     try {
       const members = await caller.tenant
@@ -94,6 +99,32 @@ async function projectsHolding(caller: Caller, projectIds: string[], permission:
 export const scopeIds = (scope: ProjectScope): string[] => scope ?? [];
 
 export const emptyScope = (scope: ProjectScope): boolean => scope !== null && scope.length === 0;
+
+/**
+ * Whether the caller works in the project (a tenant administrator in every one), at once (no
+ * await) while their grants and memberships are kept (a file read asks it on every request).
+ */
+export function worksInProject(caller: Caller, projectId: string | null): boolean | Promise<boolean> {
+  const principal = caller.principal;
+  let admin: boolean | Promise<boolean>;
+  try {
+    admin = andThen(grantsNow(caller.deps, principal, null), (grants) => grants.all);
+  } catch (error) {
+    // Without the identity modules (tenants, roles) there is no administrator to find.
+    if (error instanceof InvalidStoreRequestError) admin = false;
+    else throw error;
+  }
+  if (isPromiseLike(admin))
+    admin = Promise.resolve(admin).catch((error: unknown) => {
+      if (error instanceof InvalidStoreRequestError) return false;
+      throw error;
+    });
+  return andThen(admin, (all) => {
+    if (all) return true;
+    if (!projectId) return false;
+    return andThen(keptProjectsOf(caller, principal), (mine) => mine.includes(projectId));
+  });
+}
 
 /** Refuses (403) unless the caller works in the project. */
 export async function requireProjectMember(caller: Caller, projectId: string | null): Promise<void> {

@@ -5,6 +5,7 @@
  * cycles). A kind nobody registered grants nothing (fail closed).
  */
 import type { Caller } from '../http';
+import { isPromiseLike } from '../http';
 import type { AuthorizationScope } from '../http';
 import type { FileOwner, FileOwnerEntry } from '../store';
 
@@ -23,11 +24,12 @@ export interface FileCaller {
   admin: boolean;
 }
 
+/** A boolean at once when everything the check reads is kept in memory, else a promise. */
 export type FileOwnerCheck = (
   caller: FileCaller,
   owner: FileOwnerEntry,
   action: FileAction,
-) => Promise<boolean>;
+) => Promise<boolean> | boolean;
 
 /** Uploads not (yet) attached to anything: the uploader's own. */
 export const UPLOAD_OWNER = 'upload';
@@ -45,27 +47,32 @@ export function registerFileOwner(kind: string, check: FileOwnerCheck): void {
   checks.set(kind, check);
 }
 
-registerFileOwner(UPLOAD_OWNER, async (caller, owner) => owner.id === caller.userId);
+registerFileOwner(UPLOAD_OWNER, (caller, owner) => owner.id === caller.userId);
 
 /**
  * Whether the caller may act on this owner's hold. Administrators pass every registered kind;
  * an unregistered kind refuses everyone. A check that throws (its record is gone, the caller is
- * not a member ...) refuses.
+ * not a member ...) refuses. A boolean at once when the check answers at once.
  */
-export async function ownerAllows(
+export function ownerAllows(
   caller: FileCaller,
   owner: FileOwnerEntry,
   action: FileAction,
-): Promise<boolean> {
+): Promise<boolean> | boolean {
   const check = checks.get(owner.kind);
   if (!check) return false;
   if (caller.admin) return true;
+  let answer: Promise<boolean> | boolean;
   try {
-    return await check(caller, owner, action);
+    answer = check(caller, owner, action);
   } catch {
     return false;
   }
+  return isPromiseLike(answer) ? Promise.resolve(answer).then(isTrue, refuse) : answer === true;
 }
+
+const isTrue = (answer: boolean): boolean => answer === true;
+const refuse = (): boolean => false;
 
 /**
  * The owners of a record. A record written before files had owners has none: it is read as the
@@ -82,12 +89,12 @@ export function ownersOf(record: { owners?: FileOwnerEntry[]; uploadedBy: string
  * For checks: the caller holds the permission by the authenticator, in `scope`'s project when given
  * (an owner's own project), else in the request's context. Fails closed without an authorizer.
  */
-export async function callerHolds(
+export function callerHolds(
   caller: FileCaller,
   permission: string,
   scope?: AuthorizationScope,
-): Promise<boolean> {
-  return caller.caller.authorize(permission, scope);
+): Promise<boolean> | boolean {
+  return caller.caller.authorizeNow(permission, scope);
 }
 
 export const sameOwner = (a: FileOwner, b: FileOwner): boolean => a.kind === b.kind && a.id === b.id;

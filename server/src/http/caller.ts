@@ -9,7 +9,7 @@ import type { Clock } from '../clock';
 import type { Lang, MessageParams, Translator } from '../i18n';
 import type { TenantHandle } from '../store';
 import type { AppEnv, Authenticator, AuthorizationContext, AuthorizationScope, Principal } from './context';
-import { requirePrincipal } from './context';
+import { andThen, requirePrincipal } from './context';
 import type { ModuleDeps } from './module';
 
 export interface Caller {
@@ -39,8 +39,12 @@ export interface Caller {
    * where only its members hold anything), else in `projectId`'s. Fails closed without an authorizer.
    */
   readonly authorize: (permission: string, scope?: AuthorizationScope) => Promise<boolean>;
+  /** `authorize`, answered at once (no await) when the authorizer has its answer kept, else a promise. */
+  readonly authorizeNow: (permission: string, scope?: AuthorizationScope) => Promise<boolean> | boolean;
   /** Whether the caller administers their tenant (every permission there); false without an authenticator. */
   readonly administers: () => Promise<boolean>;
+  /** `administers`, at once when the caller's grants are kept, else a promise. */
+  readonly administersNow: () => Promise<boolean> | boolean;
 }
 
 /** The part of the authenticator a caller asks: permissions and tenant administration. */
@@ -118,21 +122,32 @@ class PartsCaller implements Caller {
   // Arrow properties would be one closure each per caller: methods are shared; Caller's
   // `authorize` and `administers` are always called on the caller.
   async authorize(permission: string, scope?: AuthorizationScope): Promise<boolean> {
+    return this.authorizeNow(permission, scope);
+  }
+
+  authorizeNow(permission: string, scope?: AuthorizationScope): Promise<boolean> | boolean {
     const authenticator = this.#authenticator;
     if (!authenticator?.authorize) return false;
     const context = (this.#context ??= { projectId: this.projectId });
     const held = scope
-      ? await authenticator.authorize(this.principal, permission, context, scope)
-      : await authenticator.authorize(this.principal, permission, context);
-    return held === true;
+      ? authenticator.authorize(this.principal, permission, context, scope)
+      : authenticator.authorize(this.principal, permission, context);
+    return andThen(held, isTrue);
   }
 
   async administers(): Promise<boolean> {
-    return (await this.#authenticator?.administers?.(this.principal)) ?? false;
+    return this.administersNow();
+  }
+
+  administersNow(): Promise<boolean> | boolean {
+    const administers = this.#authenticator?.administers;
+    if (!administers) return false;
+    return andThen(administers.call(this.#authenticator, this.principal), isTrue);
   }
 }
 
 const NO_PROJECTS: readonly string[] = Object.freeze([]);
+const isTrue = (answer: boolean): boolean => answer === true;
 
 export function createCaller(parts: CallerParts): Caller {
   return new PartsCaller(parts);

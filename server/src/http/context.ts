@@ -64,7 +64,7 @@ export interface Authenticator {
    * Whether the principal administers its tenant (holds every permission there): the jobs and
    * files of the platform show such a caller everything of the tenant. Absent: nobody does.
    */
-  administers?(principal: Principal): Promise<boolean>;
+  administers?(principal: Principal): Promise<boolean> | boolean;
 }
 
 export interface RequestContext {
@@ -105,6 +105,17 @@ export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLik
     (typeof value === 'object' || typeof value === 'function') &&
     typeof (value as { then?: unknown }).then === 'function'
   );
+}
+
+/**
+ * `next(value)` at once when the value is already there, else once it is: a check whose answers
+ * are kept in memory runs without an await (each await is a trip through the microtask queue).
+ */
+export function andThen<T, U>(
+  value: T | PromiseLike<T>,
+  next: (value: T) => U | PromiseLike<U>,
+): U | Promise<U> {
+  return isPromiseLike(value) ? Promise.resolve(value).then(next) : (next(value) as U | Promise<U>);
 }
 
 export function requestContext(c: Context<AppEnv>): RequestContext {

@@ -3,7 +3,7 @@
 export { callerOf, createCaller } from './caller';
 export type { Caller, CallerAuthenticator, CallerParts } from './caller';
 export { clientAddress, parseTrustedProxies, publicUrlOf } from './client';
-export { isPromiseLike, requestContext, requirePrincipal, tenantHandle } from './context';
+export { andThen, isPromiseLike, requestContext, requirePrincipal, tenantHandle } from './context';
 export type {
   AppEnv,
   Authenticator,

@@ -21,11 +21,11 @@ import type { Caller } from '../http';
 import { callerOf } from '../http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { answerKeeper, errors } from '../http';
+import { andThen, answerKeeper, errors, isPromiseLike } from '../http';
 import { defineModule } from '../http';
 import type { ModuleDeps } from '../http';
 import { CASE_ATTACHMENT_OWNER, FILES_COLLECTION, ownerAllows, UPLOAD_OWNER } from '../files';
-import type { FileAction, FileCaller, FileInfo, FileOwner, TenantFiles } from '../files';
+import type { FileCaller, FileInfo, FileOwner, TenantFiles } from '../files';
 import { InvalidStoreRequestError } from '../store';
 import { contentDisposition, decodeFileName } from './disposition';
 import { UPLOAD_KINDS, isAllowed } from './kinds';
@@ -58,17 +58,33 @@ function view(info: FileInfo) {
   return rest;
 }
 
-/** The caller as the owner checks see them. */
-export async function fileCaller(caller: Caller): Promise<FileCaller> {
-  const { principal } = caller;
-  let admin = false;
+const askerOf = (caller: Caller, admin: boolean): FileCaller => ({
+  caller,
+  userId: caller.principal.userId,
+  tenantId: caller.principal.tenantId,
+  admin,
+});
+
+/** Without the identity modules (tenants, roles) there is no administrator to find. */
+function noAdministrator(error: unknown): false {
+  if (!(error instanceof InvalidStoreRequestError)) throw error;
+  return false;
+}
+
+/** The caller as the owner checks see them: at once while the caller's grants are kept. */
+export function fileCaller(caller: Caller): FileCaller | Promise<FileCaller> {
+  let admin: boolean | Promise<boolean>;
   try {
-    admin = await caller.administers();
+    admin = caller.administersNow();
   } catch (error) {
-    // Without the identity modules (tenants, roles) there is no administrator to find.
-    if (!(error instanceof InvalidStoreRequestError)) throw error;
+    admin = noAdministrator(error);
   }
-  return { caller, userId: principal.userId, tenantId: principal.tenantId, admin };
+  return isPromiseLike(admin)
+    ? Promise.resolve(admin).then(
+        (answer) => askerOf(caller, answer),
+        (error: unknown) => askerOf(caller, noAdministrator(error)),
+      )
+    : askerOf(caller, admin);
 }
 
 /**
@@ -77,26 +93,41 @@ export async function fileCaller(caller: Caller): Promise<FileCaller> {
  */
 const keptFile = answerKeeper<FileInfo | null>([FILES_COLLECTION]);
 
-/** The file's owners that let the caller do this; 404 when the tenant has no such file, 403 when none. */
-async function allowedOwners(caller: Caller, deps: ModuleDeps, fileId: string, action: FileAction) {
-  const info =
-    action === 'read'
-      ? await keptFile(deps.store, `${caller.principal.tenantId}\n${fileId}`, () =>
-          filesOf(caller, deps).stat(fileId),
-        )
-      : await filesOf(caller, deps).stat(fileId);
+/**
+ * The file's record when one of its owners lets the caller read it; 404 when the tenant has no
+ * such file, 403 when none does. Without an await while the record, the caller's grants and what
+ * the owner's check reads are kept (a hot file's reads).
+ */
+function readableFile(caller: Caller, deps: ModuleDeps, fileId: string): FileInfo | Promise<FileInfo> {
+  const record = keptFile(deps.store, `${caller.principal.tenantId}\n${fileId}`, () =>
+    filesOf(caller, deps).stat(fileId),
+  );
+  return andThen(record, (info) => {
+    if (!info) throw errors.notFound('server.fileNotFound');
+    return andThen(fileCaller(caller), (asker) => firstReadable(asker, info, 0));
+  });
+}
+
+/** The record when one of its owners from `from` on lets the asker read it, else 403. */
+function firstReadable(asker: FileCaller, info: FileInfo, from: number): FileInfo | Promise<FileInfo> {
+  for (let i = from; i < info.owners.length; i++) {
+    const allowed = ownerAllows(asker, info.owners[i]!, 'read');
+    if (allowed === true) return info;
+    if (allowed !== false)
+      return allowed.then((answer) => (answer ? info : firstReadable(asker, info, i + 1)));
+  }
+  throw errors.forbidden('server.fileForbidden');
+}
+
+/** The file's owners that let the caller delete; 404 when the tenant has no such file, 403 when none. */
+async function deletableOwners(caller: Caller, deps: ModuleDeps, fileId: string) {
+  const info = await filesOf(caller, deps).stat(fileId);
   if (!info) throw errors.notFound('server.fileNotFound');
   const asker = await fileCaller(caller);
   const allowed: FileOwner[] = [];
-  for (const owner of info.owners) {
-    if (await ownerAllows(asker, owner, action)) {
-      allowed.push(owner);
-      // One owner is enough to read.
-      if (action === 'read') break;
-    }
-  }
+  for (const owner of info.owners) if (await ownerAllows(asker, owner, 'delete')) allowed.push(owner);
   if (!allowed.length) throw errors.forbidden('server.fileForbidden');
-  return { info, allowed };
+  return allowed;
 }
 
 /**
@@ -181,7 +212,7 @@ export const uploadsModule = defineModule({
     r.route<unknown, unknown, { fileId: string }>(
       { method: 'get', path: '/:fileId', summary: 'Download a file', params: fileIdParams, download: true },
       async (c, { params }) => {
-        await allowedOwners(callerOf(c), deps, params.fileId, 'read');
+        await readableFile(callerOf(c), deps, params.fileId);
         const { info, stream } = await filesOf(callerOf(c), deps).getStream(params.fileId);
         return fileResponse(stream, info);
       },
@@ -195,7 +226,7 @@ export const uploadsModule = defineModule({
         params: fileIdParams,
         response: fileInfo,
       },
-      async (c, { params }) => view((await allowedOwners(callerOf(c), deps, params.fileId, 'read')).info),
+      (c, { params }) => andThen(readableFile(callerOf(c), deps, params.fileId), view),
     );
 
     r.route<unknown, unknown, { fileId: string }>(
@@ -207,7 +238,7 @@ export const uploadsModule = defineModule({
         params: fileIdParams,
       },
       async (c, { params }) => {
-        const { allowed } = await allowedOwners(callerOf(c), deps, params.fileId, 'delete');
+        const allowed = await deletableOwners(callerOf(c), deps, params.fileId);
         const files = filesOf(callerOf(c), deps);
         for (const owner of allowed) await files.release(params.fileId, owner);
         return null;
