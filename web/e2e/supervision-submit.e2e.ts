@@ -84,3 +84,50 @@ test('batch plans proposed with explanations, edited, saved, sent for review and
   await page.getByText('Batch create submission plans').first().waitFor();
   await page.getByText('批量创建递交计划').first().waitFor();
 });
+
+test('the submission-check log lists the pre-send check of an export with its rule pack and outcome', async ({
+  page,
+  baseUrl,
+  serverOutput,
+}) => {
+  await login(page, baseUrl, 'qc', demoPassword(serverOutput, 'qc'));
+  await skipTour(page);
+  const found = await apiCall<{ items: { id: string; values: Record<string, unknown> }[] }>(
+    page,
+    'POST',
+    '/cases/search',
+    { page: 1, size: 1, tab: 'susar' },
+  );
+  const caseId = found.data.items[0]!.id;
+  const receivers = await apiCall<{ receiverId: string; name: string; profile: string }[]>(
+    page,
+    'GET',
+    '/exports/receivers/active',
+  );
+  assert.equal(receivers.code, 200, receivers.msg);
+  const cde = receivers.data.find((r) => r.profile === 'nmpa');
+  assert.ok(cde, 'the demo CDE receiver');
+  // The export answers the file: read its status only.
+  const status = await page.evaluate(
+    async ({ url, receiverId }) => {
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${localStorage.getItem('pv.token') ?? ''}`,
+        },
+        body: JSON.stringify({ receiverId }),
+      });
+      return answer.status;
+    },
+    { url: `/api/exports/cases/${caseId}`, receiverId: cde.receiverId },
+  );
+  assert.equal(status, 200);
+  await page.goto(`${baseUrl}/checklog/submitCheck`);
+  const list = page.getByTestId('list-checklog.submitCheck');
+  await list.waitFor();
+  const row = list.getByTestId('list-row').filter({ hasText: cde.name }).first();
+  await row.waitFor();
+  assert.match(await row.innerText(), /NMPA 区域规则/);
+  assert.match(await row.innerText(), /通过|已确认警告/);
+});

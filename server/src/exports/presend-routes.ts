@@ -18,9 +18,10 @@ export function presendRoutes(router: ModuleRouter): void {
       query: {
         type: 'object',
         properties: {
-          receiverId: { type: 'string', minLength: 1, maxLength: 64 },
-          outcome: { enum: [...CHECK_OUTCOMES] },
-          batchId: { type: 'string', minLength: 1, maxLength: 200 },
+          // The generic list sends an unset filter as an empty value.
+          receiverId: { type: 'string', maxLength: 64 },
+          outcome: { type: 'string', enum: ['', ...CHECK_OUTCOMES] },
+          batchId: { type: 'string', maxLength: 200 },
           page: { type: 'integer', minimum: 1, default: 1 },
           size: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
         },

@@ -107,7 +107,7 @@ export async function presendCheck(
 
 export interface CheckListQuery extends PageQuery {
   receiverId?: string;
-  outcome?: CheckOutcome;
+  outcome?: CheckOutcome | '';
   batchId?: string;
 }
 

@@ -35,6 +35,7 @@ export const ADMIN_PAGES: Record<string, string> = {
   '/checklog/queryControl': 'qc-trace',
   '/checklog/logHistory': 'data-change-log',
   '/submittransfer/viewExpeditedReports': 'expedited-reports',
+  '/checklog/submitCheck': 'submit-checks',
 };
 
 /** A page's own panel shown below its lists (e.g. the message templates' preview), loaded on demand. */

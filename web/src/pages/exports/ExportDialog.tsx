@@ -32,11 +32,13 @@ import type { ExportFormat, ExportSelection, ReceiverOption } from './api';
 import { exportApi } from './api';
 import { ExportHistory } from './ExportHistory';
 import { useExportText } from './text';
+import { useLanguage } from '../../i18n/LanguageContext';
 
 const useStyles = makeStyles({
   surface: { maxWidth: '1200px', width: '95vw' },
   body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   errors: { maxHeight: '240px', overflowY: 'auto', margin: 0, paddingLeft: tokens.spacingHorizontalL },
+  xpath: { wordBreak: 'break-all', color: tokens.colorNeutralForeground3 },
 });
 
 /** Whether the user holds a permission key (or its user-bound form: SPEC 6). */
@@ -45,6 +47,17 @@ function useGranted(permission: string): boolean {
   return Boolean(
     info?.permissions.includes(permission) || info?.permissions.includes(`${permission}:${info.user.id}`),
   );
+}
+
+/** A finding of the receiver's pre-send business rules (server/src/exports/presend.ts). */
+interface RuleFinding {
+  ruleId: string;
+  severity: 'error' | 'warning';
+  e2b: string | null;
+  xpath: string;
+  report: number;
+  reportCode: string | null;
+  message: { zh: string; en: string };
 }
 
 interface XsdError {
@@ -67,7 +80,13 @@ export function ExportDialog({
   const [receiverId, setReceiverId] = useState('');
   const [format, setFormat] = useState<ExportFormat>('r3');
   const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState<{ message: string; xsdErrors: XsdError[] } | null>(null);
+  const [refusal, setRefusal] = useState<{
+    message: string;
+    xsdErrors: XsdError[];
+    findings: RuleFinding[];
+    confirmRequired: boolean;
+  } | null>(null);
+  const { pick } = useLanguage();
   const [history, setHistory] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
   // The history and ACK upload are the case export's (activecase:export) routes.
@@ -99,7 +118,7 @@ export function ExportDialog({
         ? et('uiSelectionIds', { count: selection.caseIds.length })
         : et('uiSelectionQuery');
 
-  const run = async () => {
+  const run = async (confirmWarnings = false) => {
     if (!receiver) {
       notify.toast('warning', et('uiChooseReceiver'));
       return;
@@ -107,14 +126,23 @@ export function ExportDialog({
     setBusy(true);
     setRefusal(null);
     try {
-      const file = await exportApi.run(selection, receiver.receiverId, format);
+      const file = await exportApi.run(selection, receiver.receiverId, format, confirmWarnings);
       saveFile(file);
       notify.toast('success', et('uiExported', { file: file.fileName }));
       setHistoryKey((k) => k + 1);
     } catch (error) {
       if (error instanceof RequestError) {
-        const data = (error.data ?? {}) as { xsdErrors?: XsdError[] };
-        setRefusal({ message: error.message, xsdErrors: data.xsdErrors ?? [] });
+        const data = (error.data ?? {}) as {
+          xsdErrors?: XsdError[];
+          findings?: RuleFinding[];
+          confirmRequired?: boolean;
+        };
+        setRefusal({
+          message: error.message,
+          xsdErrors: data.xsdErrors ?? [],
+          findings: data.findings ?? [],
+          confirmRequired: data.confirmRequired === true,
+        });
       }
     } finally {
       setBusy(false);
@@ -191,6 +219,27 @@ export function ExportDialog({
                             ))}
                           </ol>
                         </>
+                      ) : null}
+                      {refusal.findings.length ? (
+                        <ol className={styles.errors} data-testid="export-rule-findings">
+                          {refusal.findings.map((f, i) => (
+                            <li key={i}>
+                              {`${f.ruleId} · ${f.severity === 'error' ? et('uiRuleRejection') : et('uiRuleWarning')} · ${f.reportCode ?? `#${f.report}`}${f.e2b ? ` · ${f.e2b}` : ''}: ${pick(f.message)}`}
+                              <Text block size={200} className={styles.xpath}>
+                                {f.xpath}
+                              </Text>
+                            </li>
+                          ))}
+                        </ol>
+                      ) : null}
+                      {refusal.confirmRequired ? (
+                        <Button
+                          data-testid="export-confirm-warnings"
+                          disabled={busy}
+                          onClick={() => void run(true)}
+                        >
+                          {et('uiConfirmWarnings')}
+                        </Button>
                       ) : null}
                     </MessageBarBody>
                   </MessageBar>

@@ -71,12 +71,22 @@ function cleanFilters(filters: Record<string, unknown> = {}): Record<string, unk
 
 export const exportApi = {
   receivers: () => api.request<ReceiverOption[]>('/exports/receivers/active'),
-  /** The file when the export is valid; a RequestError with `data.xsdErrors` when refused. */
-  run(selection: ExportSelection, receiverId: string, format: ExportFormat): Promise<DownloadedFile> {
+  /**
+   * The file when the export is valid; a RequestError with `data.xsdErrors`, or the receiver's
+   * business-rule `data.findings` (with `confirmRequired` when they are warnings only), when refused.
+   */
+  run(
+    selection: ExportSelection,
+    receiverId: string,
+    format: ExportFormat,
+    /** The user saw the receiver's business-rule warnings and exports anyway. */
+    confirmWarnings = false,
+  ): Promise<DownloadedFile> {
+    const confirm = confirmWarnings ? { confirmWarnings: true } : {};
     if ('caseId' in selection)
       return api.download(`/exports/cases/${encodeURIComponent(selection.caseId)}`, {
         method: 'POST',
-        body: { receiverId, format },
+        body: { receiverId, format, ...confirm },
         silent: true,
       });
     const body =
@@ -85,7 +95,7 @@ export const exportApi = {
         : { query: { ...selection.query, filters: cleanFilters(selection.query.filters) } };
     return api.download('/exports/selection', {
       method: 'POST',
-      body: { ...body, receiverId, format },
+      body: { ...body, receiverId, format, ...confirm },
       silent: true,
     });
   },
