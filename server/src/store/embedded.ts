@@ -114,10 +114,11 @@ const MAX_PREFIX_TRIGRAMS = 300;
  * Rows a sorted page (`page`) or a capped count (`count`) checks one by one for a substring
  * condition before building the substring index's set of every match (SqlWhere.walk): a needle in
  * most documents (a two-character drug name) is answered within them at a few microseconds a row,
- * where its set of 40,000 matches took 20-30 ms to build before the first row. Integers (written
+ * where its set of 40,000 matches took 20-30 ms to build before the first row. A count then reads
+ * up to `drive` of one substring index's matches in index order (driveCount). Integers (written
  * into the SQL); text-index.test.ts lowers them for a while to reach the set after a walk.
  */
-export const WALK_ROWS = { page: 1000, count: 4000 };
+export const WALK_ROWS = { page: 1000, count: 2000, drive: 8000 };
 
 function jsonPath(path: string): string {
   return (
@@ -842,12 +843,12 @@ export class EmbeddedDriver implements Driver {
 
   /**
    * A capped count from the first WALK_ROWS.count rows of the walk's other conditions, each checked
-   * for the substring conditions; undefined when they hold fewer than `limit` matches and more rows
-   * remain.
+   * for the substring conditions; when they hold fewer than `limit` matches and more rows remain,
+   * from one substring index's matches (driveCount); undefined when neither answers.
    */
   private walkCount(
     info: TableInfo,
-    walk: { rest: SqlPart; check: SqlPart },
+    walk: { rest: SqlPart; check: SqlPart; drive?: SqlPart },
     limit: number,
   ): number | undefined {
     const index = this.coveringIndex(info, walk.rest.sql);
@@ -858,7 +859,34 @@ export class EmbeddedDriver implements Driver {
         `SELECT COUNT(*) AS n FROM (SELECT 1 FROM (${first}) w JOIN "${info.table}" t ON t.rowid = w.r WHERE ${walk.check.sql} LIMIT ${limit})`,
       )
       .get(...walk.rest.params, ...walk.check.params)!.n;
-    return n === limit || this.walkCovers(info, walk.rest, WALK_ROWS.count) ? n : undefined;
+    if (n === limit || this.walkCovers(info, walk.rest, WALK_ROWS.count)) return n;
+    return walk.drive ? this.driveCount(info, walk, walk.drive, limit) : undefined;
+  }
+
+  /**
+   * A capped count read from one substring index's matches in index order (the first WALK_ROWS.drive
+   * of them), each row checked for the other conditions: a needle in a few thousand of a tenant's
+   * documents reaches the limit there, where the walk of the other conditions found too few and the
+   * whole set costs every match. Undefined when those matches are not enough and more remain.
+   */
+  private driveCount(
+    info: TableInfo,
+    walk: { rest: SqlPart; check: SqlPart },
+    drive: SqlPart,
+    limit: number,
+  ): number | undefined {
+    const matches = `${drive.sql} LIMIT ${WALK_ROWS.drive}`;
+    const n = this.state
+      .stmt<unknown[], { n: number }>(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM (${matches}) s CROSS JOIN "${info.table}" t ON t.rowid = s.r` +
+          ` WHERE (${walk.rest.sql}) AND (${walk.check.sql}) LIMIT ${limit})`,
+      )
+      .get(...drive.params, ...walk.rest.params, ...walk.check.params)!.n;
+    if (n === limit) return n;
+    const seen = this.state
+      .stmt<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM (${matches})`)
+      .get(...drive.params)!.n;
+    return seen < WALK_ROWS.drive ? n : undefined;
   }
 
   /** Whether fewer than `rows` rows meet the condition (a walk of that many saw them all). */

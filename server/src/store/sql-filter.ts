@@ -51,13 +51,18 @@ export interface SqlWhere {
    * For an exact substring-index set: the same condition checked on each row (LIKE on the column,
    * or on the row's side-table values), for a walk that stops after a few rows (see `walk`).
    */
-  rowCheck?: SqlPart;
+  rowCheck?: SqlPart & { side?: SideTableCondition };
+  /**
+   * For an exact substring-index set: its documents' table row ids (`r`) in index order, which a
+   * capped count may read one by one, stopping at the limit, instead of building the whole set.
+   */
+  source?: SqlPart;
   /**
    * For a condition holding substring-index sets: its other conditions (`rest`) and the sets as row
    * checks (`check`). A needle matching most documents fills a sorted page, or reaches a capped
    * count, within the first rows of `rest` in order, where building its set reads every match.
    */
-  walk?: { rest: SqlPart; check: SqlPart };
+  walk?: { rest: SqlPart; check: SqlPart; drive?: SqlPart };
 }
 
 export interface SqlPart {
@@ -129,16 +134,24 @@ function joined(parts: SqlPart[], operator: 'AND' | 'OR'): SqlPart {
 function walkOf(parts: SqlWhere[]): SqlWhere['walk'] {
   const rest: SqlPart[] = [];
   const check: SqlPart[] = [];
+  let drive: SqlPart | undefined;
   for (const part of parts) {
     if (part.walk) {
       if (part.walk.rest.sql !== '1') rest.push(part.walk.rest);
       check.push(part.walk.check);
-    } else if (part.rowCheck) check.push(part.rowCheck);
-    else if (part.narrow) return undefined;
+      drive ??= part.walk.drive;
+    } else if (part.rowCheck) {
+      check.push(part.rowCheck);
+      drive ??= part.source;
+    } else if (part.narrow) return undefined;
     else rest.push(part);
   }
   if (check.length === 0) return undefined;
-  return { rest: rest.length ? joined(rest, 'AND') : { sql: '1', params: [] }, check: joined(check, 'AND') };
+  return {
+    rest: rest.length ? joined(rest, 'AND') : { sql: '1', params: [] },
+    check: joined(check, 'AND'),
+    ...(drive ? { drive } : {}),
+  };
 }
 
 function translateOr(value: unknown, resolve: PathResolver): SqlWhere {
@@ -185,10 +198,7 @@ function translateOr(value: unknown, resolve: PathResolver): SqlWhere {
   }
   // Branches that are all exact substring-index sets check rows as the OR of their row checks.
   const rowCheck = branches.every((b) => b.rowCheck)
-    ? joined(
-        branches.map((b) => b.rowCheck!),
-        'OR',
-      )
+    ? sidesMerged(branches.map((b) => b.rowCheck!))
     : undefined;
   const withCheck = rowCheck ? { rowCheck } : {};
   if (merged.length === 1) return { ...merged[0]!, exact, ...withCheck };
@@ -284,10 +294,39 @@ function translateField(path: string, value: unknown, resolve: PathResolver): Sq
 function onRow(access: PathAccess, condition: (v: string) => string, params: unknown[]): SqlWhere {
   if (access.kind === 'column') return { sql: condition(access.sql), params, exact: true };
   return {
-    sql: `EXISTS (SELECT 1 FROM "${access.table}" m WHERE m._id = t._id AND m.path = ? AND ${condition('m.value')})`,
-    params: [access.path, ...params],
+    ...rowExists({ table: access.table, paths: [access.path], condition: condition('m.value'), params }),
     exact: true,
+    sideTable: { table: access.table, paths: [access.path], condition: condition('m.value'), params },
   };
+}
+
+function rowExists(side: SideTableCondition): SqlPart {
+  const paths =
+    side.paths.length === 1 ? 'm.path = ?' : `m.path IN (${side.paths.map(() => '?').join(', ')})`;
+  return {
+    sql: `EXISTS (SELECT 1 FROM "${side.table}" m WHERE m._id = t._id AND ${paths} AND ${side.condition})`,
+    params: [...side.paths, ...side.params],
+  };
+}
+
+/**
+ * Row checks joined by OR; the same side-table condition over several paths (drug name or WHODrug
+ * name) as one EXISTS over those paths, one index range per row instead of one per path.
+ */
+function sidesMerged(
+  checks: (SqlPart & { side?: SideTableCondition })[],
+): SqlPart & { side?: SideTableCondition } {
+  const [first] = checks;
+  const same = checks.every(
+    (c) =>
+      c.side &&
+      c.side.table === first!.side!.table &&
+      c.side.condition === first!.side!.condition &&
+      sameParams(c.side.params, first!.side!.params),
+  );
+  if (!same) return joined(checks, 'OR');
+  const side = { ...first!.side!, paths: [...new Set(checks.flatMap((c) => c.side!.paths))] };
+  return { ...rowExists(side), side };
 }
 
 /** Wraps a scalar condition on `v` for the access kind. */
@@ -472,7 +511,8 @@ function regex(access: PathAccess, source: string, flags: string): SqlWhere {
   if (!narrow.exact || narrow.match === null) return narrowed;
   // The same needle checked row by row (LIKE, exact when no unit has case variants beyond ASCII).
   const row = literalWhere(access, pattern, onRow);
-  return row.exact ? { ...narrowed, rowCheck: { sql: row.sql, params: row.params } } : narrowed;
+  if (!row.exact) return narrowed;
+  return { ...narrowed, rowCheck: { sql: row.sql, params: row.params, side: row.sideTable } };
 }
 
 /** Quotes a text as an FTS5 string (a phrase of its trigrams). */
@@ -539,7 +579,16 @@ function withNarrow(where: SqlWhere, narrow: TextNarrow): SqlWhere {
   const range = narrow.rowids ? ' AND x.rowid >= ? AND x.rowid < ?' : '';
   const inIndex = `+t.rowid IN (SELECT k.trow FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?${range})`;
   const match = [`{${columns.join(' ')}} : (${narrow.match})`, ...(narrow.rowids ?? [])];
-  if (narrow.exact) return { sql: inIndex, params: match, exact: true, narrow: { ...narrow, columns } };
+  if (narrow.exact) {
+    const source = `SELECT k.trow AS r FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?${range}`;
+    return {
+      sql: inIndex,
+      params: match,
+      exact: true,
+      narrow: { ...narrow, columns },
+      source: { sql: source, params: match },
+    };
+  }
   return {
     sql: `${inIndex} AND (${where.sql})`,
     params: [...match, ...where.params],
