@@ -30,6 +30,8 @@ export interface Receiver {
   /** Whose reporting rules (schemas/rules/reporting) decide what this receiver gets; empty: the profile's. */
   authority?: Authority | null;
   format: ExportFormat;
+  /** The largest E2B file the receiver takes, in MB: bulk reporting splits a batch at it (empty: 20 MB). */
+  maxFileMb?: number | null;
   active: boolean;
   remark?: string | null;
 }
@@ -46,6 +48,7 @@ export function receiverView(r: StoredDoc<Receiver>) {
     profile: r.profile,
     authority: receiverAuthority(r),
     format: r.format,
+    maxFileMb: r.maxFileMb ?? null,
     active: r.active,
     remark: r.remark ?? null,
     updatedAt: r.updatedAt,
@@ -91,6 +94,7 @@ async function checkReceiver(handle: Handle, input: ReceiverInput, selfId?: stri
     profile: input.profile,
     authority: input.authority ?? null,
     format: input.format,
+    maxFileMb: input.maxFileMb ?? null,
     active: input.active ?? true,
     remark: input.remark?.trim() || null,
   };

@@ -14,8 +14,7 @@ import { submissionRig } from './testing';
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers read loosely
 
 const today = new Date('2026-11-21T08:00:00Z');
-// About one and a half demo reports: a batch of three splits into files of one report each.
-const rig = await submissionRig(today, { bulkMaxBytes: 40_000 });
+const rig = await submissionRig(today);
 afterAll(() => rig.close());
 const { entry, seeded, receiver, linkReceivers } = rig;
 const submitter = rig.as('submitter');
@@ -23,6 +22,20 @@ const submitter = rig.as('submitter');
 const cde = await receiver('CDE', 'CDE', 'nmpa');
 const fda = await receiver('FDA FAERS', 'ZZFDA', 'fda');
 await linkReceivers([cde, fda]);
+// CDE takes files of about one and a half demo reports: a batch of three splits into one each.
+const cdeView = (await entry.call('GET', '/exports/receivers')).body.data.find(
+  (r: Row) => r.receiverId === cde,
+);
+const limited = await entry.call('PUT', `/exports/receivers/${cde}`, {
+  name: 'CDE',
+  receiverIdentifier: 'CDE',
+  senderIdentifier: 'XYPHARMA',
+  profile: 'nmpa',
+  format: 'r3',
+  maxFileMb: 0.04,
+  rev: cdeView.rev,
+});
+expect(limited.body.data.maxFileMb, JSON.stringify(limited.body)).toBe(0.04);
 // Fatal SUSAR received 10 days ago (due 2026-11-18: late), two SUSARs within their clocks.
 const fatal = await seeded(1, { receivedDaysAgo: 10, reactionIndex: 13, susar: true });
 const other = await seeded(2, { receivedDaysAgo: 3, reactionIndex: 5, susar: true });

@@ -1,7 +1,7 @@
 /**
  * Bulk reporting (SPEC 2 /submittransfer/bulkReporting, issue 19 item 4): approved plans of one
  * project and receiver are exported as E2B batches in a background job - one message per case,
- * split into several files at the receiver's size limit - and, when asked, sent at once. Each file
+ * split into several files at the receiver's size limit (maxFileMb) - and, when asked, sent at once. Each file
  * is an export (a line of the E2B transmission page) and each plan keeps the export that carries
  * it. Checked before anything is queued, each refusal translated: the plans must be approved, to
  * submit, of this receiver and not yet exported; the case must still be at the planned version; a
@@ -13,8 +13,15 @@ import type { Caller, JobContext } from '../http';
 import { AppError, defineJob, errors } from '../http';
 import { caseCollectionNames, caseContent } from '../cases';
 import type { CaseDocument } from '../cases';
-import { exportCaller, exportToReceiver, FILE_TOO_LARGE, filesOf, sendTransmission } from '../exports';
-import type { Correction, ExportRecord, SendParticipant } from '../exports';
+import {
+  exportCaller,
+  exportToReceiver,
+  FILE_TOO_LARGE,
+  filesOf,
+  RECEIVERS,
+  sendTransmission,
+} from '../exports';
+import type { Correction, ExportRecord, Receiver, SendParticipant } from '../exports';
 import type { Handle, StoredDoc } from '../store';
 import { interchangeOutput } from '../unblinding';
 import { projectReceivers } from './deadline';
@@ -25,7 +32,7 @@ import type { BulkRun, SubmissionPlan } from './model';
 export const BULK_PERMISSION = 'submittransfer:bulkReporting';
 export const BULK_RUN_PERMISSION = 'submittransfer:bulkReporting:export';
 export const BULK_JOB = 'submissions.bulkReporting';
-/** The receiver's file size limit when none is configured: the issue's example of 20 MB. */
+/** The file size limit of a receiver that names none (its maxFileMb): the issue's example of 20 MB. */
 export const DEFAULT_BULK_MAX_BYTES = 20 * 1024 * 1024;
 
 /** Transmission states that mean the receiver has the version (a rejection does not). */
@@ -265,7 +272,7 @@ async function exportParts(
 export async function runBulk(
   caller: Caller,
   runId: string,
-  maxBytes: number,
+  defaultMaxBytes: number,
   progress: (done: number, total: number) => Promise<void>,
 ): Promise<StoredDoc<BulkRun>> {
   const runs = caller.tenant.collection<BulkRun>(S.bulkRuns);
@@ -274,6 +281,8 @@ export async function runBulk(
   // A retried job does not write the files again.
   if (run.state !== 'queued') return run;
   run = (await runs.updateOne({ _id: runId }, { $set: { state: 'running' } }, { expectedRev: run.rev }))!;
+  const receiver = await caller.tenant.collection<Receiver>(RECEIVERS).findOne({ _id: run.receiverId });
+  const maxBytes = receiver?.maxFileMb ? Math.floor(receiver.maxFileMb * 1024 * 1024) : defaultMaxBytes;
   const found = await caller.tenant.collection<SubmissionPlan>(S.plans).find({ _id: { $in: run.planIds } });
   const plans = run.planIds.flatMap((id) => found.filter((p) => p._id === id));
   let done = 0;

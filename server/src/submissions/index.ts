@@ -42,7 +42,9 @@ const collections: CollectionDefinition[] = [
     audited: true,
     indexes: [
       { fields: { batchId: 1 } },
-      { fields: { projectId: 1, dueDate: 1 } },
+      // The expedited list's filter (project, to submit) and order (due date, report code, receiver) on
+      // index columns: SQLite pages it instead of every plan being read and sorted (27 s at 100,000 cases).
+      { fields: { projectId: 1, isSubmit: 1, dueDate: 1, reportCode: 1, receiverName: 1 } },
       { fields: { caseId: 1, receiverId: 1 } },
     ],
   },
@@ -57,7 +59,7 @@ const collections: CollectionDefinition[] = [
 export interface SubmissionsModuleOptions {
   /** The electronic-signature function of plan review (default: the identity module's). */
   signer?: Signer;
-  /** A bulk-reporting file's size limit in bytes (default 20 MB); a larger batch is split. */
+  /** The bulk-reporting file size limit in bytes for receivers that name none (default 20 MB). */
   bulkMaxBytes?: number;
 }
 
