@@ -102,6 +102,8 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const [size, setSize] = useState(20);
   const [rows, setRows] = useState<Row[] | null>(null);
   const [total, setTotal] = useState(0);
+  // More than `total` rows match: the route counted up to its limit only (the pager says "N+").
+  const [totalCapped, setTotalCapped] = useState(false);
   const [sort, setSort] = useState<ListSort | null>(null);
   const [layout, setLayout] = useState<TableColumnLayout | undefined>(undefined);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -138,16 +140,19 @@ export function ListView({ definition }: { definition: ListDefinition }) {
     setRows(null);
     setSelected(new Set());
     try {
-      const answer = await api.request<Row[] | { total: number; items: Row[] }>(definition.source.path, {
-        params,
-      });
+      const answer = await api.request<Row[] | { total: number; totalCapped?: boolean; items: Row[] }>(
+        definition.source.path,
+        { params },
+      );
       const items = Array.isArray(answer) ? answer : answer.items;
       const flat = definition.source.tree ? flattenTree(items) : items;
       setRows(flat);
       setTotal(Array.isArray(answer) ? flat.length : answer.total);
+      setTotalCapped(!Array.isArray(answer) && answer.totalCapped === true);
     } catch {
       setRows([]);
       setTotal(0);
+      setTotalCapped(false);
     }
   }, [definition, selection, serverPaged, serverSort, page, size]);
   useEffect(() => void load(), [load]);
@@ -277,7 +282,8 @@ export function ListView({ definition }: { definition: ListDefinition }) {
   const exportRows = async () => {
     const { exportXlsx } = await import('./exportXlsx');
     const columns = shownColumns.filter((c) => c.key !== ACTIONS_KEY);
-    const all = await rowsToExport({ rows: sortedRows ?? [], total, serverPaged }, async (p, s) => {
+    const shown = { rows: sortedRows ?? [], total, totalCapped, serverPaged };
+    const all = await rowsToExport(shown, async (p, s) => {
       const answer = await api.request<{ total: number; items: Row[] }>(definition.source.path, {
         params: { ...selection(), ...serverSort, page: p, size: s },
         loading: true,
@@ -497,7 +503,9 @@ export function ListView({ definition }: { definition: ListDefinition }) {
       />
       {serverPaged ? (
         <div className={styles.pager} data-testid="list-pager">
-          <Text>{t('list.total', { total })}</Text>
+          <Text data-testid="list-total" data-total-capped={totalCapped || undefined}>
+            {t(totalCapped ? 'list.totalCapped' : 'list.total', { total })}
+          </Text>
           <Dropdown
             value={t('list.pageSize', { size })}
             selectedOptions={[String(size)]}
@@ -516,8 +524,9 @@ export function ListView({ definition }: { definition: ListDefinition }) {
           <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
             {t('list.previous')}
           </Button>
-          <Text>{t('list.page', { page, pages })}</Text>
-          <Button disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+          <Text>{t('list.page', { page, pages: totalCapped ? `${pages}+` : pages })}</Text>
+          {/* Past a capped total the server counts on to the end of the page asked for. */}
+          <Button disabled={page >= pages && !totalCapped} onClick={() => setPage((p) => p + 1)}>
             {t('list.next')}
           </Button>
         </div>

@@ -26,6 +26,15 @@ describe('rows to export', () => {
     ]);
   });
 
+  it('reads past a capped total ("N+"): more rows match than it counts', async () => {
+    const s = server(2500);
+    const all = await rowsToExport(
+      { rows: rows(0, 20), total: 1000, totalCapped: true, serverPaged: true },
+      s.readPage,
+    );
+    expect(all).toHaveLength(2500);
+  });
+
   it('keeps the rows on screen when they are all of them', async () => {
     const s = server(3);
     const shown = rows(0, 3);

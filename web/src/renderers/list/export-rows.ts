@@ -14,12 +14,14 @@ export const EXPORT_MAX_ROWS = 10_000;
 export type PageReader = (page: number, size: number) => Promise<{ total: number; items: Row[] }>;
 
 export async function rowsToExport(
-  shown: { rows: Row[]; total: number; serverPaged: boolean },
+  shown: { rows: Row[]; total: number; serverPaged: boolean; totalCapped?: boolean },
   readPage: PageReader,
 ): Promise<Row[]> {
-  if (!shown.serverPaged || shown.total <= shown.rows.length) return shown.rows;
+  if (!shown.serverPaged || (shown.total <= shown.rows.length && !shown.totalCapped)) return shown.rows;
+  // A capped total ("N+") says more rows match than it counts: read on to the ceiling.
+  const wanted = shown.totalCapped ? EXPORT_MAX_ROWS : Math.min(shown.total, EXPORT_MAX_ROWS);
   const collected: Row[] = [];
-  for (let page = 1; collected.length < Math.min(shown.total, EXPORT_MAX_ROWS); page += 1) {
+  for (let page = 1; collected.length < wanted; page += 1) {
     const answer = await readPage(page, EXPORT_PAGE_SIZE);
     collected.push(...answer.items);
     if (answer.items.length < EXPORT_PAGE_SIZE) break;
