@@ -105,6 +105,22 @@ describe('$or over side-table paths', () => {
     expect(where.sql).toContain('m.path IN (?, ?)');
     expect(where.params).toEqual(['drugs.name', 'drugs.whodrugName', '%xy.1%', '%xy.1%']);
   });
+
+  it('checks a value row by row while a page walks its order (a value most documents hold)', () => {
+    const where = translateFilter(
+      { state: 'sent', $or: [{ pointers: 'C.1.5' }, { 'fields.e2b': 'C.1.5' }] },
+      (path) =>
+        path === 'state' ? { kind: 'column', sql: 't.state' } : { kind: 'multi', table: 'm_x', path },
+    );
+    expect(where.sql).toContain('t._id IN (SELECT m._id FROM "m_x" m');
+    expect(where.walk).toEqual({
+      rest: { sql: 't.state = ?', params: ['sent'] },
+      check: {
+        sql: 'EXISTS (SELECT 1 FROM "m_x" m WHERE m._id = t._id AND m.path IN (?, ?) AND m.value = ?)',
+        params: ['pointers', 'fields.e2b', 'C.1.5'],
+      },
+    });
+  });
 });
 
 describe('substring index', () => {

@@ -228,6 +228,10 @@ function existsIn(side: SideTableCondition): SqlWhere {
     params: [...side.paths, ...side.params],
     exact: true,
     sideTable: side,
+    // The same condition row by row, for a walk (see `walk`): a value most documents hold (the
+    // queries naming C.1.5: 60,000 ids) fills a sorted page within a few rows of the sort's index,
+    // where SQLite drove the page from the whole set and sorted it (1.3 s at 300,000 queries).
+    rowCheck: { ...rowExists(side), side },
   };
 }
 
