@@ -79,6 +79,18 @@ describe('pre-send business-rule checks', () => {
     expect(filtered.body.data.total).toBe(2);
   });
 
+  it('checks the kept file once more before it is sent, and logs that check', async () => {
+    const [record] = (await entry.call('GET', '/exports/records')).body.data.items as Data[];
+    const sent = await entry.call('POST', `/exports/transmissions/${record?.exportId}/send`, {
+      rev: record?.rev,
+    });
+    expect(sent.body.code, JSON.stringify(sent.body)).toBe(200);
+    const log = (await entry.call('GET', `/exports/checks?batchId=${record?.batchId}`)).body.data as Data;
+    expect(log.items.map((c: Data) => c.stage)).toEqual(['send', 'export']);
+    expect(log.items[0]).toMatchObject({ receiverName: 'CDE', caseIds: [one.id] });
+    expect(['passed', 'confirmed']).toContain(log.items[0].outcome);
+  });
+
   it('shows the log only to holders of the menu, for their projects; refuses bad filters translated', async () => {
     expect((await rig.as('viewer').call('GET', '/exports/checks')).status).toBe(403);
     const bad = await entry.call('GET', '/exports/checks?outcome=maybe', undefined, 'cn');

@@ -12,6 +12,8 @@ import type { Caller, PageQuery } from '../http';
 import { pageOptions } from '../http';
 import type { Filter, StoredDoc, TenantHandle } from '../store';
 import { emptyScope, listScope, scopeIds } from '../cases';
+import type { TenantFiles } from '../files';
+import type { ExportRecord } from './service';
 
 export const PRESEND_CHECKS = 'presendChecks';
 export const SUBMIT_CHECK_PERMISSION = 'checklog:submitCheck';
@@ -26,6 +28,8 @@ export const CHECK_OUTCOMES = ['passed', 'confirmed', 'warned', 'blocked', 'notA
 export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
 
 export interface PresendCheckRecord {
+  /** Before the file was kept (export) or before it went to the receiver (send). */
+  stage: 'export' | 'send';
   checkedAt: string;
   checkedBy: string;
   checkedByName: string | null;
@@ -50,6 +54,9 @@ export interface PresendInput {
   cases: { caseId: string; reportCode: string | null; projectId: string | null }[];
   /** The user saw the warnings and sends anyway. */
   confirmWarnings: boolean;
+  stage?: 'export' | 'send';
+  /** The projects whose members see the check; by default the cases'. */
+  projectIds?: string[];
 }
 
 /**
@@ -74,6 +81,7 @@ export async function presendCheck(
           ? 'confirmed'
           : 'warned';
   const record = await handle.collection<PresendCheckRecord>(PRESEND_CHECKS).insertOne({
+    stage: input.stage ?? 'export',
     checkedAt: now.toISOString(),
     checkedBy: caller.userId,
     checkedByName: caller.name,
@@ -83,7 +91,9 @@ export async function presendCheck(
     batchId: input.batchId,
     caseIds: input.cases.map((c) => c.caseId),
     reportCodes: input.cases.map((c) => c.reportCode ?? c.caseId),
-    projectIds: [...new Set(input.cases.map((c) => c.projectId).filter((p): p is string => p !== null))],
+    projectIds: input.projectIds ?? [
+      ...new Set(input.cases.map((c) => c.projectId).filter((p): p is string => p !== null)),
+    ],
     outcome,
     errorCount: result.errorCount,
     warningCount: result.warningCount,
@@ -103,6 +113,36 @@ export async function presendCheck(
       { ...data, confirmRequired: true },
     );
   return record;
+}
+
+/**
+ * Before a kept file goes to its receiver: the receiver's pack runs again on the stored bytes (a
+ * pack may have changed since the export). Its warnings were confirmed at the export.
+ */
+export async function presendCheckStored(
+  handle: TenantHandle,
+  files: TenantFiles,
+  caller: { userId: string; name: string | null },
+  record: StoredDoc<ExportRecord>,
+  now: Date,
+): Promise<void> {
+  const { stream } = await files.getStream(record.fileId);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  await presendCheck(
+    handle,
+    caller,
+    {
+      xml: Buffer.concat(chunks).toString('utf8'),
+      receiver: { _id: record.receiverId, name: record.receiverName, profile: record.profile },
+      batchId: record.batchId,
+      cases: record.cases.map((c) => ({ caseId: c.caseId, reportCode: c.reportCode, projectId: null })),
+      projectIds: record.projectIds ?? [],
+      confirmWarnings: true,
+      stage: 'send',
+    },
+    now,
+  );
 }
 
 export interface CheckListQuery extends PageQuery {

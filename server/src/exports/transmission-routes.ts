@@ -14,6 +14,7 @@ import type { ExportStatus } from './service';
 import { permissionOf } from './states';
 import { handleFailure, resubmitTransmission, sendTransmission, transmissionView } from './transmission';
 import { EXPORT_OBJECT, exportCaller, filesOf, listExports, memberExport } from './access';
+import { presendCheckStored } from './presend';
 import { textMatch } from '../store';
 import { interchangeOutput } from '../unblinding';
 
@@ -105,7 +106,15 @@ export function transmissionRoutes(router: ModuleRouter, deps: ModuleDeps): void
       },
     },
     async (c, { body, params }) => {
-      await memberExport(callerOf(c), params.exportId);
+      const record = await memberExport(callerOf(c), params.exportId);
+      // The receiver's business rules once more on the bytes about to go (issue 19 item 5).
+      await presendCheckStored(
+        tenantHandle(c),
+        filesOf(callerOf(c), deps),
+        exportCaller(callerOf(c)),
+        record,
+        deps.clock.now(),
+      );
       const sent = await sendTransmission(
         tenantHandle(c),
         exportCaller(callerOf(c)),
