@@ -20,9 +20,8 @@ import { PROJECTS } from '../projects';
 import type { Project } from '../projects';
 import { caseProjectId, projectReceivers } from './deadline';
 import type { KeptTransmission } from './deadline';
-import { S } from './model';
-import type { SubmissionBatch, SubmissionPlan } from './model';
-import { batchView } from './service';
+import type { SubmissionPlan } from './model';
+import { insertDraftBatch } from './service';
 
 export type CorrectionKind = 'nullification' | 'amendment';
 const CODES: Record<CorrectionKind, Correction['code']> = { nullification: '1', amendment: '2' };
@@ -64,7 +63,6 @@ export async function createCorrection(caller: Caller, caseId: string, input: Co
   if (!sponsor) throw errors.badRequest('submissions.noSponsor');
   const correction: Correction = { code: CODES[input.kind], reason };
   const batchId = randomUUID();
-  const now = caller.clock.now().toISOString();
   const ruleId = `correction.${input.kind}`;
   const plans: (SubmissionPlan & { _id: string })[] = receivers.map((receiver) => ({
     _id: randomUUID(),
@@ -92,19 +90,5 @@ export async function createCorrection(caller: Caller, caseId: string, input: Co
     state: 'planned',
     correction,
   }));
-  const batch: SubmissionBatch & { _id: string } = {
-    _id: batchId,
-    projectId,
-    sponsor,
-    state: 'draft',
-    createdBy: caller.userId,
-    createdByName: typeof caller.principal.name === 'string' ? caller.principal.name : null,
-    createdAt: now,
-    planCount: plans.length,
-  };
-  await caller.tenant.transaction(async (tx) => {
-    await tx.collection<SubmissionBatch>(S.batches).insertOne(batch);
-    for (const plan of plans) await tx.collection<SubmissionPlan>(S.plans).insertOne(plan);
-  });
-  return batchView(caller, batchId);
+  return insertDraftBatch(caller, { batchId, projectId, sponsor, plans });
 }

@@ -135,7 +135,6 @@ export async function saveBatch(caller: Caller, input: SaveBatchInput) {
     (await casesOfProject(caller, input.projectId, caseIds)).map((c) => [c.id, c.doc] as const),
   );
   const seen = new Set<string>();
-  const now = caller.clock.now().toISOString();
   const batchId = randomUUID();
   const plans: (SubmissionPlan & { _id: string })[] = [];
   for (const edited of input.plans) {
@@ -181,21 +180,29 @@ export async function saveBatch(caller: Caller, input: SaveBatchInput) {
     });
   }
   if (!plans.length) throw errors.badRequest('submissions.noCases');
+  return insertDraftBatch(caller, { batchId, projectId: input.projectId, sponsor, plans });
+}
+
+/** Keeps the plans as one draft batch of the caller's (the batch and its plans land together). */
+export async function insertDraftBatch(
+  caller: Caller,
+  draft: { batchId: string; projectId: string; sponsor: string; plans: (SubmissionPlan & { _id: string })[] },
+) {
   const batch: SubmissionBatch & { _id: string } = {
-    _id: batchId,
-    projectId: input.projectId,
-    sponsor,
+    _id: draft.batchId,
+    projectId: draft.projectId,
+    sponsor: draft.sponsor,
     state: 'draft',
     createdBy: caller.userId,
     createdByName: typeof caller.principal.name === 'string' ? caller.principal.name : null,
-    createdAt: now,
-    planCount: plans.length,
+    createdAt: caller.clock.now().toISOString(),
+    planCount: draft.plans.length,
   };
   await caller.tenant.transaction(async (tx) => {
     await tx.collection<SubmissionBatch>(S.batches).insertOne(batch);
-    for (const plan of plans) await tx.collection<SubmissionPlan>(S.plans).insertOne(plan);
+    for (const plan of draft.plans) await tx.collection<SubmissionPlan>(S.plans).insertOne(plan);
   });
-  return batchView(caller, batchId);
+  return batchView(caller, draft.batchId);
 }
 
 async function loadBatch(caller: Caller, batchId: string) {
