@@ -89,10 +89,17 @@ describe('pre-send packs', () => {
       both(set('C.1.3', '1'), set('C.5.4', null)),
       both(set('C.1.3', '1'), set('C.5.4', '1')),
     ],
+    // Case-level rules of fda.json on messages written from FAERS examples.
+    ['fda.R0012', '2', both(set('C.1.7', 'true'), set('FDA.C.1.7.1', '1')), set('C.1.7', 'true')],
+    ['fda.R0022', '1', keep, set('C.3.2', null)],
+    ['fda.R0023', '4', keep, set('C.5.4', null)],
+    ['fda.R0029', '1', keep, set('D.2.2a', null)],
+    ['fda.R0030', '1', keep, set('D.2.2b', null)],
   ];
 
   it('covers every header rule of the FDA pack', () => {
-    expect(cases.map((c) => c[0]).sort()).toEqual(fdaMessage.rules.map((r) => r.id).sort());
+    const header = cases.map((c) => c[0]).filter((id) => fdaMessage.rules.some((r) => r.id === id));
+    expect(header.sort()).toEqual(fdaMessage.rules.map((r) => r.id).sort());
   });
 
   it.each(cases)('%s: a passing and a failing message from FAERS example %s', (rule, name, pass, fail) => {
