@@ -8,9 +8,10 @@
  * Floor: the same warm Chromium printing a static one-page HTML of the same size as the form's HTML.
  * Each figure is the median of five runs after a warm-up.
  *
- * The forms print in WenQuanYi Zen Hei (fonts-wqy-zenhei, TrueType outlines: Chromium embeds a subset
- * as it is). Without it they fall back to Noto CJK (CFF outlines), which Chromium writes as Type 3
- * fonts, converting every glyph for every PDF: this installs the package when missing (as root).
+ * The forms print Chinese in WenQuanYi Zen Hei Mono (fonts-wqy-zenhei, TrueType outlines: Chromium
+ * embeds a subset as it is) and Latin labels in Liberation Sans (fonts-liberation). Without Zen Hei
+ * they fall back to Noto CJK (CFF outlines), which Chromium writes as Type 3 fonts, converting every
+ * glyph for every PDF: this installs the packages when missing (as root).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -35,23 +36,27 @@ function imported(file: string): Record<string, unknown>[] {
   return outcome.messages.flatMap((m) => m.cases.map((c) => c.document as Record<string, unknown>));
 }
 
-const ZEN_HEI = '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc';
+/** The fonts the report templates name first (Debian packages), by a file each installs. */
+const FONTS: Record<string, string> = {
+  'fonts-wqy-zenhei': '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc',
+  'fonts-liberation': '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf',
+};
 
-function ensureZenHei(): void {
-  if (existsSync(ZEN_HEI)) return;
+function ensureFonts(): void {
+  const missing = Object.keys(FONTS).filter((pkg) => !existsSync(FONTS[pkg]!));
+  if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    console.warn('fonts-wqy-zenhei is missing (run as root or: sudo apt-get install -y fonts-wqy-zenhei)');
+    console.warn(
+      `Missing ${missing.join(', ')} (run as root or: sudo apt-get install -y ${missing.join(' ')})`,
+    );
     return;
   }
-  console.log("Installing fonts-wqy-zenhei (the forms' CJK font) ...");
+  console.log(`Installing ${missing.join(', ')} (the report templates' fonts) ...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const apt = (args: string[]): boolean =>
     spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], { stdio: 'inherit', env }).status === 0;
-  if (
-    !apt(['install', '-y', 'fonts-wqy-zenhei']) &&
-    !(apt(['update']) && apt(['install', '-y', 'fonts-wqy-zenhei']))
-  )
-    console.warn('apt-get failed: the forms print in Noto CJK (slower)');
+  if (!apt(['install', '-y', ...missing]) && !(apt(['update']) && apt(['install', '-y', ...missing])))
+    console.warn('apt-get failed: the forms print in the fallback fonts (Noto CJK: slower)');
 }
 
 const median = (values: number[]): number =>
@@ -76,7 +81,7 @@ const print = (document: Record<string, unknown>) =>
   renderReport(document, { kind: 'cioms', format: 'pdf', lang: 'both', blinded: false });
 
 async function main(): Promise<void> {
-  ensureZenHei();
+  ensureFonts();
   const samples = readdirSync(SAMPLES).filter((f) => f.startsWith('fda-faers_FAERS') && f.endsWith('.xml'));
   const largestFile = samples.sort(
     (a, b) => statSync(`${SAMPLES}${b}`).size - statSync(`${SAMPLES}${a}`).size,
