@@ -3,8 +3,9 @@
  * plans for five SUSAR cases to the demo project's receivers (CDE under NMPA rules, FDA FAERS under
  * FDA rules), edits them (one declined with its reason, modes and remarks), saves them as one
  * batch, sends it for review and approves it with the e-signature (API set-up: those screens have
- * their own test). In the browser: bulk reporting exports and sends each receiver's approved plans
- * in a job (a late one with its reason), the E2B transmission page takes CDE's ACK, and the
+ * their own test). In the browser: bulk reporting exports and sends CDE's approved plans in a job
+ * (late ones with the reason) and writes FDA's, which the E2B transmission page sends (asking the
+ * late reason); the transmission page takes CDE's ACK, and the
  * expedited-report list shows each plan with its due date and state (acknowledged, sent); a
  * nullification of an acknowledged report is asked from its row with the reason.
  */
@@ -35,8 +36,14 @@ function ackFor(batchId: string, messageIds: string[]): string {
     .replace('FAERS2022Scenario1-4069-a2dd-08002b30309d', batchId);
 }
 
-/** Bulk reporting of the receiver's plans of these cases; answers the run's files. */
-async function bulkExportAndSend(page: Page, projectId: string, receiverName: string, codes: string[]) {
+/** Bulk reporting of the receiver's plans of these cases (sent at once or not); answers the run's files. */
+async function bulkExport(
+  page: Page,
+  projectId: string,
+  receiverName: string,
+  codes: string[],
+  send: boolean,
+) {
   await page.getByTestId('bulk-receiver').click();
   await page.getByRole('option', { name: receiverName }).click();
   for (const code of codes)
@@ -44,8 +51,9 @@ async function bulkExportAndSend(page: Page, projectId: string, receiverName: st
       .locator(`[data-testid="bulk-candidate"][data-report-code="${code}"]`)
       .getByRole('checkbox')
       .check();
+  if (!send) await page.getByRole('checkbox', { name: /导出后立即发送|Send at once/ }).uncheck();
   const late = page.getByTestId('bulk-late-reason');
-  if (await late.count()) await late.fill('网关维护 gateway maintenance');
+  if (send && (await late.count())) await late.fill('网关维护 gateway maintenance');
   const answer = page.waitForResponse(
     (res) => res.url().includes(`/bulk/projects/${projectId}/runs`) && res.request().method() === 'POST',
   );
@@ -119,17 +127,30 @@ test('5 cases planned for CDE and FDA, approved with the signature, exported in 
   await page.getByTestId('bulk-reporting').waitFor();
   await page.getByTestId('bulk-project').click();
   await page.locator(`[role="option"][data-value="${projectId}"]`).click();
-  const cdeFiles = await bulkExportAndSend(page, projectId, 'CDE 药品审评中心', codesFor('CDE 药品审评中心'));
+  const cdeFiles = await bulkExport(page, projectId, 'CDE 药品审评中心', codesFor('CDE 药品审评中心'), true);
   assert.deepEqual(
     cdeFiles.map((f) => f.status),
     ['sent'],
   );
-  const fdaFiles = await bulkExportAndSend(page, projectId, 'FDA FAERS', codesFor('FDA FAERS'));
+  // FDA's file is only written here, and sent from the transmission page below.
+  const fdaFiles = await bulkExport(page, projectId, 'FDA FAERS', codesFor('FDA FAERS'), false);
   assert.deepEqual(
     fdaFiles.map((f) => f.status),
-    ['sent'],
+    ['exported'],
   );
   await screenshot('bulk-reporting');
+
+  // FDA's file sent from the E2B transmission page: its reports past their due date ask for the reason.
+  await page.goto(`${baseUrl}/submittransfer/E2Btransmission`);
+  const fdaRow = page.locator(`[data-testid="transmission-row"][data-batch="${fdaFiles[0]!.batchId}"]`);
+  await fdaRow.getByTestId('transmission-send').click();
+  const sendDialog = page.getByTestId('transmission-send-dialog');
+  await sendDialog.getByTestId('transmission-send-dialog-ok').click();
+  await sendDialog.getByTestId('transmission-late-reason').fill('等待 IND 编号 waited for the IND number');
+  await sendDialog.getByTestId('transmission-send-dialog-ok').click();
+  await page
+    .locator(`[data-testid="transmission-row"][data-batch="${fdaFiles[0]!.batchId}"][data-status="sent"]`)
+    .waitFor();
 
   // CDE's ACK arrives: uploaded on the E2B transmission page.
   const record = await call<{ batchId: string; cases: { messageId: string | null; reportCode: string }[] }>(
@@ -173,6 +194,10 @@ test('5 cases planned for CDE and FDA, approved with the signature, exported in 
     assert.ok(state.test(text), `${String(plan.reportCode)} ${String(plan.receiverName)}: ${text}`);
     if (plan.dueDate) assert.ok(text.includes(String(plan.dueDate)), `${text} shows ${String(plan.dueDate)}`);
   }
+  const listed = await call<{ items: Row[] }>('GET', '/submissions/expedited?page=1&size=50');
+  const lateFda = listed.items.filter((r) => r.receiverName === 'FDA FAERS' && r.late === true);
+  assert.ok(lateFda.length > 0, 'the demo has SUSARs past their FDA due date');
+  for (const r of lateFda) assert.equal(r.lateReason, '等待 IND 编号 waited for the IND number');
   await screenshot('expedited-reports');
 
   // Item 6: a nullification of one acknowledged CDE report, asked from its row with the reason
