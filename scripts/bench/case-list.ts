@@ -274,36 +274,56 @@ function ftsMatch(paths: string[], needle: string): string {
 interface Floor {
   where: string;
   params: unknown[];
-  /** The same condition with each contains checked on the row (LIKE), for the walking plan. */
-  rows?: { where: string; params: unknown[] };
+  /**
+   * The same condition with each contains checked on the row (LIKE), for the walking plans; `drive`
+   * selects the first contains' matches from the FTS table (table row ids `r`).
+   */
+  rows?: { where: string; params: unknown[]; drive: { sql: string; params: unknown[] } };
 }
-const floorStatements = new Map<string, { page: Database.Statement; count: Database.Statement }>();
-/** The page and the capped count by one plan (`where` with its own parameters). */
-function timePlan(where: string, params: unknown[], countIndex: string): number {
-  let statements = floorStatements.get(where);
-  if (!statements) {
-    statements = {
-      // The page's ids sorted on index entries, then its rows.
-      page: db.prepare(
-        `SELECT _id, doc FROM "${table}" WHERE _id IN (SELECT _id FROM "${table}" WHERE tenantId = ? AND ${where} ${ORDER}) ${ORDER}`,
-      ),
-      count: db.prepare(
-        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM "${table}" ${countIndex} WHERE tenantId = ? AND ${where} LIMIT ${COUNT_LIMIT})`,
-      ),
-    };
-    floorStatements.set(where, statements);
-  }
+const floorStatements = new Map<string, Database.Statement>();
+const statement = (sql: string) => {
+  let prepared = floorStatements.get(sql);
+  if (!prepared) floorStatements.set(sql, (prepared = db.prepare(sql)));
+  return prepared;
+};
+const timed = (run: () => unknown) => {
   const started = performance.now();
-  for (const row of statements.page.all(QUERIED, ...params) as { doc: string }[]) JSON.parse(row.doc);
-  statements.count.get(QUERIED, ...params);
+  run();
   return performance.now() - started;
-}
-/** The floor of one query: the faster plan when the query has a contains (SQLite picks the indexes otherwise). */
+};
+/** The page's ids sorted on index entries, then its rows. */
+const timePage = (where: string, params: unknown[]) =>
+  timed(() => {
+    const sql = `SELECT _id, doc FROM "${table}" WHERE _id IN (SELECT _id FROM "${table}" WHERE tenantId = ? AND ${where} ${ORDER}) ${ORDER}`;
+    for (const row of statement(sql).all(QUERIED, ...params) as { doc: string }[]) JSON.parse(row.doc);
+  });
+const timeCount = (from: string, where: string, params: unknown[]) =>
+  timed(() =>
+    statement(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE tenantId = ? AND ${where} LIMIT ${COUNT_LIMIT})`,
+    ).get(...params),
+  );
+/**
+ * The floor of one query: its page and its capped count, each by the faster plan when the query has
+ * a contains: the FTS set; the sort's (page) or the tab's (count) index walked with each row
+ * checked; for the count also the first contains' FTS matches read in order, each row checked.
+ */
 function runFloor(floor: Floor): number {
-  const set = timePlan(floor.where, floor.params, '');
-  if (!floor.rows) return set;
-  // The walk reads the tab's columns from the list index, each row's text from the row.
-  return Math.min(set, timePlan(floor.rows.where, floor.rows.params, `INDEXED BY "${table}__list"`));
+  const page = timePage(floor.where, floor.params);
+  const count = timeCount(`"${table}"`, floor.where, [QUERIED, ...floor.params]);
+  if (!floor.rows) return page + count;
+  const rows = floor.rows;
+  const walkPage = timePage(rows.where, rows.params);
+  const walkCount = timeCount(`"${table}" INDEXED BY "${table}__list"`, rows.where, [
+    QUERIED,
+    ...rows.params,
+  ]);
+  const driveCount = timeCount(
+    `(${rows.drive.sql}) s CROSS JOIN "${table}" ON "${table}".rowid = s.r`,
+    rows.where,
+    [...rows.drive.params, QUERIED, ...rows.params],
+  );
+  return Math.min(page, walkPage) + Math.min(count, walkCount, driveCount);
 }
 const notDeleted: Floor = { where: `${VALIDITY} IN ('valid', 'invalid')`, params: [] };
 const and = (...floors: Floor[]): Floor => ({
@@ -314,6 +334,7 @@ const and = (...floors: Floor[]): Floor => ({
         rows: {
           where: floors.map((f) => `(${(f.rows ?? f).where})`).join(' AND '),
           params: floors.flatMap((f) => (f.rows ?? f).params),
+          drive: floors.find((f) => f.rows)!.rows!.drive,
         },
       }
     : {}),
@@ -336,7 +357,14 @@ const containsFloor = (paths: string[], needle: string): Floor => {
   return {
     where: `+rowid IN (SELECT k.trow FROM "x_${C.summaries}" x JOIN "k_${C.summaries}" k ON k.rowid = x.rowid WHERE "x_${C.summaries}" MATCH ? AND x.rowid >= ? AND x.rowid < ?)`,
     params: [ftsMatch(paths, needle), ...queriedRowids],
-    rows: { where: rowChecks.join(' OR '), params: paths.map(() => like) },
+    rows: {
+      where: rowChecks.join(' OR '),
+      params: paths.map(() => like),
+      drive: {
+        sql: `SELECT k.trow AS r FROM "x_${C.summaries}" x JOIN "k_${C.summaries}" k ON k.rowid = x.rowid WHERE "x_${C.summaries}" MATCH ? AND x.rowid >= ? AND x.rowid < ?`,
+        params: [ftsMatch(paths, needle), ...queriedRowids],
+      },
+    },
   };
 };
 

@@ -118,7 +118,7 @@ const MAX_PREFIX_TRIGRAMS = 300;
  * up to `drive` of one substring index's matches in index order (driveCount). Integers (written
  * into the SQL); text-index.test.ts lowers them for a while to reach the set after a walk.
  */
-export const WALK_ROWS = { page: 1000, count: 2000, drive: 8000 };
+export const WALK_ROWS = { page: 1000, count: 1500, drive: 1500 };
 
 function jsonPath(path: string): string {
   return (
@@ -780,8 +780,10 @@ export class EmbeddedDriver implements Driver {
     sql += ` ORDER BY ${order ?? 't._id'}`;
     let walked: Record<string, string | null>[] | undefined;
     if (order && options.limit !== undefined && where.walk) {
-      const page = `LIMIT ${options.limit} OFFSET ${options.skip ?? 0}`;
-      walked = this.walkPage(info, where.walk, select, order, page, options.limit);
+      walked = this.walkPage(info, where.walk, select, order, {
+        limit: options.limit,
+        skip: options.skip ?? 0,
+      });
     }
     if (order && options.limit !== undefined) {
       // A page: its ids first, sorted on index entries alone, then only its rows are read. SQLite
@@ -828,17 +830,24 @@ export class EmbeddedDriver implements Driver {
     walk: { rest: SqlPart; check: SqlPart },
     select: string,
     order: string,
-    page: string,
-    limit: number,
+    page: { limit: number; skip: number },
   ): Record<string, string | null>[] | undefined {
-    const first = `SELECT t.rowid AS r FROM "${info.table}" t WHERE ${walk.rest.sql} ORDER BY ${order} LIMIT ${WALK_ROWS.page}`;
-    const rows = this.state
+    // The walk hands on its sort values, so SQLite keeps its order and stops at the page's last
+    // match (sorting after the join read every walked row: 7 ms instead of 0.5 for a common needle).
+    const terms = order.split(', ').map((term) => /^(.+) (ASC|DESC)$/.exec(term)!);
+    const values = terms.map(([, value], i) => `${value} AS o${i}`).join(', ');
+    const walked = terms.map(([, , direction], i) => `w.o${i} ${direction}`).join(', ');
+    const first = `SELECT t.rowid AS r, t._id AS id, ${values} FROM "${info.table}" t WHERE ${walk.rest.sql} ORDER BY ${order} LIMIT ${WALK_ROWS.page}`;
+    const found = this.state
       .stmt<unknown[], Record<string, string | null>>(
-        `SELECT ${select} FROM "${info.table}" t WHERE t._id IN (SELECT t._id FROM (${first}) w` +
-          ` JOIN "${info.table}" t ON t.rowid = w.r WHERE ${walk.check.sql} ORDER BY ${order} ${page}) ORDER BY ${order}`,
+        `SELECT ${select} FROM "${info.table}" t WHERE t._id IN (SELECT w.id FROM (${first}) w` +
+          ` JOIN "${info.table}" t ON t.rowid = w.r WHERE ${walk.check.sql} ORDER BY ${walked}` +
+          ` LIMIT ${page.limit} OFFSET ${page.skip}) ORDER BY ${order}`,
       )
       .all(...walk.rest.params, ...walk.check.params);
-    return rows.length === limit || this.walkCovers(info, walk.rest, WALK_ROWS.page) ? rows : undefined;
+    return found.length === page.limit || this.walkCovers(info, walk.rest, WALK_ROWS.page)
+      ? found
+      : undefined;
   }
 
   /**

@@ -185,13 +185,14 @@ for (const backend of backends) {
           label,
           page: expected.slice(1, 6).map((d) => d._id),
         });
-        // Capped counts; on the embedded store also with walks shorter than the tenant's rows, so
-        // pages and counts come from a walk that found enough, or from the set after one that did not.
+        // Capped counts and pages with walks as configured and shorter than the tenant's rows, so
+        // they come from a walk that found enough, from the index's matches, or from the set.
         const cap = 1 + Math.floor(random() * 12);
-        const walks = backend.name === 'embedded' ? [WALK_ROWS.page, 7 + Math.floor(random() * 60)] : [0];
+        // (Embedded only: MongoDB's capped count is the conformance suite's, and the peer is slow.)
+        const walks = backend.name === 'embedded' ? [WALK_ROWS.page, 7 + Math.floor(random() * 60)] : [];
         for (const rows of walks) {
           const kept = { ...WALK_ROWS };
-          if (backend.name === 'embedded') Object.assign(WALK_ROWS, { page: rows, count: rows, drive: rows });
+          Object.assign(WALK_ROWS, { page: rows, count: rows, drive: rows });
           try {
             const capped = await texts_.count(filter, { limit: cap });
             const paged = await texts_.find(filter, { sort: { rank: -1 }, skip: 1, limit: 5 });
