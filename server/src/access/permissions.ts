@@ -12,7 +12,7 @@ import type { Caller } from '../http';
 import type { AuthorizationContext, AuthorizationScope, Principal } from '../http';
 import type { ModuleDeps } from '../http';
 import type { Store } from '../store';
-import { errors } from '../http';
+import { errors, KeptTable } from '../http';
 import { C } from '../auth';
 import type { Account, User } from '../auth';
 import { getTenant } from '../tenancy';
@@ -75,7 +75,8 @@ interface KeptGrants {
   generation: number;
   at: number;
 }
-const kept = new WeakMap<Store, Map<string, KeptGrants>>();
+/** Per store: the tenant, the user, then the project ('' for none). */
+const kept = new WeakMap<Store, KeptTable<Map<string, KeptGrants>>>();
 
 function sourceGeneration(store: Store): number {
   let sum = 0;
@@ -83,15 +84,19 @@ function sourceGeneration(store: Store): number {
   return sum;
 }
 
-const grantsKey = (principal: Principal, projectId: string | null): string =>
-  `${principal.operator === true}\n${principal.tenantId}\n${principal.userId}\n${projectId ?? ''}`;
+/** An operator's grants never answer for a tenant user of the same ids. */
+const tenantKey = (principal: Principal): string =>
+  principal.operator === true ? `operator\n${principal.tenantId}` : principal.tenantId;
 
 /**
  * The caller's kept grants (grantsOf) when they are computed and still current, else null:
  * what lets `authorize` answer without an await.
  */
 function currentGrants(deps: ModuleDeps, principal: Principal, projectId: string | null): Grants | null {
-  const hit = kept.get(deps.store)?.get(grantsKey(principal, projectId));
+  const hit = kept
+    .get(deps.store)
+    ?.get(tenantKey(principal), principal.userId)
+    ?.get(projectId ?? '');
   if (!hit?.value) return null;
   return hit.generation === sourceGeneration(deps.store) && performance.now() - hit.at < GRANTS_CACHE_MS
     ? hit.value
@@ -106,25 +111,28 @@ function currentGrants(deps: ModuleDeps, principal: Principal, projectId: string
 export function grantsOf(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<Grants> {
   const store = deps.store;
   let perStore = kept.get(store);
-  if (!perStore) kept.set(store, (perStore = new Map()));
-  const key = grantsKey(principal, projectId);
+  if (!perStore) kept.set(store, (perStore = new KeptTable()));
+  const tenant = tenantKey(principal);
+  let perUser = perStore.get(tenant, principal.userId);
+  if (!perUser) perStore.set(tenant, principal.userId, (perUser = new Map()));
+  const key = projectId ?? '';
   // Read before the sources are: a write landing meanwhile leaves the entry stale, and unused.
   const generation = sourceGeneration(store);
   const now = performance.now();
-  const hit = perStore.get(key);
+  const hit = perUser.get(key);
   if (hit && hit.generation === generation && now - hit.at < GRANTS_CACHE_MS) return hit.grants;
-  if (perStore.size > 10_000) perStore.clear();
   const entry: KeptGrants = {
     grants: computeGrants(deps, principal, projectId),
     value: null,
     generation,
     at: now,
   };
-  perStore.set(key, entry);
+  const entries = perUser;
+  entries.set(key, entry);
   entry.grants.then(
     (grants) => (entry.value = grants),
     () => {
-      if (perStore.get(key) === entry) perStore.delete(key);
+      if (entries.get(key) === entry) entries.delete(key);
     },
   );
   return entry.grants;

@@ -41,7 +41,7 @@ async function projectsOf(caller: Caller, principal: Principal): Promise<Project
 
 /** The user's member projects (administration aside), kept: at once while kept. */
 function keptProjectsOf(caller: Caller, principal: Principal): string[] | Promise<string[]> {
-  return keptMemberships(caller.deps.store, `${principal.tenantId}\n${principal.userId}`, async () => {
+  return keptMemberships(caller.deps.store, principal.tenantId, principal.userId, async () => {
     try {
       const members = await caller.tenant
         .collection<ProjectMember>(AccessC.projectMembers)
@@ -164,9 +164,7 @@ export function keptCaseScope(
   caller: Caller,
   id: string,
 ): AuthorizationScope | null | Promise<AuthorizationScope | null> {
-  return keptCaseScopes(caller.deps.store, `${caller.principal.tenantId}\n${id}`, () =>
-    caseScope(caller.tenant, id),
-  );
+  return keptCaseScopes(caller.deps.store, caller.principal.tenantId, id, () => caseScope(caller.tenant, id));
 }
 
 export const CASE_OBJECT: RouteObject = { param: 'caseId', kind: 'case' };

@@ -37,7 +37,7 @@ export type {
   ScheduleRecord,
   JobQueue,
 } from './jobs';
-export { answerKeeper, KEPT_ANSWER_MS } from './kept';
+export { answerKeeper, KeptTable, KEPT_ANSWER_MS } from './kept';
 export { parseQuery } from './query';
 export {
   PROJECT_KIND,

@@ -109,7 +109,6 @@ const scopeKeepers = new WeakMap<ObjectResolver, ReturnType<typeof answerKeeper<
 function scopeOfObject(
   c: Context<AppEnv>,
   principal: Principal,
-  kind: string,
   resolver: ObjectResolver,
   id: string,
 ): ScopeAnswer | Promise<ScopeAnswer> {
@@ -117,9 +116,8 @@ function scopeOfObject(
   if (!collections?.length) return resolver.scopeOf(tenantHandle(c), id);
   let keep = scopeKeepers.get(resolver);
   if (!keep) scopeKeepers.set(resolver, (keep = answerKeeper<ScopeAnswer>(collections)));
-  return keep(c.get('deps').store, `${kind}\n${principal.tenantId}\n${id}`, () =>
-    resolver.scopeOf(tenantHandle(c), id),
-  );
+  // Per resolver: its answer for an id does not depend on the kind it is registered under.
+  return keep(c.get('deps').store, principal.tenantId, id, () => resolver.scopeOf(tenantHandle(c), id));
 }
 
 export interface RouteInput<B, Q, P> {
@@ -297,7 +295,7 @@ function routeGuard(
     if (!resolver) throw errors.forbidden();
     const id = c.req.param(object.param) ?? '';
     if (!id) throw errors.notFound(resolver.notFound, { id });
-    const scope = scopeOfObject(c, principal, object.kind, resolver, id);
+    const scope = scopeOfObject(c, principal, resolver, id);
     return isPromiseLike(scope)
       ? Promise.resolve(scope).then((answer) => checkScope(c, principal, answer, id))
       : checkScope(c, principal, scope, id);

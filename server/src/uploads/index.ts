@@ -99,7 +99,7 @@ const keptFile = answerKeeper<FileInfo | null>([FILES_COLLECTION]);
  * the owner's check reads are kept (a hot file's reads).
  */
 function readableFile(caller: Caller, deps: ModuleDeps, fileId: string): FileInfo | Promise<FileInfo> {
-  const record = keptFile(deps.store, `${caller.principal.tenantId}\n${fileId}`, () =>
+  const record = keptFile(deps.store, caller.principal.tenantId, fileId, () =>
     filesOf(caller, deps).stat(fileId),
   );
   return andThen(record, (info) => {
