@@ -245,8 +245,10 @@ function runFloor(floor: Floor): void {
   let s = statements.get(key);
   if (!s) {
     s = {
+      // The page's ids first, sorted on index entries, then their documents: selecting the
+      // document in the sorted query reads every match's row before the sort (1.7 s for a field).
       page: db.prepare(
-        `SELECT _id, doc FROM "${table}" t WHERE tenantId = ? AND ${floor.where} ORDER BY ${floor.order} LIMIT 20`,
+        `SELECT _id, doc FROM "${table}" t WHERE _id IN (SELECT t._id FROM "${table}" t WHERE tenantId = ? AND ${floor.where} ORDER BY ${floor.order} LIMIT 20) ORDER BY ${floor.order}`,
       ),
       // The lists' total is capped (queries/paged-list.ts TOTAL_LIMIT): count as far, plus one.
       count: db.prepare(
@@ -259,11 +261,12 @@ function runFloor(floor: Floor): void {
   s.count.get(QUERIED, ...floor.params);
 }
 
-// The live states by name, as the list asks (a `<>` walks every state and sorts every match).
+// The live states by name, as the list asks (a `<>` walks every state and sorts every match); each
+// order ends with _id, the store's tiebreak, which its indexes hold right after the sort columns.
 const live: Floor = {
   where: `${col('projectId')} IN (?) AND ${col('state')} IN ('sent', 'handled', 'closed')`,
   params: [PROJECT],
-  order: `${col('raisedAt')} DESC`,
+  order: `${col('raisedAt')} DESC, t._id ASC`,
 };
 const and = (extra: string, ...params: (string | number)[]): Floor => ({
   ...live,
@@ -284,7 +287,7 @@ const kinds: { name: string; url: string; floor: Floor; target: number }[] = [
     floor: {
       where: `${col('projectId')} IN (?) AND ${col('handlerId')} = ? AND ${col('state')} = 'sent'`,
       params: [PROJECT, READER],
-      order: `${col('timeLimit')} ASC, ${col('raisedAt')} ASC`,
+      order: `${col('timeLimit')} ASC, ${col('raisedAt')} ASC, t._id ASC`,
     },
     target: LIST_TARGET_MS,
   },
@@ -338,7 +341,7 @@ const kinds: { name: string; url: string; floor: Floor; target: number }[] = [
       ...live,
       where: `${col('projectId')} IN (?) AND ${col('state')} = 'sent' AND ${col('timeLimit')} < ?`,
       params: [PROJECT, today],
-      order: `${col('timeLimit')} ASC, ${col('raisedAt')} DESC`,
+      order: `${col('timeLimit')} ASC, ${col('raisedAt')} DESC, t._id ASC`,
     },
     target: LIST_TARGET_MS,
   },
