@@ -2,7 +2,8 @@
  * Line-listing import in the browser: a workbook of two cases is uploaded with an import template
  * of the project; the first case repeats a completed demo case under a partner's own case number,
  * is shown as its possible duplicate with a score, compared with it and generated as its follow-up;
- * the second is generated as a new report.
+ * the second is generated as a new report. Then the CIOMS I form the product prints for that case
+ * (PDF) is imported on the CIOMS import page and compared with the case it came from.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -192,4 +193,33 @@ test('a line listing is imported with a template: one case becomes the follow-up
   assert.notEqual(answer.data.caseId, existing.id);
   await page.getByTestId('imports-report-status').getByText('已生成').waitFor();
   await screenshot('line-listing-generated');
+
+  // CIOMS I: the form printed for the case, imported as a PDF, is compared with that case (its C.1.1).
+  const pdf = await page.evaluate(async (url) => {
+    const answer = await fetch(url, {
+      headers: { Authorization: `Bearer ${localStorage.getItem('pv.token')}` },
+    });
+    return [...new Uint8Array(await answer.arrayBuffer())];
+  }, `/api/reports/cases/${existing.id}/cioms?format=pdf&lang=zh`);
+  const ciomsFile = join(dir, 'partner-cioms.pdf');
+  writeFileSync(ciomsFile, new Uint8Array(pdf));
+  await page.goto(`${baseUrl}/reportmanagment/cimos`);
+  await page.getByTestId('imports-list').waitFor();
+  await page.getByTestId('imports-upload').click();
+  await dialog.waitFor();
+  await page.getByTestId('imports-file-input').setInputFiles(ciomsFile);
+  await page.getByTestId('imports-project').click();
+  await page.getByRole('option').filter({ hasText: code }).first().click();
+  await page.getByTestId('imports-meddra').click();
+  await page.getByRole('option').first().click();
+  await page.getByTestId('imports-whodrug').click();
+  await page.getByRole('option').first().click();
+  await page.getByTestId('imports-upload-submit').click();
+  await dialog.waitFor({ state: 'detached' });
+  const ciomsRecord = page.getByTestId('imports-process-partner-cioms.pdf').first();
+  await ciomsRecord.waitFor({ timeout: 60_000 });
+  await ciomsRecord.click();
+  await page.getByTestId('imports-compare').waitFor();
+  await page.getByTestId('imports-existing').getByText(existing.reportCode).waitFor();
+  await screenshot('cioms-import-compare');
 });

@@ -36,9 +36,13 @@ function unsafePath(name: string): boolean {
 
 /**
  * Reads and checks a zip's central directory (entry count, declared sizes, compression ratio, paths,
- * encryption) without decompressing anything; returns the XML entries in archive order.
+ * encryption) without decompressing anything; returns the wanted entries (XML unless told) in archive order.
  */
-export function listZipEntries(bytes: Uint8Array, limits: Partial<ZipLimits> = {}): ZipEntry[] {
+export function listZipEntries(
+  bytes: Uint8Array,
+  limits: Partial<ZipLimits> = {},
+  wanted: { extension: RegExp; noneKey: string } = { extension: /\.xml$/i, noneKey: 'zip.noXml' },
+): ZipEntry[] {
   const bounds = { ...defaultZipLimits, ...limits };
   let eocd = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65_535); i--) {
@@ -83,10 +87,10 @@ export function listZipEntries(bytes: Uint8Array, limits: Partial<ZipLimits> = {
     if (method !== 0 && method !== 8)
       throw new InterchangeError('zip.invalid', { detail: `${name}: compression method ${method}` });
     const base = name.split('/').pop() ?? name;
-    if (!/\.xml$/i.test(base) || base.startsWith('.') || name.startsWith('__MACOSX/')) continue;
+    if (!wanted.extension.test(base) || base.startsWith('.') || name.startsWith('__MACOSX/')) continue;
     entries.push({ name, compressedSize, size, method, offset });
   }
-  if (entries.length === 0) throw new InterchangeError('zip.noXml');
+  if (entries.length === 0) throw new InterchangeError(wanted.noneKey);
   return entries;
 }
 

@@ -10,7 +10,7 @@ export {
   BLINDED_IN_TEXT,
   valuesAt as documentValuesAt,
 } from './values';
-export { wrapText, widthOf } from './text';
+export { foldPdfText, wrapText, widthOf } from './text';
 export { buildCiomsForm, ciomsMapping, parseLineTemplate, CHECKED, UNCHECKED } from './cioms';
 export type {
   CiomsForm,

@@ -80,3 +80,35 @@ export function wrapText(text: string, width: number): string[] {
   }
   return lines;
 }
+
+/**
+ * Radicals Supplement code points Chromium writes (in a PDF's ToUnicode map) for a glyph Noto CJK
+ * shares with the simplified ideograph; NFKC folds the Kangxi radicals, this the rest.
+ */
+const RADICAL_FOLD: Record<string, string> = {
+  '⺠': '民',
+  '⺟': '母',
+  '⻄': '西',
+  '⻅': '见',
+  '⻆': '角',
+  '⻉': '贝',
+  '⻋': '车',
+  '⻓': '长',
+  '⻔': '门',
+  '⻘': '青',
+  '⻚': '页',
+  '⻛': '风',
+  '⻜': '飞',
+  '⻝': '食',
+  '⻢': '马',
+  '⻥': '鱼',
+  '⻦': '鸟',
+  '⻬': '齐',
+  '⻮': '齿',
+  '⻰': '龙',
+  '⻳': '龟',
+};
+
+/** Text read back from a printed PDF as it was written: NFKC, CJK radicals folded to their ideographs. */
+export const foldPdfText = (text: string): string =>
+  text.normalize('NFKC').replace(/[\u2e80-\u2eff]/g, (c) => RADICAL_FOLD[c] ?? c);

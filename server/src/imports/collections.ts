@@ -38,8 +38,8 @@ export interface ImportCellProblem {
   message: { zh: string; en: string };
 }
 
-/** What was imported: E2B messages, or a line listing or Excel workbook through a template. */
-export const IMPORT_KINDS = ['e2b', 'lineListing', 'excel'] as const;
+/** What was imported: E2B messages, a line listing or Excel workbook through a template, or CIOMS I PDFs. */
+export const IMPORT_KINDS = ['e2b', 'lineListing', 'excel', 'cioms'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 export interface ImportRecord {

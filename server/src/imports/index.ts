@@ -11,7 +11,8 @@ import { defineModule } from '../http';
 import { importCollections } from './collections';
 import { parseJob } from './parse-job';
 import { importRoutes } from './routes';
-import { importObject } from './service';
+import { KIND_ROUTES, kindObject } from './kinds';
+import { IMPORT_KINDS } from './collections';
 import { templateCollection, templateObject } from './templates';
 
 export const importsModule = defineModule({
@@ -20,6 +21,10 @@ export const importsModule = defineModule({
   collections: [...importCollections, templateCollection],
   jobs: [parseJob],
   routes: importRoutes,
-  // An import's (a template's) permissions are checked in its record's (template's) project.
-  objects: { import: importObject, importTemplate: templateObject },
+  // An import's (a template's) permissions are checked in its record's (template's) project; each
+  // kind's records through their own object kind.
+  objects: {
+    ...Object.fromEntries(IMPORT_KINDS.map((kind) => [KIND_ROUTES[kind].object.kind, kindObject(kind)])),
+    importTemplate: templateObject,
+  },
 });

@@ -8,7 +8,8 @@
  * nothing is half-imported. A retried job first removes what an interrupted attempt wrote.
  */
 import type { Readable } from 'node:stream';
-import { listZipEntries } from '@pv/engine';
+import { randomUUID } from 'node:crypto';
+import { isInterchangeError, listZipEntries, readZipEntry } from '@pv/engine';
 import { ImportRefusedError, readImportMessages, validateR3Batches } from '../interchange';
 import type { ImportedMessage, Refusal } from '../interchange';
 import type { ModuleDeps } from '../http';
@@ -17,6 +18,7 @@ import type { TenantHandle } from '../store';
 import type { ImportException, ImportRecord, ImportReport } from './collections';
 import { IMPORT_RECORDS, IMPORT_REPORTS } from './collections';
 import { SheetRefusedError, parseSheet } from './sheet-parse';
+import { CiomsRefusedError, readCiomsPdf } from './cioms-parse';
 
 export const PARSE_JOB = 'imports.parse';
 
@@ -177,6 +179,8 @@ export async function parseRecord(
     }
   }
 
+  if (record.kind === 'cioms') return parseCioms(deps, handle, recordId, record, bytes, progress);
+
   const reports = handle.collection<ImportReport>(IMPORT_REPORTS);
   const batches: NonNullable<ImportRecord['batches']> = [];
   let first: ImportedMessage | null = null;
@@ -241,6 +245,82 @@ export async function parseRecord(
       },
     },
   );
+  return { outcome: 'completed', reports: count };
+}
+
+/** A zip's PDFs: checked (sizes, ratio, paths, encryption) by the interchange zip reader before one is inflated. */
+function* ciomsFiles(fileName: string, bytes: Uint8Array): Generator<{ entry: string; bytes: Uint8Array }> {
+  if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) {
+    yield { entry: fileName, bytes };
+    return;
+  }
+  for (const entry of listZipEntries(bytes, CIOMS_ZIP_LIMITS, { extension: /\.pdf$/i, noneKey: 'zip.noPdf' }))
+    yield { entry: entry.name, bytes: readZipEntry(bytes, entry) };
+}
+
+/** PDFs compress little: an entry inflating more than this is no PDF the product printed. */
+const CIOMS_ZIP_LIMITS = { maxEntries: 1000, maxEntryBytes: 32 * 1024 * 1024, maxRatio: 100 };
+
+/**
+ * A CIOMS I PDF (or zip of them): one report per form (cioms-parse.ts), written as each file is
+ * read; a refused file removes what was written and says why on the record.
+ */
+async function parseCioms(
+  deps: Pick<ModuleDeps, 'translator'>,
+  handle: TenantHandle,
+  recordId: string,
+  record: ImportRecord,
+  bytes: Uint8Array,
+  progress: (percent: number, message?: string) => Promise<void>,
+): Promise<{ outcome: 'completed' | 'exception'; reports?: number }> {
+  const records = handle.collection<ImportRecord>(IMPORT_RECORDS);
+  const reports = handle.collection<ImportReport>(IMPORT_REPORTS);
+  let count = 0;
+  let entry = record.fileName;
+  const fail = async (refusal: Refusal) => {
+    await discardReports(handle, recordId);
+    await records.updateOne(
+      { _id: recordId },
+      {
+        $set: {
+          parseStatus: 'exception',
+          processingStatus: 'exception',
+          exception: exceptionOf(deps, refusal),
+        },
+      },
+    );
+    return { outcome: 'exception' as const };
+  };
+  try {
+    for (const file of ciomsFiles(record.fileName, bytes)) {
+      entry = file.entry;
+      const cases = await readCiomsPdf(file.bytes, randomUUID);
+      const written = cases.map((found, i): ImportReport => ({
+        recordId,
+        index: count + i,
+        entry: cases.length > 1 ? `${file.entry} #${i + 1}` : file.entry,
+        senderReportId: found.senderReportId,
+        worldwideId: found.worldwideId,
+        messageId: null,
+        messageDate: null,
+        document: found.document,
+        unbound: [],
+        choices: {},
+        savedAt: null,
+        status: 'pending',
+        caseId: null,
+        outcome: null,
+      }));
+      if (written.length) await reports.insertMany(written);
+      count += written.length;
+      await progress(50, `${count}`);
+    }
+  } catch (error) {
+    if (error instanceof CiomsRefusedError) return fail({ entry, ...error.refusal });
+    if (isInterchangeError(error)) return fail({ entry, key: error.key, params: error.params });
+    throw error;
+  }
+  await records.updateOne({ _id: recordId }, { $set: { parseStatus: 'completed', reportCount: count } });
   return { outcome: 'completed', reports: count };
 }
 

@@ -1,6 +1,6 @@
 /**
- * The E2B import routes (`/api/imports`), each with its permission from schemas/menus
- * (reportmanagment:importReport and its import, generate and reject buttons).
+ * The import routes (`/api/imports`): E2B, line-listing and Excel workbooks, CIOMS I PDFs, each kind
+ * under its own path with its own menu's permissions from schemas/menus (kinds.ts).
  */
 import { callerOf } from '../http';
 import { randomUUID } from 'node:crypto';
@@ -21,7 +21,7 @@ import { UPLOAD_KINDS, fileResponse } from '../uploads';
 import type { TenantHandle } from '../store';
 import { acknowledgement } from './ack';
 import type { FieldChoice, ImportKind, ImportRecord } from './collections';
-import { IMPORT_RECORDS, PARSE_STATUSES, PROCESSING_STATUSES } from './collections';
+import { IMPORT_KINDS, IMPORT_RECORDS, PARSE_STATUSES, PROCESSING_STATUSES } from './collections';
 import type { ParseJobPayload } from './parse-job';
 import { PARSE_JOB } from './parse-job';
 import {
@@ -37,15 +37,10 @@ import {
   savePreprocessing,
 } from './service';
 import type { GenerateInput } from './service';
-import { IMPORT_OBJECT } from './service';
 import { textMatch } from '../store';
 import { templateRoutes } from './template-routes';
 import { templateForUpload } from './templates';
-
-export const VIEW = 'reportmanagment:importReport';
-export const IMPORT = 'reportmanagment:importReport:import';
-export const GENERATE = 'reportmanagment:importReport:generate';
-export const REJECT = 'reportmanagment:importReport:reject';
+import { KIND_ROUTES, kindOf } from './kinds';
 
 /**
  * An imported file (owner id: its import record) holds patient data: read by those who may view
@@ -56,7 +51,7 @@ registerFileOwner(IMPORT_OWNER, async (caller, owner, action) => {
   if (action !== 'read') return false;
   // Throws (refusing) when the record is gone or its project is not the caller's.
   const record = await memberRecord(caller.caller, owner.id);
-  return callerHolds(caller, VIEW, { projectId: record.projectId });
+  return callerHolds(caller, KIND_ROUTES[kindOf(record)].permissions.view, { projectId: record.projectId });
 });
 
 const E2B_DAY = '^\\d{8}$';
@@ -114,15 +109,31 @@ async function checkChoices(deps: ModuleDeps, handle: TenantHandle, query: Uploa
   if (!whodrug) throw errors.badRequest('imports.whodrugRequired');
 }
 
-/** The workbook imports: their upload and list paths and their menu permissions (schemas/menus). */
-const SHEET_KINDS = ['lineListing', 'excel'] as const;
-type SheetKind = (typeof SHEET_KINDS)[number];
-const SHEET_PATHS: Record<SheetKind, string> = { lineListing: '/line-listings', excel: '/excel' };
-export const SHEET_PERMISSIONS: Record<SheetKind, { view: string; import: string }> = {
-  lineListing: { view: 'reportmanagment:lineListing', import: 'reportmanagment:lineListing:import' },
-  excel: { view: 'reportmanagment:excel', import: 'reportmanagment:excel:import' },
-};
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The workbook imports (read through an import template). */
+const SHEET_KINDS = ['lineListing', 'excel'] as const;
+const LIST_NAMES: Record<ImportKind, string> = {
+  e2b: 'E2B',
+  lineListing: 'Line-listing',
+  excel: 'Excel',
+  cioms: 'CIOMS I',
+};
+const UPLOAD_SUMMARIES: Record<ImportKind, string> = {
+  e2b: 'Uploads an E2B file (R3 or R2 XML, or a zip of them) as the body, with the template, MedDRA and WHODrug releases chosen; creates the import record and queues its parse (GET /api/jobs/:jobId, or the record)',
+  lineListing:
+    'Uploads a line-listing workbook (.xlsx; an .xls is refused) as the body, read through the chosen import template of the project with its MedDRA and WHODrug releases; creates the import record and queues its parse',
+  excel:
+    'Uploads an Excel workbook (.xlsx; an .xls is refused) as the body, read through the chosen import template of the project with its MedDRA and WHODrug releases; creates the import record and queues its parse',
+  cioms:
+    'Uploads a CIOMS I form as a PDF (or a zip of such PDFs) as the body, read through the declared CIOMS import template (schemas/reports/cioms-import.json) with the MedDRA and WHODrug releases chosen; creates the import record and queues its parse',
+};
+const UPLOAD_TYPES: Record<ImportKind, string[]> = {
+  e2b: ['application/xml', 'text/xml', 'application/zip', 'application/octet-stream', '*/*'],
+  lineListing: [XLSX_TYPE, 'application/octet-stream', '*/*'],
+  excel: [XLSX_TYPE, 'application/octet-stream', '*/*'],
+  cioms: ['application/pdf', 'application/zip', 'application/octet-stream', '*/*'],
+};
 
 /** The file's name from the query or the X-File-Name header, checked against the kind's types. */
 function uploadedName(c: Context<AppEnv>, query: UploadQuery, kind: ImportKind): string {
@@ -139,6 +150,9 @@ function uploadedName(c: Context<AppEnv>, query: UploadQuery, kind: ImportKind):
   if (kind === 'e2b') {
     if (!(UPLOAD_KINDS.e2b as readonly string[]).includes(extension))
       throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.e2b.join(', ') });
+  } else if (kind === 'cioms') {
+    if (!(UPLOAD_KINDS.cioms as readonly string[]).includes(extension))
+      throw errors.badRequest('imports.fileType', { allowed: UPLOAD_KINDS.cioms.join(', ') });
   } else if (extension === 'xls') {
     throw errors.badRequest('imports.sheet.xlsRefused');
   } else if (!(UPLOAD_KINDS.lineListing as readonly string[]).includes(extension)) {
@@ -158,12 +172,14 @@ async function receiveUpload(c: Context<AppEnv>, deps: ModuleDeps, query: Upload
   const caller = callerOf(c);
   if (!query.projectId) throw errors.badRequest('imports.templateRequired');
   await requireProjectMember(caller, query.projectId);
-  const permission = kind === 'e2b' ? IMPORT : SHEET_PERMISSIONS[kind].import;
+  const permission = KIND_ROUTES[kind].permissions.import;
   if (!(await callerMay(c, permission, { projectId: query.projectId }))) throw errors.forbidden();
   const fileName = uploadedName(c, query, kind);
   await checkChoices(deps, handle, query);
   const template =
-    kind === 'e2b' ? null : await templateForUpload(caller, query.templateId ?? '', query.projectId, kind);
+    kind === 'e2b' || kind === 'cioms'
+      ? null
+      : await templateForUpload(caller, query.templateId ?? '', query.projectId, kind);
   if (!deps.files) throw new Error('the file store is not configured');
   const body = c.req.raw.body;
   if (!body) throw errors.badRequest('server.uploadNoFile');
@@ -171,7 +187,13 @@ async function receiveUpload(c: Context<AppEnv>, deps: ModuleDeps, query: Upload
   const info = await deps.files.forTenant(handle).putStream(Readable.fromWeb(body as NodeReadableStream), {
     fileName,
     contentType:
-      kind !== 'e2b' ? XLSX_TYPE : extensionOf(fileName) === 'zip' ? 'application/zip' : 'application/xml',
+      extensionOf(fileName) === 'zip'
+        ? 'application/zip'
+        : kind === 'cioms'
+          ? 'application/pdf'
+          : kind === 'e2b'
+            ? 'application/xml'
+            : XLSX_TYPE,
     maxBytes: deps.config.uploadLimit,
     owner: { kind: IMPORT_OWNER, id: recordId, projectId: query.projectId },
   });
@@ -263,7 +285,8 @@ const listQuery: JsonSchema = {
 
 /** One kind's records, newest first, in the projects where the caller holds the kind's view permission. */
 async function listRecords(c: Context<AppEnv>, query: ListQuery, kind: ImportKind, permission: string) {
-  const filter: Record<string, unknown> = kind === 'e2b' ? { kind: { $nin: SHEET_KINDS } } : { kind };
+  const filter: Record<string, unknown> =
+    kind === 'e2b' ? { kind: { $nin: IMPORT_KINDS.filter((k) => k !== 'e2b') } } : { kind };
   if (query.fileName?.trim()) filter.fileName = textMatch(query.fileName.trim());
   if (query.templateId) filter.templateId = query.templateId;
   if (query.processingStatus) filter.processingStatus = query.processingStatus;
@@ -288,35 +311,38 @@ async function listRecords(c: Context<AppEnv>, query: ListQuery, kind: ImportKin
 export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   // Before /:recordId, which would otherwise take `templates` for a record id.
   templateRoutes(router);
-  router.route(
-    {
-      method: 'get',
-      path: '/options',
-      summary: 'What the upload dialog offers: the projects (templates) and the MedDRA and WHODrug releases',
-      permission: VIEW,
-    },
-    async (c) => {
-      const handle = tenantHandle(c);
-      const projects = await handle
-        .collection<{ code: string; name: string; nameEn?: string; locked?: boolean }>(
-          caseCollectionNames.projects,
-        )
-        .find({}, { sort: { code: 1 }, projection: { code: 1, name: 1, nameEn: 1, locked: 1 } });
-      const versions = await dictionaryService(deps.store).list(handle);
-      const mine = await callerProjects(callerOf(c));
-      const brief = (kind: string) =>
-        versions
-          .filter((v) => v.kind === kind)
-          .map((v) => ({ versionId: v.versionId, version: v.version, language: v.language }));
-      return {
-        projects: projects
-          .filter((p) => !p.locked && (mine === null || mine.includes(p._id)))
-          .map((p) => ({ id: p._id, code: p.code, name: p.name, nameEn: p.nameEn ?? p.name })),
-        meddra: brief('meddra'),
-        whodrug: brief('whodrug'),
-      };
-    },
-  );
+  // Each kind's upload dialog asks its own path, so no kind needs another's permission.
+  for (const kind of IMPORT_KINDS)
+    router.route(
+      {
+        method: 'get',
+        path: `${KIND_ROUTES[kind].path}/options`,
+        summary:
+          'What the upload dialog offers: the projects (templates) and the MedDRA and WHODrug releases',
+        permission: KIND_ROUTES[kind].permissions.view,
+      },
+      async (c) => {
+        const handle = tenantHandle(c);
+        const projects = await handle
+          .collection<{ code: string; name: string; nameEn?: string; locked?: boolean }>(
+            caseCollectionNames.projects,
+          )
+          .find({}, { sort: { code: 1 }, projection: { code: 1, name: 1, nameEn: 1, locked: 1 } });
+        const versions = await dictionaryService(deps.store).list(handle);
+        const mine = await callerProjects(callerOf(c));
+        const brief = (kind: string) =>
+          versions
+            .filter((v) => v.kind === kind)
+            .map((v) => ({ versionId: v.versionId, version: v.version, language: v.language }));
+        return {
+          projects: projects
+            .filter((p) => !p.locked && (mine === null || mine.includes(p._id)))
+            .map((p) => ({ id: p._id, code: p.code, name: p.name, nameEn: p.nameEn ?? p.name })),
+          meddra: brief('meddra'),
+          whodrug: brief('whodrug'),
+        };
+      },
+    );
 
   const uploadQuery = (sheet: boolean): JsonSchema => ({
     type: 'object',
@@ -333,67 +359,50 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
   });
 
-  router.route<unknown, UploadQuery>(
-    {
-      method: 'post',
-      path: '/',
-      summary:
-        'Uploads an E2B file (R3 or R2 XML, or a zip of them) as the body, with the template, MedDRA and WHODrug releases chosen; creates the import record and queues its parse (GET /api/jobs/:jobId, or the record)',
-      query: uploadQuery(false),
-      upload: {
-        contentTypes: ['application/xml', 'text/xml', 'application/zip', 'application/octet-stream', '*/*'],
-      },
-      permission: IMPORT,
-    },
-    (c, { query }) => receiveUpload(c, deps, query, 'e2b'),
-  );
-
-  for (const kind of SHEET_KINDS) {
+  for (const kind of IMPORT_KINDS) {
+    const { path, permissions } = KIND_ROUTES[kind];
+    const sheet = kind === 'lineListing' || kind === 'excel';
     router.route<unknown, UploadQuery>(
       {
         method: 'post',
-        path: SHEET_PATHS[kind],
-        summary: `Uploads a ${kind === 'excel' ? 'Excel' : 'line-listing'} workbook (.xlsx; an .xls is refused) as the body, read through the chosen import template of the project with its MedDRA and WHODrug releases; creates the import record and queues its parse`,
-        query: uploadQuery(true),
-        upload: { contentTypes: [XLSX_TYPE, 'application/octet-stream', '*/*'] },
-        permission: SHEET_PERMISSIONS[kind].import,
+        path: path || '/',
+        summary: UPLOAD_SUMMARIES[kind],
+        query: uploadQuery(sheet),
+        upload: { contentTypes: UPLOAD_TYPES[kind] },
+        permission: permissions.import,
       },
       (c, { query }) => receiveUpload(c, deps, query, kind),
     );
-  }
-
-  router.route<unknown, ListQuery>(
-    {
-      method: 'get',
-      path: '/',
-      summary:
-        'E2B import records, newest first, filtered by file name, processing and parse state, finished',
-      permission: VIEW,
-      query: listQuery,
-    },
-    (c, { query }) => listRecords(c, query, 'e2b', VIEW),
-  );
-
-  for (const kind of SHEET_KINDS) {
     router.route<unknown, ListQuery>(
       {
         method: 'get',
-        path: SHEET_PATHS[kind],
-        summary: `${kind === 'excel' ? 'Excel' : 'Line-listing'} import records, newest first, filtered by file name, template, processing and parse state, finished`,
-        permission: SHEET_PERMISSIONS[kind].view,
+        path: path || '/',
+        summary: `${LIST_NAMES[kind]} import records, newest first, filtered by file name${sheet ? ', template' : ''}, processing and parse state, finished`,
+        permission: permissions.view,
         query: listQuery,
       },
-      (c, { query }) => listRecords(c, query, kind, SHEET_PERMISSIONS[kind].view),
+      (c, { query }) => listRecords(c, query, kind, permissions.view),
     );
   }
 
+  // Before the E2B record routes, whose `/:recordId` would take a kind's path for a record id.
+  for (const kind of [...SHEET_KINDS, 'cioms', 'e2b'] as const) recordRoutes(router, deps, kind);
+}
+
+/**
+ * The routes of one kind's records (their file, reports, comparison, pre-processing, check,
+ * generation and rejection), under the kind's path with the kind's permissions; a record of another
+ * kind is not found through them.
+ */
+function recordRoutes(router: ModuleRouter, deps: ModuleDeps, kind: ImportKind): void {
+  const kindRoutes = KIND_ROUTES[kind];
   router.route<unknown, unknown, { recordId: string }>(
     {
       method: 'get',
-      path: '/:recordId',
-      object: IMPORT_OBJECT,
+      path: `${kindRoutes.path}/:recordId`,
+      object: kindRoutes.object,
       summary: 'One import record with its reports (file entry, C.1.1, C.1.8.1, state, generated case)',
-      permission: VIEW,
+      permission: kindRoutes.permissions.view,
       params: recordParams,
     },
     (c, { params }) => recordDetail(callerOf(c), params.recordId),
@@ -402,10 +411,10 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   router.route<unknown, unknown, { recordId: string }>(
     {
       method: 'get',
-      path: '/:recordId/file',
-      object: IMPORT_OBJECT,
+      path: `${kindRoutes.path}/:recordId/file`,
+      object: kindRoutes.object,
       summary: 'Downloads the uploaded file as received',
-      permission: VIEW,
+      permission: kindRoutes.permissions.view,
       params: recordParams,
       download: true,
     },
@@ -422,41 +431,42 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     },
   );
 
-  router.route<unknown, unknown, { recordId: string }>(
-    {
-      method: 'get',
-      path: '/:recordId/ack',
-      object: IMPORT_OBJECT,
-      summary:
-        'Downloads the acknowledgement of a finished import (R3 or R2 as received): CA per generated report, CR per rejected one; a zip of several messages gets a zip of ACKs',
-      permission: VIEW,
-      params: recordParams,
-      download: true,
-    },
-    async (c, { params }) => {
-      const handle = tenantHandle(c);
-      const file = await acknowledgement(
-        handle,
-        await memberRecord(callerOf(c), params.recordId),
-        deps.clock.now(),
-      );
-      return fileResponse(Readable.from([Buffer.from(file.bytes)]), {
-        fileName: file.fileName,
-        contentType: file.contentType,
-        size: file.bytes.length,
-      });
-    },
-  );
+  if (kind === 'e2b')
+    router.route<unknown, unknown, { recordId: string }>(
+      {
+        method: 'get',
+        path: `${kindRoutes.path}/:recordId/ack`,
+        object: kindRoutes.object,
+        summary:
+          'Downloads the acknowledgement of a finished import (R3 or R2 as received): CA per generated report, CR per rejected one; a zip of several messages gets a zip of ACKs',
+        permission: kindRoutes.permissions.view,
+        params: recordParams,
+        download: true,
+      },
+      async (c, { params }) => {
+        const handle = tenantHandle(c);
+        const file = await acknowledgement(
+          handle,
+          await memberRecord(callerOf(c), params.recordId),
+          deps.clock.now(),
+        );
+        return fileResponse(Readable.from([Buffer.from(file.bytes)]), {
+          fileName: file.fileName,
+          contentType: file.contentType,
+          size: file.bytes.length,
+        });
+      },
+    );
 
   router.route<unknown, { caseId?: string }, { recordId: string; index: number }>(
     {
       method: 'get',
-      path: '/:recordId/reports/:index',
+      path: `${kindRoutes.path}/:recordId/reports/:index`,
       query: { type: 'object', additionalProperties: false, properties: { caseId: id } },
-      object: IMPORT_OBJECT,
+      object: kindRoutes.object,
       summary:
         'The pre-processing comparison of one report: its duplicate candidates (score, fields agreeing or differing, a sender identifier match first) and each field (label, E2B id) imported, in the compared case (the candidate chosen, else the case with the same C.1.1 or C.1.8.1), and chosen',
-      permission: VIEW,
+      permission: kindRoutes.permissions.view,
       params: reportParams,
     },
     (c, { params, query }) => comparison(callerOf(c), params.recordId, params.index, query.caseId),
@@ -469,11 +479,11 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   >(
     {
       method: 'put',
-      path: '/:recordId/reports/:index',
-      object: IMPORT_OBJECT,
+      path: `${kindRoutes.path}/:recordId/reports/:index`,
+      object: kindRoutes.object,
       summary:
         'Saves the pre-processing: the chosen value per field (imported, existing or edited), and the duplicate candidate compared with (null: the sender identifier match)',
-      permission: IMPORT,
+      permission: kindRoutes.permissions.import,
       params: reportParams,
       body: {
         type: 'object',
@@ -493,11 +503,11 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   >(
     {
       method: 'post',
-      path: '/:recordId/reports/:index/reject',
-      object: IMPORT_OBJECT,
+      path: `${kindRoutes.path}/:recordId/reports/:index/reject`,
+      object: kindRoutes.object,
       summary:
         'Rejects one report of the file (irreversible; the client confirms): as a duplicate of the case named, or for a reason',
-      permission: REJECT,
+      permission: kindRoutes.permissions.reject,
       params: reportParams,
       body: {
         type: 'object',
@@ -516,11 +526,11 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   router.route<{ choices?: Record<string, FieldChoice> }, unknown, { recordId: string; index: number }>(
     {
       method: 'post',
-      path: '/:recordId/reports/:index/check',
-      object: IMPORT_OBJECT,
+      path: `${kindRoutes.path}/:recordId/reports/:index/check`,
+      object: kindRoutes.object,
       summary:
         'Data check of the report as pre-processed (saved choices, or the unsaved ones given): wrong values block the import, missing values and dictionary mismatches are listed',
-      permission: IMPORT,
+      permission: kindRoutes.permissions.import,
       params: reportParams,
       body: { type: 'object', additionalProperties: false, properties: { choices: choicesSchema } },
     },
@@ -530,11 +540,11 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   router.route<GenerateInput, unknown, { recordId: string; index: number }>(
     {
       method: 'post',
-      path: '/:recordId/reports/:index/generate',
-      object: IMPORT_OBJECT,
+      path: `${kindRoutes.path}/:recordId/reports/:index/generate`,
+      object: kindRoutes.object,
       summary:
         'Generates a new report or a follow-up version of the existing case from the saved pre-processing (refused while the data check fails)',
-      permission: GENERATE,
+      permission: kindRoutes.permissions.generate,
       params: reportParams,
       body: {
         type: 'object',
@@ -549,10 +559,10 @@ export function importRoutes(router: ModuleRouter, deps: ModuleDeps): void {
   router.route<{ reason: string; confirm: boolean }, unknown, { recordId: string }>(
     {
       method: 'post',
-      path: '/:recordId/reject',
-      object: IMPORT_OBJECT,
+      path: `${kindRoutes.path}/:recordId/reject`,
+      object: kindRoutes.object,
       summary: 'Rejects the import (irreversible; the client confirms): every report still pending is closed',
-      permission: REJECT,
+      permission: kindRoutes.permissions.reject,
       params: recordParams,
       body: {
         type: 'object',

@@ -18,7 +18,6 @@ import {
 import type { Principal } from '../http';
 import { AppError, errors } from '../http';
 import { Code } from '../http';
-import type { ObjectResolver, RouteObject } from '../http';
 import type { StoredDoc, TenantHandle } from '../store';
 import { identitySigner } from '../workflow';
 import type { Signer } from '../workflow';
@@ -55,20 +54,6 @@ export async function loadRecord(handle: TenantHandle, recordId: string): Promis
   if (!record) throw errors.notFound('imports.recordNotFound', { id: recordId });
   return record;
 }
-
-/**
- * The object kind `import` (an import record, its file, reports and generation): its permissions
- * are checked in the record's project, never in the one a header names.
- */
-export const importObject: ObjectResolver = {
-  notFound: 'imports.recordNotFound',
-  async scopeOf(handle: TenantHandle, id: string) {
-    const found = await records(handle).findOne({ _id: id }, { projection: { projectId: 1 } });
-    return found ? { projectId: found.projectId ?? null } : null;
-  },
-};
-
-export const IMPORT_OBJECT: RouteObject = { param: 'recordId', kind: 'import' };
 
 /** A record of a project the caller works in (403 otherwise). */
 export async function memberRecord(caller: Caller, recordId: string): Promise<StoredDoc<ImportRecord>> {

@@ -30,7 +30,11 @@ const authenticator: Authenticator = {
     return tenantId && userId ? { tenantId, userId, name: `user ${userId}` } : null;
   },
   authorize: (principal, permission) =>
-    TENANT.includes(permission) && !(principal.userId === 'viewer' && /:(import|template)$/.test(permission)),
+    TENANT.includes(permission) &&
+    !(principal.userId === 'viewer' && /:(import|template)$/.test(permission)) &&
+    // E2B importers hold no line-listing permission; line-listing importers no E2B import one.
+    !(principal.userId === 'e2bOnly' && permission.startsWith('reportmanagment:lineListing')) &&
+    !(principal.userId === 'sheetOnly' && permission.startsWith('reportmanagment:importReport')),
 };
 
 const store = await testStore();
@@ -58,7 +62,7 @@ const whodrug = generateWhodrug({ records: 30 });
 beforeAll(async () => {
   await platform.ready();
   for (const definition of [...usersCollections, ...accessCollections]) await store.define(definition);
-  for (const id of ['entry', 'viewer', 'outsider'])
+  for (const id of ['entry', 'viewer', 'outsider', 'e2bOnly', 'sheetOnly'])
     await handle.collection('users').insertOne({
       _id: id,
       account: id,
@@ -77,6 +81,8 @@ beforeAll(async () => {
     ['p2', 'entry'],
     ['p1', 'viewer'],
     ['p2', 'outsider'],
+    ['p1', 'e2bOnly'],
+    ['p1', 'sheetOnly'],
   ])
     await handle
       .collection('projectMembers')
@@ -216,7 +222,7 @@ async function parsed(path: string, fileName: string, bytes: Uint8Array, id = te
   expect(uploaded.body.code, uploaded.body.msg).toBe(200);
   await runner.tick();
   await runner.idle();
-  return (await entry.call('GET', `/imports/${uploaded.body.data.id}`)).body.data;
+  return (await entry.call('GET', `/imports${path}/${uploaded.body.data.id}`)).body.data;
 }
 
 const reportsOf = (recordId: string) => handle.collection('importReports').count({ recordId });
@@ -329,10 +335,20 @@ describe('line-listing import', () => {
       }
     });
 
-    // Through the E2B import's comparison screen and generation.
-    const compared = await entry.call('GET', `/imports/${record.id}/reports/0`);
+    // The line-listing menu's own permissions, not the E2B import's (the record's kind decides).
+    const e2bOnly = as('e2bOnly');
+    expect((await e2bOnly.call('GET', `/imports/line-listings/${record.id}/reports/0`)).status).toBe(403);
+    expect((await e2bOnly.call('GET', `/imports/${record.id}/reports/0`)).status).toBe(404);
+    const sheetOnly = as('sheetOnly');
+    expect((await sheetOnly.call('GET', '/imports/line-listings/options')).status).toBe(200);
+    expect((await sheetOnly.call('GET', '/imports/options')).status).toBe(403);
+    expect((await sheetOnly.call('GET', `/imports/line-listings/${record.id}`)).status).toBe(200);
+    // Through the comparison screen and generation.
+    const compared = await sheetOnly.call('GET', `/imports/line-listings/${record.id}/reports/0`);
     expect(compared.body.code, compared.body.msg).toBe(200);
-    const generated = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, { mode: 'new' });
+    const generated = await sheetOnly.call('POST', `/imports/line-listings/${record.id}/reports/0/generate`, {
+      mode: 'new',
+    });
     expect(generated.body.code, generated.body.msg).toBe(200);
     const listed = await entry.call('GET', '/imports/line-listings?page=1&size=10');
     expect(listed.body.data.items[0]).toMatchObject({ id: record.id, processingStatus: 'processing' });
@@ -357,6 +373,22 @@ describe('line-listing import', () => {
     const viewer = await as('viewer').upload('/line-listings', 'a.xlsx', new Uint8Array([1]), { templateId });
     expect(viewer.status).toBe(403);
     expect(await handle.collection('importRecords').count()).toBe(before);
+  });
+
+  it('takes a CIOMS PDF through its own path, permissions and parse job; a file that is no PDF is refused with the reason', async () => {
+    // The CIOMS menu's own import permission is checked (the viewer holds no `:import` button).
+    expect((await as('viewer').upload('/cioms', 'form.pdf', new Uint8Array([1]))).status).toBe(403);
+    expect((await entry.upload('/cioms', 'form.xlsx', new Uint8Array([1]))).status).toBe(400);
+    const uploaded = await entry.upload('/cioms', 'form.pdf', new TextEncoder().encode('not a pdf'));
+    expect(uploaded.body.code, uploaded.body.msg).toBe(200);
+    await runner.tick();
+    await runner.idle();
+    const record = (await entry.call('GET', `/imports/cioms/${uploaded.body.data.id}`)).body.data;
+    expect(record).toMatchObject({ kind: 'cioms', parseStatus: 'exception', processingStatus: 'exception' });
+    expect(record.exception.message.en).toMatch(/form\.pdf is not a PDF file/);
+    expect((await entry.call('GET', `/imports/${uploaded.body.data.id}`)).status).toBe(404);
+    const listed = await entry.call('GET', '/imports/cioms?page=1&size=10');
+    expect(listed.body.data.items.map((r: { id: string }) => r.id)).toContain(record.id);
   });
 
   const refusals: [string, () => Promise<Uint8Array>, RegExp][] = [
@@ -449,7 +481,7 @@ describe('duplicates at intake', () => {
     (again[1] as unknown[])[5] = '2024-01-02';
     const record = await parsed('/line-listings', 'resent.xlsx', await workbook(again));
     expect(record.reportCount).toBe(1);
-    const compared = (await entry.call('GET', `/imports/${record.id}/reports/0`)).body.data;
+    const compared = (await entry.call('GET', `/imports/line-listings/${record.id}/reports/0`)).body.data;
     // No shared identifier: the sender-id match finds nothing, the probabilistic match does.
     expect(compared.existing).toBeNull();
     const candidate = compared.duplicates.find((d: { caseId: string }) => d.caseId === first!._id);
@@ -458,18 +490,20 @@ describe('duplicates at intake', () => {
     expect(candidate.matched).toEqual(expect.arrayContaining(['sex', 'reactions', 'suspectDrugs']));
 
     // Compared with the candidate: its values are offered field by field; the choice is saved.
-    const chosen = (await entry.call('GET', `/imports/${record.id}/reports/0?caseId=${first!._id}`)).body
-      .data;
+    const chosen = (
+      await entry.call('GET', `/imports/line-listings/${record.id}/reports/0?caseId=${first!._id}`)
+    ).body.data;
     expect(chosen.existing).toMatchObject({ caseId: first!._id, matchedBy: 'chosen' });
     expect(
-      (await as('outsider').call('GET', `/imports/${record.id}/reports/0?caseId=${first!._id}`)).status,
+      (await as('outsider').call('GET', `/imports/line-listings/${record.id}/reports/0?caseId=${first!._id}`))
+        .status,
     ).toBe(403);
-    const saved = await entry.call('PUT', `/imports/${record.id}/reports/0`, {
+    const saved = await entry.call('PUT', `/imports/line-listings/${record.id}/reports/0`, {
       choices: {},
       caseId: first!._id,
     });
     expect(saved.body.code, saved.body.msg).toBe(200);
-    const followUp = await entry.call('POST', `/imports/${record.id}/reports/0/generate`, {
+    const followUp = await entry.call('POST', `/imports/line-listings/${record.id}/reports/0/generate`, {
       mode: 'followUp',
       reason: 'Partner re-sent the case',
     });
@@ -482,20 +516,21 @@ describe('duplicates at intake', () => {
 
     // The same file again: rejected as a duplicate of that case, for good.
     const third = await parsed('/line-listings', 'resent-again.xlsx', await workbook(again));
-    const unknown = await entry.call('POST', `/imports/${third.id}/reports/0/reject`, {
+    const unknown = await entry.call('POST', `/imports/line-listings/${third.id}/reports/0/reject`, {
       confirm: true,
       duplicateOf: 'no-such-case',
     });
     expect(unknown.status).toBe(400);
-    const rejected = await entry.call('POST', `/imports/${third.id}/reports/0/reject`, {
+    const rejected = await entry.call('POST', `/imports/line-listings/${third.id}/reports/0/reject`, {
       confirm: true,
       duplicateOf: first!._id,
     });
     expect(rejected.body.data).toMatchObject({ status: 'rejected', duplicateOf: first!._id });
-    const after = (await entry.call('GET', `/imports/${third.id}`)).body.data;
+    const after = (await entry.call('GET', `/imports/line-listings/${third.id}`)).body.data;
     expect(after).toMatchObject({ processingStatus: 'processed', finished: true });
     expect(
-      (await entry.call('POST', `/imports/${third.id}/reports/0/generate`, { mode: 'new' })).status,
+      (await entry.call('POST', `/imports/line-listings/${third.id}/reports/0/generate`, { mode: 'new' }))
+        .status,
     ).toBe(400);
   });
 });

@@ -5,7 +5,7 @@
 export { renderReport, renderReports, REPORT_KINDS, REPORT_FORMATS, CONTENT_TYPES } from './render';
 export type { ReportKind, ReportFormat, ReportRequest, RenderedReport } from './render';
 export { closePrinter, printPdf } from './printer';
-export { ciomsHtml, caseReportHtml, templateHtml } from './html';
+export { ciomsHtml, ciomsHtmlMany, caseReportHtml, templateHtml } from './html';
 export { PERMISSIONS as REPORT_PERMISSIONS } from './service';
 export { REPORT_ZIP_MAX_CASES, ZIP_KINDS } from './zip';
 

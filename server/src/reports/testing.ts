@@ -3,36 +3,12 @@
  * ToUnicode maps some ideographs to their Kangxi-radical code points, which NFKC folds back) and the
  * characters each embedded font maps from a real glyph. Chromium writes, for a glyph Noto CJK shares between
  * an ideograph and a CJK radical, the radical's code point; NFKC folds the Kangxi radicals, RADICAL_FOLD the
- * Radicals Supplement ones that fonts draw with the same glyph as the simplified ideograph.
+ * Radicals Supplement ones that fonts draw with the same glyph as the simplified ideograph (engine foldPdfText).
  */
-
-const RADICAL_FOLD: Record<string, string> = {
-  '⺠': '民',
-  '⺟': '母',
-  '⻄': '西',
-  '⻅': '见',
-  '⻆': '角',
-  '⻉': '贝',
-  '⻋': '车',
-  '⻓': '长',
-  '⻔': '门',
-  '⻘': '青',
-  '⻚': '页',
-  '⻛': '风',
-  '⻜': '飞',
-  '⻝': '食',
-  '⻢': '马',
-  '⻥': '鱼',
-  '⻦': '鸟',
-  '⻬': '齐',
-  '⻮': '齿',
-  '⻰': '龙',
-  '⻳': '龟',
-};
-
-const fold = (text: string): string =>
-  text.normalize('NFKC').replace(/[\u2e80-\u2eff]/g, (c) => RADICAL_FOLD[c] ?? c);
 import { OPS, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { foldPdfText } from '@pv/engine';
+
+const fold = foldPdfText;
 
 export interface PdfText {
   pages: string[];

@@ -64,6 +64,9 @@ const NOT_LISTS: Record<string, string> = {
   '/api/queries/letters/:letterId/document': 'one query letter as PDF or Word (format=pdf|docx)',
   '/api/imports/:recordId/reports/:index':
     "one imported report's comparison (caseId: the duplicate candidate compared with, an id)",
+  '/api/imports/line-listings/:recordId/reports/:index': "one line-listing report's comparison (as above)",
+  '/api/imports/excel/:recordId/reports/:index': "one Excel report's comparison (as above)",
+  '/api/imports/cioms/:recordId/reports/:index': "one CIOMS report's comparison (as above)",
 };
 
 /** The list/search routes, by the rule of issue 13 (derived from the route records). */

@@ -63,6 +63,8 @@ export interface World {
   dictionaryVersionId: string;
   attachmentFileId: string;
   importRecordId: string;
+  /** A line-listing, an Excel and a CIOMS import record of P1 (their routes find no record of another kind). */
+  kindRecordIds: { lineListing: string; excel: string; cioms: string };
   importFileId: string;
   importJobId: string;
   importTemplateId: string;
@@ -389,6 +391,28 @@ export async function buildWorld(extraModules: ServerModule[] = []): Promise<Wor
     return doc.fileId;
   };
 
+  // A record of each other import kind in P1, as its upload leaves it (the E2B one's file).
+  const kindRecords = async () => {
+    const source = await handleA
+      .collection<Record<string, unknown>>(IMPORT_RECORDS)
+      .findOne({ _id: imported.id as string });
+    const ids = { lineListing: '', excel: '', cioms: '' };
+    for (const kind of ['lineListing', 'excel', 'cioms'] as const) {
+      const {
+        _id: _source,
+        tenantId: _t,
+        rev: _r,
+        createdAt: _c,
+        createdBy: _cb,
+        updatedAt: _u,
+        updatedBy: _ub,
+        ...rest
+      } = source!;
+      ids[kind] = (await handleA.collection(IMPORT_RECORDS).insertOne({ ...rest, kind, jobId: null }))._id;
+    }
+    return ids;
+  };
+
   // A narrative template in P1's configuration (UAT), so template routes name a real one.
   await api('PUT', `/configurator/uat/projects/${P1}/templates/narrative-p1`, {
     kind: 'narrative',
@@ -459,6 +483,7 @@ export async function buildWorld(extraModules: ServerModule[] = []): Promise<Wor
     dictionaryVersionId: meddra.version.versionId,
     attachmentFileId: attachment.fileId as string,
     importRecordId: imported.id as string,
+    kindRecordIds: await kindRecords(),
     importFileId: await fileOf(IMPORT_RECORDS, imported.id as string),
     importJobId: imported.id as string,
     importTemplateId: importTemplate.id as string,

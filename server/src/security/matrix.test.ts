@@ -84,6 +84,10 @@ function paramValue(world: World, path: string, name: string): ParamValue {
         binding: 'case',
       };
     case 'recordId':
+      // Each import kind's routes reach its own records only.
+      if (path.startsWith('/api/imports/line-listings/')) return one(world.kindRecordIds.lineListing, 'case');
+      if (path.startsWith('/api/imports/excel/')) return one(world.kindRecordIds.excel, 'case');
+      if (path.startsWith('/api/imports/cioms/')) return one(world.kindRecordIds.cioms, 'case');
       return one(world.importRecordId, 'case');
     case 'index':
       return one('0', 'none');

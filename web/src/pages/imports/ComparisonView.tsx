@@ -29,7 +29,8 @@ import { notify } from '../../app/notify';
 import { useSession } from '../../app/SessionContext';
 import { RequestError } from '../../api/request';
 import { ConfirmDialog, useCaseFormText } from '../../case-form';
-import { PERMISSIONS, importsApi } from './api';
+import { KINDS, importsApi } from './api';
+import type { ImportKind } from './api';
 import type {
   Comparison,
   ComparisonRow,
@@ -126,7 +127,15 @@ const KIND_COLOR = {
   warning: 'subtle',
 } as const;
 
-export function ComparisonView({ recordId, index }: { recordId: string; index: number }) {
+export function ComparisonView({
+  kind,
+  recordId,
+  index,
+}: {
+  kind: ImportKind;
+  recordId: string;
+  index: number;
+}) {
   const styles = useStyles();
   const navigate = useNavigate();
   // The page it is shown on: the E2B import's, or a workbook import's (line listing, Excel).
@@ -184,12 +193,12 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
     setCheck(null);
     setRefusal(null);
     const [answer, detail] = await Promise.all([
-      importsApi.comparison(recordId, index, target),
-      importsApi.detail(recordId),
+      importsApi.comparison(kind, recordId, index, target),
+      importsApi.detail(kind, recordId),
     ]);
     adopt(answer);
     setReports(detail.reports);
-  }, [recordId, index, target]);
+  }, [kind, recordId, index, target]);
   useEffect(() => void load().catch(() => undefined), [load]);
 
   const open = data?.report.status === 'pending' && !data.record.rejected;
@@ -215,7 +224,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const save = async () => {
     setBusy(true);
     try {
-      adopt(await importsApi.save(recordId, index, choices, target));
+      adopt(await importsApi.save(kind, recordId, index, choices, target));
       notify.toast('success', it('uiSaved'));
     } finally {
       setBusy(false);
@@ -225,7 +234,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const runCheck = async () => {
     setBusy(true);
     try {
-      const result = await importsApi.check(recordId, index, choices);
+      const result = await importsApi.check(kind, recordId, index, choices);
       setCheck(result);
       setRefusal(null);
       notify.toast(
@@ -241,8 +250,9 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
     setBusy(true);
     try {
       // The server generates from the saved pre-processing: save the draft first.
-      if (dirty || target !== undefined) adopt(await importsApi.save(recordId, index, choices, target));
+      if (dirty || target !== undefined) adopt(await importsApi.save(kind, recordId, index, choices, target));
       const result = await importsApi.generate(
+        kind,
         recordId,
         index,
         mode,
@@ -269,7 +279,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const rejectAsDuplicate = async (candidate: DuplicateCandidate) => {
     setBusy(true);
     try {
-      await importsApi.rejectReport(recordId, index, candidate.caseId);
+      await importsApi.rejectReport(kind, recordId, index, candidate.caseId);
       setRejectingDuplicate(null);
       notify.toast('success', it('uiRejectedDuplicate'));
       await load();
@@ -283,7 +293,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
   const rows = allRows.filter((row) => !onlyDiffering || row.differs || problemPaths.has(row.path));
   const rowClass = (row: ComparisonRow) =>
     problemPaths.has(row.path) ? styles.problemRow : row.differs ? styles.differs : undefined;
-  const editable = (row: ComparisonRow) => open && !row.readOnly && can(PERMISSIONS.import);
+  const editable = (row: ComparisonRow) => open && !row.readOnly && can(KINDS[kind].import);
   const itemRows = (section: Repeated, index: number) =>
     allRows.filter((row) => {
       const item = itemOf(row.path);
@@ -432,7 +442,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
               {it('uiFieldsAgree')}: {fieldNames(candidate.matched)} · {it('uiFieldsDiffer')}:{' '}
               {fieldNames(candidate.differ)}
             </Text>
-            {open && can(PERMISSIONS.import) ? (
+            {open && can(KINDS[kind].import) ? (
               <Button
                 size="small"
                 data-testid="imports-compare-duplicate"
@@ -447,7 +457,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
                   : it('uiCompareWith')}
               </Button>
             ) : null}
-            {open && can(PERMISSIONS.reject) ? (
+            {open && can(KINDS[kind].reject) ? (
               <Button
                 size="small"
                 data-testid="imports-reject-duplicate"
@@ -480,7 +490,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
         </ConfirmDialog>
       ) : null}
       <div className={styles.toolbar}>
-        {open && can(PERMISSIONS.import) ? (
+        {open && can(KINDS[kind].import) ? (
           <>
             <Button data-testid="imports-save" disabled={busy} onClick={() => void save()}>
               {it('uiSavePreprocessing')}
@@ -490,7 +500,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
             </Button>
           </>
         ) : null}
-        {open && can(PERMISSIONS.generate) ? (
+        {open && can(KINDS[kind].generate) ? (
           <>
             <Button
               appearance="primary"
@@ -509,7 +519,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
             </Button>
           </>
         ) : null}
-        {!data.record.finished && can(PERMISSIONS.reject) ? (
+        {!data.record.finished && can(KINDS[kind].reject) ? (
           <Button data-testid="imports-reject" disabled={busy} onClick={() => setRejecting(true)}>
             {it('uiReject')}
           </Button>
@@ -567,7 +577,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
           })}
         </div>
       ) : null}
-      {open && can(PERMISSIONS.import) ? (
+      {open && can(KINDS[kind].import) ? (
         <div className={styles.panel} data-testid="imports-items">
           <Subtitle2>{it('uiItems')}</Subtitle2>
           <Text>{it('uiItemsHelp')}</Text>
@@ -728,6 +738,7 @@ export function ComparisonView({ recordId, index }: { recordId: string; index: n
       ) : null}
       {rejecting ? (
         <RejectDialog
+          kind={kind}
           record={data.record}
           onClose={() => setRejecting(false)}
           onRejected={() => {

@@ -16,7 +16,7 @@ import {
 } from '@fluentui/react-components';
 import type { BadgeProps, OptionOnSelectData } from '@fluentui/react-components';
 import { useSession } from '../../app/SessionContext';
-import { KINDS, PARSE_STATUSES, PERMISSIONS, PROCESSING_STATUSES, importsApi } from './api';
+import { KINDS, PARSE_STATUSES, PROCESSING_STATUSES, importsApi } from './api';
 import type { ImportKind, ImportRecord, ParseStatus, ProcessingStatus } from './api';
 import { RejectDialog } from './RejectDialog';
 import { UploadDialog } from './UploadDialog';
@@ -87,6 +87,7 @@ const PAGES: Record<ImportKind, string> = {
   e2b: '/reportmanagment/importReport',
   lineListing: '/reportmanagment/lineListing',
   excel: '/reportmanagment/excel',
+  cioms: '/reportmanagment/cimos',
 };
 
 /** Each kind's list title (the menu's label). */
@@ -94,6 +95,7 @@ const TITLES: Record<ImportKind, ImportKey> = {
   e2b: 'uiTitle',
   lineListing: 'uiTitleLineListing',
   excel: 'uiTitleExcel',
+  cioms: 'uiTitleCioms',
 };
 
 export function ImportList({ kind = 'e2b' }: { kind?: ImportKind }) {
@@ -137,12 +139,12 @@ export function ImportList({ kind = 'e2b' }: { kind?: ImportKind }) {
 
   // A workbook import shows its template; an E2B import has none. Each kind keeps its own column layout.
   const tableId = kind === 'e2b' ? IMPORT_LIST_TABLE : `${IMPORT_LIST_TABLE}-${kind}`;
-  const columns = COLUMNS.filter((column) => kind !== 'e2b' || column.key !== 'templateName').map(
-    (column) => ({
-      ...column,
-      text: it(column.label),
-    }),
-  );
+  const columns = COLUMNS.filter(
+    (column) => (kind !== 'e2b' && kind !== 'cioms') || column.key !== 'templateName',
+  ).map((column) => ({
+    ...column,
+    text: it(column.label),
+  }));
   const columnLayout = useColumnLayout(tableId, columns);
   const shown = columnLayout.shown;
 
@@ -214,7 +216,7 @@ export function ImportList({ kind = 'e2b' }: { kind?: ImportKind }) {
                 {row.finished ? it('uiView') : it('uiProcess')}
               </Button>
             ) : null}
-            {can(PERMISSIONS.reject) &&
+            {can(KINDS[kind].reject) &&
             !row.finished &&
             row.parseStatus !== 'toBeParsed' &&
             row.parseStatus !== 'parsing' ? (
@@ -225,7 +227,7 @@ export function ImportList({ kind = 'e2b' }: { kind?: ImportKind }) {
             <Button
               size="small"
               appearance="subtle"
-              onClick={() => void importsApi.download(row.id).then(save, () => undefined)}
+              onClick={() => void importsApi.download(kind, row.id).then(save, () => undefined)}
             >
               {it('uiDownload')}
             </Button>
@@ -355,6 +357,7 @@ export function ImportList({ kind = 'e2b' }: { kind?: ImportKind }) {
       ) : null}
       {rejecting ? (
         <RejectDialog
+          kind={kind}
           record={rejecting}
           onClose={() => setRejecting(null)}
           onRejected={() => {

@@ -9,6 +9,7 @@ import { ImportList } from './ImportList';
 export default function ImportPage() {
   const [params] = useSearchParams();
   const recordId = params.get('recordId');
-  if (recordId) return <ComparisonView recordId={recordId} index={Number(params.get('index') ?? 0) || 0} />;
+  if (recordId)
+    return <ComparisonView kind="e2b" recordId={recordId} index={Number(params.get('index') ?? 0) || 0} />;
   return <ImportList />;
 }

@@ -3,14 +3,16 @@ import { useState } from 'react';
 import { Field, Text, Textarea } from '@fluentui/react-components';
 import { ConfirmDialog } from '../../case-form';
 import { importsApi } from './api';
-import type { ImportRecord } from './api';
+import type { ImportKind, ImportRecord } from './api';
 import { useImportText } from './text';
 
 export function RejectDialog({
+  kind,
   record,
   onClose,
   onRejected,
 }: {
+  kind: ImportKind;
   record: Pick<ImportRecord, 'id' | 'fileName'>;
   onClose: () => void;
   onRejected: () => void;
@@ -31,7 +33,7 @@ export function RejectDialog({
         if (value !== 'reject') return onClose();
         if (busy) return;
         setBusy(true);
-        importsApi.reject(record.id, reason.trim()).then(onRejected, () => setBusy(false));
+        importsApi.reject(kind, record.id, reason.trim()).then(onRejected, () => setBusy(false));
       }}
     >
       <Text block>{it('uiRejectWarning', { fileName: record.fileName })}</Text>

@@ -26,7 +26,7 @@ export default function SheetImportPage() {
   const [params] = useSearchParams();
   const { it, pick } = useImportText();
   const { info } = useSession();
-  const kind = pathname.endsWith('/excel') ? 'excel' : 'lineListing';
+  const kind = pathname.endsWith('/excel') ? 'excel' : pathname.endsWith('/cimos') ? 'cioms' : 'lineListing';
   const [tab, setTab] = useState('imports');
   const [templates, setTemplates] = useState<ListDefinition | null>(null);
   const [listingTemplates, setListingTemplates] = useState<ListDefinition | null>(null);
@@ -39,7 +39,8 @@ export default function SheetImportPage() {
   }, [kind]);
 
   const recordId = params.get('recordId');
-  if (recordId) return <ComparisonView recordId={recordId} index={Number(params.get('index') ?? 0) || 0} />;
+  if (recordId)
+    return <ComparisonView kind={kind} recordId={recordId} index={Number(params.get('index') ?? 0) || 0} />;
   const showTemplates = kind === 'lineListing' && (!templates?.permission || held.has(templates.permission));
   const showListingTemplates =
     kind === 'lineListing' &&

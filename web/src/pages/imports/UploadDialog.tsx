@@ -42,6 +42,8 @@ export function UploadDialog({
   kind?: ImportKind;
 }) {
   const ACCEPT = KINDS[kind].accept;
+  // A workbook is read through an import template; E2B and CIOMS through their declared layouts.
+  const sheet = kind === 'lineListing' || kind === 'excel';
   const styles = useStyles();
   const { it, language } = useImportText();
   const [options, setOptions] = useState<ImportOptions | null>(null);
@@ -57,13 +59,13 @@ export function UploadDialog({
   const [templateId, setTemplateId] = useState('');
 
   useEffect(() => {
-    importsApi.options().then(setOptions, () => setOptions({ projects: [], meddra: [], whodrug: [] }));
-  }, []);
+    importsApi.options(kind).then(setOptions, () => setOptions({ projects: [], meddra: [], whodrug: [] }));
+  }, [kind]);
 
   // A workbook is read through one of the chosen project's templates of its kind.
   useEffect(() => {
     setTemplateId('');
-    if (kind === 'e2b' || !projectId) return setTemplates([]);
+    if (kind === 'e2b' || kind === 'cioms' || !projectId) return setTemplates([]);
     importsApi.templates(projectId, kind).then(
       (answer) => setTemplates(answer.items),
       () => setTemplates([]),
@@ -74,11 +76,12 @@ export function UploadDialog({
     const found: Partial<Record<string, ImportKey>> = {};
     if (!file) found.file = 'uiNoFile';
     else if (!ACCEPT.includes(file.name.split('.').pop()?.toLowerCase() ?? ''))
-      found.file = kind === 'e2b' ? 'uiFileTypeInvalid' : 'uiFileTypeSheet';
+      found.file =
+        kind === 'e2b' ? 'uiFileTypeInvalid' : kind === 'cioms' ? 'uiFileTypeCioms' : 'uiFileTypeSheet';
     if (!projectId) found.projectId = 'uiTemplateRequired';
     if (!meddraVersionId) found.meddra = 'uiMeddraRequired';
     if (!whodrugVersionId) found.whodrug = 'uiWhodrugRequired';
-    if (kind !== 'e2b' && !templateId) found.templateId = 'uiImportTemplateRequired';
+    if (sheet && !templateId) found.templateId = 'uiImportTemplateRequired';
     setErrors(found);
     if (Object.keys(found).length || !file) return;
     setBusy(true);
@@ -91,7 +94,7 @@ export function UploadDialog({
           whodrugVersionId,
           receiptDate: toE2bDay(receiptDate),
           ...(pvInformedDate ? { pvInformedDate: toE2bDay(pvInformedDate) } : {}),
-          ...(kind !== 'e2b' ? { templateId } : {}),
+          ...(sheet ? { templateId } : {}),
         },
         kind,
       );
@@ -138,7 +141,9 @@ export function UploadDialog({
             <Field
               label={it('uiFile')}
               required
-              hint={it(kind === 'e2b' ? 'uiFileHint' : 'uiFileHintSheet')}
+              hint={it(
+                kind === 'e2b' ? 'uiFileHint' : kind === 'cioms' ? 'uiFileHintCioms' : 'uiFileHintSheet',
+              )}
               validationMessage={errors.file ? it(errors.file) : undefined}
             >
               <input
@@ -159,7 +164,7 @@ export function UploadDialog({
               })),
               errors.projectId,
             )}
-            {kind !== 'e2b'
+            {sheet
               ? pickOne(
                   'uiImportTemplate',
                   'imports-template',

@@ -10,31 +10,44 @@ import type { ImportReportStatus, ParseStatus, ProcessingStatus } from '@pv/engi
 export { PARSE_STATUSES, PROCESSING_STATUSES } from '@pv/engine';
 export type { ParseStatus, ProcessingStatus };
 
-export const PERMISSIONS = {
-  import: 'reportmanagment:importReport:import',
-  generate: 'reportmanagment:importReport:generate',
-  reject: 'reportmanagment:importReport:reject',
-} as const;
+/** What is imported: E2B messages, a line listing or Excel workbook through an import template, CIOMS I PDFs. */
+export type ImportKind = 'e2b' | 'lineListing' | 'excel' | 'cioms';
 
-/** What is imported: E2B messages, or a line listing or Excel workbook through an import template. */
-export type ImportKind = 'e2b' | 'lineListing' | 'excel';
+interface KindInfo {
+  /** Path under /api/imports of the kind's list, upload and records. */
+  path: string;
+  view: string;
+  import: string;
+  generate: string;
+  reject: string;
+  accept: string[];
+}
 
-/** Each kind's list and upload path (under /api/imports) and its menu permissions (schemas/menus). */
-export const KINDS: Record<ImportKind, { path: string; view: string; import: string; accept: string[] }> = {
-  e2b: { path: '', view: 'reportmanagment:importReport', import: PERMISSIONS.import, accept: ['xml', 'zip'] },
-  lineListing: {
-    path: '/line-listings',
-    view: 'reportmanagment:lineListing',
-    import: 'reportmanagment:lineListing:import',
-    accept: ['xlsx'],
+/** The workbook and CIOMS menus declare one button (`:import`), which also generates and rejects. */
+const single = (menu: string, accept: string[]): Omit<KindInfo, 'path'> => ({
+  view: menu,
+  import: `${menu}:import`,
+  generate: `${menu}:import`,
+  reject: `${menu}:import`,
+  accept,
+});
+
+/** Each kind's paths and its menu permissions (schemas/menus; server/src/imports/kinds.ts). */
+export const KINDS: Record<ImportKind, KindInfo> = {
+  e2b: {
+    path: '',
+    view: 'reportmanagment:importReport',
+    import: 'reportmanagment:importReport:import',
+    generate: 'reportmanagment:importReport:generate',
+    reject: 'reportmanagment:importReport:reject',
+    accept: ['xml', 'zip'],
   },
-  excel: {
-    path: '/excel',
-    view: 'reportmanagment:excel',
-    import: 'reportmanagment:excel:import',
-    accept: ['xlsx'],
-  },
+  lineListing: { path: '/line-listings', ...single('reportmanagment:lineListing', ['xlsx']) },
+  excel: { path: '/excel', ...single('reportmanagment:excel', ['xlsx']) },
+  cioms: { path: '/cioms', ...single('reportmanagment:cimos', ['pdf', 'zip']) },
 };
+
+const base = (kind: ImportKind) => `/imports${KINDS[kind].path}`;
 
 export interface ImportTemplateBrief {
   id: string;
@@ -162,34 +175,41 @@ export async function uploadImport(
 }
 
 export const importsApi = {
-  options: () => api.request<ImportOptions>('/imports/options'),
-  list: (params: Record<string, unknown>, kind: ImportKind = 'e2b') =>
-    api.request<{ total: number; items: ImportRecord[] }>(`/imports${KINDS[kind].path || ''}`, { params }),
+  options: (kind: ImportKind) => api.request<ImportOptions>(`${base(kind)}/options`),
+  list: (params: Record<string, unknown>, kind: ImportKind) =>
+    api.request<{ total: number; items: ImportRecord[] }>(base(kind), { params }),
   templates: (projectId: string, kind: 'lineListing' | 'excel') =>
     api.request<{ items: ImportTemplateBrief[] }>('/imports/templates', {
       params: { projectId, kind, page: 1, size: 200 },
     }),
-  detail: (id: string) => api.request<ImportRecord & { reports: ImportReportView[] }>(`/imports/${id}`),
-  comparison: (id: string, index: number, caseId?: string | null) =>
-    api.request<Comparison>(`/imports/${id}/reports/${index}`, { params: caseId ? { caseId } : {} }),
-  save: (id: string, index: number, choices: Record<string, FieldChoice>, caseId?: string | null) =>
-    api.request<Comparison>(`/imports/${id}/reports/${index}`, {
+  detail: (kind: ImportKind, id: string) =>
+    api.request<ImportRecord & { reports: ImportReportView[] }>(`${base(kind)}/${id}`),
+  comparison: (kind: ImportKind, id: string, index: number, caseId?: string | null) =>
+    api.request<Comparison>(`${base(kind)}/${id}/reports/${index}`, { params: caseId ? { caseId } : {} }),
+  save: (
+    kind: ImportKind,
+    id: string,
+    index: number,
+    choices: Record<string, FieldChoice>,
+    caseId?: string | null,
+  ) =>
+    api.request<Comparison>(`${base(kind)}/${id}/reports/${index}`, {
       method: 'PUT',
       body: { choices, ...(caseId !== undefined ? { caseId } : {}) },
     }),
-  rejectReport: (id: string, index: number, duplicateOf: string) =>
-    api.request<ImportReportView>(`/imports/${id}/reports/${index}/reject`, {
+  rejectReport: (kind: ImportKind, id: string, index: number, duplicateOf: string) =>
+    api.request<ImportReportView>(`${base(kind)}/${id}/reports/${index}/reject`, {
       body: { confirm: true, duplicateOf },
     }),
-  check: (id: string, index: number, choices: Record<string, FieldChoice>) =>
-    api.request<DataCheck>(`/imports/${id}/reports/${index}/check`, { body: { choices } }),
-  generate: (id: string, index: number, mode: 'new' | 'followUp', reason?: string) =>
+  check: (kind: ImportKind, id: string, index: number, choices: Record<string, FieldChoice>) =>
+    api.request<DataCheck>(`${base(kind)}/${id}/reports/${index}/check`, { body: { choices } }),
+  generate: (kind: ImportKind, id: string, index: number, mode: 'new' | 'followUp', reason?: string) =>
     api.request<{ caseId: string; reportCode: string; outcome: string }>(
-      `/imports/${id}/reports/${index}/generate`,
+      `${base(kind)}/${id}/reports/${index}/generate`,
       { body: { mode, ...(reason ? { reason } : {}) }, silent: true },
     ),
-  reject: (id: string, reason: string) =>
-    api.request<ImportRecord>(`/imports/${id}/reject`, { body: { confirm: true, reason } }),
-  download: (id: string) => api.download(`/imports/${id}/file`),
+  reject: (kind: ImportKind, id: string, reason: string) =>
+    api.request<ImportRecord>(`${base(kind)}/${id}/reject`, { body: { confirm: true, reason } }),
+  download: (kind: ImportKind, id: string) => api.download(`${base(kind)}/${id}/file`),
   acknowledgement: (id: string) => api.download(`/imports/${id}/ack`),
 };
