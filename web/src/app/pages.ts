@@ -29,6 +29,7 @@ export const builtPages: BuiltPage[] = [
   { path: '/reportmanagment/importReport', load: () => import('../pages/imports/ImportPage') },
   { path: '/reportmanagment/lineListing', load: () => import('../pages/imports/SheetImportPage') },
   { path: '/reportmanagment/excel', load: () => import('../pages/imports/SheetImportPage') },
+  { path: '/reportmanagment/cimos', load: () => import('../pages/imports/SheetImportPage') },
   { path: '/submittransfer/E2Btransmission', load: () => import('../pages/transmission/TransmissionPage') },
   {
     path: '/submittransfer/supervisionSubmit',
