@@ -148,6 +148,21 @@ test('line-listing templates: made of catalogue fields, columns ordered and name
   );
   assert.deepEqual(await missingKeys(page), []);
 
+  // Edited: the saved columns come back (with their resolved references, not sent again) and one is renamed.
+  await row.getByTestId('row-edit').click();
+  await form.locator('#root_fields_0_nameEn').fill('Preferred term');
+  await form.getByTestId('form-save').click();
+  await form.waitFor({ state: 'detached' });
+  const edited = await apiCall<{ items: { name: string; fields: { nameEn: string }[] }[] }>(
+    page,
+    'GET',
+    '/downloads/line-listing-templates',
+  );
+  assert.deepEqual(
+    edited.data.items.find((t) => t.name === 'E2E SUSAR 列表')?.fields.map((f) => f.nameEn),
+    ['Preferred term', 'Report number (E2E)'],
+  );
+
   // Used: a line listing of every case the clerk sees, laid out by the template, as a download task.
   await row.getByTestId('row-use').click();
   const [started] = await Promise.all([
