@@ -274,8 +274,9 @@ const and = (extra: string, ...params: (string | number)[]): Floor => ({
   params: [...live.params, ...params],
 });
 // The queried fields' pointers and E2B ids: one row each in the store's side table (m_queries) once
-// declared as index paths (json_each over every document otherwise).
-const fieldAny = `EXISTS (SELECT 1 FROM "m_${Q.queries}" m WHERE m._id = t._id AND m.path IN ('pointers', 'fields.e2b') AND m.value = ?)`;
+// declared as index paths (json_each over every document otherwise). A scalar probe per row: as an
+// EXISTS, SQLite 3.53 makes it a semi-join and sorts every match (0.4-1.4 s against 0.2 ms).
+const fieldAny = `(SELECT 1 FROM "m_${Q.queries}" m WHERE m._id = t._id AND m.path IN ('pointers', 'fields.e2b') AND m.value = ? LIMIT 1) = 1`;
 
 const sampleCase = `${QUERIED}-case-${Math.floor(CASES * SHARE * 0.37)}`;
 const sampleCode = reportCodeOf(QUERIED, Math.floor(CASES * SHARE * 0.61));
