@@ -115,10 +115,11 @@ const MAX_PREFIX_TRIGRAMS = 300;
  * condition before building the substring index's set of every match (SqlWhere.walk): a needle in
  * most documents (a two-character drug name) is answered within them at a few microseconds a row,
  * where its set of 40,000 matches took 20-30 ms to build before the first row. A count then reads
- * up to `drive` of one substring index's matches in index order (driveCount). Integers (written
+ * up to `drive` of one substring index's matches in index order (driveCount) when the other
+ * conditions hold at least `broad` rows (else most matches would fail them). Integers (written
  * into the SQL); text-index.test.ts lowers them for a while to reach the set after a walk.
  */
-export const WALK_ROWS = { page: 1000, count: 1500, drive: 1500 };
+export const WALK_ROWS = { page: 1000, count: 1500, drive: 1500, broad: 20_000 };
 
 function jsonPath(path: string): string {
   return (
@@ -868,8 +869,12 @@ export class EmbeddedDriver implements Driver {
         `SELECT COUNT(*) AS n FROM (SELECT 1 FROM (${first}) w JOIN "${info.table}" t ON t.rowid = w.r WHERE ${walk.check.sql} LIMIT ${limit})`,
       )
       .get(...walk.rest.params, ...walk.check.params)!.n;
-    if (n === limit || this.walkCovers(info, walk.rest, WALK_ROWS.count)) return n;
-    return walk.drive ? this.driveCount(info, walk, walk.drive, limit) : undefined;
+    if (n === limit) return n;
+    const restRows = this.countUpTo(info, walk.rest, Math.max(WALK_ROWS.count, WALK_ROWS.broad));
+    if (restRows < WALK_ROWS.count) return n;
+    return walk.drive && restRows >= WALK_ROWS.broad
+      ? this.driveCount(info, walk, walk.drive, limit)
+      : undefined;
   }
 
   /**
@@ -900,15 +905,18 @@ export class EmbeddedDriver implements Driver {
 
   /** Whether fewer than `rows` rows meet the condition (a walk of that many saw them all). */
   private walkCovers(info: TableInfo, rest: SqlPart, rows: number): boolean {
+    return this.countUpTo(info, rest, rows) < rows;
+  }
+
+  /** How many rows meet the condition, counting no further than `rows` (index entries where one holds it). */
+  private countUpTo(info: TableInfo, rest: SqlPart, rows: number): number {
     const index = this.coveringIndex(info, rest.sql);
     const from = index ? `"${info.table}" t INDEXED BY "${index}"` : `"${info.table}" t`;
-    return (
-      this.state
-        .stmt<unknown[], { n: number }>(
-          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${rest.sql} LIMIT ${rows})`,
-        )
-        .get(...rest.params)!.n < rows
-    );
+    return this.state
+      .stmt<unknown[], { n: number }>(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${rest.sql} LIMIT ${rows})`,
+      )
+      .get(...rest.params)!.n;
   }
 
   count(def: CollectionDefinition, filter: Filter, options: CountOptions = {}): Promise<number> {
