@@ -131,3 +131,45 @@ test('the submission-check log lists the pre-send check of an export with its ru
   assert.match(await row.innerText(), /NMPA 区域规则/);
   assert.match(await row.innerText(), /通过|已确认警告/);
 });
+
+test("the export dialog shows the receiver's business-rule findings that refuse a file", async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  // FDA's postmarket batch receiver with a premarket centre: FDA rejects such a file (R0005, R0006).
+  const created = await apiCall(page, 'POST', '/exports/receivers', {
+    name: 'FDA 误配通道',
+    receiverIdentifier: 'ZZFDA',
+    messageReceiverIdentifier: 'CDER_IND',
+    senderIdentifier: 'DEMOPHARMA',
+    profile: 'fda',
+    format: 'r3',
+  });
+  assert.equal(created.code, 200, created.msg);
+  await page.goto(`${baseUrl}/casemanagement/caseview`);
+  const row = page.getByTestId('case-row').first();
+  await row.waitFor();
+  await row.getByRole('checkbox').check();
+  await page.getByTestId('case-export').click();
+  const dialog = page.getByTestId('export-dialog');
+  await dialog.waitFor();
+  await dialog.getByTestId('export-receiver').click();
+  await page.getByRole('option', { name: /FDA 误配通道/ }).click();
+  await dialog.getByTestId('export-run').click();
+  const refusal = dialog.getByTestId('export-refusal');
+  await refusal.waitFor();
+  await refusal.getByText('FDA 误配通道 的业务规则将拒收此文件', { exact: false }).waitFor();
+  const findings = await dialog.getByTestId('export-rule-findings').innerText();
+  assert.match(findings, /fda\.R0006 · 拒收/);
+  assert.match(findings, /\/MCCI_IN200100UV01\/PORR_IN049016UV\[1\]\//);
+  assert.equal(
+    await dialog.getByTestId('export-confirm-warnings').count(),
+    0,
+    'a rejection cannot be confirmed',
+  );
+  await screenshot('export-business-rule-findings');
+});
