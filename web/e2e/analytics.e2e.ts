@@ -2,7 +2,7 @@
  * Pooled analysis in the browser: the statistics page in Chinese and English (every chart with its
  * table, no missing text), a chart exported as PNG (image size read back) and Excel (sheet values
  * read back with exceljs), the cross-tabulation page, and the event-level page (MedDRA tree
- * expanded from a SOC, signal table).
+ * expanded from a SOC, signal table) with the drill-down from a SOC count to the case list.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -78,5 +78,18 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG and 
   await tree.getByRole('button', { name: 'Expand' }).first().click();
   await tree.getByText('HLGT').first().waitFor();
   await screenshot('analytics-signals-en');
+  assert.deepEqual(await missingKeys(page), []);
+
+  // Drill-down: the first SOC's count opens the case list on exactly its cases.
+  const socCount = tree.locator('[data-testid^="tree-"][data-testid$="-count"]').first();
+  const expected = Number(await socCount.textContent());
+  assert.ok(expected > 0);
+  await socCount.click();
+  await page.getByTestId('case-list-linked').waitFor();
+  const listed = page.getByTestId('case-list-total');
+  await listed.filter({ hasText: new RegExp(`\\b${expected}\\b`) }).waitFor();
+  assert.equal((await listed.textContent())?.match(/\d+/)?.[0], String(expected));
+  assert.equal(await listed.getAttribute('data-total-capped'), null);
+  await screenshot('analytics-drill-case-list-en');
   assert.deepEqual(await missingKeys(page), []);
 });

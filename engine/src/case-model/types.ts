@@ -84,6 +84,8 @@ export interface CaseListFilter {
   widget: 'text' | 'select' | 'dateRange' | 'user' | 'project' | 'number';
   codelist?: string;
   e2b?: string;
+  /** Not in the filter bar: set by a link (a pooled-analysis count's cases), shown as one clearable note. */
+  hidden?: boolean;
 }
 
 /** A MongoDB-style filter (dotted paths) as the store port and mingo understand it. */

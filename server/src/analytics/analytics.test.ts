@@ -14,7 +14,7 @@ import {
   dictionariesModule,
   dictionaryService,
 } from '../dictionaries';
-import { caseRig, demoProject } from '../cases/testing';
+import { buildSummary, caseRig, demoProject } from '../cases/testing';
 import { reportCodesModule } from '../report-codes';
 import { createUnblindingModule } from '../unblinding';
 import { analyticsModule } from './index';
@@ -100,6 +100,10 @@ const docs: Doc[] = Array.from({ length: 1000 }, (_, i) => ({
   }),
 }));
 await handle.collection('cases').insertMany(docs);
+// The case list reads summaries: the drill-down's lists need them beside the documents.
+await handle
+  .collection('caseSummaries')
+  .insertMany(docs.map((d) => buildSummary(d._id, d as never, null) as unknown as Record<string, unknown>));
 await dictionaryService(rig.store).importMeddra(handle, demoDictionaryFiles().meddra.en);
 
 const isBlindedDrug = (drug: Doc) => drug.isClinicalDrug === true || drug.isBlind === true;
@@ -338,5 +342,47 @@ describe('analytics', () => {
     expect(got.get(JSON.stringify([null, null, null, '99999999']))).toBeGreaterThan(0);
     const named = tree.nodes.find((n) => n.code !== null)!;
     expect(named.name).toBe(socs.find((s) => s.code === named.code)!.name);
+  });
+
+  it('each count links to the case list showing exactly its cases (declared list filters)', async () => {
+    const entry = rig.as('entry');
+    const listed = async (cases: { tab: string; filters: Record<string, unknown> }) => {
+      const answer = await entry.call('POST', '/cases/search', { ...cases, size: 200 });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data.total as number;
+    };
+    let checked = 0;
+    for (const [statisticId, filters] of [
+      ['susarBySoc', { received: { from: '20260301' } }],
+      ['trendSeriousQuarter', { country: ['CN', 'US'] }],
+      ['byAgeGroup', { projectIds: ['p2'], serious: [false] }],
+      ['byWorkflowNode', {}],
+    ] as const) {
+      const answer = await entry.call('POST', '/analytics/statistic', { statisticId, filters });
+      for (const row of answer.body.data.rows.filter((r: { key: Record<string, unknown> }) =>
+        Object.values(r.key).every((v) => v !== null),
+      )) {
+        expect(row.cases, `${statisticId} ${JSON.stringify(row.key)}`).toBeDefined();
+        expect(await listed(row.cases), `${statisticId} ${JSON.stringify(row.key)}`).toBe(row.count);
+        checked++;
+      }
+    }
+    const tree = await entry.call('POST', '/analytics/events', {});
+    type Node = {
+      code: string | null;
+      count: number;
+      children: Node[];
+      cases?: { tab: string; filters: Record<string, unknown> };
+    };
+    const soc = (tree.body.data.nodes as Node[]).find((n) => n.code !== null && n.cases)!;
+    expect(await listed(soc.cases!)).toBe(soc.count);
+    expect(await listed(soc.children[0]!.cases!)).toBe(soc.children[0]!.count);
+    expect(checked).toBeGreaterThan(10);
+    // A product filter has no exact list filter: no link rather than a wrong one.
+    const product = await entry.call('POST', '/analytics/statistic', {
+      statisticId: 'byReportType',
+      filters: { product: ['Aspirin'] },
+    });
+    expect(product.body.data.rows.every((r: { cases?: unknown }) => r.cases === undefined)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
  * once and checked against each other when the module loads (a statistic naming an unknown
  * dimension is a startup error, not a 500 at the first request).
  */
+import { caseListDefinition } from '@pv/engine';
 import dimensionsFile from '../../../schemas/analytics/dimensions.json';
 import filtersFile from '../../../schemas/analytics/filters.json';
 import statisticsFile from '../../../schemas/analytics/statistics.json';
@@ -28,6 +29,11 @@ export interface DimensionDeclaration {
    */
   fold?: 'quarter';
   meddra?: 'soc' | 'pt';
+  /**
+   * The case list filter (schemas/ui/case-list.json) that selects a value's cases exactly, for the
+   * drill-down; with `range`, a date key's days (drill.ts). Absent: no drill-down by this dimension.
+   */
+  caseList?: { filter: string; range?: 'month' | 'quarter' | 'year' };
   e2b?: string;
   labels: Labels;
 }
@@ -60,6 +66,12 @@ export const STATISTICS = statisticsFile.statistics as StatisticDeclaration[];
 export const dimensionById = new Map(DIMENSIONS.map((d) => [d.id, d]));
 export const filterById = new Map(FILTERS.map((f) => [f.id, f]));
 export const statisticById = new Map(STATISTICS.map((s) => [s.id, s]));
+
+for (const d of DIMENSIONS)
+  if (d.caseList && !caseListDefinition.filters.some((f) => f.id === d.caseList!.filter))
+    throw new Error(
+      `schemas/analytics/dimensions.json ${d.id}: unknown case list filter ${d.caseList.filter}`,
+    );
 
 for (const d of DIMENSIONS)
   if (d.fold && (d.each || d.prefix !== 6))

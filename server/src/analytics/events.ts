@@ -12,6 +12,8 @@ import { dictionaryService } from '../dictionaries';
 import { AppError } from '../http';
 import type { Caller } from '../http';
 import type { GroupDimension, Store } from '../store';
+import { ptLink, queryLink } from './drill';
+import type { CaseListLink } from './drill';
 import { countScope, PERMISSIONS } from './service';
 import type { AnalyticsQuery } from './service';
 
@@ -25,6 +27,8 @@ export interface TreeNode {
   name: string | null;
   count: number;
   children: TreeNode[];
+  /** The case list query of this node's cases: any reaction with one of its PTs (drill.ts). */
+  cases?: CaseListLink;
 }
 
 export interface EventTreeAnswer {
@@ -100,6 +104,18 @@ export async function runEventTree(
       else byPath.get(JSON.stringify(codes.slice(0, depth)))?.children.push(node);
     }
   });
+  // A node's cases are those with a reaction coded to one of the PTs below it.
+  const base = queryLink(query);
+  // A reaction without a PT cannot be listed by one: no link for the nodes above it (null).
+  const link = (node: TreeNode): string[] | null => {
+    const below = node.level === 'pt' ? [node.code === null ? null : [node.code]] : node.children.map(link);
+    if (below.some((pts) => pts === null)) return null;
+    const pts = (below as string[][]).flat();
+    const cases = ptLink(base, pts);
+    if (cases) node.cases = cases;
+    return pts;
+  };
+  roots.forEach(link);
   return {
     meddraVersion: dictionary?.version ?? null,
     blinded: scope.blinded,

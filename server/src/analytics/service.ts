@@ -15,6 +15,8 @@ import type { Caller } from '../http';
 import { errors } from '../http';
 import type { Filter, GroupCount, GroupDimension, GroupScalar } from '../store';
 import { mayUnblind } from '../unblinding';
+import { queryLink, rowLink } from './drill';
+import type { CaseListLink } from './drill';
 import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
 import type { DimensionDeclaration, Labels, StatisticDeclaration } from './declarations';
 
@@ -50,6 +52,8 @@ export interface AnalyticsRow {
   /** Display text of each key value in the caller's language (code list label, else the value). */
   labels: Record<string, string>;
   count: number;
+  /** The case list query of exactly these cases (drill.ts); absent when the list cannot express it. */
+  cases?: CaseListLink;
 }
 
 export interface AnalyticsAnswer {
@@ -232,14 +236,25 @@ async function count(
     }),
     cases.count(filter),
   ]);
+  const listed = queryLink(query);
+  const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
   return {
     blinded,
     total,
-    rows: folded(dimensions, groups).map((g) => ({
-      key: g.key,
-      labels: Object.fromEntries(dimensions.map((d) => [d.id, valueLabel(d, g.key[d.id] ?? null, caller)])),
-      count: g.count,
-    })),
+    rows: folded(dimensions, groups).map((g) => {
+      const link = rowLink(
+        listed,
+        [...fixedDimensions, ...dimensions],
+        { ...fixed, ...g.key },
+        BLINDED_VALUE,
+      );
+      return {
+        key: g.key,
+        labels: Object.fromEntries(dimensions.map((d) => [d.id, valueLabel(d, g.key[d.id] ?? null, caller)])),
+        count: g.count,
+        ...(link ? { cases: link } : {}),
+      };
+    }),
   };
 }
 

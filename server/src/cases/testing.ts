@@ -23,6 +23,9 @@ import { narrativesModule } from '../narratives';
 import type { Signer } from '../workflow';
 import { createCasesModule, workbenchModule } from './index';
 import type { Project } from './projects';
+
+/** A case document's list summary, for tests that store documents directly (the case list reads summaries). */
+export { buildSummary } from './summary';
 import { C } from './collections';
 import { demoCaseContent } from './demo/factory';
 

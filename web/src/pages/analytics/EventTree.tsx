@@ -4,9 +4,12 @@
  * filters. A case counts once per term however many of its reactions fall under it.
  */
 import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { Body1, Button, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
 import { api } from '../../app/api';
 import { useLanguage } from '../../i18n/LanguageContext';
+import { CellLink } from '../../renderers/table/DataTable';
+import { casesHref } from './types';
 import type { AnalyticsQuery, EventTreeAnswer, TreeNode } from './types';
 
 const useStyles = makeStyles({
@@ -28,6 +31,7 @@ function Node({ node, depth, path }: { node: TreeNode; depth: number; path: stri
   const styles = useStyles();
   const { t } = useLanguage();
   const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
   const label = node.code === null ? t('analytics.unknownTerm') : `${node.name ?? node.code} (${node.code})`;
   return (
     <>
@@ -48,7 +52,13 @@ function Node({ node, depth, path }: { node: TreeNode; depth: number; path: stri
         )}
         <span className={styles.level}>{node.level.toUpperCase()}</span>
         <span className={styles.name}>{label}</span>
-        <span data-testid={`tree-${path}-count`}>{node.count}</span>
+        {node.cases ? (
+          <CellLink data-testid={`tree-${path}-count`} onClick={() => navigate(casesHref(node.cases!))}>
+            {node.count}
+          </CellLink>
+        ) : (
+          <span data-testid={`tree-${path}-count`}>{node.count}</span>
+        )}
       </div>
       {open &&
         node.children.map((child) => (

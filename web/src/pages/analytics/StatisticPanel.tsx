@@ -3,6 +3,7 @@
  * share of the cases counted, then the total), and the export of both as PNG and Excel.
  */
 import { useEffect, useMemo, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { Body1, Button, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
 import {
   ArcElement,
@@ -20,10 +21,11 @@ import {
 } from 'chart.js';
 import { notify } from '../../app/notify';
 import { useLanguage } from '../../i18n/LanguageContext';
-import { DataTable } from '../../renderers/table/DataTable';
+import { CellLink, DataTable } from '../../renderers/table/DataTable';
 import type { DataColumn } from '../../renderers/table/DataTable';
 import { exportExcel, exportPng } from './exporting';
 import type { ExportTable } from './exporting';
+import { casesHref } from './types';
 import type { AnalyticsAnswer, AnalyticsRow } from './types';
 
 Chart.register(
@@ -65,6 +67,7 @@ export function StatisticPanel({ answer, testId }: { answer: AnalyticsAnswer; te
   const styles = useStyles();
   const { t, pick } = useLanguage();
   const canvas = useRef<HTMLCanvasElement>(null);
+  const navigate = useNavigate();
   const title = pick(answer.labels);
   const percent = (n: number) => (answer.total ? `${((100 * n) / answer.total).toFixed(1)}%` : '-');
 
@@ -99,10 +102,18 @@ export function StatisticPanel({ answer, testId }: { answer: AnalyticsAnswer; te
         label: d.labels,
         text: (row: AnalyticsRow) => row.labels[d.id] ?? '',
       })),
-      { key: 'count', label: t('analytics.cases'), kind: 'number', text: (row) => String(row.count) },
+      {
+        key: 'count',
+        label: t('analytics.cases'),
+        kind: 'number',
+        text: (row) => String(row.count),
+        // The count opens the case list on exactly these cases, when the list can express them.
+        render: (row, text) =>
+          row.cases ? <CellLink onClick={() => navigate(casesHref(row.cases!))}>{text}</CellLink> : text,
+      },
       { key: 'percent', label: t('analytics.percent'), kind: 'number', text: (row) => percent(row.count) },
     ],
-    [answer, t],
+    [answer, t, navigate],
   );
 
   const table = (): ExportTable => ({

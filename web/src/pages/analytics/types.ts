@@ -3,10 +3,22 @@ import type { LocalisedText } from '../../i18n';
 
 export type Key = Record<string, string | number | boolean | null>;
 
+/** The case list query of exactly a count's cases (server/src/analytics/drill.ts). */
+export interface CaseListLink {
+  tab: string;
+  filters: Record<string, unknown>;
+}
+
+/** The case list showing a count's cases. */
+export function casesHref(link: CaseListLink): string {
+  return `/casemanagement/caseview?cases=${encodeURIComponent(JSON.stringify(link))}`;
+}
+
 export interface AnalyticsRow {
   key: Key;
   labels: Record<string, string>;
   count: number;
+  cases?: CaseListLink;
 }
 
 export interface AnalyticsAnswer {
@@ -74,6 +86,7 @@ export interface TreeNode {
   name: string | null;
   count: number;
   children: TreeNode[];
+  cases?: CaseListLink;
 }
 
 export interface EventTreeAnswer {

@@ -4,7 +4,7 @@
  * the case detail (/activecase?caseId=...).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import {
   Button,
   Dropdown,
@@ -123,7 +123,20 @@ export default function CaseListPage() {
   const { info } = useSession();
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
   const can = (p: string) => permissions.has(p);
-  const [tab, setTab] = useState(caseListDefinition.tabs[0]?.id ?? 'all');
+  const [params, setParams] = useSearchParams();
+  // `?cases={tab, filters}`: a pooled-analysis count's cases (its declared list filters); the
+  // server checks every filter as it checks the filter bar's.
+  const [linked, setLinked] = useState<{ tab?: string; filters: Record<string, unknown> } | null>(() => {
+    try {
+      const value = JSON.parse(params.get('cases') ?? 'null') as unknown;
+      return value && typeof value === 'object' && 'filters' in value
+        ? (value as { tab?: string; filters: Record<string, unknown> })
+        : null;
+    } catch {
+      return null;
+    }
+  });
+  const [tab, setTab] = useState(linked?.tab ?? caseListDefinition.tabs[0]?.id ?? 'all');
   const [draft, setDraft] = useState<Record<string, FilterValue>>({});
   const [filters, setFilters] = useState<Record<string, FilterValue>>({});
   const [page, setPage] = useState(1);
@@ -170,7 +183,15 @@ export default function CaseListPage() {
     try {
       const answer = await api.request<{ total: number; totalCapped: boolean; items: Row[] }>(
         '/cases/search',
-        { body: { tab, filters: cleaned, page, size, ...(sort ? { sort } : {}) } },
+        {
+          body: {
+            tab,
+            filters: { ...cleaned, ...(linked?.filters ?? {}) },
+            page,
+            size,
+            ...(sort ? { sort } : {}),
+          },
+        },
       );
       setRows(answer.items);
       setTotal(answer.total);
@@ -181,7 +202,7 @@ export default function CaseListPage() {
       setTotalCapped(false);
     }
     setSelected(new Set());
-  }, [tab, filters, page, size, sort]);
+  }, [tab, filters, linked, page, size, sort]);
   useEffect(() => void load(), [load]);
 
   const columns = caseListDefinition.columns.map((c) => ({ ...c, key: c.id }));
@@ -295,15 +316,17 @@ export default function CaseListPage() {
     <section className={styles.page} data-testid="case-list">
       <Title2 as="h1">{tx('caseListTitle')}</Title2>
       <div className={styles.filters}>
-        {caseListDefinition.filters.map((filter) => (
-          <Field
-            key={filter.id}
-            className={filter.widget === 'dateRange' ? styles.wide : undefined}
-            label={pick(filter.label)}
-          >
-            {filterControl(filter)}
-          </Field>
-        ))}
+        {caseListDefinition.filters
+          .filter((filter) => !filter.hidden)
+          .map((filter) => (
+            <Field
+              key={filter.id}
+              className={filter.widget === 'dateRange' ? styles.wide : undefined}
+              label={pick(filter.label)}
+            >
+              {filterControl(filter)}
+            </Field>
+          ))}
         <div className={styles.filterButtons}>
           <Button
             appearance="primary"
@@ -326,6 +349,31 @@ export default function CaseListPage() {
           </Button>
         </div>
       </div>
+      {linked && (
+        <div className={styles.filterButtons} data-testid="case-list-linked">
+          <Text>
+            {tx('linkedCases', {
+              filters: Object.keys(linked.filters)
+                .map((id) => caseListDefinition.filters.find((f) => f.id === id))
+                .filter((f) => f !== undefined)
+                .map((f) => pick(f.label))
+                .join(', '),
+            })}
+          </Text>
+          <Button
+            size="small"
+            data-testid="case-list-linked-clear"
+            onClick={() => {
+              setLinked(null);
+              setPage(1);
+              params.delete('cases');
+              setParams(params, { replace: true });
+            }}
+          >
+            {tx('clearLinkedCases')}
+          </Button>
+        </div>
+      )}
       <TabList
         selectedValue={tab}
         onTabSelect={(_: unknown, d: SelectTabData) => (setTab(String(d.value)), setPage(1))}

@@ -1,0 +1,100 @@
+/**
+ * Drill-down: the case list query (schemas/ui/case-list.json, its declared filters only) that lists
+ * exactly the cases behind a count - the statistic's filters, its fixed values and the row's key,
+ * each through the case list filter its dimension declares (`caseList` in dimensions.json). A count
+ * with no exact equivalent gets none: a key that is unknown (null) or blinded, a dimension without
+ * a case list filter, or a product filter (the list's drug filter matches parts of names).
+ */
+import { caseListDefinition } from '@pv/engine';
+import type { GroupScalar } from '../store';
+import type { DimensionDeclaration } from './declarations';
+import type { AnalyticsQuery } from './service';
+
+/** What the web app opens the case list with: a tab and the declared filters' values. */
+export interface CaseListLink {
+  tab: 'all';
+  filters: Record<string, unknown>;
+}
+
+/** The most values a list filter takes (cases/list.ts filterValueSchema). */
+const MAX_LIST_VALUES = 500;
+
+type DayRange = { from: string; to: string };
+
+function lastDay(year: number, month: number): string {
+  return String(new Date(Date.UTC(year, month, 0)).getUTCDate()).padStart(2, '0');
+}
+
+/** The days of a YYYY, YYYYMM or YYYYQn key. */
+function daysOf(value: string, range: 'month' | 'quarter' | 'year'): DayRange | null {
+  if (range === 'year' && /^\d{4}$/.test(value)) return { from: `${value}0101`, to: `${value}1231` };
+  if (range === 'month' && /^\d{6}$/.test(value)) {
+    const month = Number(value.slice(4));
+    return { from: `${value}01`, to: `${value}${lastDay(Number(value.slice(0, 4)), month)}` };
+  }
+  const quarter = /^(\d{4})Q([1-4])$/.exec(value);
+  if (range === 'quarter' && quarter) {
+    const first = (Number(quarter[2]) - 1) * 3 + 1;
+    const pad = (m: number) => String(m).padStart(2, '0');
+    return {
+      from: `${quarter[1]}${pad(first)}01`,
+      to: `${quarter[1]}${pad(first + 2)}${lastDay(Number(quarter[1]), first + 2)}`,
+    };
+  }
+  return null;
+}
+
+/** The list query of the analytics query alone (null: it has a filter the list cannot express). */
+export function queryLink(query: AnalyticsQuery): CaseListLink | null {
+  const f = query.filters ?? {};
+  if (f.product?.length) return null;
+  const filters: Record<string, unknown> = {
+    validity: query.includeInvalid ? ['valid', 'invalid'] : ['valid'],
+  };
+  if (f.projectIds?.length) filters.project = f.projectIds;
+  if (f.received?.from || f.received?.to)
+    filters.reportDateFirst = { from: f.received.from ?? '', to: f.received.to ?? '' };
+  for (const id of ['reportType', 'country', 'sex'] as const) if (f[id]?.length) filters[id] = f[id];
+  if (f.serious?.length === 1) filters.serious = f.serious[0];
+  else if (f.serious?.length === 0) return null;
+  return { tab: 'all', filters };
+}
+
+/**
+ * The link of one count: the query's, narrowed by each dimension's value (null: no exact one).
+ * `values` maps dimension ids to the row's key (and the statistic's fixed values).
+ */
+export function rowLink(
+  base: CaseListLink | null,
+  dimensions: DimensionDeclaration[],
+  values: Record<string, GroupScalar>,
+  blindedValue: string,
+): CaseListLink | null {
+  if (!base) return null;
+  const filters = { ...base.filters };
+  for (const d of dimensions) {
+    const value = values[d.id];
+    const target = d.caseList;
+    if (!target || value === null || value === undefined) return null;
+    if (d.blindedMask && value === blindedValue) return null;
+    if (target.range) {
+      const days = typeof value === 'string' ? daysOf(value, target.range) : null;
+      if (!days) return null;
+      const before = filters[target.filter] as Partial<DayRange> | undefined;
+      const from = before?.from && before.from > days.from ? before.from : days.from;
+      const to = before?.to && before.to < days.to ? before.to : days.to;
+      if (from > to) return null;
+      filters[target.filter] = { from, to };
+    } else {
+      const operator = caseListDefinition.filters.find((f) => f.id === target.filter)?.operator;
+      filters[target.filter] = operator === 'in' ? [value] : value;
+    }
+  }
+  return { ...base, filters };
+}
+
+/** The link of a set of PT codes (an event-level tree node): any reaction with one of them. */
+export function ptLink(base: CaseListLink | null, ptCodes: string[]): CaseListLink | null {
+  if (!base || ptCodes.length === 0 || ptCodes.length > MAX_LIST_VALUES) return null;
+  return { ...base, filters: { ...base.filters, ptCode: ptCodes } };
+}
