@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { catalogues } from './index';
+import { rjsfKeys } from '../renderers/form/translate';
 
 const SRC = fileURLToPath(new URL('..', import.meta.url));
 /** The shell's folders (other modules' pages keep their own catalogues). */
@@ -68,6 +69,7 @@ describe('web catalogues', () => {
       }
     }
     for (const [prefix, suffixes] of Object.entries(DYNAMIC)) for (const s of suffixes) used.add(prefix + s);
+    for (const key of rjsfKeys) used.add(key);
     const missing = [...used].filter((key) => !(key in catalogues.zh) || !(key in catalogues.en));
     expect(missing).toEqual([]);
   });

@@ -28,6 +28,7 @@ import { SaeOverlayField } from '../../pages/sae-templates/OverlayField';
 import { DateWidget } from './DateWidget';
 import { DateTimeWidget } from './DateTimeWidget';
 import { UploadField } from './UploadField';
+import { rjsfTranslator } from './translate';
 
 /** Dates typed in ISO order with a calendar, not the browser's mm/dd/yyyy control. */
 const FORM_WIDGETS = { DateWidget, DateTimeWidget };
@@ -51,6 +52,7 @@ export default function FormDialog(props: {
 }) {
   const { definition, mode, row } = props;
   const { t, pick } = useLanguage();
+  const translateString = useMemo(() => rjsfTranslator(t), [t]);
   const { info } = useSession();
   // Fields guarded by a permission the user lacks are shown read-only (the server refuses changes).
   const uiSchema = useMemo(() => {
@@ -202,6 +204,7 @@ export default function FormDialog(props: {
           validator={validator}
           fields={fields}
           widgets={FORM_WIDGETS}
+          translateString={translateString}
           disabled={mode === 'view' || busy}
           liveValidate="onChange"
           showErrorList={false}
