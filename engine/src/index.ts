@@ -55,7 +55,7 @@ export { checkRule } from './rules/check';
 export { ruleSets, RULE_PROFILES, profilesFor, mandatoryE2bIds } from './rules/profiles';
 export type { RuleProfile } from './rules/profiles';
 export { checkMessage, compiledPack, packRuleCount, presendPacks } from './rules/presend';
-export type { PresendFinding, PresendPack, PresendResult } from './rules/presend';
+export type { PresendContext, PresendFinding, PresendPack, PresendResult } from './rules/presend';
 
 // E2B interchange: R3/R2 XML, acknowledgements, hardened parsing, zip checks (engine/src/interchange).
 export * from './interchange';

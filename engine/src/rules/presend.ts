@@ -191,11 +191,21 @@ function withIntervalResults(record: E2bRecord): E2bRecord {
   return { ...record, groups: { ...record.groups, 'F.r': read } };
 }
 
+/**
+ * What the sender knows of the message that the XML does not say. FDA R0101 (no C.1.11.1 on an
+ * initial report) needs whether the report is the case's initial one: FDA decides that from its own
+ * records, the sender from its submission plan; without it the rule is not evaluated.
+ */
+export interface PresendContext {
+  versionType?: 'initial' | 'followUp';
+}
+
 /** Reads the message (hardened parser) and runs the pack on each of its reports. */
 export function checkMessage(
   xml: string | Uint8Array,
   packId: string,
   limits?: Partial<XmlLimits>,
+  context: PresendContext = {},
 ): PresendResult {
   const pack = compiledPack(packId);
   const root = parseXml(xml, limits);
@@ -218,6 +228,7 @@ export function checkMessage(
   batch.reports.forEach((record, i) => {
     const doc: Record<string, unknown> = {
       ...recordToCase(withIntervalResults(record)).case,
+      ...(context.versionType ? { state: { versionType: context.versionType } } : {}),
       [HEADER_KEY]: headerDocument(batch, record.values),
     };
     const raw: Finding[] = [];
