@@ -119,7 +119,7 @@ export async function runEventTree(
   return {
     meddraVersion: dictionary?.version ?? null,
     blinded: scope.blinded,
-    total: (total as { count: number }[]).reduce((sum, g) => sum + g.count, 0),
+    total: total!.reduce((sum, g) => sum + g.count, 0),
     nodes: roots,
   };
 }
