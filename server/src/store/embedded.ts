@@ -467,6 +467,7 @@ export class EmbeddedDriver implements Driver {
       // Finds the documents holding a value along an array path (sql-filter's side-table condition).
       this.db.exec(`CREATE INDEX IF NOT EXISTS "${multiTable}__value" ON "${multiTable}" (path, value, _id)`);
       const flags = this.state.flags(def.name);
+      const wanted = new Map<string, string>();
       for (const [i, index] of (def.indexes ?? []).entries()) {
         const name = indexName(info, i);
         if (index.text || servedBySideTable(index, flags)) continue;
@@ -477,10 +478,12 @@ export class EmbeddedDriver implements Driver {
         // Tenant first (every query is tenant-scoped), _id last (the tiebreak of every pushed sort).
         const leading = index.fields.tenantId === undefined ? ['tenantId', ...cols] : cols;
         if (index.fields._id === undefined && !index.unique) leading.push('_id');
-        this.db.exec(
-          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${leading.join(', ')})`,
+        wanted.set(
+          name,
+          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX "${name}" ON "${table}" (${leading.join(', ')})`,
         );
       }
+      this.reconcileIndexes(table, wanted);
       this.db
         .prepare(
           `INSERT INTO _collections (name, definition) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET definition = excluded.definition`,
@@ -491,6 +494,24 @@ export class EmbeddedDriver implements Driver {
       this.ensureTextIndex(info);
       this.ensureElementTables(info);
     });
+  }
+
+  /**
+   * The table's declared indexes as declared now: one whose definition changed under the same name
+   * is made again (SQLite keeps a CREATE statement's text, without IF NOT EXISTS, as it was run),
+   * one no longer declared is dropped (it would only cost every write), a missing one is made.
+   */
+  private reconcileIndexes(table: string, wanted: Map<string, string>): void {
+    const kept = new Set([`${table}__tenant`]);
+    const present = this.db
+      .prepare<[string], { name: string; sql: string }>(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`,
+      )
+      .all(table);
+    for (const { name, sql } of present)
+      if (!kept.has(name) && wanted.get(name) !== sql) this.db.exec(`DROP INDEX "${name}"`);
+    const made = new Set(present.filter(({ name, sql }) => wanted.get(name) === sql).map((p) => p.name));
+    for (const [name, sql] of wanted) if (!made.has(name)) this.db.exec(sql);
   }
 
   /**

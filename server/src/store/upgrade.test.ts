@@ -100,3 +100,38 @@ it('fills the side table of an array path a later define declares on stored docu
   expect(await queries.count({ pointers: '/report/reportDateLast' })).toBe(1);
   await store.close();
 });
+
+it('keeps the declared indexes as declared now: a changed one is made again, an undeclared one dropped', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pv-store-upgrade-'));
+  dirs.push(dataDir);
+  const indexes = () => {
+    const db = new Database(join(dataDir, 'store.sqlite'), { readonly: true });
+    const rows = db
+      .prepare<[], { name: string; sql: string }>(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'c_cases' AND sql IS NOT NULL ORDER BY name`,
+      )
+      .all();
+    db.close();
+    return Object.fromEntries(rows.map((r) => [r.name, r.sql]));
+  };
+  let store = await openStore({ dataDir });
+  await store.define(definition);
+  await store
+    .tenant('T', { userId: 'alice' })
+    .collection('cases')
+    .insertOne({ _id: 'c1', code: 'A', isSae: true });
+  await store.close();
+  const before = indexes();
+  expect(Object.keys(before)).toEqual(['c_cases__code', 'c_cases__sae', 'c_cases__tenant']);
+
+  store = await openStore({ dataDir });
+  await store.define({ ...definition, indexes: [{ name: 'code', fields: { code: -1, isSae: 1 } }] });
+  const cases = store.tenant('T', { userId: 'alice' }).collection('cases');
+  expect(await cases.count({ code: 'A' })).toBe(1);
+  await store.close();
+  const after = indexes();
+  expect(Object.keys(after)).toEqual(['c_cases__code', 'c_cases__tenant']);
+  expect(after.c_cases__code).not.toBe(before.c_cases__code);
+  expect(after.c_cases__code).toContain('DESC');
+  expect(after.c_cases__tenant).toBe(before.c_cases__tenant);
+});
