@@ -6,10 +6,10 @@
  */
 import type { Caller } from '../http';
 import { grantsNow, grantsOf } from '../access/index';
-import type { ProjectMember } from '../access/index';
+import type { Grants, ProjectMember } from '../access/index';
 import { C as AccessC } from '../auth';
 import type { AuthorizationScope, Principal } from '../http';
-import { andThen, answerKeeper, errors, isPromiseLike } from '../http';
+import { answerKeeper, errors, isPromiseLike } from '../http';
 import type { ObjectResolver, RouteObject } from '../http';
 import type { TenantHandle } from '../store';
 import { InvalidStoreRequestError } from '../store';
@@ -102,28 +102,29 @@ export const emptyScope = (scope: ProjectScope): boolean => scope !== null && sc
 
 /**
  * Whether the caller works in the project (a tenant administrator in every one), at once (no
- * await) while their grants and memberships are kept (a file read asks it on every request).
+ * await) while their grants there are kept (a file read asks it on every request). The project's
+ * grants say both (member: a projectMembers entry; all: tenant administration), and a permission
+ * asked there next reads the same kept grants.
  */
 export function worksInProject(caller: Caller, projectId: string | null): boolean | Promise<boolean> {
-  const principal = caller.principal;
-  let admin: boolean | Promise<boolean>;
+  let grants: Grants | Promise<Grants>;
   try {
-    admin = andThen(grantsNow(caller.deps, principal, null), (grants) => grants.all);
+    grants = grantsNow(caller.deps, caller.principal, projectId);
   } catch (error) {
-    // Without the identity modules (tenants, roles) there is no administrator to find.
-    if (error instanceof InvalidStoreRequestError) admin = false;
-    else throw error;
+    return noIdentityModules(error);
   }
-  if (isPromiseLike(admin))
-    admin = Promise.resolve(admin).catch((error: unknown) => {
-      if (error instanceof InvalidStoreRequestError) return false;
-      throw error;
-    });
-  return andThen(admin, (all) => {
-    if (all) return true;
-    if (!projectId) return false;
-    return andThen(keptProjectsOf(caller, principal), (mine) => mine.includes(projectId));
-  });
+  return isPromiseLike(grants)
+    ? Promise.resolve(grants).then((read) => worksIn(read, projectId), noIdentityModules)
+    : worksIn(grants, projectId);
+}
+
+const worksIn = (grants: Grants, projectId: string | null): boolean =>
+  grants.all || (projectId !== null && grants.member);
+
+/** Without the identity modules (tenants, roles) nobody works anywhere. */
+function noIdentityModules(error: unknown): false {
+  if (error instanceof InvalidStoreRequestError) return false;
+  throw error;
 }
 
 /** Refuses (403) unless the caller works in the project. */
