@@ -70,7 +70,9 @@ describe('pre-send packs', () => {
    * change that fails, other rules the failing change also fires]. A change sets or removes elements by
    * E2B id on the sample as read (`G.k[0]/G.k.4.r[0]/G.k.4.r.1b`, `*` for every instance), or removes a
    * repeating group; the message is then written by the FDA exporter. The failing message must fire
-   * exactly the rule (and the listed others) beyond what the passing one fires.
+   * exactly the rule (and the listed others) beyond what the passing one fires. `unless`: a further
+   * change that takes the rule's condition away (the element that makes the failing one required),
+   * after which the rule must be quiet again - so a rule reading the wrong condition fails too.
    */
   const keep: Change = () => undefined;
   const walk = (record: E2bRecord, steps: string[], value: E2bValue | null): void => {
@@ -113,7 +115,7 @@ describe('pre-send packs', () => {
     (report, header) => {
       for (const c of changes) c(report, header);
     };
-  type Pair = [rule: string, sample: string, pass: Change, fail: Change, also?: string[]];
+  type Pair = [rule: string, sample: string, pass: Change, fail: Change, also?: string[], unless?: Change];
   const cases: Pair[] = [
     // Batch and message headers (fda-message.json).
     // A message to CDER/CBER with an IND batch receiver breaks R0004 and its mirror R0007 at once;
@@ -160,35 +162,49 @@ describe('pre-send packs', () => {
     ['fda.R0026', '4', keep, drop('FDA.C.5.6.r')],
     ['fda.W0001', '4', set('D.1', 'AGGREGATE'), both(set('D.1', 'AGGREGATE'), drop('C.1.10.r'))],
     ['fda.W0002', '4', set('D.1', 'AGGREGATE'), both(set('D.1', 'AGGREGATE'), set('C.5.4', '2'))],
-    ['fda.R0029', '1', keep, set('D.2.2a', null)],
-    ['fda.R0030', '1', keep, set('D.2.2b', null)],
-    ['fda.R0031', '6', keep, set('D.2.2.1a', null)],
-    ['fda.R0032', '6', keep, set('D.2.2.1b', null)],
-    ['fda.R0033', '6', keep, set('D.7.1.r[0]/D.7.1.r.1a', null)],
-    ['fda.R0034', '6', keep, set('D.7.1.r[0]/D.7.1.r.1b', null)],
+    ['fda.R0029', '1', keep, set('D.2.2a', null), [], set('D.2.2b', null)],
+    ['fda.R0030', '1', keep, set('D.2.2b', null), [], set('D.2.2a', null)],
+    ['fda.R0031', '6', keep, set('D.2.2.1a', null), [], set('D.2.2.1b', null)],
+    ['fda.R0032', '6', keep, set('D.2.2.1b', null), [], set('D.2.2.1a', null)],
+    ['fda.R0033', '6', keep, set('D.7.1.r[0]/D.7.1.r.1a', null), [], set('D.7.1.r[0]/D.7.1.r.1b', null)],
+    ['fda.R0034', '6', keep, set('D.7.1.r[0]/D.7.1.r.1b', null), [], set('D.7.1.r[0]/D.7.1.r.1a', null)],
     ['fda.R0035', '1', keep, set('D.7.2', null)],
     ['fda.R0036', '1', keep, set('D.8.r[0]/D.8.r.1', null)],
-    ['fda.R0037', '5-1', keep, set('D.8.r[0]/D.8.r.6a', null)],
-    ['fda.R0038', '5-1', keep, set('D.8.r[0]/D.8.r.6b', null)],
-    ['fda.R0039', '5-1', keep, set('D.8.r[0]/D.8.r.7a', null)],
-    ['fda.R0040', '5-1', keep, set('D.8.r[0]/D.8.r.7b', null)],
-    ['fda.R0042', '6', keep, set('D.9.2.r[0]/D.9.2.r.1a', null)],
-    ['fda.R0043', '6', keep, set('D.9.2.r[0]/D.9.2.r.1b', null)],
-    ['fda.R0044', '6', keep, set('D.9.2.r[0]/D.9.2.r.2', null)],
-    ['fda.R0045', '6', keep, set('D.9.3', null)],
-    ['fda.R0046', '6', keep, set('D.9.4.r[0]/D.9.4.r.1a', null)],
-    ['fda.R0047', '6', keep, set('D.9.4.r[0]/D.9.4.r.1b', null)],
-    ['fda.R0048', '6', keep, set('D.9.4.r[0]/D.9.4.r.2', null)],
-    ['fda.R0049', '6', keep, set('D.10.2.2a', null)],
-    ['fda.R0050', '6', keep, set('D.10.2.2b', null)],
+    ['fda.R0037', '5-1', keep, set('D.8.r[0]/D.8.r.6a', null), [], set('D.8.r[0]/D.8.r.6b', null)],
+    ['fda.R0038', '5-1', keep, set('D.8.r[0]/D.8.r.6b', null), [], set('D.8.r[0]/D.8.r.6a', null)],
+    ['fda.R0039', '5-1', keep, set('D.8.r[0]/D.8.r.7a', null), [], set('D.8.r[0]/D.8.r.7b', null)],
+    ['fda.R0040', '5-1', keep, set('D.8.r[0]/D.8.r.7b', null), [], set('D.8.r[0]/D.8.r.7a', null)],
+    ['fda.R0042', '6', keep, set('D.9.2.r[0]/D.9.2.r.1a', null), [], set('D.9.2.r[0]/D.9.2.r.1b', null)],
+    ['fda.R0043', '6', keep, set('D.9.2.r[0]/D.9.2.r.1b', null), [], set('D.9.2.r[0]/D.9.2.r.1a', null)],
+    ['fda.R0044', '6', keep, set('D.9.2.r[0]/D.9.2.r.2', null), [], set('D.9.2.r[0]/D.9.2.r.1b', null)],
+    ['fda.R0045', '6', keep, set('D.9.3', null), [], set('D.9.1', null)],
+    ['fda.R0046', '6', keep, set('D.9.4.r[0]/D.9.4.r.1a', null), [], set('D.9.4.r[0]/D.9.4.r.1b', null)],
+    ['fda.R0047', '6', keep, set('D.9.4.r[0]/D.9.4.r.1b', null), [], set('D.9.4.r[0]/D.9.4.r.1a', null)],
+    ['fda.R0048', '6', keep, set('D.9.4.r[0]/D.9.4.r.2', null), [], set('D.9.4.r[0]/D.9.4.r.1b', null)],
+    ['fda.R0049', '6', keep, set('D.10.2.2a', null), [], set('D.10.2.2b', null)],
+    ['fda.R0050', '6', keep, set('D.10.2.2b', null), [], set('D.10.2.2a', null)],
     ['fda.R0051', '6', keep, set('D.10.6', null)],
-    ['fda.R0052', '6', keep, set('D.10.7.1.r[0]/D.10.7.1.r.1a', null)],
-    ['fda.R0053', '6', keep, set('D.10.7.1.r[0]/D.10.7.1.r.1b', null)],
-    ['fda.R0054', '6', keep, set('D.10.8.r[0]/D.10.8.r.6a', null)],
-    ['fda.R0055', '6', keep, set('D.10.8.r[0]/D.10.8.r.6b', null)],
-    ['fda.R0056', '6', keep, set('D.10.8.r[0]/D.10.8.r.7a', null)],
-    ['fda.R0057', '6', keep, set('D.10.8.r[0]/D.10.8.r.7b', null)],
-    ['fda.R0058', '6', keep, set('E.i[0]/E.i.1.1b', null)],
+    [
+      'fda.R0052',
+      '6',
+      keep,
+      set('D.10.7.1.r[0]/D.10.7.1.r.1a', null),
+      [],
+      set('D.10.7.1.r[0]/D.10.7.1.r.1b', null),
+    ],
+    [
+      'fda.R0053',
+      '6',
+      keep,
+      set('D.10.7.1.r[0]/D.10.7.1.r.1b', null),
+      [],
+      set('D.10.7.1.r[0]/D.10.7.1.r.1a', null),
+    ],
+    ['fda.R0054', '6', keep, set('D.10.8.r[0]/D.10.8.r.6a', null), [], set('D.10.8.r[0]/D.10.8.r.6b', null)],
+    ['fda.R0055', '6', keep, set('D.10.8.r[0]/D.10.8.r.6b', null), [], set('D.10.8.r[0]/D.10.8.r.6a', null)],
+    ['fda.R0056', '6', keep, set('D.10.8.r[0]/D.10.8.r.7a', null), [], set('D.10.8.r[0]/D.10.8.r.7b', null)],
+    ['fda.R0057', '6', keep, set('D.10.8.r[0]/D.10.8.r.7b', null), [], set('D.10.8.r[0]/D.10.8.r.7a', null)],
+    ['fda.R0058', '6', keep, set('E.i[0]/E.i.1.1b', null), [], set('E.i[0]/E.i.1.1a', null)],
     ['fda.R0059', '1', both(set('E.i[0]/E.i.6a', '3'), set('E.i[0]/E.i.6b', 'd')), set('E.i[0]/E.i.6b', 'd')],
     ['fda.R0060', '1', both(set('E.i[0]/E.i.6a', '3'), set('E.i[0]/E.i.6b', 'd')), set('E.i[0]/E.i.6a', '3')],
     ['fda.R0061', '6', keep, set('F.r[0]/F.r.1', null)],
@@ -198,7 +214,7 @@ describe('pre-send packs', () => {
       both(set('F.r[0]/F.r.2.2a', null), set('F.r[0]/F.r.2.2b', null)),
       both(set('F.r[0]/F.r.2.2a', null), set('F.r[0]/F.r.2.2b', null), set('F.r[0]/F.r.2.1', null)),
     ],
-    ['fda.R0063', '6', keep, set('F.r[0]/F.r.2.2a', null)],
+    ['fda.R0063', '6', keep, set('F.r[0]/F.r.2.2a', null), [], set('F.r[0]/F.r.2.2b', null)],
     ['fda.R0065', '6', keep, both(set('F.r[5]/F.r.3.4', null))],
     [
       'fda.R0067',
@@ -208,25 +224,102 @@ describe('pre-send packs', () => {
     ],
     ['fda.W0005', '6', keep, set('G.k[0]/G.k.1', '2')],
     ['fda.R0069', '6', keep, set('G.k[*]/G.k.1', '2'), ['fda.W0005']],
-    ['fda.R0073', '2', keep, set('G.k[0]/G.k.2.3.r[0]/G.k.2.3.r.3b', null)],
-    ['fda.R0074', '1', keep, set('G.k[0]/G.k.3.2', null)],
-    ['fda.R0075', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.1b', null)],
-    ['fda.R0076', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.3', null)],
-    ['fda.R0077', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.6a', null)],
-    ['fda.R0078', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.6b', null)],
-    ['fda.R0079', '6', keep, set('G.k[0]/G.k.5a', null)],
-    ['fda.R0080', '6', keep, set('G.k[0]/G.k.5b', null)],
-    ['fda.R0081', '6', keep, set('G.k[0]/G.k.6a', null)],
-    ['fda.R0082', '6', keep, set('G.k[0]/G.k.6b', null)],
-    ['fda.R0083', '6', keep, set('G.k[0]/G.k.7.r[0]/G.k.7.r.2a', null)],
-    ['fda.R0084', '6', keep, set('G.k[0]/G.k.7.r[0]/G.k.7.r.2b', null)],
+    [
+      'fda.R0073',
+      '2',
+      keep,
+      set('G.k[0]/G.k.2.3.r[0]/G.k.2.3.r.3b', null),
+      [],
+      set('G.k[0]/G.k.2.3.r[0]/G.k.2.3.r.3a', null),
+    ],
+    ['fda.R0074', '1', keep, set('G.k[0]/G.k.3.2', null), [], set('G.k[0]/G.k.3.1', null)],
+    [
+      'fda.R0075',
+      '6',
+      keep,
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.1b', null),
+      [],
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.1a', null),
+    ],
+    [
+      'fda.R0076',
+      '6',
+      keep,
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.3', null),
+      [],
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.2', null),
+    ],
+    [
+      'fda.R0077',
+      '6',
+      keep,
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.6a', null),
+      [],
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.6b', null),
+    ],
+    [
+      'fda.R0078',
+      '6',
+      keep,
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.6b', null),
+      [],
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.6a', null),
+    ],
+    ['fda.R0079', '6', keep, set('G.k[0]/G.k.5a', null), [], set('G.k[0]/G.k.5b', null)],
+    ['fda.R0080', '6', keep, set('G.k[0]/G.k.5b', null), [], set('G.k[0]/G.k.5a', null)],
+    ['fda.R0081', '6', keep, set('G.k[0]/G.k.6a', null), [], set('G.k[0]/G.k.6b', null)],
+    ['fda.R0082', '6', keep, set('G.k[0]/G.k.6b', null), [], set('G.k[0]/G.k.6a', null)],
+    [
+      'fda.R0083',
+      '6',
+      keep,
+      set('G.k[0]/G.k.7.r[0]/G.k.7.r.2a', null),
+      [],
+      set('G.k[0]/G.k.7.r[0]/G.k.7.r.2b', null),
+    ],
+    [
+      'fda.R0084',
+      '6',
+      keep,
+      set('G.k[0]/G.k.7.r[0]/G.k.7.r.2b', null),
+      [],
+      set('G.k[0]/G.k.7.r[0]/G.k.7.r.2a', null),
+    ],
     ['fda.R0085', '4', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.2.r[0]/G.k.9.i.2.r.1', null)],
     ['fda.R0086', '4', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.2.r[0]/G.k.9.i.2.r.2', null)],
     ['fda.R0087', '4', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.2.r[0]/G.k.9.i.2.r.3', null)],
-    ['fda.R0088', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.1a', null)],
-    ['fda.R0089', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.1b', null)],
-    ['fda.R0090', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.2a', null)],
-    ['fda.R0091', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.2b', null)],
+    [
+      'fda.R0088',
+      '6',
+      keep,
+      set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.1a', null),
+      [],
+      set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.1b', null),
+    ],
+    [
+      'fda.R0089',
+      '6',
+      keep,
+      set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.1b', null),
+      [],
+      set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.1a', null),
+    ],
+    [
+      'fda.R0090',
+      '6',
+      keep,
+      set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.2a', null),
+      [],
+      set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.2b', null),
+    ],
+    [
+      'fda.R0091',
+      '6',
+      keep,
+      set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.2b', null),
+      [],
+      set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.2a', null),
+    ],
     // FDA's example leaves FDA.G.k.10a out on its concomitant drug, where the rule asks for nullFlavor NA.
     [
       'fda.W0006',
@@ -260,9 +353,9 @@ describe('pre-send packs', () => {
       set('FDA.C.1.7.1', '4'),
       both(set('FDA.C.1.7.1', '4'), drop('G.k[0]/FDA.G.k.12.r[0]/FDA.G.k.12.r.11.r')),
     ],
-    ['fda.R0097', '6', keep, set('H.3.r[0]/H.3.r.1a', null)],
-    ['fda.R0098', '6', keep, set('H.3.r[0]/H.3.r.1b', null)],
-    ['fda.R0099', '6', keep, set('H.5.r[0]/H.5.r.1b', null)],
+    ['fda.R0097', '6', keep, set('H.3.r[0]/H.3.r.1a', null), [], set('H.3.r[0]/H.3.r.1b', null)],
+    ['fda.R0098', '6', keep, set('H.3.r[0]/H.3.r.1b', null), [], set('H.3.r[0]/H.3.r.1a', null)],
+    ['fda.R0099', '6', keep, set('H.5.r[0]/H.5.r.1b', null), [], set('H.5.r[0]/H.5.r.1a', null)],
   ];
 
   it('gives every rule of the FDA pack a passing and a failing message', () => {
@@ -282,7 +375,7 @@ describe('pre-send packs', () => {
   const passing = new Map<string, string[]>();
   it.each(cases)(
     '%s: a passing and a failing message from FAERS example %s',
-    (rule, name, pass, fail, also) => {
+    (rule, name, pass, fail, also, unless) => {
       const context = contexts[rule];
       const passKey = pass === keep && !context ? name : '';
       const before = (passKey && passing.get(passKey)) || ruleIds(derived(name, pass), context);
@@ -296,6 +389,7 @@ describe('pre-send packs', () => {
       expect(finding?.xpath).toMatch(/^\/MCCI_IN200100UV01\//);
       expect(finding?.message.zh).toBeTruthy();
       expect(finding?.message.en).toBeTruthy();
+      if (unless) expect(ruleIds(derived(name, both(fail, unless)), context)).not.toContain(rule);
     },
   );
 
