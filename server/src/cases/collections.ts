@@ -13,6 +13,8 @@ export const C = {
   summaries: 'caseSummaries',
   versions: 'caseVersions',
   history: 'workflowHistory',
+  /** The summary layout the stored summaries were built with (one platform document). */
+  summaryLayout: 'caseSummaryLayout',
   /** The projects module's collection (projectsCollection), read here. */
   projects: 'projects',
 } as const;
@@ -139,4 +141,5 @@ export const caseCollections: CollectionDefinition[] = [
   },
   { name: C.versions, scope: 'tenant', audited: true, indexes: [{ fields: { caseId: 1, at: 1 } }] },
   { name: C.history, scope: 'tenant', indexes: [{ fields: { caseId: 1, at: 1 } }] },
+  { name: C.summaryLayout, scope: 'platform' },
 ];

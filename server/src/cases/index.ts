@@ -55,6 +55,7 @@ import { validatorRoutes } from './validators';
 import { templatePreviewRoutes } from './template-preview-routes';
 import { workbenchRoutes } from './workbench-routes';
 import { seedDemoCases } from './demo/seed';
+import { refreshSummaryLayout } from './summary-layout';
 import { caseObject } from './membership';
 // Registers who reaches a case's attachment files through /api/files.
 import './file-owner';
@@ -104,7 +105,11 @@ export function createCasesModule(options: CasesModuleOptions = {}): ServerModul
     },
     // A case's permissions are checked in its own project (membership.ts).
     objects: { case: caseObject },
-    seed: seedDemoCases,
+    // Summaries first: the demo cases a first start inserts are built with the current layout.
+    seed: async (deps) => {
+      await refreshSummaryLayout(deps.store);
+      await seedDemoCases(deps);
+    },
   });
 }
 

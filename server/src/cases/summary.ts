@@ -46,7 +46,7 @@ function scalar(value: unknown): string | number | boolean | null {
 }
 
 /** Pointers the list reads in the document: every column field (but the summary's own) and every filter field. */
-const LIST_POINTERS = [
+export const LIST_POINTERS = [
   ...new Set([
     ...caseListDefinition.columns
       .filter((column) => column.source !== 'summary')
