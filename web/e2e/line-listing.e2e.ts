@@ -2,8 +2,8 @@
  * Line-listing import in the browser: a workbook of two cases is uploaded with an import template
  * of the project; the first case repeats a completed demo case under a partner's own case number,
  * is shown as its possible duplicate with a score, compared with it and generated as its follow-up;
- * the second is generated as a new report. Then the CIOMS I form the product prints for that case
- * (PDF) is imported on the CIOMS import page and compared with the case it came from.
+ * the second is generated as a new report. Second test: the CIOMS I form the product prints for a
+ * completed case (PDF) is imported on the CIOMS import page and compared with the case it came from.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -193,22 +193,57 @@ test('a line listing is imported with a template: one case becomes the follow-up
   assert.notEqual(answer.data.caseId, existing.id);
   await page.getByTestId('imports-report-status').getByText('已生成').waitFor();
   await screenshot('line-listing-generated');
+});
 
-  // CIOMS I: the form printed for the case, imported as a PDF, is compared with that case (its C.1.1).
-  const pdf = await page.evaluate(async (url) => {
+test('the CIOMS I form the product prints for a case is imported as a PDF and compared with that case', async ({
+  page,
+  baseUrl,
+  serverOutput,
+  screenshot,
+}) => {
+  await login(page, baseUrl, 'demoadmin', demoPassword(serverOutput, 'demoadmin'));
+  await skipTour(page);
+  const options = await apiCall<{ meddra: unknown[]; whodrug: unknown[] }>(
+    page,
+    'GET',
+    '/imports/cioms/options',
+  );
+  if (!options.data.meddra.length || !options.data.whodrug.length) {
+    const whodrug = generateWhodrug({ records: 30 });
+    await importRelease(page, baseUrl, 'meddra', meddraFiles(generateMeddra(SMALL_MEDDRA).zh));
+    await importRelease(page, baseUrl, 'whodrug', whodrugFiles(whodrug), whodrug.version);
+  }
+  const existing = await completedCase(page);
+  const projectId = String((existing.doc.report as Doc).studyProjectId);
+  const printed = await page.evaluate(async (url) => {
     const answer = await fetch(url, {
       headers: { Authorization: `Bearer ${localStorage.getItem('pv.token')}` },
     });
-    return [...new Uint8Array(await answer.arrayBuffer())];
+    return {
+      status: answer.status,
+      type: answer.headers.get('content-type') ?? '',
+      bytes: [...new Uint8Array(await answer.arrayBuffer())],
+    };
   }, `/api/reports/cases/${existing.id}/cioms?format=pdf&lang=zh`);
-  const ciomsFile = join(dir, 'partner-cioms.pdf');
-  writeFileSync(ciomsFile, new Uint8Array(pdf));
+  assert.equal(printed.status, 200, new TextDecoder().decode(new Uint8Array(printed.bytes)).slice(0, 300));
+  assert.match(printed.type, /pdf/);
+  const dir = mkdtempSync(join(tmpdir(), 'cioms-'));
+  const file = join(dir, 'partner-cioms.pdf');
+  writeFileSync(file, new Uint8Array(printed.bytes));
+
   await page.goto(`${baseUrl}/reportmanagment/cimos`);
   await page.getByTestId('imports-list').waitFor();
   await page.getByTestId('imports-upload').click();
+  const dialog = page.getByTestId('imports-upload-dialog');
   await dialog.waitFor();
-  await page.getByTestId('imports-file-input').setInputFiles(ciomsFile);
+  await page.getByTestId('imports-file-input').setInputFiles(file);
   await page.getByTestId('imports-project').click();
+  const projects = await apiCall<{ projects: { id: string; code: string }[] }>(
+    page,
+    'GET',
+    '/imports/cioms/options',
+  );
+  const code = projects.data.projects.find((p) => p.id === projectId)!.code;
   await page.getByRole('option').filter({ hasText: code }).first().click();
   await page.getByTestId('imports-meddra').click();
   await page.getByRole('option').first().click();
@@ -216,9 +251,23 @@ test('a line listing is imported with a template: one case becomes the follow-up
   await page.getByRole('option').first().click();
   await page.getByTestId('imports-upload-submit').click();
   await dialog.waitFor({ state: 'detached' });
-  const ciomsRecord = page.getByTestId('imports-process-partner-cioms.pdf').first();
-  await ciomsRecord.waitFor({ timeout: 60_000 });
-  await ciomsRecord.click();
+  // The parse job's outcome, with the record's reason when it refused the file.
+  let record: { id: string; parseStatus: string; exception: { message: { en: string } } | null } | undefined;
+  for (let attempt = 0; attempt < 60; attempt++) {
+    const listed = await apiCall<{ items: NonNullable<typeof record>[] }>(
+      page,
+      'GET',
+      '/imports/cioms?page=1&size=5',
+    );
+    record = listed.data.items[0];
+    if (record && record.parseStatus !== 'toBeParsed' && record.parseStatus !== 'parsing') break;
+    await page.waitForTimeout(500);
+  }
+  assert.equal(record?.parseStatus, 'completed', record?.exception?.message.en ?? 'the parse did not end');
+  await page.getByRole('button', { name: '刷新' }).click();
+  const process = page.getByTestId('imports-process-partner-cioms.pdf').first();
+  await process.waitFor();
+  await process.click();
   await page.getByTestId('imports-compare').waitFor();
   await page.getByTestId('imports-existing').getByText(existing.reportCode).waitFor();
   await screenshot('cioms-import-compare');

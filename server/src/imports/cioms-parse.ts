@@ -66,7 +66,8 @@ async function pdfPages(bytes: Uint8Array): Promise<Piece[][]> {
   let pdf;
   try {
     pdf = await getDocument({
-      data: bytes.slice(),
+      // A copy as a plain Uint8Array: pdf.js refuses a Node Buffer (what the file store hands over).
+      data: new Uint8Array(bytes),
       isEvalSupported: false,
       useSystemFonts: false,
       disableFontFace: true,

@@ -74,7 +74,8 @@ describe('CIOMS I PDF import', () => {
       const pdf = await printPdf(
         ciomsHtmlMany(cases.map(({ doc }) => buildCiomsForm(doc, { lang, blinded: false }))),
       );
-      const read = await readCiomsPdf(pdf, newId);
+      // As the parse job reads it from the file store: a Node Buffer.
+      const read = await readCiomsPdf(Buffer.from(pdf), newId);
       expect(read).toHaveLength(cases.length);
       read.forEach((imported, i) => {
         const { name, doc } = cases[i]!;
