@@ -67,7 +67,7 @@ export function createSubmissionsModule(options: SubmissionsModuleOptions = {}):
   const signer = options.signer ?? identitySigner;
   return defineModule({
     name: 'submissions',
-    dependsOn: ['auth', 'cases', 'exports', 'jobs', 'projects', 'unblinding', 'workflow'],
+    dependsOn: ['auth', 'cases', 'exports', 'projects', 'unblinding', 'workflow'],
     collections,
     routes: (router) => {
       // A send of a report past its plan's due date needs the late reason, kept on the plan.
