@@ -67,6 +67,34 @@ describe('hardened XML parsing', () => {
     });
   });
 
+  it('reads long text runs (attachments) byte for byte, and refuses them as it refuses short ones', () => {
+    const b64 = 'QUJD'.repeat(400);
+    const xml =
+      `<r><t mediaType="text/plain">\r\n<ref v="a"/>${b64}&#13;\r\n${b64}</t>` +
+      `<c><![CDATA[a>${b64}<b]]></c><!-- x>${b64}<y --><s>${' '.repeat(2000)}</s></r>`;
+    expect(parseXml(xml)).toEqual({
+      name: 'r',
+      attrs: {},
+      children: [
+        {
+          name: 't',
+          attrs: { mediaType: 'text/plain' },
+          children: [{ name: 'ref', attrs: { v: 'a' }, children: [] }],
+          text: `\n${b64}\r\n${b64}`,
+        },
+        { name: 'c', attrs: {}, children: [], text: `a>${b64}<b` },
+        { name: 's', attrs: {}, children: [], text: ' '.repeat(2000) },
+      ],
+    });
+    expect(refusal(() => parseXml(`<a>${b64}&${b64}</a>`)).key).toBe('interchange.xml.malformed');
+    expect(refusal(() => parseXml(`<a>${b64}&foo;${b64}</a>`)).key).toBe('interchange.xml.entity');
+    expect(refusal(() => parseXml(`<a>${b64}&#x110000;</a>`)).key).toBe('interchange.xml.malformed');
+    // A refusal names the line in the document as it came.
+    const mismatched = refusal(() => parseXml(`<a>\n${b64}\n${b64}\n</b>`));
+    expect(mismatched.key).toBe('interchange.xml.malformed');
+    expect(String(mismatched.params.detail)).toMatch(/line 4\)$/);
+  });
+
   it('enforces size, depth, attribute and element limits', () => {
     expect(refusal(() => parseXml('<a>0123456789</a>', { maxBytes: 10 })).key).toBe(
       'interchange.xml.tooLarge',
