@@ -52,7 +52,7 @@ describe('pre-send packs', () => {
       `FDA pack: ${implemented.rejection} rejection and ${implemented.warning} warning rules implemented; ` +
         `FDA's spreadsheet has ${source?.rejection} and ${source?.warning}`,
     );
-    expect(implemented).toEqual({ rejection: 90, warning: 5 });
+    expect(implemented).toEqual({ rejection: 100, warning: 5 });
   });
 
   it("FDA's FAERS examples pass the FDA pack without a rejection-level finding", () => {
@@ -110,6 +110,12 @@ describe('pre-send packs', () => {
       if (holders.every((h) => !h.groups[group])) throw new Error(`no group ${path}`);
       for (const h of holders) delete h.groups[group];
     };
+  /** Adds an instance to a repeating group of the report (`FDA.C.5.6.r`), with its values. */
+  const append =
+    (group: string, values: Record<string, E2bValue>): Change =>
+    (report) => {
+      (report.groups[group] ??= []).push({ values, groups: {} });
+    };
   const both =
     (...changes: Change[]): Change =>
     (report, header) => {
@@ -132,13 +138,15 @@ describe('pre-send packs', () => {
     ['fda.R0104', '1', set('C.1.3', '2'), both(set('C.1.3', '2'), set('C.5.4', '4'))],
     ['fda.R0107', '1', keep, set('FDA.C.5.5a', '012345'), ['fda.R0026']],
     ['fda.R0108', '1', keep, set('FDA.C.5.5b', '054321'), ['fda.W0006']],
-    ['fda.R0111', '5-1', keep, set('C.1.3', '1')],
-    ['fda.R0112', '4', keep, set('C.1.3', '3')],
+    // A study report (C.5.4 given, IND or Pre-ANDA number) that is not C.1.3 = 2 also breaks R0008.
+    ['fda.R0111', '5-1', keep, set('C.1.3', '1'), ['fda.R0008']],
+    ['fda.R0112', '4', keep, set('C.1.3', '3'), ['fda.R0008']],
     [
       'fda.R0113',
       '4',
       both(set('C.1.3', '1'), set('C.5.4', null)),
       both(set('C.1.3', '1'), set('C.5.4', '1')),
+      ['fda.R0008'],
     ],
     // Case-level rules (fda.json).
     ['fda.R0009', '4', keep, drop('C.1.6.1.r')],
@@ -158,7 +166,7 @@ describe('pre-send packs', () => {
     ['fda.R0020', '1', keep, set('C.2.r[0]/C.2.r.4', null)],
     ['fda.R0021', '1', keep, set('C.2.r[*]/C.2.r.5', '2')],
     ['fda.R0022', '1', keep, set('C.3.2', null)],
-    ['fda.R0023', '4', keep, set('C.5.4', null)],
+    ['fda.R0023', '5-1', keep, set('C.5.4', null)],
     ['fda.R0026', '4', keep, drop('FDA.C.5.6.r')],
     ['fda.W0001', '4', set('D.1', 'AGGREGATE'), both(set('D.1', 'AGGREGATE'), drop('C.1.10.r'))],
     ['fda.W0002', '4', set('D.1', 'AGGREGATE'), both(set('D.1', 'AGGREGATE'), set('C.5.4', '2'))],
@@ -333,7 +341,7 @@ describe('pre-send packs', () => {
       '2',
       keep,
       both(...['4', '5', '6'].map((n) => set(`G.k[0]/FDA.G.k.12.r[0]/FDA.G.k.12.r.${n}`, null))),
-      ['fda.R0096'],
+      ['fda.R0095', 'fda.R0096'],
     ],
     [
       'fda.R0096',
@@ -352,6 +360,41 @@ describe('pre-send packs', () => {
       '2',
       set('FDA.C.1.7.1', '4'),
       both(set('FDA.C.1.7.1', '4'), drop('G.k[0]/FDA.G.k.12.r[0]/FDA.G.k.12.r.11.r')),
+    ],
+    // Rules added with this table (fda-message.json: they read the headers; fda.json: R0092, R0095).
+    ['fda.R0008', '4', keep, set('C.1.3', '1'), ['fda.R0113']],
+    ['fda.R0016', '4', set('FDA.C.1.12', 'true'), both(set('FDA.C.1.12', 'true'), set('FDA.C.1.7.1', '4'))],
+    [
+      'fda.R0041',
+      '4',
+      both(set('E.i[0]/E.i.3.2a', 'true'), set('D.9.1', '20230101'), set('D.9.3', 'false')),
+      set('E.i[0]/E.i.3.2a', 'true'),
+      [],
+      set('C.1.3', '1'),
+    ],
+    ['fda.R0070', '4', keep, set('G.k[*]/G.k.1', '2'), ['fda.R0069', 'fda.W0005']],
+    [
+      'fda.R0071',
+      '4',
+      set('N.2.r.3', 'CDER_IND_EXEMPT_BA_BE'),
+      both(set('N.2.r.3', 'CDER_IND_EXEMPT_BA_BE'), set('G.k[*]/G.k.1', '2')),
+      ['fda.R0069', 'fda.W0005'],
+    ],
+    ['fda.R0092', '7', keep, set('G.k[0]/FDA.G.k.12.r[0]/FDA.G.k.12.r.1', 'false')],
+    [
+      'fda.R0095',
+      '2',
+      keep,
+      both(...['4', '5', '6'].map((n) => set(`G.k[0]/FDA.G.k.12.r[0]/FDA.G.k.12.r.${n}`, null))),
+      ['fda.R0094', 'fda.R0096'],
+    ],
+    ['fda.R0109', '1', keep, append('FDA.C.5.6.r', { 'FDA.C.5.6.r': '123456' })],
+    ['fda.R0110', '4', both(set('C.5.4', null), set('C.1.3', '1')), set('C.5.4', null), ['fda.R0023']],
+    [
+      'fda.R0114',
+      '1',
+      both(set('C.1.3', '2'), set('C.5.4', '2')),
+      both(set('C.1.3', '2'), set('C.5.4', '2'), set('G.k[0]/G.k.3.1', 'IND012345')),
     ],
     ['fda.R0097', '6', keep, set('H.3.r[0]/H.3.r.1a', null), [], set('H.3.r[0]/H.3.r.1b', null)],
     ['fda.R0098', '6', keep, set('H.3.r[0]/H.3.r.1b', null), [], set('H.3.r[0]/H.3.r.1a', null)],
