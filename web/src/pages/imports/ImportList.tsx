@@ -90,6 +90,14 @@ const PAGES: Record<ImportKind, string> = {
   cioms: '/reportmanagment/cimos',
 };
 
+/** Each kind's upload button. */
+const UPLOAD: Record<ImportKind, ImportKey> = {
+  e2b: 'uiUpload',
+  lineListing: 'uiUploadLineListing',
+  excel: 'uiUploadExcel',
+  cioms: 'uiUploadCioms',
+};
+
 /** Each kind's list title (the menu's label). */
 const TITLES: Record<ImportKind, ImportKey> = {
   e2b: 'uiTitle',
@@ -311,7 +319,7 @@ export function ImportList({ kind = 'e2b' }: { kind?: ImportKind }) {
       <div className={styles.toolbar}>
         {can(KINDS[kind].import) ? (
           <Button appearance="primary" data-testid="imports-upload" onClick={() => setUploading(true)}>
-            {it('uiUpload')}
+            {it(UPLOAD[kind])}
           </Button>
         ) : null}
         <Button onClick={() => void load()}>{it('uiRefresh')}</Button>

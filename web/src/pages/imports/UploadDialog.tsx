@@ -32,6 +32,14 @@ const useStyles = makeStyles({
 
 const toE2bDay = (value: string) => value.replace(/-/g, '');
 
+/** Each kind's dialog title: what the file is. */
+const UPLOAD_TITLES: Record<ImportKind, ImportKey> = {
+  e2b: 'uiUploadTitle',
+  lineListing: 'uiUploadTitleLineListing',
+  excel: 'uiUploadTitleExcel',
+  cioms: 'uiUploadTitleCioms',
+};
+
 export function UploadDialog({
   onClose,
   onUploaded,
@@ -136,7 +144,7 @@ export function UploadDialog({
     <Dialog open modalType="alert">
       <DialogSurface data-testid="imports-upload-dialog">
         <DialogBody>
-          <DialogTitle>{it('uiUploadTitle')}</DialogTitle>
+          <DialogTitle>{it(UPLOAD_TITLES[kind])}</DialogTitle>
           <DialogContent className={styles.form}>
             <Field
               label={it('uiFile')}
