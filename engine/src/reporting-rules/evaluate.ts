@@ -4,10 +4,10 @@
  * facts read with their values and E2B sources). Dates come from the case, never the clock.
  */
 import { addDays, earliestDay } from '../workflow/deadlines';
-import { factsRead, holds } from '../workflow/conditions';
-import type { Facts } from '../workflow/conditions';
+import { compileCondition, factsRead } from '../workflow/conditions';
+import type { Facts, FactValue } from '../workflow/conditions';
 import { caseFacts, factsFor, REPORTING_FACTS } from './facts';
-import type { CaseFacts } from './facts';
+import type { CaseFacts, ComputedFact, ReportingFact } from './facts';
 import type { Authority, FactRead, PlanProposal, ReportingRules } from './types';
 
 /** The receiver as the rules need it (the receiver entity's authority, or its profile). */
@@ -29,15 +29,44 @@ export function receiverAuthority(receiver: RuleReceiver): Authority {
   return 'ich';
 }
 
-// Facts read by each rule, in order, computed once per rule set.
-const readCache = new WeakMap<ReportingRules, string[][]>();
-function factsReadByRule(rules: ReportingRules): string[][] {
-  let read = readCache.get(rules);
-  if (!read) {
-    read = rules.rules.map((r) => (r.when ? [...factsRead(r.when)] : []));
-    readCache.set(rules, read);
+/**
+ * A rule set prepared once: each rule's condition as a function, and for each rule the facts its
+ * explanation lists when evaluation stops there (every fact read by it and the rules before it,
+ * first reading first: the facts the evaluation looked at).
+ */
+interface CompiledRules {
+  tests: (((facts: Facts) => boolean) | null)[];
+  explained: ReportingFact[][];
+}
+const compiledCache = new WeakMap<ReportingRules, CompiledRules>();
+function compiled(rules: ReportingRules): CompiledRules {
+  let found = compiledCache.get(rules);
+  if (!found) {
+    const seen = new Set<ReportingFact>();
+    const explained: ReportingFact[][] = [];
+    for (const rule of rules.rules) {
+      for (const name of rule.when ? factsRead(rule.when) : []) seen.add(name as ReportingFact);
+      explained.push([...seen]);
+    }
+    found = { tests: rules.rules.map((r) => (r.when ? compileCondition(r.when) : null)), explained };
+    compiledCache.set(rules, found);
   }
-  return read;
+  return found;
+}
+
+// Due dates by clock start and days: a case selection has few distinct report dates.
+const dueDates = new Map<string, string | null>();
+function dueDate(startValue: string | null, days: number): string | null {
+  if (startValue === null) return null;
+  const key = `${startValue}|${days}`;
+  let due = dueDates.get(key);
+  if (due === undefined) {
+    const day = earliestDay(startValue);
+    due = day ? addDays(day, days) : null;
+    if (dueDates.size >= 10_000) dueDates.clear();
+    dueDates.set(key, due);
+  }
+  return due;
 }
 
 /** Problems of a rule file: unknown facts, a missing final catch-all, duplicate ids, wrong authority prefix. */
@@ -64,6 +93,22 @@ export function checkReportingRules(rules: ReportingRules): string[] {
   return problems;
 }
 
+// One object shape for every evaluation: a record filled key by key is a slow dictionary.
+const valuesOf = (all: Record<ReportingFact, ComputedFact>): Record<ReportingFact, FactValue> => ({
+  isStudy: all.isStudy.value,
+  isSerious: all.isSerious.value,
+  isFatal: all.isFatal.value,
+  isLifeThreatening: all.isLifeThreatening.value,
+  fatalOrLifeThreatening: all.fatalOrLifeThreatening.value,
+  isUnexpected: all.isUnexpected.value,
+  isSusar: all.isSusar.value,
+  occurrenceCountry: all.occurrenceCountry.value,
+  isLocal: all.isLocal.value,
+  isApprovedHere: all.isApprovedHere.value,
+  isFollowUp: all.isFollowUp.value,
+  reportedBefore: all.reportedBefore.value,
+});
+
 /** Evaluates one authority's rules on facts already computed for the case (the bulk path). */
 export function evaluateFacts(
   rules: ReportingRules,
@@ -72,31 +117,30 @@ export function evaluateFacts(
   options: EvaluateOptions = {},
 ): PlanProposal {
   const all = factsFor(computed, { countries: rules.countries, reportedBefore: options.reportedBefore });
-  const values: Facts = {};
-  for (const name of REPORTING_FACTS) values[name] = all[name].value;
-  const read = factsReadByRule(rules);
-  const seen = new Set<string>();
-  const facts: FactRead[] = [];
-  let index = rules.rules.length - 1;
-  for (let i = 0; i < rules.rules.length; i++) {
-    for (const name of read[i]) {
-      if (seen.has(name)) continue;
-      seen.add(name);
-      const fact = all[name as keyof typeof all];
-      facts.push({ fact: name, value: fact.value, from: fact.from });
-    }
-    const when = rules.rules[i].when;
-    if (!when || holds(when, values)) {
+  const values: Facts = valuesOf(all);
+  const { tests, explained } = compiled(rules);
+  let index = tests.length - 1;
+  for (let i = 0; i < tests.length; i++) {
+    const test = tests[i];
+    if (!test || test(values)) {
       index = i;
       break;
     }
   }
+  const facts: FactRead[] = explained[index].map((name) => ({
+    fact: name,
+    value: all[name].value,
+    from: all[name].from,
+  }));
   const rule = rules.rules[index];
   const explanation = { ruleId: rule.id, label: rule.label, source: rule.source, facts };
-  const base = { receiverId: receiver.receiverId ?? null, authority: rules.authority, explanation };
+  // Literals rather than spreading a shared base: the spread cost more than the evaluation.
+  const receiverId = receiver.receiverId ?? null;
   if (rule.outcome === 'noSubmission') {
     return {
-      ...base,
+      receiverId,
+      authority: rules.authority,
+      explanation,
       isSubmit: false,
       noneSubmitWhy: rule.noSubmissionReason ?? rule.label,
       clockKind: null,
@@ -109,15 +153,16 @@ export function evaluateFacts(
   // checkReportingRules guarantees both clocks on a submitting rule.
   const clock = (clockKind === 'followUp' ? rule.followUp : rule.initial) ?? { days: 0, clockStart: 'C.1.4' };
   const startValue = clock.clockStart === 'C.1.4' ? computed.reportDateFirst : computed.reportDateLast;
-  const day = earliestDay(startValue);
   return {
-    ...base,
+    receiverId,
+    authority: rules.authority,
+    explanation,
     isSubmit: true,
     noneSubmitWhy: null,
     clockKind,
     days: clock.days,
     clockStart: startValue ? { e2b: clock.clockStart, value: startValue } : null,
-    dueDate: day ? addDays(day, clock.days) : null,
+    dueDate: dueDate(startValue, clock.days),
   };
 }
 

@@ -77,11 +77,18 @@ export function caseFacts(caseDoc: unknown): CaseFacts {
   // C.1.3 = 2 is "report from study"; the NMPA category (C.1.CN.2) 11/21 is pre-marketing.
   const isStudy = reportType === '2' || category === '11' || category === '21';
 
-  const anyReaction = (key: string) => reactions.some((r) => r[key] === true);
-  const criteria = SERIOUSNESS.filter(([key]) => anyReaction(key)).map(([, e2b]) => e2b);
+  // The seriousness criteria any reaction meets, in E.i.3.2a-f order (one pass per criterion).
+  const criteria: string[] = [];
+  for (const [key, e2b] of SERIOUSNESS) {
+    for (const reaction of reactions)
+      if (reaction[key] === true) {
+        criteria.push(e2b);
+        break;
+      }
+  }
   const isSerious = criteria.length > 0 || state.isSae === true || state.isSusar === true;
-  const isFatal = anyReaction('isResultInDeath');
-  const isLifeThreatening = anyReaction('isThreadToLife');
+  const isFatal = criteria.includes('E.i.3.2a');
+  const isLifeThreatening = criteria.includes('E.i.3.2b');
 
   const unexpected = drugs.some((d) => list(d.reactionAssessments).some((a) => text(a.isUnintended) === '1'));
   const isSusar = state.isSusar === true;

@@ -31,6 +31,63 @@ export function holds(condition: Condition, facts: Facts): boolean {
   return isEmpty === condition.empty;
 }
 
+/**
+ * The condition compiled once to a function of the facts, meaning exactly what `holds` does; for
+ * rules evaluated on many cases (reporting rules over a whole case selection).
+ */
+export function compileCondition(condition: Condition): (facts: Facts) => boolean {
+  if ('all' in condition) {
+    const parts = condition.all.map(compileCondition);
+    return (facts) => {
+      for (const part of parts) if (!part(facts)) return false;
+      return true;
+    };
+  }
+  if ('any' in condition) {
+    const parts = condition.any.map(compileCondition);
+    return (facts) => {
+      for (const part of parts) if (part(facts)) return true;
+      return false;
+    };
+  }
+  if ('not' in condition) {
+    const inner = compileCondition(condition.not);
+    return (facts) => !inner(facts);
+  }
+  const name = condition.fact;
+  if ('is' in condition) {
+    const wanted = condition.is;
+    return (facts) => facts[name] === wanted;
+  }
+  if ('in' in condition) {
+    const listed = condition.in;
+    return (facts) => listed.includes(facts[name]);
+  }
+  if ('notIn' in condition) {
+    const listed = condition.notIn;
+    return (facts) => !listed.includes(facts[name]);
+  }
+  if ('gt' in condition) {
+    const bound = condition.gt;
+    return (facts) => {
+      const value = facts[name];
+      return typeof value === 'number' && value > bound;
+    };
+  }
+  if ('lt' in condition) {
+    const bound = condition.lt;
+    return (facts) => {
+      const value = facts[name];
+      return typeof value === 'number' && value < bound;
+    };
+  }
+  const empty = condition.empty;
+  return (facts) => {
+    const value = facts[name];
+    return (value === undefined || value === null || value === '') === empty;
+  };
+}
+
 /** The facts a condition reads, so a workflow check can refuse unknown ones. */
 export function factsRead(condition: Condition, into: Set<string> = new Set()): Set<string> {
   if ('all' in condition) condition.all.forEach((c) => factsRead(c, into));

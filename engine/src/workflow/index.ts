@@ -9,7 +9,7 @@ import type { WorkflowDefinition } from './types';
 
 export type * from './types';
 export type { Condition, Facts, FactValue } from './conditions';
-export { holds, factsRead } from './conditions';
+export { holds, factsRead, compileCondition } from './conditions';
 export {
   planAction,
   availableActions,
