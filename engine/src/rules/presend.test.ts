@@ -52,7 +52,7 @@ describe('pre-send packs', () => {
       `FDA pack: ${implemented.rejection} rejection and ${implemented.warning} warning rules implemented; ` +
         `FDA's spreadsheet has ${source?.rejection} and ${source?.warning}`,
     );
-    expect(implemented).toEqual({ rejection: 100, warning: 5 });
+    expect(implemented).toEqual({ rejection: 103, warning: 6 });
   });
 
   it("FDA's FAERS examples pass the FDA pack without a rejection-level finding", () => {
@@ -133,7 +133,7 @@ describe('pre-send packs', () => {
     ['fda.R0007', '4', keep, set('N.2.r.3', 'EVHUMAN')],
     ['fda.R0024', '4', keep, set('FDA.C.5.5a', null)],
     ['fda.R0025', '5-1', keep, set('FDA.C.5.5b', null)],
-    ['fda.R0102', '4', keep, set('C.5.4', '4')],
+    ['fda.R0102', '4', keep, set('C.5.4', '4'), ['fda.W0002']],
     ['fda.R0103', '1', keep, set('C.5.4', '1')],
     ['fda.R0104', '1', set('C.1.3', '2'), both(set('C.1.3', '2'), set('C.5.4', '4'))],
     ['fda.R0107', '1', keep, set('FDA.C.5.5a', '012345'), ['fda.R0026']],
@@ -221,9 +221,40 @@ describe('pre-send packs', () => {
       '6',
       both(set('F.r[0]/F.r.2.2a', null), set('F.r[0]/F.r.2.2b', null)),
       both(set('F.r[0]/F.r.2.2a', null), set('F.r[0]/F.r.2.2b', null), set('F.r[0]/F.r.2.1', null)),
+      ['fda.R0064'],
     ],
     ['fda.R0063', '6', keep, set('F.r[0]/F.r.2.2a', null), [], set('F.r[0]/F.r.2.2b', null)],
-    ['fda.R0065', '6', keep, both(set('F.r[5]/F.r.3.4', null))],
+    // A coded test without any result breaks R0065, R0066 and R0068 (FDA words them alike); a test named
+    // only in text without a result breaks R0066 and R0068 alone.
+    ['fda.R0065', '6', keep, set('F.r[5]/F.r.3.4', null), ['fda.R0066', 'fda.R0068']],
+    ['fda.R0064', '6', keep, set('F.r[1]/F.r.2.2b', null), ['fda.R0062'], set('F.r[1]/F.r.1', null)],
+    [
+      'fda.R0066',
+      '6',
+      both(set('F.r[5]/F.r.2.1', 'Blood work'), set('F.r[5]/F.r.2.2a', null), set('F.r[5]/F.r.2.2b', null)),
+      both(
+        set('F.r[5]/F.r.2.1', 'Blood work'),
+        set('F.r[5]/F.r.2.2a', null),
+        set('F.r[5]/F.r.2.2b', null),
+        set('F.r[5]/F.r.3.4', null),
+      ),
+      ['fda.R0068'],
+    ],
+    [
+      'fda.R0068',
+      '6',
+      both(set('F.r[5]/F.r.2.1', 'Blood work'), set('F.r[5]/F.r.2.2a', null), set('F.r[5]/F.r.2.2b', null)),
+      both(
+        set('F.r[5]/F.r.2.1', 'Blood work'),
+        set('F.r[5]/F.r.2.2a', null),
+        set('F.r[5]/F.r.2.2b', null),
+        set('F.r[5]/F.r.3.4', null),
+      ),
+      ['fda.R0066'],
+      set('F.r[5]/F.r.2.1', null),
+    ],
+    // FDA's Scenario 4 spells D.1 AGGREGRATE, as W0003/W0004 do; the rules accept both spellings.
+    ['fda.W0010', '4', keep, set('D.1', 'JD'), [], drop('C.1.10.r')],
     [
       'fda.R0067',
       '6',
