@@ -1,8 +1,8 @@
 /**
  * Pre-send business-rule packs on real messages: FDA's FAERS E2B(R3) examples (schemas/e2b/samples)
- * pass the FDA pack without a rejection; every FDA rule on the batch and message headers has a
- * passing and a failing message derived from those examples (read, changed, written back by the
- * exporter with the FDA profile); the counts implemented and in FDA's spreadsheet are printed.
+ * pass the FDA pack without a rejection; every rule of the FDA pack has a passing and a failing
+ * message derived from those examples (read, changed by E2B id, written back by the exporter with
+ * the FDA profile); the counts implemented and in FDA's spreadsheet are printed.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,8 @@ const sample = (name: string): Buffer => readFileSync(`${samples}fda-faers_FAERS
 const read = new Map<string, E2bBatch>();
 /**
  * Each sample read once. Scenario 6's 1.8 MB literature attachment (C.4.r.2) is left out of the
- * messages derived from it so that each pair checks in milliseconds; the whole file is checked above.
+ * messages derived from it so that each pair checks in milliseconds; the whole file is checked as is
+ * by the test of the examples.
  */
 const batchOf = (name: string): E2bBatch => {
   if (!read.has(name)) {
