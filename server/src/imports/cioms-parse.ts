@@ -7,7 +7,7 @@
  * a PDF may hold several forms (each starts on a page with the form's labels). A file that is no
  * PDF, is encrypted, holds no text (a scan: no OCR) or no CIOMS I form is refused, naming why.
  */
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { loadPdfjs } from '../pdfjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
 import {
   CHECKED,
@@ -63,6 +63,7 @@ interface Piece {
 
 /** The text pieces of each page (empty runs left out), top to bottom as printed. */
 async function pdfPages(bytes: Uint8Array): Promise<Piece[][]> {
+  const { getDocument } = await loadPdfjs();
   let pdf;
   try {
     pdf = await getDocument({

@@ -5,7 +5,7 @@
  * an ideograph and a CJK radical, the radical's code point; NFKC folds the Kangxi radicals, RADICAL_FOLD the
  * Radicals Supplement ones that fonts draw with the same glyph as the simplified ideograph (engine foldPdfText).
  */
-import { OPS, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { loadPdfjs } from '../pdfjs';
 import { foldPdfText } from '@pv/engine';
 
 const fold = foldPdfText;
@@ -17,6 +17,7 @@ export interface PdfText {
 }
 
 export async function readPdf(bytes: Uint8Array): Promise<PdfText> {
+  const { OPS, getDocument } = await loadPdfjs();
   const pdf = await getDocument({
     data: bytes.slice(),
     fontExtraProperties: true,
