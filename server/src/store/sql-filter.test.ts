@@ -119,6 +119,10 @@ describe('$or over side-table paths', () => {
         sql: 'EXISTS (SELECT 1 FROM "m_x" m WHERE m._id = t._id AND m.path IN (?, ?) AND m.value = ?)',
         params: ['pointers', 'fields.e2b', 'C.1.5'],
       },
+      probe: {
+        sql: '(SELECT 1 FROM "m_x" m WHERE m._id = t._id AND m.path IN (?, ?) AND m.value = ? LIMIT 1) IS 1',
+        params: ['pointers', 'fields.e2b', 'C.1.5'],
+      },
     });
   });
 });

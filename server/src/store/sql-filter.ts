@@ -62,7 +62,7 @@ export interface SqlWhere {
    * checks (`check`). A needle matching most documents fills a sorted page, or reaches a capped
    * count, within the first rows of `rest` in order, where building its set reads every match.
    */
-  walk?: { rest: SqlPart; check: SqlPart; drive?: SqlPart };
+  walk?: { rest: SqlPart; check: SqlPart; drive?: SqlPart; probe?: SqlPart };
 }
 
 export interface SqlPart {
@@ -130,19 +130,29 @@ function joined(parts: SqlPart[], operator: 'AND' | 'OR'): SqlPart {
   };
 }
 
-/** A conjunction's walk (see SqlWhere.walk): undefined without substring-index sets or when one has no row check. */
+/**
+ * A conjunction's walk (see SqlWhere.walk): undefined without substring-index sets or when one has
+ * no row check. `probe`: the checks as scalar probes of the side table, when every check is a
+ * side-table condition (a capped count then walks `rest` probing each row, stopping at the limit).
+ */
 function walkOf(parts: SqlWhere[]): SqlWhere['walk'] {
   const rest: SqlPart[] = [];
   const check: SqlPart[] = [];
+  const probes: SqlPart[] = [];
+  let sidesOnly = true;
   let drive: SqlPart | undefined;
   for (const part of parts) {
     if (part.walk) {
       if (part.walk.rest.sql !== '1') rest.push(part.walk.rest);
       check.push(part.walk.check);
       drive ??= part.walk.drive;
+      if (part.walk.probe) probes.push(part.walk.probe);
+      else sidesOnly = false;
     } else if (part.rowCheck) {
       check.push(part.rowCheck);
       drive ??= part.source;
+      if (part.rowCheck.side) probes.push(rowProbe(part.rowCheck.side));
+      else sidesOnly = false;
     } else if (part.narrow) return undefined;
     else rest.push(part);
   }
@@ -151,6 +161,7 @@ function walkOf(parts: SqlWhere[]): SqlWhere['walk'] {
     rest: rest.length ? joined(rest, 'AND') : { sql: '1', params: [] },
     check: joined(check, 'AND'),
     ...(drive ? { drive } : {}),
+    ...(sidesOnly ? { probe: joined(probes, 'AND') } : {}),
   };
 }
 
@@ -309,6 +320,19 @@ function rowExists(side: SideTableCondition): SqlPart {
     side.paths.length === 1 ? 'm.path = ?' : `m.path IN (${side.paths.map(() => '?').join(', ')})`;
   return {
     sql: `EXISTS (SELECT 1 FROM "${side.table}" m WHERE m._id = t._id AND ${paths} AND ${side.condition})`,
+    params: [...side.paths, ...side.params],
+  };
+}
+
+/**
+ * The side-table condition on the row at hand as a scalar probe: as an EXISTS, SQLite 3.53 makes it
+ * a semi-join, building the set of every matching id before the first row.
+ */
+function rowProbe(side: SideTableCondition): SqlPart {
+  const paths =
+    side.paths.length === 1 ? 'm.path = ?' : `m.path IN (${side.paths.map(() => '?').join(', ')})`;
+  return {
+    sql: `(SELECT 1 FROM "${side.table}" m WHERE m._id = t._id AND ${paths} AND ${side.condition} LIMIT 1) IS 1`,
     params: [...side.paths, ...side.params],
   };
 }
