@@ -7,7 +7,8 @@
  * (late ones with the reason) and writes FDA's, which the E2B transmission page sends (asking the
  * late reason); the transmission page takes CDE's ACK, and the
  * expedited-report list shows each plan with its due date and state (acknowledged, sent); a
- * nullification of an acknowledged report is asked from its row with the reason.
+ * nullification of an acknowledged report is asked from its row with the reason, an amendment of
+ * another sent case from its case page (linking to the planned batch).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -220,4 +221,21 @@ test('5 cases planned for CDE and FDA, approved with the signature, exported in 
   const correction = planned.items.find((r) => r.reportCode === nullified && r.correction === '1');
   assert.ok(correction, 'the nullification plan is listed');
   assert.equal(correction.state, 'planned');
+
+  // The same from the case page: an amendment of another sent case, its reason asked in the same
+  // form, planned as a batch the page names and links to.
+  const amended = submitted.find((p) => p.reportCode !== nullified)!;
+  await page.goto(`${baseUrl}/activecase?caseId=${String(amended.caseId)}`);
+  await page.getByTestId('case-correction-amend').click();
+  await page.getByLabel(/C\.1\.11\.2/).fill('叙述更正 corrected narrative');
+  await page.getByTestId('form-save').click();
+  const plannedBar = page.getByTestId('case-correction-planned');
+  await plannedBar.waitFor();
+  const amendBatch = String(await plannedBar.getAttribute('data-batch'));
+  const amendment = await call<{ plans: Row[] }>('GET', `/submissions/batches/${amendBatch}`);
+  assert.ok(amendment.plans.length > 0);
+  for (const p of amendment.plans) assert.equal((p.correction as Row | undefined)?.code, '2');
+  await page.getByTestId('case-correction-batch').click();
+  await page.getByText(amendBatch).first().waitFor();
+  await screenshot('case-amendment-batch');
 });

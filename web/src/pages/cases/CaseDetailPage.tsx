@@ -51,6 +51,7 @@ import { CODE_CONFIRM, CODE_CONFLICT, caseApi } from './case-api';
 import { CheckReportPanel } from './CheckReportPanel';
 import { EnvironmentBanner, useCaseEnvironment } from './EnvironmentBanner';
 import { ConflictDialog } from './ConflictPanel';
+import { CorrectionButtons } from './CorrectionButtons';
 import { HistoryDialog } from './HistoryDialog';
 import { CaseOutline } from './CaseOutline';
 import {
@@ -446,6 +447,12 @@ function CaseDetail({ caseId }: { caseId: string }) {
               ...(document.report?.reportCode ? { reportCode: document.report.reportCode } : {}),
             }}
             disabled={dirty}
+          />
+          <CorrectionButtons
+            caseId={caseId}
+            transmission={answer.transmission}
+            can={can}
+            disabled={busy || dirty}
           />
           {ACTION_ROUTES.filter(
             ([action, , permission]) =>

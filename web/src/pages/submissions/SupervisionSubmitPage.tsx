@@ -6,6 +6,7 @@
  * batch, send it to a reviewer, who approves or rejects plan by plan or all with an e-signature.
  * A special page: the proposal table is edited in place before anything exists on the server.
  */
+import { useSearchParams } from 'react-router-dom';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   Badge,
@@ -190,6 +191,13 @@ export default function SupervisionSubmitPage() {
       setPassword('');
       setReviewerId('');
     });
+
+  // A link from elsewhere (the case page's nullification or amendment) opens its batch.
+  const [params] = useSearchParams();
+  const linked = params.get('batchId');
+  useEffect(() => {
+    if (linked) void plansApi.get(linked).then(setBatch, () => undefined);
+  }, [linked]);
 
   const save = () =>
     run(async () => {

@@ -48,7 +48,8 @@ export default function FormDialog(props: {
   /** Replaces the "Edit - title" heading (a row action's own form is named by the action). */
   heading?: string;
   onClose(): void;
-  onSaved(): void;
+  /** After the call succeeded, with the answer's data (e.g. the batch a correction planned). */
+  onSaved(data?: Record<string, unknown> | null): void;
 }) {
   const { definition, mode, row } = props;
   const { t, pick } = useLanguage();
@@ -121,7 +122,7 @@ export default function FormDialog(props: {
         body,
         silent: true,
       });
-      props.onSaved();
+      props.onSaved(answer.data);
       await reportResult(answer, call.showResult, t('form.saved'));
       return true;
     } catch (failure) {
