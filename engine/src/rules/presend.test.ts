@@ -445,8 +445,8 @@ describe('pre-send packs', () => {
     );
   });
 
-  /** What the sender tells the check beyond the XML (R0101 needs whether the report is the initial one). */
-  const contexts: Record<string, PresendContext> = { 'fda.R0101': { versionType: 'initial' } };
+  /** What the sender tells the check beyond the XML (R0101 needs whether the report is initial to FDA). */
+  const contexts: Record<string, PresendContext> = { 'fda.R0101': { versionTypes: ['initial'] } };
   const passing = new Map<string, string[]>();
   it.each(cases)(
     '%s: a passing and a failing message from FAERS example %s',

@@ -193,11 +193,14 @@ function withIntervalResults(record: E2bRecord): E2bRecord {
 
 /**
  * What the sender knows of the message that the XML does not say. FDA R0101 (no C.1.11.1 on an
- * initial report) needs whether the report is the case's initial one: FDA decides that from its own
- * records, the sender from its submission plan; without it the rule is not evaluated.
+ * initial report) needs whether each report is initial *to this receiver*: FDA decides that from its
+ * own records (has it had this case before), the sender from its earlier transmissions of the case to
+ * the receiver - not from the case's own version type (a nullification of an initial case is not
+ * an initial report to a receiver that had it). Per report, by its position in the message (0-based);
+ * a report without one is not evaluated by the rule.
  */
 export interface PresendContext {
-  versionType?: 'initial' | 'followUp';
+  versionTypes?: readonly ('initial' | 'followUp' | null)[];
 }
 
 /** Reads the message (hardened parser) and runs the pack on each of its reports. */
@@ -226,9 +229,10 @@ export function checkMessage(
     };
   const findings: PresendFinding[] = [];
   batch.reports.forEach((record, i) => {
+    const versionType = context.versionTypes?.[i];
     const doc: Record<string, unknown> = {
       ...recordToCase(withIntervalResults(record)).case,
-      ...(context.versionType ? { state: { versionType: context.versionType } } : {}),
+      ...(versionType ? { state: { versionType } } : {}),
       [HEADER_KEY]: headerDocument(batch, record.values),
     };
     const raw: Finding[] = [];

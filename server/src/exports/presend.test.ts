@@ -10,6 +10,7 @@ import { createCasesModule, workbenchModule } from '../cases/index';
 import { workflowModule } from '../workflow';
 import { reportCodesModule } from '../report-codes';
 import { exportsModule } from './index';
+import { EXPORTS, exportToReceiver } from './service';
 import { demoCaseBy } from './testing';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely
@@ -96,5 +97,39 @@ describe('pre-send business-rule checks', () => {
     const bad = await entry.call('GET', '/exports/checks?outcome=maybe', undefined, 'cn');
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('FDA R0101 reads whether each report is initial to this receiver, from its earlier transmissions of the case', async () => {
+    // A nullification (C.1.11.1 = 1) of the case, through the export path the submission plans take.
+    const handle = rig.store.tenant('t1', { userId: 'entry' });
+    const caller = { userId: 'entry', name: null, t: (key: string) => key, has: () => true };
+    const nullificationRules = async () => {
+      const refused = await exportToReceiver(
+        handle,
+        files.forTenant(handle),
+        caller,
+        {
+          caseIds: [one.id],
+          projectIds: [],
+          receiverId: misrouted,
+          corrections: { [one.id]: { code: '1', reason: 'duplicate' } },
+        },
+        rig.clock.now(),
+      ).then(
+        () => null,
+        (error: { data?: { findings?: Data[] } }) => error.data?.findings ?? [],
+      );
+      expect(refused, 'the misrouted FDA receiver refuses every file (R0005, R0006)').not.toBeNull();
+      return refused!.map((f) => f.ruleId as string);
+    };
+    // The receiver never had the case: its nullification would be an initial report, which FDA rejects.
+    expect(await nullificationRules()).toContain('fda.R0101');
+    // A file written but never sent is not a transmission.
+    const earlier = { receiverId: misrouted, caseIds: [one.id], batchId: 'EARLIER', status: 'exported' };
+    const written = await handle.collection(EXPORTS).insertOne(earlier);
+    expect(await nullificationRules()).toContain('fda.R0101');
+    // Once the receiver had the case, the same nullification is not an initial report to it.
+    await handle.collection(EXPORTS).updateOne({ _id: written._id }, { $set: { status: 'sent' } });
+    expect(await nullificationRules()).not.toContain('fda.R0101');
   });
 });

@@ -13,6 +13,7 @@ import { pageOptions } from '../http';
 import type { Filter, StoredDoc, TenantHandle } from '../store';
 import { emptyScope, listScope, scopeIds } from '../cases';
 import type { TenantFiles } from '../files';
+import { EXPORTS } from './service';
 import type { ExportRecord } from './service';
 
 export const PRESEND_CHECKS = 'presendChecks';
@@ -57,6 +58,32 @@ export interface PresendInput {
   stage?: 'export' | 'send';
   /** The projects whose members see the check; by default the cases'. */
   projectIds?: string[];
+  /** The kept export being checked again before sending: not an earlier transmission of its cases. */
+  exportId?: string;
+}
+
+/** Export states before the file reached the receiver (schemas/workflows/transmission.json). */
+const NOT_TRANSMITTED = new Set(['exported', 'noSubmissionRequired']);
+
+/**
+ * Whether each report (by the cases' order, which is the message's) is initial to the receiver: it
+ * is when no earlier export of the case to this receiver was transmitted (FDA R0101). A rejected or
+ * failed transmission counts as had, as the corrections count it (submissions/corrections.ts), so a
+ * nullification planned for it is not refused as an initial report.
+ */
+async function versionTypesFor(
+  handle: TenantHandle,
+  receiverId: string,
+  caseIds: string[],
+  exportId: string | undefined,
+): Promise<('initial' | 'followUp')[]> {
+  const earlier = await handle
+    .collection<ExportRecord>(EXPORTS)
+    .find({ receiverId, caseIds: { $in: [...new Set(caseIds)] } }, { projection: { caseIds: 1, status: 1 } });
+  const had = new Set(
+    earlier.filter((e) => e._id !== exportId && !NOT_TRANSMITTED.has(e.status)).flatMap((e) => e.caseIds),
+  );
+  return caseIds.map((id) => (had.has(id) ? 'followUp' : 'initial'));
 }
 
 /**
@@ -70,7 +97,9 @@ export async function presendCheck(
   now: Date,
 ): Promise<StoredDoc<PresendCheckRecord>> {
   const pack = presendPacks[input.receiver.profile] ? input.receiver.profile : 'ich';
-  const result = checkMessage(input.xml, pack);
+  const caseIds = input.cases.map((c) => c.caseId);
+  const versionTypes = await versionTypesFor(handle, input.receiver._id, caseIds, input.exportId);
+  const result = checkMessage(input.xml, pack, undefined, { versionTypes });
   const outcome: CheckOutcome = !result.applicable
     ? 'notApplicable'
     : result.errorCount > 0
@@ -89,7 +118,7 @@ export async function presendCheck(
     receiverName: input.receiver.name,
     pack,
     batchId: input.batchId,
-    caseIds: input.cases.map((c) => c.caseId),
+    caseIds,
     reportCodes: input.cases.map((c) => c.reportCode ?? c.caseId),
     projectIds: input.projectIds ?? [
       ...new Set(input.cases.map((c) => c.projectId).filter((p): p is string => p !== null)),
@@ -140,6 +169,7 @@ export async function presendCheckStored(
       projectIds: record.projectIds ?? [],
       confirmWarnings: true,
       stage: 'send',
+      exportId: record._id,
     },
     now,
   );
