@@ -31,6 +31,7 @@
  * - IC needs no correction: the +0.5 shrinkage keeps it finite for a = 0 and E = 0 alike.
  * - An empty table (N = 0) has no figures at all: every measure is null.
  */
+import thresholdsEntity from '../../../schemas/entities/signal-thresholds.json';
 
 export interface TwoByTwo {
   /** Cases with the drug and the event. */
@@ -81,13 +82,17 @@ export interface SignalThresholds {
   ic025: number;
 }
 
-/** The published defaults: Evans 2001 (PRR >= 2, chi2 >= 4, a >= 3), ROR025 > 1, IC025 > 0. */
+/**
+ * The published defaults: Evans 2001 (PRR >= 2, chi2 >= 4, a >= 3), ROR025 > 1, IC025 > 0, as the
+ * tenant setting declares them (schemas/entities/signal-thresholds.json `default`s), so the form a
+ * tenant administrator edits and the screening here start from one declaration.
+ */
 export const DEFAULT_SIGNAL_THRESHOLDS: Readonly<SignalThresholds> = Object.freeze({
-  minCases: 3,
-  prr: 2,
-  chi2: 4,
-  rorLower: 1,
-  ic025: 0,
+  minCases: thresholdsEntity.properties.minCases.default,
+  prr: thresholdsEntity.properties.prr.default,
+  chi2: thresholdsEntity.properties.chi2.default,
+  rorLower: thresholdsEntity.properties.rorLower.default,
+  ic025: thresholdsEntity.properties.ic025.default,
 });
 
 export interface SignalFlags {

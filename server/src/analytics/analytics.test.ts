@@ -1,9 +1,17 @@
 /**
  * /api/analytics on the case rig: the declared statistics and pivots against a brute-force count
  * over 1,000 random case documents for 200 random filter combinations; invalid, deleted and
- * other projects' cases stay out; a blinded reader's statistics by product show no study drug.
+ * other projects' cases stay out; a blinded reader's statistics by product show no study drug; the
+ * signal table flags by the caller's tenant's thresholds.
  */
-import { countSignalPairs, SIGNAL_FIGURES, signalTable } from '@pv/engine';
+import {
+  countSignalPairs,
+  DEFAULT_SIGNAL_THRESHOLDS,
+  SIGNAL_FIGURES,
+  signalFlags,
+  signalTable,
+} from '@pv/engine';
+import type { SignalThresholds } from '@pv/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCasesModule } from '../cases';
 import {
@@ -384,5 +392,64 @@ describe('analytics', () => {
       filters: { product: ['Aspirin'] },
     });
     expect(product.body.data.rows.every((r: { cases?: unknown }) => r.cases === undefined)).toBe(true);
+  });
+
+  it("flags signals by the caller's tenant's thresholds; another tenant keeps its own", async () => {
+    // Tenant t2: the same cases in its own project t2p (ids are unique across tenants), where entry works too.
+    const t2 = rig.store.tenant('t2', { userId: 'system:test' });
+    await t2.collection<Record<string, unknown>>('projects').insertOne({ ...demoProject('t2p') });
+    await t2
+      .collection('projectMembers')
+      .insertOne({ projectId: 't2p', userId: 'entry', roleIds: [], permissionKeys: [] });
+    await t2
+      .collection('cases')
+      .insertMany(
+        docs.map((d) => ({ ...d, _id: `t2-${d._id}`, report: { ...d.report, studyProjectId: 't2p' } })),
+      );
+    type Row = Parameters<typeof signalFlags>[1] & { drug: string; event: string; a: number; flags: unknown };
+    const signals = async (tenant: string) => {
+      const answer = await rig.as('entry', tenant).call('POST', '/analytics/signals', { by: 'pt' });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data as { thresholds: SignalThresholds; rows: Row[] };
+    };
+    const flaggedBy = (rows: Row[], thresholds: SignalThresholds) =>
+      rows.map((r) => signalFlags(r.a, r, thresholds));
+    const flagged = (rows: Row[]) => rows.filter((r) => JSON.stringify(r.flags).includes('true')).length;
+
+    const before = await signals('t1');
+    const read = await rig.as('entry').call('GET', '/analytics/thresholds');
+    expect(read.body.data).toEqual({ ...DEFAULT_SIGNAL_THRESHOLDS, rev: null });
+    expect(before.thresholds).toEqual(DEFAULT_SIGNAL_THRESHOLDS);
+    expect(before.rows.map((r) => r.flags)).toEqual(flaggedBy(before.rows, DEFAULT_SIGNAL_THRESHOLDS));
+
+    const looser = { minCases: 1, prr: 1, chi2: 0, rorLower: 0.5, ic025: -1 };
+    const saved = await rig.as('entry').call('PUT', '/analytics/thresholds', { ...looser, rev: null });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const after = await signals('t1');
+    expect(after.thresholds).toEqual(looser);
+    expect(after.rows.map((r) => r.flags)).toEqual(flaggedBy(after.rows, looser));
+    expect(flagged(after.rows)).toBeGreaterThan(flagged(before.rows));
+
+    const other = await signals('t2');
+    expect(other.thresholds).toEqual(DEFAULT_SIGNAL_THRESHOLDS);
+    expect(other.rows.map((r) => r.flags)).toEqual(flaggedBy(other.rows, DEFAULT_SIGNAL_THRESHOLDS));
+
+    // A save naming no revision after one exists, a stale revision, a bad value: refused, nothing changed.
+    const again = await rig
+      .as('entry')
+      .call('PUT', '/analytics/thresholds', { ...looser, prr: 3, rev: null });
+    expect(again.status).toBe(409);
+    const stale = await rig
+      .as('entry')
+      .call('PUT', '/analytics/thresholds', { ...looser, prr: 3, rev: saved.body.data.rev - 1 });
+    expect(stale.status).toBe(409);
+    const bad = await rig
+      .as('entry')
+      .call('PUT', '/analytics/thresholds', { ...looser, prr: -1, rev: saved.body.data.rev }, 'cn');
+    expect(bad.status).toBe(400);
+    expect((await rig.as('entry').call('GET', '/analytics/thresholds')).body.data).toEqual({
+      ...looser,
+      rev: saved.body.data.rev,
+    });
   });
 });

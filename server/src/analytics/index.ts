@@ -11,6 +11,7 @@ export {
   runStatistic,
 } from './service';
 export { runEventTree } from './events';
+export { signalThresholds } from './thresholds';
 export type { EventTreeAnswer, TreeNode } from './events';
 export type {
   AnalyticsAnswer,
@@ -23,9 +24,11 @@ export type {
 
 import { defineModule } from '../http';
 import { analyticsRoutes } from './routes';
+import { analyticsCollections } from './thresholds';
 
 export const analyticsModule = defineModule({
   name: 'analytics',
   dependsOn: ['cases', 'dictionaries', 'unblinding'],
+  collections: analyticsCollections,
   routes: analyticsRoutes,
 });

@@ -3,6 +3,8 @@
  * caller's projects holding the page's permission (service.ts); a project named in the filters
  * outside them is refused.
  */
+import type { SignalThresholds } from '@pv/engine';
+import { loadEntity, pickBody } from '../entities';
 import { callerOf } from '../http';
 import type { JsonSchema, ModuleDeps, ModuleRouter } from '../http';
 import { runEventTree } from './events';
@@ -16,6 +18,10 @@ import {
   statisticDeclarations,
 } from './service';
 import type { AnalyticsQuery } from './service';
+import { saveSignalThresholds, signalThresholds, THRESHOLD_FIELDS } from './thresholds';
+
+/** The tenant configuration page (SPEC 2, /authoritymanagement/sysTenantConfig) and its edit button. */
+const TENANT_CONFIG = 'authoritymanagement:sysTenantConfig';
 
 const words = (max: number): JsonSchema => ({
   type: 'array',
@@ -104,7 +110,7 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       method: 'post',
       path: '/signals',
       summary:
-        "The signal table: each suspect drug x PT (or SOC) pair's a, b, c, d counted per case in the store over the caller's projects, with PRR and chi-square, ROR with its 95% interval, IC with IC025 and the flags by the published thresholds (Evans 2001, ROR025 > 1, IC025 > 0)",
+        "The signal table: each suspect drug x PT (or SOC) pair's a, b, c, d counted per case in the store over the caller's projects, with PRR and chi-square, ROR with its 95% interval, IC with IC025 and the flags by the tenant's thresholds (GET /analytics/thresholds; by default the published ones: Evans 2001, ROR025 > 1, IC025 > 0)",
       permission: PERMISSIONS.eventLevel,
       body: {
         type: 'object',
@@ -117,6 +123,32 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       },
     },
     async (c, { body }) => runSignals(callerOf(c), body.by ?? 'pt', body, body.minCases ?? 1),
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/thresholds',
+      summary:
+        "The caller's tenant's signal thresholds (schemas/entities/signal-thresholds.json; the declared defaults until saved) and the revision a save names (null: never saved)",
+      permission: TENANT_CONFIG,
+    },
+    async (c) => signalThresholds(callerOf(c)),
+  );
+
+  router.route<SignalThresholds & { rev: number | null }>(
+    {
+      method: 'put',
+      path: '/thresholds',
+      summary:
+        "Set the tenant's signal thresholds (every field required); rev is the one GET answered (null the first time), a stale one is refused (409)",
+      permission: `${TENANT_CONFIG}:edit`,
+      body: pickBody(loadEntity('signal-thresholds'), THRESHOLD_FIELDS, {
+        extra: { rev: { type: ['integer', 'null'] } },
+        required: [...THRESHOLD_FIELDS, 'rev'],
+      }),
+    },
+    async (c, { body }) => saveSignalThresholds(callerOf(c), body),
   );
 
   router.route<AnalyticsQuery>(

@@ -8,14 +8,15 @@
  * reader without the unblinded view in every project counted, and the product filter then matches
  * only drugs that are not blinded.
  */
-import { codelists, DEFAULT_SIGNAL_THRESHOLDS, disproportionality, signalFlags } from '@pv/engine';
-import type { Disproportionality, SignalFlags } from '@pv/engine';
+import { codelists, disproportionality, signalFlags } from '@pv/engine';
+import type { Disproportionality, SignalFlags, SignalThresholds } from '@pv/engine';
 import { listScope, C as caseCollections } from '../cases';
 import type { Caller } from '../http';
 import { errors } from '../http';
 import type { Filter, GroupCount, GroupDimension, GroupScalar } from '../store';
 import { mayUnblind } from '../unblinding';
 import { queryLink, rowLink } from './drill';
+import { signalThresholds } from './thresholds';
 import type { CaseListLink } from './drill';
 import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
 import type { DimensionDeclaration, Labels, StatisticDeclaration } from './declarations';
@@ -344,13 +345,15 @@ export interface SignalAnswer {
   blinded: boolean;
   /** N: the cases with a suspect drug and a coded event (each once). */
   cases: number;
+  /** The caller's tenant's thresholds the flags were set by. */
+  thresholds: SignalThresholds;
   rows: SignalRow[];
 }
 
 /**
  * The signal table: every suspect drug (G.k.2.2 as stored, roles 1 and 3) x event (the stored PT or
  * SOC code) pair's 2x2 table, counted per case by the store, with PRR/chi-square, ROR and IC
- * (engine disproportionality) and the flags by the published thresholds. The cases are those the
+ * (engine disproportionality) and the flags by the caller's tenant's thresholds. The cases are those the
  * statistics count (caller's projects, valid, the filters); a blinded reader's study drugs count
  * together as BLINDED. Unlike the CLI's engine counter, drug names are taken as stored (not folded).
  */
@@ -361,7 +364,9 @@ export async function runSignals(
   minCases = 1,
 ): Promise<SignalAnswer> {
   const projects = await projectScope(caller, PERMISSIONS.eventLevel, query.filters?.projectIds);
-  if (projects !== null && projects.length === 0) return { by, blinded: true, cases: 0, rows: [] };
+  const { rev: _rev, ...thresholds } = await signalThresholds(caller);
+  if (projects !== null && projects.length === 0)
+    return { by, blinded: true, cases: 0, thresholds, rows: [] };
   const blinded = await isBlinded(caller, projects);
   const filter = caseFilter(query, projects, blinded);
   const drug = groupDimension(dimensionById.get('product')!, blinded);
@@ -397,8 +402,8 @@ export async function runSignals(
         c,
         d: n - a - b - c,
         ...figures,
-        flags: signalFlags(a, figures, DEFAULT_SIGNAL_THRESHOLDS),
+        flags: signalFlags(a, figures, thresholds),
       };
     });
-  return { by, blinded, cases: n, rows };
+  return { by, blinded, cases: n, thresholds, rows };
 }

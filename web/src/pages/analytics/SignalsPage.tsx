@@ -1,7 +1,8 @@
 /**
  * Signals (/pooledanalysis/eventLevel): the signal table - each suspect drug x PT (or SOC) pair's
  * 2x2 counts a, b, c, d with PRR and chi-square, ROR with its 95% interval, IC with IC025, and the
- * flags by the published thresholds (PRR >= 2, chi-square >= 4, a >= 3; ROR025 > 1; IC025 > 0),
+ * flags by the tenant's thresholds (tenant settings; by default PRR >= 2, chi-square >= 4, a >= 3;
+ * ROR025 > 1; IC025 > 0), shown above the table,
  * sortable, under the statistics' filters; exported as Excel. Above it the MedDRA tree (EventTree).
  * The time-to-onset distribution of the event-level screen is not built.
  */
@@ -124,7 +125,9 @@ export default function SignalsPage() {
           {t('analytics.exportExcel')}
         </Button>
       </div>
-      <Body1>{t('analytics.signalThresholds')}</Body1>
+      <Body1 data-testid="signals-thresholds">
+        {answer ? t('analytics.signalThresholds', { ...answer.thresholds }) : ''}
+      </Body1>
       <DataTable
         id="analytics-signals"
         ariaLabel={t('analytics.signalsTitle')}

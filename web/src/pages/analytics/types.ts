@@ -77,6 +77,8 @@ export interface SignalAnswer {
   by: 'pt' | 'soc';
   blinded: boolean;
   cases: number;
+  /** The caller's tenant's thresholds the flags were set by (tenant settings). */
+  thresholds: { minCases: number; prr: number; chi2: number; rorLower: number; ic025: number };
   rows: SignalRow[];
 }
 
