@@ -28,7 +28,12 @@ const collections: CollectionDefinition[] = [
     name: EXPORTS,
     scope: 'tenant',
     audited: true,
-    indexes: [{ fields: { exportedAt: -1 } }, { fields: { batchId: 1 }, unique: true }],
+    // caseIds: a receiver's earlier transmissions of a case (pre-send R0101, presend.ts).
+    indexes: [
+      { fields: { exportedAt: -1 } },
+      { fields: { batchId: 1 }, unique: true },
+      { fields: { caseIds: 1 } },
+    ],
   },
   {
     name: PRESEND_CHECKS,
