@@ -118,7 +118,7 @@ const MAX_PREFIX_TRIGRAMS = 300;
  * up to `drive` of one substring index's matches in index order (driveCount) when the other
  * conditions hold at least `broad` rows (else most matches would fail them). A count on side-table
  * conditions alone probes each row of the other conditions when the first `count` rows predict the
- * limit within `probe` rows (walkCount). Integers (written
+ * limit within `probe` rows (probeCount). Integers (written
  * into the SQL); text-index.test.ts lowers them for a while to reach the set after a walk.
  */
 export const WALK_ROWS = { page: 1000, count: 1500, drive: 1500, broad: 20_000, probe: 40_000 };
@@ -886,6 +886,7 @@ export class EmbeddedDriver implements Driver {
   ): number | undefined {
     const index = this.coveringIndex(info, walk.rest.sql);
     const from = index ? `"${info.table}" t INDEXED BY "${index}"` : `"${info.table}" t`;
+    if (walk.probe && !walk.drive) return this.probeCount(from, walk.rest, walk.probe, limit);
     const first = `SELECT t.rowid AS r FROM ${from} WHERE ${walk.rest.sql} LIMIT ${WALK_ROWS.count}`;
     const n = this.state
       .stmt<unknown[], { n: number }>(
@@ -895,21 +896,36 @@ export class EmbeddedDriver implements Driver {
     if (n === limit) return n;
     const restRows = this.countUpTo(info, walk.rest, Math.max(WALK_ROWS.count, WALK_ROWS.broad));
     if (restRows < WALK_ROWS.count) return n;
-    const driven =
-      walk.drive && restRows >= WALK_ROWS.broad ? this.driveCount(info, walk, walk.drive, limit) : undefined;
-    if (driven !== undefined) return driven;
-    // Side-table conditions the first rows held often enough to reach the limit within
-    // WALK_ROWS.probe rows: each row probes the side table, stopping at the limit, where the set of
-    // every matching id (60,000 queries naming C.1.5) took 60-100 ms to build. A rarer value's set
-    // is small, and SQLite drives the count from it.
-    if (walk.probe && n > 0 && (limit * WALK_ROWS.count) / n <= WALK_ROWS.probe) {
-      return this.state
+    return walk.drive && restRows >= WALK_ROWS.broad
+      ? this.driveCount(info, walk, walk.drive, limit)
+      : undefined;
+  }
+
+  /**
+   * A capped count of side-table conditions (`probe`, scalar probes of the row at hand) over the
+   * rows of the other conditions (`rest`) in index order: the first WALK_ROWS.count rows probed one
+   * by one; when they hold too few matches but predict the limit within WALK_ROWS.probe rows, the
+   * walk goes on from there, stopping at the limit. The set of every matching id (60,000 queries
+   * naming C.1.5) took 60-100 ms to build; a rarer value's set is small (undefined: it answers).
+   */
+  private probeCount(from: string, rest: SqlPart, probe: SqlPart, limit: number): number | undefined {
+    const walked = `SELECT t._id FROM ${from} WHERE ${rest.sql}`;
+    const first = this.state
+      .stmt<unknown[], { rows: number; n: number }>(
+        `SELECT COUNT(*) AS rows, TOTAL(${probe.sql}) AS n FROM (${walked} LIMIT ${WALK_ROWS.count}) t`,
+      )
+      .get(...probe.params, ...rest.params)!;
+    const n = Math.min(first.n, limit);
+    if (n === limit || first.rows < WALK_ROWS.count) return n;
+    if (n === 0 || (limit * WALK_ROWS.count) / n > WALK_ROWS.probe) return undefined;
+    return (
+      n +
+      this.state
         .stmt<unknown[], { n: number }>(
-          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE (${walk.rest.sql}) AND ${walk.probe.sql} LIMIT ${limit})`,
+          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM (${walked} LIMIT -1 OFFSET ${WALK_ROWS.count}) t WHERE ${probe.sql} LIMIT ${limit - n})`,
         )
-        .get(...walk.rest.params, ...walk.probe.params)!.n;
-    }
-    return undefined;
+        .get(...rest.params, ...probe.params)!.n
+    );
   }
 
   /**
