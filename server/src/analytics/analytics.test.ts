@@ -12,8 +12,14 @@ import {
   signalTable,
 } from '@pv/engine';
 import type { SignalThresholds } from '@pv/engine';
+import mammoth from 'mammoth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCasesModule } from '../cases';
+import { downloadsModule } from '../downloads';
+import { openFileStore } from '../files';
+import { JobRunner } from '../jobs';
+import { closePrinter } from '../reports';
+import { readPdf, squash } from '../reports/testing';
 import {
   DEMO_MEDDRA_VERSION,
   demoDictionaryFiles,
@@ -40,10 +46,18 @@ const rig = await caseRig({
     reportCodesModule,
     createUnblindingModule(),
     dictionariesModule,
+    downloadsModule,
     analyticsModule,
   ],
 });
-afterAll(() => rig.close());
+const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
+rig.platform.deps.files = files;
+const runner = new JobRunner(rig.platform.deps, rig.platform.jobDefinitions, { owner: 'test' });
+afterAll(async () => {
+  await closePrinter();
+  await files.close();
+  await rig.close();
+});
 
 const handle = rig.store.tenant('t1', { userId: 'system:test' });
 await handle
@@ -452,4 +466,54 @@ describe('analytics', () => {
       rev: saved.body.data.rev,
     });
   });
+
+  it('exports a statistic as Word and PDF download tasks: title, filters and table', async () => {
+    const filters = { country: ['CN'] };
+    const shown = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'byReportType', filters });
+    const tasks: Record<string, string> = {};
+    for (const format of ['docx', 'pdf'] as const) {
+      const started = await rig
+        .as('entry')
+        .call('POST', '/analytics/statistic/export', { statisticId: 'byReportType', filters, format }, 'cn');
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      tasks[format] = started.body.data.taskId;
+    }
+    const refused = await rig.as('entry').call('POST', '/analytics/statistic/export', {
+      statisticId: 'byReportType',
+      format: 'pdf',
+      filters: { projectIds: ['p3'] },
+    });
+    expect(refused.status).toBe(403);
+    await runner.tick();
+    await runner.idle();
+    const file = async (taskId: string) => {
+      const res = await rig.platform.app.request(`/api/downloads/tasks/${taskId}/file`, {
+        headers: { authorization: 'Bearer t1:entry' },
+      });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const word = (await mammoth.extractRawText({ buffer: await file(tasks.docx!) })).value;
+    const pdf = squash((await readPdf(new Uint8Array(await file(tasks.pdf!)))).pages.join(''));
+    const rows = shown.body.data.rows as { labels: { reportType: string }; count: number }[];
+    expect(rows.length).toBeGreaterThan(1);
+    for (const text of [squash(word), pdf]) {
+      expect(text).toContain(squash(shown.body.data.labels.zh));
+      expect(text).toContain(squash(`共 ${shown.body.data.total} 例`));
+      expect(text).toContain('CN');
+    }
+    // The rows in the caller's language with their counts, in the Word table's order.
+    const zhRows = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'byReportType', filters }, 'cn');
+    expect(squash(word)).toContain(
+      squash(
+        zhRows.body.data.rows
+          .map((r: { labels: { reportType: string }; count: number }) => `${r.labels.reportType}${r.count}`)
+          .join(''),
+      ),
+    );
+  }, 120_000);
 });

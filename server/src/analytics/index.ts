@@ -24,11 +24,13 @@ export type {
 
 import { defineModule } from '../http';
 import { analyticsRoutes } from './routes';
+import { statisticExportJobs } from './export';
 import { analyticsCollections } from './thresholds';
 
 export const analyticsModule = defineModule({
   name: 'analytics',
-  dependsOn: ['cases', 'dictionaries', 'unblinding'],
+  dependsOn: ['cases', 'dictionaries', 'downloads', 'reports', 'unblinding'],
   collections: analyticsCollections,
   routes: analyticsRoutes,
+  jobs: statisticExportJobs,
 });

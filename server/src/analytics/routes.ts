@@ -4,6 +4,7 @@
  * outside them is refused.
  */
 import type { SignalThresholds } from '@pv/engine';
+import { taskViewSchema } from '../downloads';
 import { loadEntity, pickBody } from '../entities';
 import { callerOf } from '../http';
 import type { JsonSchema, ModuleDeps, ModuleRouter } from '../http';
@@ -18,6 +19,7 @@ import {
   statisticDeclarations,
 } from './service';
 import type { AnalyticsQuery } from './service';
+import { EXPORT_PERMISSION, startStatisticExport } from './export';
 import { saveSignalThresholds, signalThresholds, THRESHOLD_FIELDS } from './thresholds';
 
 /** The tenant configuration page (SPEC 2, /authoritymanagement/sysTenantConfig) and its edit button. */
@@ -77,6 +79,28 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       },
     },
     async (c, { body }) => runStatistic(callerOf(c), body.statisticId, body),
+  );
+
+  router.route<AnalyticsQuery & { statisticId: string; format: 'docx' | 'pdf' }>(
+    {
+      method: 'post',
+      path: '/statistic/export',
+      summary:
+        'Starts a download task: one declared statistic as Word (docx) or PDF - its title, the filters chosen and its table - counted when the task runs, as the requester',
+      permission: EXPORT_PERMISSION,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['statisticId', 'format'],
+        properties: {
+          statisticId: { enum: STATISTICS.map((s) => s.id) },
+          format: { enum: ['docx', 'pdf'] },
+          ...queryProperties,
+        },
+      },
+      response: taskViewSchema,
+    },
+    async (c, { body }) => startStatisticExport(callerOf(c), deps, body),
   );
 
   router.route<AnalyticsQuery & { dimensions: string[] }>(
