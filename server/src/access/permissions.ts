@@ -11,7 +11,7 @@
 import type { Caller } from '../http';
 import type { AuthorizationContext, AuthorizationScope, Principal } from '../http';
 import type { ModuleDeps } from '../http';
-import type { Store } from '../store';
+import type { Store, WriteCounter } from '../store';
 import { errors, KeptTable } from '../http';
 import { C } from '../auth';
 import type { Account, User } from '../auth';
@@ -75,13 +75,18 @@ interface KeptGrants {
   generation: number;
   at: number;
 }
-/** Per store: the tenant, the user, then the project ('' for none). */
-const kept = new WeakMap<Store, KeptTable<Map<string, KeptGrants>>>();
+/** Per store: the kept grants by tenant, user, then project ('' for none); the sources' write count. */
+interface StoreGrants {
+  table: KeptTable<Map<string, KeptGrants>>;
+  sources: WriteCounter;
+}
+const kept = new WeakMap<Store, StoreGrants>();
 
-function sourceGeneration(store: Store): number {
-  let sum = 0;
-  for (const name of GRANT_SOURCES) sum += store.writeGeneration(name);
-  return sum;
+function keptOf(store: Store): StoreGrants {
+  let perStore = kept.get(store);
+  if (!perStore)
+    kept.set(store, (perStore = { table: new KeptTable(), sources: store.writeCounter(GRANT_SOURCES) }));
+  return perStore;
 }
 
 /** An operator's grants never answer for a tenant user of the same ids. */
@@ -93,12 +98,11 @@ const tenantKey = (principal: Principal): string =>
  * what lets `authorize` answer without an await.
  */
 function currentGrants(deps: ModuleDeps, principal: Principal, projectId: string | null): Grants | null {
-  const hit = kept
-    .get(deps.store)
-    ?.get(tenantKey(principal), principal.userId)
-    ?.get(projectId ?? '');
+  const perStore = kept.get(deps.store);
+  if (!perStore) return null;
+  const hit = perStore.table.get(tenantKey(principal), principal.userId)?.get(projectId ?? '');
   if (!hit?.value) return null;
-  return hit.generation === sourceGeneration(deps.store) && performance.now() - hit.at < GRANTS_CACHE_MS
+  return hit.generation === perStore.sources.count && performance.now() - hit.at < GRANTS_CACHE_MS
     ? hit.value
     : null;
 }
@@ -109,15 +113,13 @@ function currentGrants(deps: ModuleDeps, principal: Principal, projectId: string
  * read); computed otherwise.
  */
 export function grantsOf(deps: ModuleDeps, principal: Principal, projectId: string | null): Promise<Grants> {
-  const store = deps.store;
-  let perStore = kept.get(store);
-  if (!perStore) kept.set(store, (perStore = new KeptTable()));
+  const { table, sources } = keptOf(deps.store);
   const tenant = tenantKey(principal);
-  let perUser = perStore.get(tenant, principal.userId);
-  if (!perUser) perStore.set(tenant, principal.userId, (perUser = new Map()));
+  let perUser = table.get(tenant, principal.userId);
+  if (!perUser) table.set(tenant, principal.userId, (perUser = new Map()));
   const key = projectId ?? '';
   // Read before the sources are: a write landing meanwhile leaves the entry stale, and unused.
-  const generation = sourceGeneration(store);
+  const generation = sources.count;
   const now = performance.now();
   const hit = perUser.get(key);
   if (hit && hit.generation === generation && now - hit.at < GRANTS_CACHE_MS) return hit.grants;

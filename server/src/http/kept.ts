@@ -1,10 +1,10 @@
 /**
  * Answers kept across requests while this process wrote none of the collections they are read
- * from (Store.writeGeneration), for at most KEPT_ANSWER_MS of real time (writes by other server
+ * from (Store.writeCounter), for at most KEPT_ANSWER_MS of real time (writes by other server
  * instances): an object's project scope, a file's owners, a user's project memberships. A write
  * in this process drops the kept answer at once; a kept answer is returned without a promise.
  */
-import type { Store } from '../store';
+import type { Store, WriteCounter } from '../store';
 
 /** Kept answers expire after this long (real time): writes by other server instances. */
 export const KEPT_ANSWER_MS = 2000;
@@ -49,18 +49,19 @@ export class KeptTable<V> {
 
 /** One kind of kept answer (its own keys: the tenant, then the object's id), per store. */
 export function answerKeeper<T>(collections: readonly string[]) {
-  const perStore = new WeakMap<object, KeptTable<Kept<T>>>();
+  const perStore = new WeakMap<object, { kept: KeptTable<Kept<T>>; writes: WriteCounter }>();
   return (
-    store: Pick<Store, 'writeGeneration'>,
+    store: Pick<Store, 'writeCounter'>,
     tenantId: string,
     id: string,
     compute: () => Promise<T>,
   ): T | Promise<T> => {
-    let kept = perStore.get(store);
-    if (!kept) perStore.set(store, (kept = new KeptTable()));
+    let entry = perStore.get(store);
+    if (!entry)
+      perStore.set(store, (entry = { kept: new KeptTable(), writes: store.writeCounter(collections) }));
+    const kept = entry.kept;
     // Read before the answer is: a write landing meanwhile leaves the kept answer unused.
-    let generation = 0;
-    for (const name of collections) generation += store.writeGeneration(name);
+    const generation = entry.writes.count;
     const now = performance.now();
     const hit = kept.get(tenantId, id);
     if (hit && hit.generation === generation && now - hit.at < KEPT_ANSWER_MS) return hit.value;

@@ -91,7 +91,7 @@ export interface ObjectResolver {
   notFound: string;
   /**
    * The collections `scopeOf` reads: when given, the route layer keeps its answers while this
-   * process wrote none of them (Store.writeGeneration), for at most SCOPE_CACHE_MS, so a route
+   * process wrote none of them (Store.writeCounter), for at most SCOPE_CACHE_MS, so a route
    * naming an object costs no store read per request.
    */
   collections?: readonly string[];

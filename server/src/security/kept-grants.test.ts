@@ -1,7 +1,7 @@
 /**
  * Permissions and object scopes are kept across requests (the auth bench's target, issue 13), but
  * a change in this process counts on the very next request: a kept answer is used only while the
- * collections it was read from have had no write (Store.writeGeneration).
+ * collections it was read from have had no write (Store.writeGeneration, Store.writeCounter).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { C } from '../auth';
@@ -50,11 +50,19 @@ describe('kept permissions', () => {
     const store = f.platform.deps.store;
     const before = store.writeGeneration(C.roles);
     const other = store.writeGeneration(C.users);
+    // One counter for a set of collections (the same whatever their order), bumped by a write to any.
+    const rolesOrUsers = store.writeCounter([C.roles, C.users]);
+    expect(store.writeCounter([C.users, C.roles])).toBe(rolesOrUsers);
+    const usersOnly = store.writeCounter([C.users]);
+    const counted = rolesOrUsers.count;
+    const usersCounted = usersOnly.count;
     const handle = store.tenant('t-kept', { userId: 'system:test' });
     await handle
       .collection(C.roles)
       .insertOne({ name: 'x', type: 'business', identifier: 'x', permissions: [] });
     expect(store.writeGeneration(C.roles)).toBeGreaterThan(before);
     expect(store.writeGeneration(C.users)).toBe(other);
+    expect(rolesOrUsers.count).toBeGreaterThan(counted);
+    expect(usersOnly.count).toBe(usersCounted);
   });
 });

@@ -32,6 +32,7 @@ import type {
   StoredDoc,
   TenantHandle,
   Update,
+  WriteCounter,
   WriteOptions,
 } from './port';
 
@@ -128,6 +129,9 @@ interface Scope {
 export class CoreStore implements Store, StoreAdmin {
   private readonly definitions = new Map<string, CollectionDefinition>();
   private readonly generations = new Map<string, number>();
+  /** writeCounter's counters: by their collections' joined names, and by each collection. */
+  private readonly counters = new Map<string, { count: number }>();
+  private readonly countersOf = new Map<string, { count: number }[]>();
 
   /** `clock` stamps createdAt, updatedAt and audit entries (the platform's clock; tests pass theirs). */
   constructor(
@@ -191,9 +195,27 @@ export class CoreStore implements Store, StoreAdmin {
     return this.generations.get(collection) ?? 0;
   }
 
-  /** Counts a write to the collection (writeGeneration), before and after it lands. */
+  writeCounter(collections: readonly string[]): WriteCounter {
+    const names = [...new Set(collections)].sort();
+    const key = names.join('\n');
+    let counter = this.counters.get(key);
+    if (!counter) {
+      counter = { count: 0 };
+      this.counters.set(key, counter);
+      for (const name of names) {
+        let list = this.countersOf.get(name);
+        if (!list) this.countersOf.set(name, (list = []));
+        list.push(counter);
+      }
+    }
+    return counter;
+  }
+
+  /** Counts a write to the collection (writeGeneration, writeCounter), before and after it lands. */
   noteWrite(collection: string): void {
     this.generations.set(collection, this.writeGeneration(collection) + 1);
+    const counters = this.countersOf.get(collection);
+    if (counters) for (const counter of counters) counter.count++;
   }
 
   tenant(tenantId: string, actor: Actor): TenantHandle {

@@ -40,6 +40,7 @@ export type {
   StoredDoc,
   TenantHandle,
   Update,
+  WriteCounter,
 } from './port';
 
 import type { Connection } from 'mongoose';

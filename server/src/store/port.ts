@@ -143,6 +143,11 @@ export interface PlatformHandle extends Handle {
   readonly actor: Actor;
 }
 
+/** Bumped by every write this process makes to one of its collections (Store.writeCounter). */
+export interface WriteCounter {
+  readonly count: number;
+}
+
 export interface Store {
   readonly backend: 'embedded' | 'mongodb';
   /** What the server offers (transactions, aggregation stages), asked when the store opened. */
@@ -157,6 +162,12 @@ export interface Store {
    * Writes by other processes are not counted (such caches also expire).
    */
   writeGeneration(collection: string): number;
+  /**
+   * One count of this process's writes to any of the collections (as writeGeneration, summed):
+   * read once per lookup instead of one writeGeneration per collection. The same counter for the
+   * same set of collections.
+   */
+  writeCounter(collections: readonly string[]): WriteCounter;
   close(): Promise<void>;
 }
 

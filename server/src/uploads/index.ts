@@ -53,9 +53,20 @@ function filesOf(caller: Caller, deps: ModuleDeps): TenantFiles {
   return deps.files.forTenant(caller.tenant);
 }
 
-function view(info: FileInfo) {
-  const { tenantId: _tenantId, owners: _owners, ownersRecorded: _recorded, ...rest } = info;
-  return rest;
+type FileView = Omit<FileInfo, 'tenantId' | 'owners' | 'ownersRecorded'>;
+/**
+ * Per record: a kept record (keptFile) is answered many times, and the rest copy costs more than
+ * the rest of a kept read's owner check.
+ */
+const views = new WeakMap<FileInfo, Readonly<FileView>>();
+
+function view(info: FileInfo): Readonly<FileView> {
+  let shown = views.get(info);
+  if (!shown) {
+    const { tenantId: _tenantId, owners: _owners, ownersRecorded: _recorded, ...rest } = info;
+    views.set(info, (shown = Object.freeze(rest)));
+  }
+  return shown;
 }
 
 const askerOf = (caller: Caller, admin: boolean): FileCaller => ({
