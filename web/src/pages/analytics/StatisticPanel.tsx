@@ -1,6 +1,7 @@
 /**
  * One statistic: its chart (chart.js) with the data table under it (each value, its count and its
- * share of the cases counted, then the total), and the export of both as PNG and Excel.
+ * share of the cases counted, then the total), and the export of both as PNG and Excel (in the
+ * browser) and, for a declared statistic, Word and PDF (download tasks built by the server).
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -19,14 +20,16 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
+import { api } from '../../app/api';
 import { notify } from '../../app/notify';
+import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CellLink, DataTable } from '../../renderers/table/DataTable';
 import type { DataColumn } from '../../renderers/table/DataTable';
 import { exportExcel, exportPng } from './exporting';
 import type { ExportTable } from './exporting';
 import { casesHref } from './types';
-import type { AnalyticsAnswer, AnalyticsRow } from './types';
+import type { AnalyticsAnswer, AnalyticsQuery, AnalyticsRow } from './types';
 
 Chart.register(
   LineController,
@@ -63,11 +66,21 @@ export function rowLabel(answer: AnalyticsAnswer, row: AnalyticsRow): string {
   return answer.dimensions.map((d) => row.labels[d.id] ?? '').join(' / ');
 }
 
-export function StatisticPanel({ answer, testId }: { answer: AnalyticsAnswer; testId: string }) {
+export function StatisticPanel({
+  answer,
+  testId,
+  exportQuery,
+}: {
+  answer: AnalyticsAnswer;
+  testId: string;
+  /** A declared statistic's query: Word and PDF are offered, built by the server as download tasks. */
+  exportQuery?: AnalyticsQuery;
+}) {
   const styles = useStyles();
   const { t, pick } = useLanguage();
   const canvas = useRef<HTMLCanvasElement>(null);
   const navigate = useNavigate();
+  const { info } = useSession();
   const title = pick(answer.labels);
   const percent = (n: number) => (answer.total ? `${((100 * n) / answer.total).toFixed(1)}%` : '-');
 
@@ -131,6 +144,13 @@ export function StatisticPanel({ answer, testId }: { answer: AnalyticsAnswer; te
 
   const run = (action: () => Promise<void>) =>
     action().catch(() => notify.toast('error', t('analytics.exportFailed')));
+  const mayExport = info?.permissions.includes('pooledanalysis:secondTitle:export') === true;
+  // The request layer shows the server's refusal; the file is fetched from the download tasks.
+  const startExport = (format: 'docx' | 'pdf') =>
+    void api
+      .request('/analytics/statistic/export', { body: { statisticId: answer.id, format, ...exportQuery } })
+      .then(() => notify.toast('success', t('analytics.exportStarted')))
+      .catch(() => undefined);
 
   return (
     <section className={styles.panel} data-testid={testId}>
@@ -150,6 +170,16 @@ export function StatisticPanel({ answer, testId }: { answer: AnalyticsAnswer; te
         >
           {t('analytics.exportExcel')}
         </Button>
+        {exportQuery && mayExport && (
+          <>
+            <Button size="small" data-testid={`${testId}-word`} onClick={() => startExport('docx')}>
+              {t('analytics.exportWord')}
+            </Button>
+            <Button size="small" data-testid={`${testId}-pdf`} onClick={() => startExport('pdf')}>
+              {t('analytics.exportPdf')}
+            </Button>
+          </>
+        )}
       </div>
       <div className={styles.chart}>
         <canvas ref={canvas} role="img" aria-label={title} />

@@ -50,7 +50,12 @@ export default function SummaryPage() {
       ) : (
         <div className={styles.grid}>
           {answers.map((answer) => (
-            <StatisticPanel key={answer.id} answer={answer} testId={`statistic-${answer.id}`} />
+            <StatisticPanel
+              key={answer.id}
+              answer={answer}
+              testId={`statistic-${answer.id}`}
+              exportQuery={query}
+            />
           ))}
         </div>
       )}
