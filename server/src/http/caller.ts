@@ -153,17 +153,17 @@ export function createCaller(parts: CallerParts): Caller {
   return new PartsCaller(parts);
 }
 
-const callers = new WeakMap<object, Caller>();
-
 /**
  * The request's caller (built once per request); the session-invalid error (400001) when the
  * request has none. Route handlers pass it to services.
  */
 export function callerOf(c: Context<AppEnv>): Caller {
-  const ctx = c.get('ctx');
   const principal = requirePrincipal(c);
-  let caller = callers.get(ctx);
+  // On the request's own variables: a WeakMap keyed by the request costs more (ephemeron entries
+  // for the collector) than the rest of building the caller.
+  let caller = c.get('caller') as Caller | undefined;
   if (caller && caller.principal === principal) return caller;
+  const ctx = c.get('ctx');
   caller = createCaller({
     deps: c.get('deps'),
     principal,
@@ -174,6 +174,6 @@ export function callerOf(c: Context<AppEnv>): Caller {
     sysOrgId: ctx.sysOrgId,
     authenticator: c.get('authenticator'),
   });
-  callers.set(ctx, caller);
+  c.set('caller', caller);
   return caller;
 }

@@ -8,6 +8,7 @@ import type { Lang, MessageParams, Translator } from '../i18n';
 import type { TenantHandle } from '../store';
 import type { ModuleDeps } from './module';
 import type { LogLine } from './log';
+import type { Caller } from './caller';
 import { errors } from './errors';
 
 /** The authenticated caller, as the authenticator resolves it from the bearer token. */
@@ -92,6 +93,8 @@ export type AppEnv = {
     log: (line: LogLine) => void;
     /** The envelope code of the response, for the request log. */
     envelopeCode: number;
+    /** The request's caller once callerOf built it (unset before). */
+    caller: Caller;
   };
 };
 
