@@ -16,7 +16,7 @@ async function choose(page: Page, language: 'zh' | 'en') {
   await page.getByTestId(`language-${language}`).click();
 }
 
-test('statistics and cross-tabulation in zh and en; a chart exported as PNG and Excel', async ({
+test('statistics and cross-tabulation in zh and en; a chart exported as PNG and Excel, Word started as a task', async ({
   page,
   baseUrl,
   serverOutput,
@@ -52,6 +52,9 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG and 
   assert.equal(sheet.getRow(3).getCell(1).value, '研究报告');
   assert.ok(Number(sheet.getRow(3).getCell(2).value) > 0);
   assert.equal(book.model.media.length, 1, 'the chart image is in the workbook');
+  // Word (and PDF) are built by the server as a download task (analytics.test reads the files).
+  await panel.getByTestId('statistic-byReportType-word').click();
+  await page.getByText('已创建下载任务', { exact: false }).first().waitFor();
 
   await choose(page, 'en');
   await panel.getByTestId('statistic-byReportType-table').getByText('Report from study').first().waitFor();
@@ -72,6 +75,8 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG and 
   await page.getByTestId('signals-table').getByText('PRR').first().waitFor();
   await page.locator('[data-testid="signals-cases"]', { hasText: /\d+ cases in all/ }).waitFor();
   await page.getByTestId('signals-table').getByText('XY-101', { exact: false }).first().waitFor();
+  // Flagged by the tenant's thresholds (the demo tenant keeps the declared defaults).
+  await page.getByTestId('signals-thresholds').filter({ hasText: 'PRR ≥ 2 with χ² ≥ 4 and a ≥ 3' }).waitFor();
   // The MedDRA tree above it: SOCs of the demo release, expandable down to HLGT.
   const tree = page.getByTestId('event-tree');
   await tree.getByText(/MedDRA \S+, primary paths; \d+ cases/).waitFor();
