@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileValidator } from './validation';
+import type { JsonSchema } from './validation';
 
 const fileIdParams = {
   type: 'object',
@@ -20,7 +21,7 @@ const bounded = {
   },
 };
 
-const accepted = (schema: object, value: unknown): boolean => {
+const accepted = (schema: JsonSchema, value: unknown): boolean => {
   try {
     compileValidator(schema, 'text')(value);
     return true;
