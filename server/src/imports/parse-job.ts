@@ -82,6 +82,26 @@ export function exceptionOf(deps: Pick<ModuleDeps, 'translator'>, refusal: Refus
   return { entry: refusal.entry, messageKey: refusal.key, params, message: { zh: say('zh'), en: say('en') } };
 }
 
+/** The record is refused: its states say exception and it keeps why (zh and en). */
+async function markRefused(
+  deps: Pick<ModuleDeps, 'translator'>,
+  handle: TenantHandle,
+  recordId: string,
+  refusal: Refusal,
+): Promise<{ outcome: 'exception' }> {
+  await handle.collection<ImportRecord>(IMPORT_RECORDS).updateOne(
+    { _id: recordId },
+    {
+      $set: {
+        parseStatus: 'exception',
+        processingStatus: 'exception',
+        exception: exceptionOf(deps, refusal),
+      },
+    },
+  );
+  return { outcome: 'exception' };
+}
+
 /** The reports of one message, numbered on from `first` (their position in the file). */
 function reportsOf(recordId: string, message: ImportedMessage, first: number): ImportReport[] {
   const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
@@ -123,19 +143,7 @@ export async function parseRecord(
     return { outcome: record.parseStatus, reports: record.reportCount };
   await records.updateOne({ _id: recordId }, { $set: { parseStatus: 'parsing' } });
 
-  const refuse = async (refusal: Refusal) => {
-    await records.updateOne(
-      { _id: recordId },
-      {
-        $set: {
-          parseStatus: 'exception',
-          processingStatus: 'exception',
-          exception: exceptionOf(deps, refusal),
-        },
-      },
-    );
-    return { outcome: 'exception' as const };
-  };
+  const refuse = (refusal: Refusal) => markRefused(deps, handle, recordId, refusal);
 
   if (!deps.files) throw new Error('the file store is not configured');
   await discardReports(handle, recordId);
@@ -279,17 +287,7 @@ async function parseCioms(
   let entry = record.fileName;
   const fail = async (refusal: Refusal) => {
     await discardReports(handle, recordId);
-    await records.updateOne(
-      { _id: recordId },
-      {
-        $set: {
-          parseStatus: 'exception',
-          processingStatus: 'exception',
-          exception: exceptionOf(deps, refusal),
-        },
-      },
-    );
-    return { outcome: 'exception' as const };
+    return markRefused(deps, handle, recordId, refusal);
   };
   try {
     for (const file of ciomsFiles(record.fileName, bytes)) {
