@@ -122,14 +122,14 @@ test('line-listing templates: made of catalogue fields, columns ordered and name
     '报告编号（E2E） (C.1.1)',
     '首选术语（E2E） (/reactions/*/meddraPtName)',
   ].entries()) {
-    // The form opens with the one column a template needs at least.
-    if (i > 0) await form.getByTitle('Add Item').click();
+    // The form opens with the one column a template needs at least; its array buttons speak Chinese.
+    if (i > 0) await form.getByTitle('添加一行').click();
     await form.locator(`#root_fields_${i}_fieldKey`).click();
     await page.getByRole('option', { name: label }).click();
   }
   await form.locator('#root_fields_1_nameEn').fill('PT');
   // The preferred term becomes the first column.
-  await form.getByTitle('Move up').nth(1).click();
+  await form.getByTitle('上移').nth(1).click();
   await screenshot('line-listing-template-form');
   await form.getByTestId('form-save').click();
   await form.waitFor({ state: 'detached' });
