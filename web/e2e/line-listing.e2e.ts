@@ -20,26 +20,30 @@ type Doc = Record<string, unknown>;
 
 /** A completed demo case with a patient, a reaction and a suspect drug: the one the partner re-sends. */
 async function completedCase(page: Page): Promise<{ id: string; reportCode: string; doc: Doc }> {
-  const list = await apiCall<{ items: { id: string }[] }>(page, 'POST', '/cases/search', {
-    page: 1,
-    size: 50,
-  });
-  assert.equal(list.code, 200, list.msg);
-  for (const { id } of list.data.items) {
-    const one = await apiCall<{ document: Doc }>(page, 'GET', `/cases/${id}`);
-    const doc = one.data.document;
-    const state = doc.state as { isCompleted?: boolean; validity?: string };
-    const patient = (doc.patient ?? {}) as Doc;
-    const reaction = ((doc.reactions ?? []) as Doc[])[0];
-    const drug = ((doc.drugs ?? []) as Doc[]).find((d) => d.drugCharacterisation === '1');
-    if (
-      state.isCompleted &&
-      state.validity === 'valid' &&
-      patient.patientsName &&
-      reaction?.startDate &&
-      drug
-    )
-      return { id, reportCode: String((doc.report as Doc).reportCode), doc };
+  // Earlier browser tests add cases on the same server: read on past the first page.
+  for (let pageNumber = 1; pageNumber <= 6; pageNumber++) {
+    const list = await apiCall<{ items: { id: string }[] }>(page, 'POST', '/cases/search', {
+      page: pageNumber,
+      size: 50,
+    });
+    assert.equal(list.code, 200, list.msg);
+    for (const { id } of list.data.items) {
+      const one = await apiCall<{ document: Doc }>(page, 'GET', `/cases/${id}`);
+      const doc = one.data.document;
+      const state = doc.state as { isCompleted?: boolean; validity?: string };
+      const patient = (doc.patient ?? {}) as Doc;
+      const reaction = ((doc.reactions ?? []) as Doc[])[0];
+      const drug = ((doc.drugs ?? []) as Doc[]).find((d) => d.drugCharacterisation === '1');
+      if (
+        state.isCompleted &&
+        state.validity === 'valid' &&
+        patient.patientsName &&
+        reaction?.startDate &&
+        drug
+      )
+        return { id, reportCode: String((doc.report as Doc).reportCode), doc };
+    }
+    if (list.data.items.length < 50) break;
   }
   throw new Error('the demo seed has no completed case with a patient, a reaction and a suspect drug');
 }
