@@ -511,7 +511,10 @@ describe('analytics', () => {
     expect(squash(word)).toContain(
       squash(
         zhRows.body.data.rows
-          .map((r: { labels: { reportType: string }; count: number }) => `${r.labels.reportType}${r.count}`)
+          .map(
+            (r: { labels: { reportType: string }; count: number }) =>
+              `${r.labels.reportType}${r.count}${((100 * r.count) / zhRows.body.data.total).toFixed(1)}%`,
+          )
           .join(''),
       ),
     );

@@ -24,7 +24,7 @@ export type {
 
 import { defineModule } from '../http';
 import { analyticsRoutes } from './routes';
-import { statisticExportJobs } from './export';
+import { analyticsExportJobs } from './export';
 import { analyticsCollections } from './thresholds';
 
 export const analyticsModule = defineModule({
@@ -32,5 +32,5 @@ export const analyticsModule = defineModule({
   dependsOn: ['cases', 'dictionaries', 'downloads', 'reports', 'unblinding'],
   collections: analyticsCollections,
   routes: analyticsRoutes,
-  jobs: statisticExportJobs,
+  jobs: analyticsExportJobs,
 });

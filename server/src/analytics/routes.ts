@@ -19,7 +19,8 @@ import {
   statisticDeclarations,
 } from './service';
 import type { AnalyticsQuery } from './service';
-import { EXPORT_PERMISSION, startStatisticExport } from './export';
+import { exportRoutes } from './export';
+import type { ExportBody } from './export';
 import { saveSignalThresholds, signalThresholds, THRESHOLD_FIELDS } from './thresholds';
 
 /** The tenant configuration page (SPEC 2, /authoritymanagement/sysTenantConfig) and its edit button. */
@@ -81,27 +82,19 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     async (c, { body }) => runStatistic(callerOf(c), body.statisticId, body),
   );
 
-  router.route<AnalyticsQuery & { statisticId: string; format: 'docx' | 'pdf' }>(
-    {
-      method: 'post',
-      path: '/statistic/export',
-      summary:
-        'Starts a download task: one declared statistic as Word (docx) or PDF - its title, the filters chosen and its table - counted when the task runs, as the requester',
-      permission: EXPORT_PERMISSION,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['statisticId', 'format'],
-        properties: {
-          statisticId: { enum: STATISTICS.map((s) => s.id) },
-          format: { enum: ['docx', 'pdf'] },
-          ...queryProperties,
-        },
+  // Excel, Word and PDF of every table and chart: one route per source, declared in export.ts.
+  for (const route of exportRoutes(queryProperties))
+    router.route<ExportBody>(
+      {
+        method: 'post',
+        path: route.path,
+        summary: route.summary,
+        permission: route.permission,
+        body: route.body,
+        response: taskViewSchema,
       },
-      response: taskViewSchema,
-    },
-    async (c, { body }) => startStatisticExport(callerOf(c), deps, body),
-  );
+      async (c, { body }) => route.start(callerOf(c), deps, body),
+    );
 
   router.route<AnalyticsQuery & { dimensions: string[] }>(
     {

@@ -154,6 +154,34 @@ export function createCaller(parts: CallerParts): Caller {
 }
 
 /**
+ * The same caller speaking another language: its permissions, tenant and projects unchanged (a
+ * bilingual export reads each answer in both languages).
+ */
+export function callerInLanguage(caller: Caller, lang: Lang): Caller {
+  if (caller.lang === lang) return caller;
+  return {
+    principal: caller.principal,
+    userId: caller.userId,
+    get tenant() {
+      return caller.tenant;
+    },
+    lang,
+    t: translatorFor(caller.translator, lang),
+    translator: caller.translator,
+    clock: caller.clock,
+    requestId: caller.requestId,
+    projectId: caller.projectId,
+    studyProjectIds: caller.studyProjectIds,
+    sysOrgId: caller.sysOrgId,
+    deps: caller.deps,
+    authorize: (permission, scope) => caller.authorize(permission, scope),
+    authorizeNow: (permission, scope) => caller.authorizeNow(permission, scope),
+    administers: () => caller.administers(),
+    administersNow: () => caller.administersNow(),
+  };
+}
+
+/**
  * The request's caller (built once per request); the session-invalid error (400001) when the
  * request has none. Route handlers pass it to services.
  */

@@ -1,6 +1,6 @@
 /** The HTTP layer's public surface for modules: routing, the request context, the envelope, errors, callers. */
 // The public surface first: other modules read these while this module's routes may still be loading.
-export { callerOf, createCaller } from './caller';
+export { callerInLanguage, callerOf, createCaller } from './caller';
 export type { Caller, CallerAuthenticator, CallerParts } from './caller';
 export { clientAddress, parseTrustedProxies, publicUrlOf } from './client';
 export { andThen, isPromiseLike, requestContext, requirePrincipal, tenantHandle } from './context';

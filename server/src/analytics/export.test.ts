@@ -1,0 +1,257 @@
+/**
+ * Export of pooled analysis (export.ts) on the case rig: the chart image is checked (a PNG by
+ * signature and IHDR, within the size cap: else a translated 400) and lands in the Word, Excel and
+ * PDF files; bilingual files carry zh and en side by side; the cross-tabulation, the signal table
+ * and the event tree come out with their rows, totals, shares and flags as words; each route
+ * refuses a caller without its export permission and a project outside the caller's.
+ */
+import ExcelJS from 'exceljs';
+import { unzipSync } from 'fflate';
+import mammoth from 'mammoth';
+import { chromium } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildSummary, caseRig } from '../cases/testing';
+import { createCasesModule } from '../cases';
+import {
+  DEMO_MEDDRA_VERSION,
+  demoDictionaryFiles,
+  demoMeddraTerms,
+  dictionariesModule,
+  dictionaryService,
+} from '../dictionaries';
+import { downloadsModule } from '../downloads';
+import { openFileStore } from '../files';
+import { JobRunner } from '../jobs';
+import { closePrinter } from '../reports';
+import { readPdf, squash } from '../reports/testing';
+import { reportCodesModule } from '../report-codes';
+import { createUnblindingModule } from '../unblinding';
+import { bilingual, MAX_IMAGE_BYTES } from './export';
+import { analyticsModule } from './index';
+
+const rig = await caseRig({
+  users: [
+    { id: 'entry', name: 'Entry' },
+    { id: 'noexport', name: 'No export', deny: ['pooledanalysis:eventLevel:export'] },
+  ],
+  modules: [
+    createCasesModule(),
+    reportCodesModule,
+    createUnblindingModule(),
+    dictionariesModule,
+    downloadsModule,
+    analyticsModule,
+  ],
+});
+const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
+rig.platform.deps.files = files;
+const runner = new JobRunner(rig.platform.deps, rig.platform.jobDefinitions, { owner: 'test' });
+
+// A real PNG, drawn by Chromium (no PNG encoder is written here).
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+});
+const shot = await browser.newPage({ viewport: { width: 320, height: 160 } });
+await shot.setContent('<body style="margin:0;background:#2563eb"></body>');
+const PNG = await shot.screenshot({ type: 'png' });
+await browser.close();
+
+afterAll(async () => {
+  await closePrinter();
+  await files.close();
+  await rig.close();
+});
+
+const handle = rig.store.tenant('t1', { userId: 'system:test' });
+const TERMS = demoMeddraTerms(4, { ptLevel: true });
+const docs = Array.from({ length: 24 }, (_, i) => ({
+  _id: `case-${i}`,
+  state: { validity: 'valid', isSae: i % 3 === 0, isSusar: false, versionType: 'initial' },
+  report: { reportCode: `R${i}`, studyProjectId: 'p1', reportType: String(1 + (i % 2)), happenCountry: 'CN' },
+  patient: { gender: String(1 + (i % 2)) },
+  drugs: [{ drugName: i % 4 === 0 ? 'Aspirin' : 'Metformin', drugCharacterisation: '1' }],
+  reactions: [
+    {
+      meddraVersion: DEMO_MEDDRA_VERSION,
+      meddraSocCode: TERMS[i % 3 === 0 ? 0 : 1 + (i % 3)]!.soc.code,
+      meddraPtCode: TERMS[i % 3 === 0 ? 0 : 1 + (i % 3)]!.pt.code,
+    },
+  ],
+}));
+await handle.collection('cases').insertMany(docs);
+await handle
+  .collection('caseSummaries')
+  .insertMany(docs.map((d) => buildSummary(d._id, d as never, null) as unknown as Record<string, unknown>));
+await dictionaryService(rig.store).importMeddra(handle, demoDictionaryFiles().meddra.en);
+
+/** Starts an export, runs the job and answers the file's bytes. */
+async function exported(path: string, body: Record<string, unknown>, lang: 'cn' | 'en' = 'en') {
+  const started = await rig.as('entry').call('POST', `/analytics${path}`, body, lang);
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  await runner.tick();
+  await runner.idle();
+  const res = await rig.platform.app.request(`/api/downloads/tasks/${started.body.data.taskId}/file`, {
+    headers: { authorization: 'Bearer t1:entry' },
+  });
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+const wordText = async (bytes: Buffer) => (await mammoth.extractRawText({ buffer: bytes })).value;
+const pdfText = async (bytes: Buffer) => squash((await readPdf(new Uint8Array(bytes))).pages.join(''));
+const workbook = async (bytes: Buffer) => {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(new Uint8Array(bytes).buffer);
+  return book;
+};
+const values = (sheet: ExcelJS.Worksheet) =>
+  sheet.getSheetValues().flatMap((row) => (Array.isArray(row) ? [row.slice(1).map((v) => v ?? '')] : []));
+
+describe('analytics export', () => {
+  it('refuses an image that is not a PNG, a malformed or oversized one (translated 400), and the unpermitted', async () => {
+    const base = { statisticId: 'byReportType', format: 'docx' };
+    const notPng = Buffer.from('GIF89a this is not a PNG image at all, just text').toString('base64');
+    for (const lang of ['en', 'cn'] as const) {
+      const refused = await rig
+        .as('entry')
+        .call('POST', '/analytics/statistic/export', { ...base, image: notPng }, lang);
+      expect(refused.status).toBe(400);
+      expect(refused.body.msg).toContain(lang === 'en' ? 'not a valid PNG' : '不是有效的 PNG');
+    }
+    // A PNG signature without its IHDR, and one whose IHDR says 0 pixels wide.
+    const headless = Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(40)]).toString('base64');
+    const zeroWide = Buffer.from(PNG);
+    zeroWide.writeUInt32BE(0, 16);
+    for (const image of [headless, zeroWide.toString('base64')]) {
+      const refused = await rig.as('entry').call('POST', '/analytics/statistic/export', { ...base, image });
+      expect(refused.status).toBe(400);
+    }
+    const huge = Buffer.concat([PNG, Buffer.alloc(MAX_IMAGE_BYTES)]).toString('base64');
+    expect(
+      (await rig.as('entry').call('POST', '/analytics/statistic/export', { ...base, image: huge })).status,
+    ).toBe(400);
+    // Each route's own export permission; a project outside the caller's refused before a task exists.
+    const denied = await rig.as('noexport').call('POST', '/analytics/signals/export', { format: 'xlsx' });
+    expect(denied.status).toBe(403);
+    const outside = await rig
+      .as('entry')
+      .call('POST', '/analytics/events/export', { format: 'pdf', filters: { projectIds: ['elsewhere'] } });
+    expect(outside.status).toBe(403);
+    const tasks = await rig.as('entry').call('GET', '/downloads/tasks');
+    expect(tasks.body.data.total).toBe(0);
+  });
+
+  it('puts the chart image in Word, Excel and PDF, and writes zh and en side by side when bilingual', async () => {
+    const shown = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'byReportType' }, 'cn');
+    const english = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'byReportType' });
+    const request = { statisticId: 'byReportType', language: 'bilingual', image: PNG.toString('base64') };
+
+    const word = await exported('/statistic/export', { ...request, format: 'docx' }, 'cn');
+    const media = Object.entries(unzipSync(new Uint8Array(word))).filter(([name]) =>
+      name.startsWith('word/media/'),
+    );
+    expect(media.length).toBe(1);
+    expect(Buffer.from(media[0]![1]).equals(PNG)).toBe(true);
+    const text = squash(await wordText(word));
+    expect(text).toContain(squash(`${shown.body.data.labels.zh} / ${shown.body.data.labels.en}`));
+    expect(text).toContain(squash('报告类型 / Report type'));
+    const first = shown.body.data.rows[0];
+    const firstEn = english.body.data.rows.find(
+      (r: { key: unknown }) => JSON.stringify(r.key) === JSON.stringify(first.key),
+    );
+    expect(text).toContain(squash(`${first.labels.reportType} / ${firstEn.labels.reportType}${first.count}`));
+    expect(text).toContain(squash(`合计 / Total${shown.body.data.total}`));
+
+    const book = await workbook(await exported('/statistic/export', { ...request, format: 'xlsx' }));
+    expect(book.model.media.length).toBe(1);
+    const rows = values(book.worksheets[0]!);
+    const header = rows.findIndex((r) => r[0] === '报告类型 / Report type');
+    expect(rows[header]).toEqual(['报告类型 / Report type', '病例数 / Cases', '占比 / Share']);
+    expect(rows[header + 1]!.slice(1, 2)).toEqual([first.count]);
+
+    const pdf = await exported('/statistic/export', { ...request, format: 'pdf', language: 'display' });
+    const printed = await pdfText(pdf);
+    expect(printed).toContain(squash(english.body.data.labels.en));
+    expect(printed).not.toContain(squash(shown.body.data.labels.zh));
+    // The image is drawn: the PDF holds an image object the size of the PNG.
+    expect(pdf.toString('latin1')).toMatch(/\/Subtype\s*\/Image[\s\S]*?\/Width 320/);
+  }, 120_000);
+
+  it('exports the cross-tabulation with shares and the total, the signal table whole with flags as words, the tree expanded', async () => {
+    const pivot = await rig.as('entry').call('POST', '/analytics/pivot', { dimensions: ['sex', 'serious'] });
+    const pivotText = squash(
+      await wordText(await exported('/pivot/export', { dimensions: ['sex', 'serious'], format: 'docx' })),
+    );
+    const total = pivot.body.data.total as number;
+    for (const row of pivot.body.data.rows as { labels: Record<string, string>; count: number }[])
+      expect(pivotText).toContain(
+        squash(
+          `${row.labels.sex}${row.labels.serious}${row.count}${((100 * row.count) / total).toFixed(1)}%`,
+        ),
+      );
+    expect(pivotText).toContain(squash(`Total${total}`));
+
+    const signals = await rig.as('entry').call('POST', '/analytics/signals', { by: 'pt' });
+    const book = await workbook(await exported('/signals/export', { by: 'pt', format: 'xlsx' }));
+    const rows = values(book.worksheets[0]!);
+    const header = rows.findIndex((r) => r[0] === 'Suspect drug');
+    expect(rows[header]).toEqual([
+      'Suspect drug',
+      'Preferred term (PT)',
+      ...['a', 'b', 'c', 'd', 'PRR', 'χ²', 'ROR', 'ROR 95% lower', 'ROR 95% upper', 'IC', 'IC025'],
+      'PRR signal',
+      'ROR signal',
+      'IC signal',
+    ]);
+    const body = rows.slice(header + 1);
+    expect(body.length).toBe(signals.body.data.rows.length);
+    for (const row of signals.body.data.rows as {
+      drug: string;
+      event: string;
+      a: number;
+      flags: Record<string, boolean>;
+    }[]) {
+      const found = body.find((r) => r[0] === row.drug && r[1] === row.event)!;
+      expect(found[2]).toBe(row.a);
+      expect(found.slice(13)).toEqual(['prr', 'ror', 'ic'].map((f) => (row.flags[f] ? 'Yes' : 'No')));
+    }
+    const signalWord = await wordText(await exported('/signals/export', { by: 'soc', format: 'docx' }, 'cn'));
+    expect(signalWord).toContain('系统器官分类（SOC）');
+    expect(signalWord).not.toMatch(/\b(true|false)\b/);
+
+    const tree = await rig.as('entry').call('POST', '/analytics/events', {});
+    type Node = { level: string; code: string | null; name: string | null; count: number; children: Node[] };
+    const flat = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+    const nodes = flat(tree.body.data.nodes);
+    expect(nodes.some((n) => n.level === 'pt')).toBe(true);
+    const treeText = squash(await wordText(await exported('/events/export', { format: 'docx' })));
+    for (const n of nodes)
+      expect(treeText).toContain(
+        squash(
+          `${n.level.toUpperCase()}${n.code ?? ''}${n.code === null ? '(term not in the release)' : n.name}${n.count}`,
+        ),
+      );
+    const treePdf = await pdfText(await exported('/events/export', { format: 'pdf' }));
+    expect(treePdf).toContain(squash(nodes.find((n) => n.level === 'pt')!.name!));
+  }, 120_000);
+
+  it('pairs rows by key when merging languages: numbers once, texts side by side', () => {
+    const sheet = (title: string, label: string) => ({
+      title,
+      lines: [title],
+      header: [label, 'n'],
+      rows: [{ key: 'k', cells: [label, 3] }],
+    });
+    expect(bilingual(sheet('统计', '男'), sheet('Statistic', 'Male'))).toEqual({
+      title: '统计 / Statistic',
+      lines: ['统计 / Statistic'],
+      header: ['男 / Male', 'n'],
+      rows: [{ key: 'k', cells: ['男 / Male', 3] }],
+    });
+  });
+});
