@@ -98,3 +98,12 @@ export function ptLink(base: CaseListLink | null, ptCodes: string[]): CaseListLi
   if (!base || ptCodes.length === 0 || ptCodes.length > MAX_LIST_VALUES) return null;
   return { ...base, filters: { ...base.filters, ptCode: ptCodes } };
 }
+
+/**
+ * The link of an LLT node: reactions with that PT and that LLT (E.i.2.1b). None when the case list
+ * declares no LLT filter.
+ */
+export function lltLink(base: CaseListLink | null, ptCode: string, lltCode: string): CaseListLink | null {
+  if (!base || !caseListDefinition.filters.some((f) => f.id === 'lltCode')) return null;
+  return { ...base, filters: { ...base.filters, ptCode: [ptCode], lltCode: [lltCode] } };
+}

@@ -9,6 +9,7 @@ import { loadEntity, pickBody } from '../entities';
 import { callerOf } from '../http';
 import type { JsonSchema, ModuleDeps, ModuleRouter } from '../http';
 import { runEventTree } from './events';
+import type { EventTreeQuery } from './events';
 import { dimensionById, STATISTICS } from './declarations';
 import {
   MAX_PIVOT_DIMENSIONS,
@@ -168,14 +169,18 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     async (c, { body }) => saveSignalThresholds(callerOf(c), body),
   );
 
-  router.route<AnalyticsQuery>(
+  router.route<EventTreeQuery>(
     {
       method: 'post',
       path: '/events',
       summary:
-        "The event-level tree: cases per MedDRA SOC, HLGT, HLT and PT (each reaction's PT on its primary path in the release most counted reactions were coded with), counted in the store over the caller's projects under the statistics' filters",
+        "The event-level tree: cases per MedDRA SOC, HLGT, HLT, PT and LLT (each reaction's PT on its primary path in the release most counted reactions were coded with), with each node's serious cases and its events by outcome, counted in the store over the caller's projects under the statistics' filters; with `suspect`, only cases where that product (G.k.2.2) is a suspect or interacting drug",
       permission: PERMISSIONS.eventLevel,
-      body: { type: 'object', additionalProperties: false, properties: queryProperties },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { ...queryProperties, suspect: { type: 'string', minLength: 1, maxLength: 128 } },
+      },
     },
     async (c, { body }) => runEventTree(callerOf(c), deps.store, body),
   );

@@ -154,7 +154,8 @@ function caseFilter(query: AnalyticsQuery, projects: string[] | null, blinded: b
   return { $and: clauses };
 }
 
-function groupDimension(d: DimensionDeclaration, blinded: boolean): GroupDimension {
+/** A declared dimension as the store's group dimension (a blinded reader's study drugs masked). */
+export function groupDimension(d: DimensionDeclaration, blinded: boolean): GroupDimension {
   if (!d.each) return { name: d.id, path: d.path, ...(d.prefix ? { prefix: d.prefix } : {}) };
   return {
     name: d.id,

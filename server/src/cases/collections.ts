@@ -116,7 +116,11 @@ export const caseCollections: CollectionDefinition[] = [
     // element by the embedded store: a count by product or SOC reads them instead of each case's JSON.
     elements: [
       { each: 'drugs', paths: ['drugName', 'drugCharacterisation', 'isClinicalDrug', 'isBlind'] },
-      { each: 'reactions', paths: ['meddraSocCode', 'meddraPtCode', 'reactionResult', 'meddraVersion'] },
+      {
+        each: 'reactions',
+        // meddraCode: E.i.2.1b, the LLT level of the event-level tree.
+        paths: ['meddraSocCode', 'meddraPtCode', 'reactionResult', 'meddraVersion', 'meddraCode'],
+      },
     ],
   },
   {
