@@ -15,41 +15,30 @@
  * sort's (page) and the tab's (count) index walked with LIKE on each row's column or side-table
  * values until the page or the cap is reached. BENCH_CASE_LIST_KINDS (a regex) runs some kinds only.
  *
- * The generated store is cached in bench-data/case-list-g<GENERATOR>-<cases>/ (delete it, or bump
- * GENERATOR when the data changes); a run on the cache starts measuring within seconds.
+ * The generated store is cached in bench-data/case-list-<cases>-<key>/ (scripts/bench/data.ts); a run
+ * on the cache starts measuring within seconds.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { serve } from '@hono/node-server';
-import { createPlatform } from '../../server/src/app';
-import { silentLogger } from '../../server/src/http/log';
-import type { Authenticator } from '../../server/src/http';
-import { openStore } from '../../server/src/store/index';
-import { accessCollections } from '../../server/src/access';
-import { tenancyCollections } from '../../server/src/tenancy';
-import { usersCollections } from '../../server/src/users';
-import { configurationCollections } from '../../server/src/configuration';
 import { workflowModule } from '../../server/src/workflow';
 import { createCasesModule, workbenchModule } from '../../server/src/cases/index';
-import { caseCollections, C } from '../../server/src/cases/collections';
+import { C } from '../../server/src/cases/collections';
 import { buildSummary } from '../../server/src/cases/summary';
 import type { CaseSummary } from '../../server/src/cases/summary';
 import { listFilter, TAB_IDS } from '../../server/src/cases/list';
 import { demoCaseContent, REACTION_TERMS } from '../../server/src/cases/demo/factory';
-import { demoProject, recordingSigner, TENANT_PERMISSIONS } from '../../server/src/cases/testing';
+import { recordingSigner } from '../../server/src/cases/testing';
 import type { CaseDocument } from '../../server/src/cases/document';
-import type { Project } from '../../server/src/cases/projects';
 import { canonicalFold } from '../../server/src/store/sql-filter';
 import { caseDeadline, caseListDefinition, proposePlan, reportingRules } from '@pv/engine';
 import { benchLine, percentile } from './measure';
+import { openBenchData, seededRandom, storeColumns } from './data';
+import type { TenantContext } from './data';
 
-/** Bump when the generated data changes: the cached store is keyed by it. */
-const GENERATOR = 1;
 const TOTAL = Number(process.env.BENCH_CASE_LIST_CASES ?? 100_000);
 const SHARE = Number(process.env.BENCH_CASE_LIST_SHARE ?? 0.6);
 const RUNS = Number(process.env.BENCH_CASE_LIST_RUNS ?? 30);
@@ -99,8 +88,7 @@ const HOSPITALS = [
   '中国医学科学院肿瘤医院',
 ];
 
-let seed = 7;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const random = seededRandom(7);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 const loadAverage = () =>
   loadavg()
@@ -108,8 +96,6 @@ const loadAverage = () =>
     .join(', ');
 const loadAtStart = loadAverage();
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dataDir = join(root, 'bench-data', `case-list-g${GENERATOR}-${TOTAL}`);
 const today = new Date('2026-11-21T00:00:00Z');
 const dayOf = (daysAgo: number) =>
   new Date(today.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10);
@@ -118,8 +104,8 @@ const e2b = (iso: string) => iso.replace(/-/g, '');
 /** Project ids are unique across the store: each tenant has its own. */
 const projectOf = (tenant: string) => (tenant === QUERIED ? 'p1' : `p-${tenant}`);
 
-function summaryOf(tenant: string, n: number): CaseSummary {
-  const project = demoProject(projectOf(tenant));
+function summaryOf({ tenant, project, today, random }: TenantContext, n: number): CaseSummary {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const [drugName, whodrugName, genericName] = pick(DRUGS);
   const second = pick(DRUGS);
   const content = demoCaseContent({
@@ -169,59 +155,19 @@ function summaryOf(tenant: string, n: number): CaseSummary {
   return buildSummary(`${tenant}-case-${String(n).padStart(7, '0')}`, doc, caseDeadline([plan], true));
 }
 
-const signer = recordingSigner();
-const authenticator: Authenticator = {
-  authenticate: async (token) => {
-    const [tenantId, userId] = token.split(':');
-    return tenantId && userId ? { tenantId, userId, name: userId } : null;
-  },
-  authorize: (_principal, permission) => TENANT_PERMISSIONS.includes(permission),
-};
-
-const complete = existsSync(join(dataDir, 'complete'));
-if (!complete) rmSync(dataDir, { recursive: true, force: true });
-mkdirSync(dataDir, { recursive: true });
-const store = await openStore({ dataDir });
-const platform = createPlatform({
-  store,
-  modules: [createCasesModule({ signer }), workbenchModule, workflowModule],
-  authenticator,
-  logger: silentLogger,
-  config: { webDist: null },
+const { dataDir, store, platform } = await openBenchData({
+  name: 'case-list',
+  total: TOTAL,
+  tenants: TENANTS,
+  share: SHARE,
+  projectOf,
+  members: ['reader'],
+  seed: 7,
+  today,
+  batch: 2000,
+  caseDocuments: (context) => ({ [C.summaries]: [summaryOf(context, context.n)] }),
+  modules: [createCasesModule({ signer: recordingSigner() }), workbenchModule, workflowModule],
 });
-await platform.ready();
-for (const definition of [
-  ...caseCollections,
-  ...usersCollections,
-  ...accessCollections,
-  ...tenancyCollections,
-  ...configurationCollections,
-])
-  await store.define(definition);
-
-if (!complete) {
-  const started = performance.now();
-  for (const [t, tenant] of TENANTS.entries()) {
-    const handle = store.tenant(tenant, { userId: 'system:bench' });
-    await handle.collection<Project>(C.projects).insertOne(demoProject(projectOf(tenant)));
-    await handle
-      .collection('projectMembers')
-      .insertOne({ projectId: projectOf(tenant), userId: 'reader', roleIds: [], permissionKeys: [] });
-    const count =
-      t === 0 ? Math.round(TOTAL * SHARE) : Math.round((TOTAL * (1 - SHARE)) / (TENANTS.length - 1));
-    const summaries = handle.collection<Omit<CaseSummary, '_id'>>(C.summaries);
-    for (let batch = 0; batch < count; batch += 2000) {
-      const docs = [];
-      for (let n = batch; n < Math.min(count, batch + 2000); n++) docs.push(summaryOf(tenant, n));
-      await summaries.insertMany(docs);
-    }
-    console.log(
-      `${tenant}: ${count} case summaries (${((performance.now() - started) / 1000).toFixed(0)} s)`,
-    );
-  }
-  writeFileSync(join(dataDir, 'complete'), `generator ${GENERATOR}\n`);
-  console.log(`generated ${TOTAL} cases in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-} else console.log(`reusing ${dataDir}`);
 
 // ---- the floor: hand-written SQL on the same file ----
 const db = new Database(join(dataDir, 'store.sqlite'), { readonly: true });
@@ -229,14 +175,8 @@ const db = new Database(join(dataDir, 'store.sqlite'), { readonly: true });
 db.pragma('cache_size = -131072');
 db.pragma('mmap_size = 1073741824');
 const table = `c_${C.summaries}`;
-const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('${table}')`).all();
 /** The generated column of a summary path (named by the store: g_<path>_<hash>). */
-const col = (path: string) => {
-  const prefix = `g_${path.replace(/\./g, '_').slice(0, 40)}_`;
-  const found = columns.find((c) => c.name.startsWith(prefix));
-  if (!found) throw new Error(`no column for ${path}`);
-  return `"${found.name}"`;
-};
+const col = storeColumns(db, table).column;
 const ftsColumn = (path: string) =>
   db
     .prepare<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('x_${C.summaries}')`)

@@ -15,35 +15,24 @@
  *
  * The queries reference their cases by id, report code and project (all these reads use); only the
  * markers' case is a stored case document (the markers read it for its project). The generated
- * store is cached in bench-data/queries-g<GENERATOR>-<cases>/ (delete it, or bump GENERATOR).
+ * store is cached in bench-data/queries-<cases>-<key>/ (scripts/bench/data.ts).
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { createPlatform } from '../../server/src/app';
-import { silentLogger } from '../../server/src/http/log';
-import type { Authenticator } from '../../server/src/http';
-import { openStore } from '../../server/src/store/index';
-import { accessCollections } from '../../server/src/access';
-import { tenancyCollections } from '../../server/src/tenancy';
-import { usersCollections } from '../../server/src/users';
-import { configurationCollections } from '../../server/src/configuration';
 import { workflowModule } from '../../server/src/workflow';
 import { reportCodesModule } from '../../server/src/report-codes';
 import { createCasesModule, workbenchModule } from '../../server/src/cases/index';
-import { caseCollections, C } from '../../server/src/cases/collections';
+import { C } from '../../server/src/cases/collections';
 import { demoCaseContent } from '../../server/src/cases/demo/factory';
-import { demoProject, recordingSigner, TENANT_PERMISSIONS } from '../../server/src/cases/testing';
-import type { Project } from '../../server/src/cases/projects';
+import { recordingSigner } from '../../server/src/cases/testing';
 import { queriesModule } from '../../server/src/queries';
 import type { Query } from '../../server/src/queries';
 import { collections as queryCollections, Q } from '../../server/src/queries/model';
 import { TOTAL_LIMIT } from '../../server/src/queries/paged-list';
 import { benchLine, percentile } from './measure';
+import { openBenchData, storeColumns } from './data';
+import type { Documents, TenantContext } from './data';
 
-/** Bump when the generated data changes: the cached store is keyed by it. */
-const GENERATOR = 2;
 const CASES = Number(process.env.BENCH_QUERIES_CASES ?? 100_000);
 const RUNS = Number(process.env.BENCH_QUERIES_RUNS ?? 30);
 /** A comma-separated subset of the figures' kinds (pending, list, list-field, markers ...); all when unset. */
@@ -79,17 +68,18 @@ const FIELDS = [
 /** States by share: sent 40%, handled 25%, closed 30%, deleted 5%. */
 const stateOf = (r: number) => (r < 0.4 ? 'sent' : r < 0.65 ? 'handled' : r < 0.95 ? 'closed' : 'deleted');
 
-let seed = 17;
-const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dataDir = join(root, 'bench-data', `queries-g${GENERATOR}-${CASES}`);
 const now = new Date();
-const day = (offset: number) => new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+const dayOf = (today: Date, offset: number) =>
+  new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
 const reportCodeOf = (tenant: string, n: number) => `${tenant.toUpperCase()}-${String(n).padStart(7, '0')}`;
 
-function queryOf(tenant: string, caseN: number, q: number, caseId = `${tenant}-case-${caseN}`): Query {
+function queryOf(
+  { tenant, today: now, random }: TenantContext,
+  caseN: number,
+  q: number,
+  caseId = `${tenant}-case-${caseN}`,
+): Query {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const field = pick(FIELDS);
   const raisedDaysAgo = Math.floor(random() * 700);
   const raisedAt = new Date(now.getTime() - raisedDaysAgo * 86_400_000 - q * 60_000).toISOString();
@@ -115,7 +105,7 @@ function queryOf(tenant: string, caseN: number, q: number, caseId = `${tenant}-c
     handlerName: handler,
     startDate: raisedAt.slice(0, 10),
     // Open queries: due between 30 days ago and 30 days ahead (some overdue).
-    timeLimit: day(Math.floor(random() * 60) - 30),
+    timeLimit: dayOf(now, Math.floor(random() * 60) - 30),
     raisedAt,
     reply: answered ? '已核实' : null,
     rounds: [
@@ -143,20 +133,38 @@ function queryOf(tenant: string, caseN: number, q: number, caseId = `${tenant}-c
   };
 }
 
-const authenticator: Authenticator = {
-  authenticate: async (token) => {
-    const [tenantId, userId] = token.split(':');
-    return tenantId && userId ? { tenantId, userId, name: userId } : null;
+const { dataDir, store, platform } = await openBenchData({
+  name: 'queries',
+  total: CASES,
+  tenants: TENANTS,
+  share: SHARE,
+  projectOf: (tenant) => `p-${tenant}`,
+  members: USERS,
+  seed: 17,
+  today: now,
+  batch: 1000,
+  caseDocuments: (context) => ({
+    [Q.queries]: Array.from({ length: PER_CASE }, (_, q) => queryOf(context, context.n, q)),
+  }),
+  // The markers' case: a stored case document with MARKER_QUERIES queries.
+  tenantDocuments: (context): Documents => {
+    if (context.tenantIndex !== 0) return {};
+    const { project, count } = context;
+    const content = demoCaseContent({ n: 1, project, today: context.today });
+    const markerCase = {
+      _id: MARKER_CASE,
+      ...content,
+      report: {
+        ...(content.report as object),
+        reportCode: reportCodeOf(context.tenant, count),
+        studyProjectId: project._id,
+      },
+    };
+    return {
+      [C.cases]: [markerCase],
+      [Q.queries]: Array.from({ length: MARKER_QUERIES }, (_, q) => queryOf(context, count, q, MARKER_CASE)),
+    };
   },
-  authorize: (_principal, permission) => TENANT_PERMISSIONS.includes(permission),
-};
-
-const complete = existsSync(join(dataDir, 'complete'));
-if (!complete) rmSync(dataDir, { recursive: true, force: true });
-mkdirSync(dataDir, { recursive: true });
-const store = await openStore({ dataDir });
-const platform = createPlatform({
-  store,
   modules: [
     createCasesModule({ signer: recordingSigner() }),
     workbenchModule,
@@ -164,75 +172,16 @@ const platform = createPlatform({
     reportCodesModule,
     queriesModule,
   ],
-  authenticator,
-  logger: silentLogger,
-  config: { webDist: null },
+  collections: queryCollections,
 });
-await platform.ready();
-for (const definition of [
-  ...caseCollections,
-  ...queryCollections,
-  ...usersCollections,
-  ...accessCollections,
-  ...tenancyCollections,
-  ...configurationCollections,
-])
-  await store.define(definition);
-
-if (!complete) {
-  const started = performance.now();
-  for (const [t, tenant] of TENANTS.entries()) {
-    const handle = store.tenant(tenant, { userId: 'system:bench' });
-    const project = demoProject(`p-${tenant}`);
-    await handle.collection<Project>(C.projects).insertOne(project);
-    for (const userId of USERS)
-      await handle
-        .collection('projectMembers')
-        .insertOne({ projectId: `p-${tenant}`, userId, roleIds: [], permissionKeys: [] });
-    const cases =
-      t === 0 ? Math.round(CASES * SHARE) : Math.round((CASES * (1 - SHARE)) / (TENANTS.length - 1));
-    const queries = handle.collection<Query>(Q.queries);
-    for (let batch = 0; batch < cases; batch += 1000) {
-      const docs: Query[] = [];
-      for (let n = batch; n < Math.min(cases, batch + 1000); n++)
-        for (let q = 0; q < PER_CASE; q++) docs.push(queryOf(tenant, n, q));
-      await queries.insertMany(docs);
-    }
-    if (t === 0) {
-      const content = demoCaseContent({ n: 1, project, today: now });
-      await handle.collection(C.cases).insertOne({
-        _id: MARKER_CASE,
-        ...content,
-        report: {
-          ...(content.report as object),
-          reportCode: reportCodeOf(tenant, cases),
-          studyProjectId: project._id,
-        },
-      });
-      const docs: Query[] = [];
-      for (let q = 0; q < MARKER_QUERIES; q++) docs.push(queryOf(tenant, cases, q, MARKER_CASE));
-      await queries.insertMany(docs);
-    }
-    console.log(
-      `${tenant}: ${cases} cases, ${cases * PER_CASE} queries (${((performance.now() - started) / 1000).toFixed(0)} s)`,
-    );
-  }
-  writeFileSync(join(dataDir, 'complete'), `generator ${GENERATOR}\n`);
-  console.log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-} else console.log(`reusing ${dataDir}`);
 
 // ---- the floor: hand-written SQL on the same file ----
 const db = new Database(join(dataDir, 'store.sqlite'), { readonly: true });
 db.pragma('cache_size = -131072');
 db.pragma('mmap_size = 1073741824');
 const table = `c_${Q.queries}`;
-const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('${table}')`).all();
 /** The store's generated column of an indexed path, else the JSON value. */
-const col = (path: string) => {
-  const prefix = `g_${path.replace(/\./g, '_').slice(0, 40)}_`;
-  const found = columns.find((c) => c.name.startsWith(prefix));
-  return found ? `"${found.name}"` : `json_extract(doc, '$.${path}')`;
-};
+const col = storeColumns(db, table).read;
 
 interface Floor {
   where: string;
@@ -280,7 +229,7 @@ const fieldAny = `(SELECT 1 FROM "m_${Q.queries}" m WHERE m._id = t._id AND m.pa
 
 const sampleCase = `${QUERIED}-case-${Math.floor(CASES * SHARE * 0.37)}`;
 const sampleCode = reportCodeOf(QUERIED, Math.floor(CASES * SHARE * 0.61));
-const today = day(0);
+const today = dayOf(now, 0);
 const kinds: { name: string; url: string; floor: Floor; target: number }[] = [
   {
     name: 'pending',

@@ -9,7 +9,8 @@
  *   total) at 100,000 cases with a plan for each of 2 receivers (200,000 plans; 60% in the read
  *   tenant's project, the rest in 4 other tenants), p95 of BENCH_SUBMISSIONS_RUNS requests (default
  *   30) through the app in process. Target <= 50 ms. Floor: the same page and count by hand-written
- *   SQL on the same SQLite file. The store is cached in bench-data/submissions-g<GENERATOR>-<cases>/.
+ *   SQL on the same SQLite file. The store is cached in bench-data/submissions-<cases>-<key>/
+ *   (scripts/bench/data.ts).
  * - fda: the FDA pre-send pack on FDA's FAERS Scenario 6 (2 MB, every element, base64 attachments):
  *   read back and checked (engine checkMessage), median of 7 runs. Target <= 500 ms. Floor: the
  *   hardened XML parse of the same file alone.
@@ -18,30 +19,22 @@ import { addDays, caseFacts, earliestDay, evaluateFacts, holds, reportingRules }
 import type { Facts, RuleReceiver } from '@pv/engine';
 
 type Condition = Parameters<typeof holds>[0];
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { checkMessage, parseXml } from '@pv/engine';
-import { createPlatform } from '../../server/src/app';
-import { silentLogger } from '../../server/src/http/log';
-import type { Authenticator } from '../../server/src/http';
-import { openStore } from '../../server/src/store/index';
-import { accessCollections } from '../../server/src/access';
-import { tenancyCollections } from '../../server/src/tenancy';
-import { usersCollections } from '../../server/src/users';
-import { configurationCollections } from '../../server/src/configuration';
 import { workflowModule } from '../../server/src/workflow';
 import { reportCodesModule } from '../../server/src/report-codes';
 import { createCasesModule, workbenchModule } from '../../server/src/cases/index';
-import { caseCollections, C } from '../../server/src/cases/collections';
-import { demoProject, recordingSigner, TENANT_PERMISSIONS } from '../../server/src/cases/testing';
-import type { Project } from '../../server/src/cases/projects';
+import { recordingSigner } from '../../server/src/cases/testing';
 import { exportsModule } from '../../server/src/exports';
 import { createSubmissionsModule, submissionCollectionNames as S } from '../../server/src/submissions';
 import type { SubmissionPlan } from '../../server/src/submissions';
 import { benchLine, percentile } from './measure';
+import { openBenchData, storeColumns } from './data';
+import type { TenantContext } from './data';
 
 const CASES = 100_000;
 const receivers: RuleReceiver[] = [
@@ -136,8 +129,8 @@ const time = (fn: () => number): { ms: number; due: number } => {
 
 // ---- the expedited-report list's first page at 100,000 cases ----
 
-/** Bump when the generated plans or their collection's indexes change: the cached store is keyed by it. */
-const GENERATOR = 2;
+/** The plans' random numbers go on from where the rules' cases left them. */
+const PLAN_SEED = seed;
 const RUNS = Number(process.env.BENCH_SUBMISSIONS_RUNS ?? 30);
 const LIST_TARGET_MS = 50;
 const TENANTS = ['bench', 'other-1', 'other-2', 'other-3'];
@@ -148,11 +141,11 @@ const PLAN_RECEIVERS = [
   { receiverId: 'faers', receiverName: 'FDA FAERS', receiverIdentifier: 'ZZFDA', authority: 'fda' as const },
 ];
 
-function planOf(tenant: string, n: number, r: number, today: Date): SubmissionPlan {
+function planOf({ tenant, today, random }: TenantContext, n: number, r: number): SubmissionPlan {
   const receiver = PLAN_RECEIVERS[r]!;
-  const received = addDays(today.toISOString().slice(0, 10), -Math.floor(next() * 60));
-  const days = next() < 0.2 ? 7 : 15;
-  const submit = next() < 0.9;
+  const received = addDays(today.toISOString().slice(0, 10), -Math.floor(random() * 60));
+  const days = random() < 0.2 ? 7 : 15;
+  const submit = random() < 0.9;
   const states = ['planned', 'inReview', 'approved', 'approved', 'rejected'] as const;
   return {
     batchId: `batch-${tenant}-${Math.floor(n / 50)}`,
@@ -174,27 +167,24 @@ function planOf(tenant: string, n: number, r: number, today: Date): SubmissionPl
     clockStart: { e2b: 'C.1.4', value: received.replace(/-/g, '') },
     days,
     dueDate: submit ? addDays(received, days) : null,
-    state: states[Math.floor(next() * states.length)]!,
+    state: states[Math.floor(random() * states.length)]!,
   };
 }
 
 async function expeditedListBench(cases: number): Promise<string> {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  const dataDir = join(root, 'bench-data', `submissions-g${GENERATOR}-${cases}`);
-  const today = new Date();
-  const authenticator: Authenticator = {
-    authenticate: async (token) => {
-      const [tenantId, userId] = token.split(':');
-      return tenantId && userId ? { tenantId, userId, name: userId } : null;
-    },
-    authorize: (_principal, permission) => TENANT_PERMISSIONS.includes(permission),
-  };
-  const complete = existsSync(join(dataDir, 'complete'));
-  if (!complete) rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  const store = await openStore({ dataDir });
-  const platform = createPlatform({
-    store,
+  const { dataDir, store, platform } = await openBenchData({
+    name: 'submissions',
+    total: cases,
+    tenants: TENANTS,
+    share: SHARE,
+    projectOf: (tenant) => `p-${tenant}`,
+    members: ['reader'],
+    seed: PLAN_SEED,
+    today: new Date(),
+    batch: 1000,
+    caseDocuments: (context) => ({
+      [S.plans]: PLAN_RECEIVERS.map((_, r) => planOf(context, context.n, r)),
+    }),
     modules: [
       createCasesModule({ signer: recordingSigner() }),
       workbenchModule,
@@ -203,51 +193,12 @@ async function expeditedListBench(cases: number): Promise<string> {
       exportsModule,
       createSubmissionsModule({ signer: recordingSigner() }),
     ],
-    authenticator,
-    logger: silentLogger,
-    config: { webDist: null },
   });
-  await platform.ready();
-  for (const definition of [
-    ...caseCollections,
-    ...usersCollections,
-    ...accessCollections,
-    ...tenancyCollections,
-    ...configurationCollections,
-  ])
-    await store.define(definition);
-  if (!complete) {
-    const started = performance.now();
-    for (const [t, tenant] of TENANTS.entries()) {
-      const handle = store.tenant(tenant, { userId: 'system:bench' });
-      await handle.collection<Project>(C.projects).insertOne(demoProject(`p-${tenant}`));
-      await handle
-        .collection('projectMembers')
-        .insertOne({ projectId: `p-${tenant}`, userId: 'reader', roleIds: [], permissionKeys: [] });
-      const count =
-        t === 0 ? Math.round(cases * SHARE) : Math.round((cases * (1 - SHARE)) / (TENANTS.length - 1));
-      const plans = handle.collection<SubmissionPlan>(S.plans);
-      for (let from = 0; from < count; from += 1000) {
-        const docs: SubmissionPlan[] = [];
-        for (let n = from; n < Math.min(count, from + 1000); n++)
-          for (let r = 0; r < PLAN_RECEIVERS.length; r++) docs.push(planOf(tenant, n, r, today));
-        await plans.insertMany(docs);
-      }
-    }
-    writeFileSync(join(dataDir, 'complete'), `generator ${GENERATOR}\n`);
-    console.log(
-      `generated ${cases * PLAN_RECEIVERS.length} plans in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-  } else console.log(`reusing ${dataDir}`);
 
   // The floor: the same page and count by hand-written SQL on the same file.
   const db = new Database(join(dataDir, 'store.sqlite'), { readonly: true });
   const table = `c_${S.plans}`;
-  const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('${table}')`).all();
-  const col = (path: string) => {
-    const found = columns.find((c) => c.name.startsWith(`g_${path}_`));
-    return found ? `"${found.name}"` : `json_extract(doc, '$.${path}')`;
-  };
+  const col = storeColumns(db, table).read;
   // The store keeps a boolean in its index column as x'01' / x'00'.
   const where = `tenantId = ? AND ${col('projectId')} IN (?) AND ${col('isSubmit')} = x'01'`;
   const page = db.prepare(

@@ -8,7 +8,6 @@
  */
 import ExcelJS from 'exceljs';
 import { createCaller } from '../../server/src/http';
-import type { Authenticator } from '../../server/src/http';
 import { testPlatform, call } from '../../server/src/testing';
 import { testStore } from '../../server/src/http/test-store';
 import { createCasesModule, workbenchModule } from '../../server/src/cases/index';
@@ -21,7 +20,6 @@ import {
   defineCaseRigCollections,
   demoProject,
   recordingSigner,
-  TENANT_PERMISSIONS,
 } from '../../server/src/cases/testing';
 import { workflowModule } from '../../server/src/workflow';
 import { reportCodesModule } from '../../server/src/report-codes';
@@ -29,6 +27,7 @@ import { projectsModule } from '../../server/src/projects';
 import { createUnblindingModule } from '../../server/src/unblinding';
 import { runBatch } from '../../server/src/unblinding/batch';
 import { benchLine } from './measure';
+import { tokenAuthenticator as authenticator } from './data';
 
 const CASES = Number(process.env.BENCH_UNBLINDING_CASES ?? 5000);
 const SAVES = 40;
@@ -38,13 +37,6 @@ type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 async function main(): Promise<void> {
   const store = await testStore();
-  const authenticator: Authenticator = {
-    authenticate: async (token) => {
-      const [tenantId, userId] = token.split(':');
-      return tenantId && userId ? { tenantId, userId, name: userId } : null;
-    },
-    authorize: (_principal, permission) => TENANT_PERMISSIONS.includes(permission),
-  };
   const platform = testPlatform({
     store,
     modules: [
