@@ -383,9 +383,9 @@ describe('case tabs and case list', () => {
     expect(columns.filter((c) => c.source === 'summary').map((c) => c.field)).toEqual([
       '/transmission/status',
     ]);
-    // 16 in the filter bar; 8 hidden ones the pooled-analysis drill-down sets.
+    // 16 in the filter bar; 13 hidden ones the pooled-analysis drill-down sets.
     expect(filters.filter((f) => !f.hidden)).toHaveLength(16);
-    expect(filters.filter((f) => f.hidden)).toHaveLength(8);
+    expect(filters.filter((f) => f.hidden)).toHaveLength(13);
     for (const filter of filters) {
       for (const field of filter.fields) expect(getCaseProperty(field), filter.id).toBeDefined();
       if (filter.codelist) expect(codelists[filter.codelist], filter.id).toBeDefined();

@@ -86,6 +86,12 @@ export interface CaseListFilter {
   e2b?: string;
   /** Not in the filter bar: set by a link (a pooled-analysis count's cases), shown as one clearable note. */
   hidden?: boolean;
+  /**
+   * Only some items of the array the field crosses (`/drugs/*\/drugName` of suspect drugs): items
+   * whose field is one of the listed values, and with `open`, items schemas/reports/blinding.json
+   * does not blind. The summary keeps these values under the filter's own key.
+   */
+  items?: { where?: { field: string; in: (string | number | boolean)[] }[]; open?: true };
 }
 
 /** A MongoDB-style filter (dotted paths) as the store port and mingo understand it. */

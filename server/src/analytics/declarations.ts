@@ -13,7 +13,14 @@ type Scalar = string | number | boolean;
 
 export interface DimensionDeclaration {
   id: string;
+  /**
+   * `summary`: the path is in the case summary (caseSummaries: `submitted`), counted there under the
+   * same filters through the case list's; only cases with a value count. Absent: the case document.
+   */
+  source?: 'summary';
   path: string;
+  /** Labels of the codes when no code list has them. */
+  values?: Record<string, Labels>;
   each?: string;
   where?: { path: string; in: Scalar[] }[];
   /** Reads its own element of `each` (a concomitant drug beside the suspect drug of the same case). */
@@ -33,7 +40,7 @@ export interface DimensionDeclaration {
    * The case list filter (schemas/ui/case-list.json) that selects a value's cases exactly, for the
    * drill-down; with `range`, a date key's days (drill.ts). Absent: no drill-down by this dimension.
    */
-  caseList?: { filter: string; range?: 'month' | 'quarter' | 'year' };
+  caseList?: { filter: string; range?: 'month' | 'quarter' | 'year'; blinded?: string };
   e2b?: string;
   labels: Labels;
 }
@@ -45,6 +52,8 @@ export interface FilterDeclaration {
   type?: 'boolean';
   codelist?: string;
   e2b?: string;
+  /** The exact case list filter of the same values (drill.ts); `blinded`: a blinded reader's. */
+  caseList?: { filter: string; blinded?: string };
   labels: Labels;
 }
 
@@ -64,14 +73,23 @@ export const FILTERS = filtersFile.filters as FilterDeclaration[];
 export const STATISTICS = statisticsFile.statistics as StatisticDeclaration[];
 
 export const dimensionById = new Map(DIMENSIONS.map((d) => [d.id, d]));
+
+/**
+ * A dimension whose value is the document's at its path (or its elements'): not the summary's
+ * (`source`), not computed from several fields (`stratify`). What a brute force reads directly.
+ */
+export const readsDocumentPath = (d: DimensionDeclaration): boolean => !d.source;
 export const filterById = new Map(FILTERS.map((f) => [f.id, f]));
 export const statisticById = new Map(STATISTICS.map((s) => [s.id, s]));
 
-for (const d of DIMENSIONS)
-  if (d.caseList && !caseListDefinition.filters.some((f) => f.id === d.caseList!.filter))
-    throw new Error(
-      `schemas/analytics/dimensions.json ${d.id}: unknown case list filter ${d.caseList.filter}`,
-    );
+for (const [file, declared] of [
+  ['dimensions', DIMENSIONS],
+  ['filters', FILTERS],
+] as const)
+  for (const d of declared)
+    for (const id of [d.caseList?.filter, d.caseList?.blinded])
+      if (id && !caseListDefinition.filters.some((f) => f.id === id))
+        throw new Error(`schemas/analytics/${file}.json ${d.id}: unknown case list filter ${id}`);
 
 for (const d of DIMENSIONS)
   if (d.fold && (d.each || d.prefix !== 6))
@@ -79,7 +97,23 @@ for (const d of DIMENSIONS)
       `schemas/analytics/dimensions.json ${d.id}: a quarter folds a document's month (prefix 6)`,
     );
 
+for (const d of DIMENSIONS)
+  if (d.source === 'summary' && (d.each || d.caseList))
+    throw new Error(
+      `schemas/analytics/dimensions.json ${d.id}: a summary dimension reads one value, with no list filter`,
+    );
+
 for (const statistic of STATISTICS) {
+  const sources = new Set(statistic.dimensions.map((id) => dimensionById.get(id)?.source ?? 'cases'));
+  if (sources.size > 1)
+    throw new Error(
+      `schemas/analytics/statistics.json ${statistic.id}: summary and document dimensions together`,
+    );
+  // A summary statistic's fixed values narrow its cases through their case list filters.
+  if (sources.has('summary'))
+    for (const id of Object.keys(statistic.fixed ?? {}))
+      if (!dimensionById.get(id)?.caseList)
+        throw new Error(`schemas/analytics/statistics.json ${statistic.id}: fixed ${id} has no list filter`);
   for (const id of [...statistic.dimensions, ...Object.keys(statistic.fixed ?? {})]) {
     const dimension = dimensionById.get(id);
     if (!dimension)

@@ -3,10 +3,13 @@
  * exactly the cases behind a count - the statistic's filters, its fixed values and the row's key,
  * each through the case list filter its dimension declares (`caseList` in dimensions.json). A count
  * with no exact equivalent gets none: a key that is unknown (null) or blinded, a dimension without
- * a case list filter, or a product filter (the list's drug filter matches parts of names).
+ * a case list filter. Products go through exact hidden list filters of drug names (any role for the
+ * product filter, suspect drugs for the product dimension); a blinded reader's links use the filters
+ * of drugs the blinding does not hide (`blinded` in the declarations), and a BLINDED key has none.
  */
 import { caseListDefinition } from '@pv/engine';
 import type { GroupScalar } from '../store';
+import { filterById } from './declarations';
 import type { DimensionDeclaration } from './declarations';
 import type { AnalyticsQuery } from './service';
 
@@ -44,13 +47,27 @@ function daysOf(value: string, range: 'month' | 'quarter' | 'year'): DayRange | 
   return null;
 }
 
-/** The list query of the analytics query alone (null: it has a filter the list cannot express). */
-export function queryLink(query: AnalyticsQuery): CaseListLink | null {
+/** The list filter of a declared target for this reader: a blinded reader's own when declared. */
+function listFilterOf(target: { filter: string; blinded?: string }, blinded: boolean): string {
+  return blinded && target.blinded ? target.blinded : target.filter;
+}
+
+/**
+ * The list query of the analytics query alone (null: it has a filter the list cannot express). The
+ * product filter goes through its declared exact list filter (`caseList` in filters.json: a blinded
+ * reader's matches only drugs the blinding does not hide, as the count's does); without `blinded`
+ * known, a product filter gets no link.
+ */
+export function queryLink(query: AnalyticsQuery, blinded?: boolean): CaseListLink | null {
   const f = query.filters ?? {};
-  if (f.product?.length) return null;
   const filters: Record<string, unknown> = {
     validity: query.includeInvalid ? ['valid', 'invalid'] : ['valid'],
   };
+  if (f.product?.length) {
+    const target = filterById.get('product')?.caseList;
+    if (!target || blinded === undefined) return null;
+    filters[listFilterOf(target, blinded)] = f.product;
+  }
   if (f.projectIds?.length) filters.project = f.projectIds;
   if (f.received?.from || f.received?.to)
     filters.reportDateFirst = { from: f.received.from ?? '', to: f.received.to ?? '' };
@@ -69,6 +86,7 @@ export function rowLink(
   dimensions: DimensionDeclaration[],
   values: Record<string, GroupScalar>,
   blindedValue: string,
+  blinded = true,
 ): CaseListLink | null {
   if (!base) return null;
   const filters = { ...base.filters };
@@ -86,8 +104,14 @@ export function rowLink(
       if (from > to) return null;
       filters[target.filter] = { from, to };
     } else {
-      const operator = caseListDefinition.filters.find((f) => f.id === target.filter)?.operator;
-      filters[target.filter] = operator === 'in' ? [value] : value;
+      const id = listFilterOf(target, blinded);
+      const operator = caseListDefinition.filters.find((f) => f.id === id)?.operator;
+      // A product filter and a product row name the same list filter: both must hold.
+      const before = filters[id];
+      if (Array.isArray(before) && operator === 'in') {
+        if (!before.includes(value)) return null;
+        filters[id] = [value];
+      } else filters[id] = operator === 'in' ? [value] : value;
     }
   }
   return { ...base, filters };

@@ -10,7 +10,7 @@
  */
 import { codelists, disproportionality, signalFlags } from '@pv/engine';
 import type { Disproportionality, SignalFlags, SignalThresholds } from '@pv/engine';
-import { listScope, C as caseCollections } from '../cases';
+import { listFilter, listScope, C as caseCollections } from '../cases';
 import type { Caller } from '../http';
 import { errors } from '../http';
 import type { Filter, GroupCount, GroupDimension, GroupScalar } from '../store';
@@ -78,11 +78,14 @@ export function statisticDeclarations() {
       chart,
       labels,
     })),
-    dimensions: [...dimensionById.values()].map(({ id, labels, each }) => ({
-      id,
-      labels,
-      perEvent: each === 'reactions',
-    })),
+    // The cross-tabulation's: summary dimensions cannot be crossed with the documents' (runPivot).
+    dimensions: [...dimensionById.values()]
+      .filter((d) => !d.source)
+      .map(({ id, labels, each }) => ({
+        id,
+        labels,
+        perEvent: each === 'reactions',
+      })),
     filters: FILTERS.map(({ id, kind, codelist, labels }) => ({
       id,
       kind,
@@ -170,6 +173,8 @@ function valueLabel(d: DimensionDeclaration, value: GroupScalar, caller: Caller)
   if (value === null) return caller.t('analytics.unknownValue');
   if (typeof value === 'boolean') return caller.t(value ? 'analytics.yes' : 'analytics.no');
   if (value === BLINDED_VALUE && d.blindedMask) return caller.t('analytics.blinded');
+  const declared = d.values?.[String(value)];
+  if (declared) return caller.lang === 'zh' ? declared.zh : declared.en;
   if (d.codelist) {
     const found = codelists[d.codelist]?.values.find((v) => v.code === String(value));
     if (found) return caller.lang === 'zh' ? found.zh : found.en;
@@ -207,6 +212,8 @@ async function count(
   const projects = await projectScope(caller, permission, query.filters?.projectIds);
   if (projects !== null && projects.length === 0) return { blinded: true, total: 0, rows: [] };
   const blinded = await isBlinded(caller, projects);
+  if (dimensions.some((d) => d.source === 'summary'))
+    return countSummaries(caller, dimensions, query, fixed, projects, blinded);
   const base = caseFilter(query, projects, blinded);
   const filter: Filter = {
     $and: [base, ...Object.entries(fixed).map(([id, value]) => ({ [dimensionById.get(id)!.path]: value }))],
@@ -238,7 +245,7 @@ async function count(
     }),
     cases.count(filter),
   ]);
-  const listed = queryLink(query);
+  const listed = queryLink(query, blinded);
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
   return {
     blinded,
@@ -249,6 +256,7 @@ async function count(
         [...fixedDimensions, ...dimensions],
         { ...fixed, ...g.key },
         BLINDED_VALUE,
+        blinded,
       );
       return {
         key: g.key,
@@ -257,6 +265,56 @@ async function count(
         ...(link ? { cases: link } : {}),
       };
     }),
+  };
+}
+
+/**
+ * Counts by dimensions of the case summary (`source: summary`: the submission facts kept beside
+ * the list's values), in the store. The filters are the statistics' own, said as the case list's
+ * declared filters (drill.ts, the same translation as a drill-down: exact by construction) over
+ * the summaries; the fixed values through their dimensions' list filters; only cases with a value
+ * of every dimension count.
+ */
+async function countSummaries(
+  caller: Caller,
+  dimensions: DimensionDeclaration[],
+  query: AnalyticsQuery,
+  fixed: Record<string, string | number | boolean>,
+  projects: string[] | null,
+  blinded: boolean,
+): Promise<{ blinded: boolean; total: number; rows: AnalyticsRow[] }> {
+  // Serious "none of the values" filters nothing in the count (caseFilter); the same here.
+  const f = query.filters ?? {};
+  const filters = f.serious?.length === 0 ? { ...f, serious: undefined } : f;
+  const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
+  const link = rowLink(
+    queryLink({ ...query, filters }, blinded),
+    fixedDimensions,
+    fixed,
+    BLINDED_VALUE,
+    blinded,
+  );
+  // Declarations guarantee the link (fixed values of summary statistics have list filters).
+  if (!link) throw new Error('analytics: a summary statistic without an exact list query');
+  const filter: Filter = {
+    $and: [
+      listFilter({ tab: 'all', filters: link.filters }, projects ?? []),
+      ...dimensions.map((d) => ({ [d.path]: { $gt: '' } })),
+    ],
+  };
+  const summaries = caller.tenant.collection(caseCollections.summaries);
+  const [groups, total] = await Promise.all([
+    summaries.groupCount({ filter, by: dimensions.map((d) => groupDimension(d, blinded)) }),
+    summaries.count(filter),
+  ]);
+  return {
+    blinded,
+    total,
+    rows: folded(dimensions, groups).map((g) => ({
+      key: g.key,
+      labels: Object.fromEntries(dimensions.map((d) => [d.id, valueLabel(d, g.key[d.id] ?? null, caller)])),
+      count: g.count,
+    })),
   };
 }
 
@@ -318,7 +376,7 @@ export async function runPivot(
     throw errors.badRequest('analytics.badDimensions');
   const dimensions = dimensionIds.map((id) => {
     const d = dimensionById.get(id);
-    if (!d) throw errors.badRequest('analytics.unknownDimension', { id });
+    if (!d || d.source) throw errors.badRequest('analytics.unknownDimension', { id });
     return d;
   });
   const answer = await count(caller, PERMISSIONS.pivot, dimensions, query);
@@ -339,6 +397,8 @@ export interface SignalRow extends Disproportionality {
   c: number;
   d: number;
   flags: SignalFlags;
+  /** The case list query of the pair's `a` cases (drill.ts); absent for a BLINDED drug. */
+  cases?: CaseListLink;
 }
 
 export interface SignalAnswer {
@@ -388,9 +448,19 @@ export async function runSignals(
   const n = all.reduce((sum, g) => sum + g.count, 0);
   const withDrug = new Map(drugTotals.map((g) => [g.key[drug.name], g.count]));
   const withEvent = new Map(eventTotals.map((g) => [g.key.event, g.count]));
+  const listed = queryLink(query, blinded);
+  const productDimension = dimensionById.get('product')!;
+  const eventDimension = dimensionById.get(by)!;
   const rows = pairs
     .filter((g) => g.count >= minCases)
     .map((g) => {
+      const link = rowLink(
+        listed,
+        [productDimension, eventDimension],
+        { product: g.key[drug.name] ?? null, [by]: g.key.event ?? null },
+        BLINDED_VALUE,
+        blinded,
+      );
       const a = g.count;
       const b = (withDrug.get(g.key[drug.name]) ?? 0) - a;
       const c = (withEvent.get(g.key.event) ?? 0) - a;
@@ -404,6 +474,7 @@ export async function runSignals(
         d: n - a - b - c,
         ...figures,
         flags: signalFlags(a, figures, thresholds),
+        ...(link ? { cases: link } : {}),
       };
     });
   return { by, blinded, cases: n, thresholds, rows };

@@ -6,7 +6,7 @@
  */
 import type { CollectionDefinition, IndexDeclaration } from '../store';
 import { caseListDefinition } from '@pv/engine';
-import { pointerKey } from './summary';
+import { pointerKey, summaryKey } from './summary';
 
 export const C = {
   cases: 'cases',
@@ -31,7 +31,9 @@ const columnIndexes: IndexDeclaration[] = caseListDefinition.columns
 const filterPaths = [
   ...new Set([
     ...caseListDefinition.tabs.flatMap((tab) => Object.keys(tab.filter)),
-    ...caseListDefinition.filters.flatMap((filter) => filter.fields).map((field) => `v.${pointerKey(field)}`),
+    ...caseListDefinition.filters.flatMap((filter) =>
+      filter.fields.map((field) => `v.${summaryKey(filter, field)}`),
+    ),
   ]),
 ];
 const filterIndexes: IndexDeclaration[] = filterPaths.map((path) => ({
@@ -140,6 +142,16 @@ export const caseCollections: CollectionDefinition[] = [
       ...columnIndexes,
       ...filterIndexes,
       listIndex,
+      // Pooled analysis counts submitted cases by these (submitted.ts) under the list's filters.
+      {
+        name: 'submitted',
+        fields: {
+          'state.validity': 1,
+          'v.report_studyProjectId': 1,
+          'submitted.day': 1,
+          'submitted.timeliness': 1,
+        },
+      },
       textIndex,
     ],
   },

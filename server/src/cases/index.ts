@@ -28,6 +28,8 @@ export type { DuplicateCandidate } from './duplicates';
 export { C as caseCollectionNames } from './collections';
 export { recordCaseTransmissions } from './transmission';
 export { provideCaseDeadline, refreshCaseDeadlines } from './deadline';
+export { provideReportDueDates, SUBMISSION_TIMELINESS } from './submitted';
+export type { DeliveredReport, ReportDueDates, SubmissionTimeliness, SubmittedFacts } from './submitted';
 export type { CaseDeadlineSource } from './deadline';
 export type { CaseTransmissionMove, CaseTransmissionStatus } from './transmission';
 export { recordCaseHistoryLine } from './history-line';

@@ -10,7 +10,7 @@ import { cappedTotal, textMatch } from '../store';
 import type { CappedTotal, Filter, Handle, SortSpec } from '../store';
 import { C } from './collections';
 import type { CaseSummary } from './summary';
-import { pointerKey } from './summary';
+import { pointerKey, summaryKey } from './summary';
 import { currentTransmissionStatus } from './transmission';
 import type { CaseTransmissionSummary } from './transmission';
 
@@ -131,7 +131,7 @@ export function filterClause(definition: CaseListFilter, value: unknown): Filter
   const scalar = (v: unknown) => v === null || typeof v !== 'object';
   if (definition.operator !== 'between' && !(Array.isArray(value) ? value : [value]).every(scalar))
     throw errors.badRequest('cases.badFilter', { filter: definition.id });
-  const paths = definition.fields.map((field) => `v.${pointerKey(field)}`);
+  const paths = definition.fields.map((field) => `v.${summaryKey(definition, field)}`);
   const booleanCodes = definition.codelist === 'completionState';
   const coerce = (v: unknown) => (booleanCodes ? v === true || v === 'true' : v);
   const each = (clause: (path: string) => Filter): Filter =>

@@ -11,17 +11,25 @@ import { C } from './collections';
 import type { CaseDocument } from './document';
 import { caseContent } from './document';
 import { deadlineOf } from './deadline';
-import { buildSummary, LIST_POINTERS } from './summary';
+import { buildSummary, ITEM_FILTERS, LIST_POINTERS } from './summary';
 import type { CaseSummary } from './summary';
+import { submittedFacts } from './submitted';
 
 /** Raise when buildSummary computes something new from the same pointers. */
-const SUMMARY_CODE_VERSION = 2;
+const SUMMARY_CODE_VERSION = 3;
 const ACTOR = 'system:case-summaries';
 const LAYOUT_ID = 'summaries';
 const PAGE = 500;
 
 export const summaryLayout = createHash('sha256')
-  .update(JSON.stringify({ version: SUMMARY_CODE_VERSION, pointers: LIST_POINTERS }))
+  .update(
+    JSON.stringify({
+      version: SUMMARY_CODE_VERSION,
+      pointers: LIST_POINTERS,
+      // Filters of some items only (suspect drugs) keep values of their own.
+      items: ITEM_FILTERS.map(({ id, fields, items }) => ({ id, fields, items })),
+    }),
+  )
   .digest('hex');
 
 /** Builds every summary of a tenant again from its case, a page of cases at a time. */
@@ -38,7 +46,9 @@ export async function rebuildSummaries(handle: Handle): Promise<number> {
         doc,
         await deadlineOf(handle, stored._id, doc),
       );
-      await summaries.updateOne({ _id: stored._id }, { $set: fields });
+      // Facts kept beside the document's: rebuilt from the case's history too.
+      const submitted = await submittedFacts(handle, stored._id);
+      await summaries.updateOne({ _id: stored._id }, { $set: { ...fields, submitted } });
     }
     count += page.length;
     if (page.length < PAGE) return count;

@@ -3,9 +3,10 @@
  * workflow state, the reporting deadline and the duplicate-check keys, kept in `caseSummaries` so
  * lists never read whole case documents.
  */
-import { caseListDefinition, nameBlockKey } from '@pv/engine';
-import type { CaseDeadline } from '@pv/engine';
+import { caseListDefinition, isBlindedDrug, nameBlockKey } from '@pv/engine';
+import type { CaseDeadline, CaseListFilter } from '@pv/engine';
 import type { CaseDocument, CaseState } from './document';
+import type { SubmittedFacts } from './submitted';
 
 type Doc = Record<string, unknown>;
 
@@ -43,6 +44,39 @@ function scalar(value: unknown): string | number | boolean | null {
   if (typeof value === 'object' && 'nullFlavor' in (value as Doc))
     return `[${String((value as Doc).nullFlavor)}]`;
   return null;
+}
+
+/**
+ * The summary key of a filter's field: the pointer's, or the filter's own when it keeps only some
+ * items of the array (`items`: suspect drugs, drugs the blinding does not hide).
+ */
+export function summaryKey(filter: Pick<CaseListFilter, 'id' | 'items'>, field: string): string {
+  return filter.items ? `${pointerKey(field)}__${filter.id}` : pointerKey(field);
+}
+
+/** Filters whose values come from some items of an array only (kept under their own key). */
+export const ITEM_FILTERS = caseListDefinition.filters.filter((filter) => filter.items);
+
+/** `/drugs/*\/drugName` -> `/drugs/*` and `drugName`: the array items and the field read in each. */
+function itemsAndField(pointer: string): [string, string] {
+  const star = pointer.lastIndexOf('/*/');
+  return [pointer.slice(0, star + 2), pointer.slice(star + 3)];
+}
+
+/** The values of a filter's field in the items it keeps (ITEM_FILTERS). */
+function itemValues(doc: CaseDocument, filter: CaseListFilter, field: string): unknown[] {
+  const [array, inItem] = itemsAndField(field);
+  const items = valuesAt(doc, array);
+  const out: unknown[] = [];
+  items.forEach((item, i) => {
+    const kept = (filter.items?.where ?? []).every((w) =>
+      w.in.some((v) => v === valuesAt(item, `/${w.field}`)[0]),
+    );
+    if (!kept) return;
+    if (filter.items?.open && isBlindedDrug(doc, `${array.slice(0, -2)}/${i}`)) return;
+    out.push(...valuesAt(item, `/${inItem}`));
+  });
+  return out;
 }
 
 /** Pointers the list reads in the document: every column field (but the summary's own) and every filter field. */
@@ -89,6 +123,8 @@ export interface CaseSummary {
   /** The earliest open due date over the project's receivers (deadline.ts). */
   deadline: CaseDeadline | null;
   dup: DuplicateKeys;
+  /** Kept beside the document's values: the case's first delivery and its timeliness (submitted.ts). */
+  submitted?: SubmittedFacts | null;
 }
 
 const AGE_UNIT_YEARS: Record<string, number> = {
@@ -167,6 +203,15 @@ export function buildSummary(caseId: string, doc: CaseDocument, deadline: CaseDe
       .filter((value) => value !== null);
     v[pointerKey(pointer)] = pointer.includes('*') ? [...new Set(values)] : (values[0] ?? null);
   }
+  for (const filter of ITEM_FILTERS)
+    for (const field of filter.fields)
+      v[summaryKey(filter, field)] = [
+        ...new Set(
+          itemValues(doc, filter, field)
+            .map(scalar)
+            .filter((value) => value !== null),
+        ),
+      ];
   // Flags absent from the document are false in the summary, so list filters are plain equalities.
   const state = { ...doc.state };
   for (const flag of ['isTeae', 'isSae', 'isSar', 'isSusar', 'isAesi', 'isCompleted', 'isLocked'] as const) {

@@ -17,6 +17,7 @@ import type { CaseDocument } from './document';
 import { caseContent } from './document';
 import { deadlineOf } from './deadline';
 import { frozenRefusal, isFrozen } from './freeze';
+import { submittedFacts } from './submitted';
 
 /** What happened to the case's transmission to one receiver, worst first (the order of the summary status). */
 export const CASE_TRANSMISSION_STATUSES = [
@@ -180,6 +181,12 @@ export async function recordCaseTransmissions(
         { _id: move.caseId },
         { $set: { deadline: await deadlineOf(tx, move.caseId, doc) } },
       );
+      // A delivery may be the case's first, or a report's: what pooled analysis counts of it.
+      if (move.status === 'sent' || move.status === 'resubmitted')
+        await summaries.updateOne(
+          { _id: move.caseId },
+          { $set: { submitted: await submittedFacts(tx, move.caseId) } },
+        );
     }
   });
 }

@@ -6,14 +6,17 @@
  */
 import { caseDeadline, caseFacts, evaluateFacts, rulesForReceiver } from '@pv/engine';
 import type { CaseDeadline, ReceiverPlan } from '@pv/engine';
-import type { CaseDocument } from '../cases';
+import type { CaseDocument, ReportDueDates } from '../cases';
 import { caseCollectionNames } from '../cases';
 import { RECEIVERS } from '../exports';
 import type { Receiver } from '../exports';
 import { PROJECTS } from '../projects';
 import type { Project } from '../projects';
 import { errors } from '../http';
+import { InvalidStoreRequestError } from '../store';
 import type { Handle, StoredDoc } from '../store';
+import { S } from './model';
+import type { SubmissionPlan } from './model';
 
 /** What the cases module keeps of each receiver's last transmission (cases/transmission.ts). */
 export interface KeptTransmission {
@@ -104,3 +107,39 @@ export async function submissionDeadline(
   const plans = receiverPlans(doc, receivers, summary?.transmission?.receivers ?? []);
   return caseDeadline(plans, (doc.state.validity ?? 'valid') === 'valid');
 }
+
+/**
+ * The due date of each report a case delivered (cases/submitted.ts: pooled analysis's on-time
+ * count): the plan whose export carried it, else the case's plan to that receiver for that version
+ * (submitting, not a nullification or amendment; the earliest when several); null without one.
+ */
+export const reportDueDates: ReportDueDates = async (handle, caseId, reports) => {
+  let plans: StoredDoc<SubmissionPlan>[];
+  try {
+    plans = await handle
+      .collection<SubmissionPlan>(S.plans)
+      .find(
+        { caseId, isSubmit: true },
+        { projection: { receiverId: 1, caseVersion: 1, dueDate: 1, exportId: 1, correction: 1 } },
+      );
+  } catch (error) {
+    // A platform without this module's collections (another module's test rig) has no plans.
+    if (error instanceof InvalidStoreRequestError) return reports.map(() => null);
+    throw error;
+  }
+  return reports.map((report) => {
+    const carried = plans.find((p) => p.exportId && p.exportId === report.exportId);
+    if (carried) return carried.dueDate ?? null;
+    const due = plans
+      .filter(
+        (p) =>
+          p.receiverId === report.receiverId &&
+          (report.version === null || p.caseVersion === report.version) &&
+          !p.correction &&
+          p.dueDate,
+      )
+      .map((p) => p.dueDate!)
+      .sort();
+    return due[0] ?? null;
+  });
+};

@@ -10,7 +10,7 @@ export { submissionDeadline, projectReceivers } from './deadline';
 export { S as submissionCollectionNames } from './model';
 export type { SubmissionPlan, SubmissionBatch } from './model';
 
-import { provideCaseDeadline, refreshCaseDeadlines } from '../cases';
+import { provideCaseDeadline, provideReportDueDates, refreshCaseDeadlines } from '../cases';
 import { defineModule } from '../http';
 import type { ServerModule } from '../http';
 import { provideProjectReceiverCheck, provideProjectReceiversListener } from '../projects';
@@ -18,7 +18,7 @@ import { provideSendParticipant } from '../exports';
 import type { CollectionDefinition } from '../store';
 import { identitySigner } from '../workflow';
 import type { Signer } from '../workflow';
-import { assertTenantReceivers, submissionDeadline } from './deadline';
+import { assertTenantReceivers, reportDueDates, submissionDeadline } from './deadline';
 import { S } from './model';
 import { batchObject, submissionRoutes } from './routes';
 import { bulkJob, DEFAULT_BULK_MAX_BYTES, keepLateReason } from './bulk';
@@ -27,6 +27,8 @@ import { seedDemoReceivers } from './seed';
 
 // Case management asks this module for a case's deadline on every save and transmission.
 provideCaseDeadline(submissionDeadline);
+// And the due dates of the reports a case delivered (pooled analysis's on-time count).
+provideReportDueDates(reportDueDates);
 // A project names only receivers of its own tenant.
 provideProjectReceiverCheck(assertTenantReceivers);
 // A project's receivers changed: its cases' deadlines follow at once.

@@ -71,6 +71,8 @@ export interface SignalRow {
   ic: number | null;
   ic025: number | null;
   flags: { prr: boolean; ror: boolean; ic: boolean };
+  /** The case list query of the pair's `a` cases; absent for a BLINDED drug. */
+  cases?: CaseListLink;
 }
 
 export interface SignalAnswer {

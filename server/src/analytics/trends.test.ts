@@ -1,0 +1,339 @@
+/**
+ * Submitted trends, on-time submission and drill-down by product (issue 22), on one case rig:
+ * - the submitted statistics (month, quarter, timeliness) equal a brute-force count over the case
+ *   documents and the transmissions the test recorded (through cases' recordCaseTransmissions, due
+ *   dates from submission plans), under random filters, for an unblinded and a blinded reader;
+ * - product rows, product x SOC cells and signal pairs open the case list on exactly their cases
+ *   (the list's total equals the count), and a blinded reader's links never name a blinded drug.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCasesModule, recordCaseTransmissions } from '../cases';
+import type { CaseTransmissionMove } from '../cases';
+import { buildSummary, caseRig, demoProject } from '../cases/testing';
+import { exportsModule } from '../exports';
+import { projectsModule } from '../projects';
+import { reportCodesModule } from '../report-codes';
+import { createSubmissionsModule } from '../submissions';
+import { createUnblindingModule } from '../unblinding';
+import { workflowModule } from '../workflow';
+import { analyticsModule } from './index';
+import type { AnalyticsFilters as Filters } from './service';
+
+const rig = await caseRig({
+  users: [
+    { id: 'entry', name: 'Entry' },
+    { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
+  ],
+  modules: [
+    createCasesModule(),
+    reportCodesModule,
+    workflowModule,
+    projectsModule,
+    exportsModule,
+    createSubmissionsModule(),
+    createUnblindingModule(),
+    analyticsModule,
+  ],
+});
+afterAll(() => rig.close());
+
+const handle = rig.store.tenant('t1', { userId: 'system:test' });
+await handle
+  .collection<Record<string, unknown>>('projects')
+  .insertMany([{ ...demoProject('p2') }, { ...demoProject('p3') }]);
+for (const userId of ['entry', 'blind'])
+  await handle
+    .collection('projectMembers')
+    .insertOne({ projectId: 'p2', userId, roleIds: [], permissionKeys: [] });
+
+let seed = 2211;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+const some = <T>(values: readonly T[], max: number): T[] => [
+  ...new Set(Array.from({ length: Math.floor(random() * (max + 1)) }, () => pick(values))),
+];
+const day = (month: number, d: number) =>
+  `2026-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+
+// Study drug A and Placebo are always blinded (study drugs); Aspirin only where marked G.k.2.5.
+const PRODUCTS = ['Study drug A', 'Placebo', 'Aspirin', 'Metformin'];
+const SOCS = ['10017947', '10029205', '10022891'];
+type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- random test documents
+
+const docs: Doc[] = Array.from({ length: 300 }, (_, i) => ({
+  _id: `case-${i}`,
+  state: {
+    validity: pick(['valid', 'valid', 'valid', 'invalid', 'deleted']),
+    isSae: random() < 0.4,
+    isSusar: random() < 0.3,
+    version: pick([1, 1, 2]),
+  },
+  report: {
+    reportCode: `T${i}`,
+    studyProjectId: pick(['p1', 'p1', 'p2', 'p3']),
+    reportType: pick(['1', '2']),
+    reportDateFirst: `2026${String(1 + Math.floor(random() * 6)).padStart(2, '0')}15`,
+    happenCountry: pick(['CN', 'US']),
+  },
+  patient: { gender: pick(['1', '2']) },
+  drugs: Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+    const name = pick(PRODUCTS);
+    return {
+      drugName: name,
+      drugCharacterisation: pick(['1', '1', '2', '3']),
+      ...(name === 'Study drug A' || name === 'Placebo' ? { isClinicalDrug: true } : {}),
+      ...(name === 'Aspirin' && random() < 0.3 ? { isBlind: true } : {}),
+    };
+  }),
+  reactions: Array.from({ length: Math.floor(random() * 3) }, () => {
+    const soc = pick(SOCS);
+    return { meddraSocCode: soc, meddraPtCode: `${soc}1` };
+  }),
+}));
+await handle.collection('cases').insertMany(docs);
+await handle
+  .collection('caseSummaries')
+  .insertMany(docs.map((d) => buildSummary(d._id, d as never, null) as unknown as Record<string, unknown>));
+
+/**
+ * Deliveries: about 60% of the cases go to one or two receivers, some also a follow-up version, a
+ * few rejected and resubmitted; plans (some with due dates) carry the due dates.
+ */
+interface Sent {
+  caseId: string;
+  receiverId: string;
+  version: number;
+  at: string;
+  status: CaseTransmissionMove['status'];
+}
+const sent: Sent[] = [];
+const plans: { caseId: string; receiverId: string; caseVersion: number; dueDate: string | null }[] = [];
+for (const doc of docs) {
+  if (random() < 0.4) continue;
+  for (const receiverId of random() < 0.3 ? ['cde', 'fda'] : [pick(['cde', 'fda'])]) {
+    for (const version of random() < 0.2 ? [1, 2] : [1]) {
+      const month = 1 + Math.floor(random() * 12);
+      const at = `${day(month, 1 + Math.floor(random() * 28))}T${pick(['01', '23'])}:30:00.000Z`;
+      const due = random() < 0.7 ? day(month, 1 + Math.floor(random() * 28)) : null;
+      if (random() < 0.8) plans.push({ caseId: doc._id, receiverId, caseVersion: version, dueDate: due });
+      sent.push({ caseId: doc._id, receiverId, version, at, status: 'sent' });
+      if (random() < 0.15) {
+        sent.push({ caseId: doc._id, receiverId, version, at, status: 'rejected' });
+        sent.push({
+          caseId: doc._id,
+          receiverId,
+          version,
+          at: `${day(12, 28)}T00:00:00.000Z`,
+          status: 'resubmitted',
+        });
+      }
+    }
+  }
+}
+await handle.collection('submissionPlans').insertMany(
+  plans.map((p, i) => ({
+    _id: `plan-${i}`,
+    ...p,
+    isSubmit: true,
+    batchId: 'b',
+    projectId: 'p1',
+    reportCode: '',
+    receiverName: p.receiverId,
+    receiverIdentifier: p.receiverId,
+    state: 'approved',
+  })),
+);
+// Recorded in time order, as sends happen (a later move never comes first).
+for (const move of [...sent].sort((a, b) => a.at.localeCompare(b.at)))
+  await recordCaseTransmissions(
+    handle,
+    { userId: 'submitter', name: null },
+    [
+      {
+        caseId: move.caseId,
+        status: move.status,
+        receiverId: move.receiverId,
+        receiverName: move.receiverId,
+        receiverIdentifier: move.receiverId,
+        batchId: 'b',
+        exportId: `x-${move.caseId}-${move.receiverId}`,
+        fileName: 'f.xml',
+        version: move.version,
+      },
+    ],
+    new Date(move.at),
+  );
+
+/** The brute force of the submission facts: first delivery per receiver and version, due dates from the plans. */
+function submittedOf(caseId: string): { day: string; timeliness: string } | null {
+  const first = new Map<string, Sent>();
+  for (const s of [...sent].sort((a, b) => a.at.localeCompare(b.at)))
+    if (s.caseId === caseId && s.status !== 'rejected' && !first.has(`${s.receiverId}/${s.version}`))
+      first.set(`${s.receiverId}/${s.version}`, s);
+  if (!first.size) return null;
+  const reports = [...first.values()].map((s) => {
+    const due = plans
+      .filter(
+        (p) =>
+          p.caseId === caseId && p.receiverId === s.receiverId && p.caseVersion === s.version && p.dueDate,
+      )
+      .map((p) => p.dueDate!)
+      .sort()[0];
+    return { day: s.at.slice(0, 10), due };
+  });
+  const dated = reports.filter((r) => r.due);
+  return {
+    day: reports
+      .map((r) => r.day)
+      .sort()[0]!
+      .replace(/-/g, ''),
+    timeliness: !dated.length ? 'noDueDate' : dated.some((r) => r.day > r.due!) ? 'late' : 'onTime',
+  };
+}
+
+const blindedDrug = (d: Doc) => d.isClinicalDrug === true || d.isBlind === true;
+
+function selected(filters: Filters, blinded: boolean): Doc[] {
+  const projects = filters.projectIds?.length ? filters.projectIds : ['p1', 'p2'];
+  return docs.filter(
+    (doc) =>
+      doc.state.validity === 'valid' &&
+      projects.includes(doc.report.studyProjectId) &&
+      (!filters.received?.from || doc.report.reportDateFirst >= filters.received.from) &&
+      (!filters.received?.to || doc.report.reportDateFirst <= filters.received.to) &&
+      (!filters.reportType?.length || filters.reportType.includes(doc.report.reportType)) &&
+      (!filters.serious?.length || filters.serious.includes(doc.state.isSae)) &&
+      (!filters.country?.length || filters.country.includes(doc.report.happenCountry)) &&
+      (!filters.sex?.length || filters.sex.includes(doc.patient.gender)) &&
+      (!filters.product?.length ||
+        doc.drugs.some((d: Doc) => filters.product!.includes(d.drugName) && !(blinded && blindedDrug(d)))),
+  );
+}
+
+const quarterOf = (month: string) => `${month.slice(0, 4)}Q${Math.ceil(Number(month.slice(4)) / 3)}`;
+
+function bruteSubmitted(statisticId: string, filters: Filters, blinded: boolean) {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const doc of selected(filters, blinded)) {
+    const facts = submittedOf(doc._id);
+    if (!facts) continue;
+    total++;
+    const key =
+      statisticId === 'trendSubmitted'
+        ? facts.day.slice(0, 6)
+        : statisticId === 'trendSubmittedQuarter'
+          ? quarterOf(facts.day.slice(0, 6))
+          : facts.timeliness;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return { total, rows: [...counts].map(([k, n]) => `${k}:${n}`).sort() };
+}
+
+function randomFilters(): Filters {
+  const f: Filters = {};
+  if (random() < 0.3) f.projectIds = [pick(['p1', 'p2'])];
+  if (random() < 0.3) f.received = { from: `2026${String(1 + Math.floor(random() * 6)).padStart(2, '0')}01` };
+  if (random() < 0.3) f.reportType = [pick(['1', '2'])];
+  if (random() < 0.3) f.serious = [random() < 0.5];
+  if (random() < 0.3) f.country = [pick(['CN', 'US'])];
+  if (random() < 0.2) f.sex = [pick(['1', '2'])];
+  if (random() < 0.3) f.product = some(PRODUCTS, 2);
+  return f;
+}
+
+type Link = { tab: string; filters: Record<string, unknown> };
+const listed = async (cases: Link) => {
+  const answer = await rig.as('entry').call('POST', '/cases/search', { ...cases, size: 1 });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.data.total as number;
+};
+
+describe('submitted statistics', () => {
+  it('equal a brute-force count over the documents and recorded transmissions under random filters', async () => {
+    expect(sent.length).toBeGreaterThan(100);
+    const seen = new Set<string>();
+    for (let i = 0; i < 45; i++) {
+      const statisticId = ['trendSubmitted', 'trendSubmittedQuarter', 'bySubmissionTimeliness'][i % 3]!;
+      const blinded = i % 4 === 3;
+      const filters = i < 3 ? {} : randomFilters();
+      const answer = await rig
+        .as(blinded ? 'blind' : 'entry')
+        .call('POST', '/analytics/statistic', { statisticId, filters });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const expected = bruteSubmitted(statisticId, filters, blinded);
+      const rows = answer.body.data.rows as {
+        key: Record<string, string>;
+        count: number;
+        labels: Record<string, string>;
+      }[];
+      expect(answer.body.data.total, `${statisticId} ${JSON.stringify(filters)}`).toBe(expected.total);
+      expect(rows.map((r) => `${Object.values(r.key)[0]}:${r.count}`).sort()).toEqual(expected.rows);
+      for (const r of rows) seen.add(Object.values(r.labels)[0]!);
+    }
+    // Timeliness reads as words, never codes; all three occur.
+    for (const label of ['Submitted on time', 'Submitted late', 'No due date']) expect(seen).toContain(label);
+    const zh = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'bySubmissionTimeliness' }, 'cn');
+    expect(
+      zh.body.data.rows.map((r: { labels: Record<string, string> }) => r.labels.submissionTimeliness).sort(),
+    ).toEqual(['按时递交', '无递交时限', '逾期递交'].sort());
+  });
+
+  it('are not offered to the cross-tabulation', async () => {
+    const answer = await rig.as('entry').call('POST', '/analytics/pivot', { dimensions: ['submittedMonth'] });
+    expect(answer.status).toBe(400);
+  });
+});
+
+describe('drill-down by product', () => {
+  it('product rows, product x SOC cells and signal pairs open the list on exactly their cases; blinded links name no blinded drug', async () => {
+    let checked = 0;
+    for (let i = 0; i < 8; i++) {
+      const who = i % 2 ? 'blind' : 'entry';
+      const filters = i < 2 ? {} : randomFilters();
+      const answers = [
+        await rig.as(who).call('POST', '/analytics/statistic', { statisticId: 'susarByProduct', filters }),
+        await rig.as(who).call('POST', '/analytics/pivot', { dimensions: ['product', 'soc'], filters }),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        for (const row of answer.body.data.rows as {
+          key: Record<string, unknown>;
+          count: number;
+          cases?: Link;
+        }[]) {
+          if (row.key.product === 'BLINDED' || Object.values(row.key).includes(null)) {
+            expect(row.cases).toBeUndefined();
+            continue;
+          }
+          expect(row.cases, JSON.stringify(row.key)).toBeDefined();
+          expect(
+            await listed(row.cases!),
+            `${who} ${JSON.stringify(row.key)} ${JSON.stringify(filters)}`,
+          ).toBe(row.count);
+          if (who === 'blind') {
+            expect(JSON.stringify(row.cases)).not.toMatch(/Study drug A|Placebo/);
+            expect(row.cases!.filters.openSuspectDrug).toEqual([row.key.product]);
+          }
+          checked++;
+        }
+      }
+      for (const by of ['pt', 'soc']) {
+        const signals = await rig.as(who).call('POST', '/analytics/signals', { by, filters });
+        expect(signals.status, JSON.stringify(signals.body)).toBe(200);
+        for (const row of signals.body.data.rows as { drug: string; a: number; cases?: Link }[]) {
+          if (row.drug === 'BLINDED') {
+            expect(row.cases).toBeUndefined();
+            continue;
+          }
+          expect(await listed(row.cases!), `${who} ${by} ${row.drug}`).toBe(row.a);
+          if (who === 'blind') expect(JSON.stringify(row.cases)).not.toMatch(/Study drug A|Placebo/);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+});
