@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { auditService } from '../audit';
 import { operatorsUsed } from './capabilities';
 import { mingoOptions } from './embedded';
-import { groupCountPipeline } from './group-count';
+import { GroupCounter, groupCountPipeline } from './group-count';
 import type { GroupCountSpec } from './group-count';
 import { literalRegex, serverFilter, textMatch } from './guard';
 import {
@@ -757,6 +757,54 @@ for (const backend of backends) {
             .collection('cases')
             .groupCount({ filter: { $where: 'true' }, by: [{ name: 'x', path: 'product' }] }),
         ).rejects.toBeInstanceOf(ForbiddenQueryError);
+      });
+
+      it("takes the least text among an element's items (least), from JSON and from an element table", async () => {
+        const docs = [
+          // First dose 20240102 (texts only; a number and a missing date do not count).
+          {
+            _id: 'l1',
+            drugs: [{ name: 'A', doses: [{ start: '20240105' }, { start: '20240102' }, { start: 3 }, {}] }],
+          },
+          // Two drugs: each its own least; an object instead of an array is one item.
+          {
+            _id: 'l2',
+            drugs: [
+              { name: 'A', doses: { start: '20240102' } },
+              { name: 'B', doses: [] },
+            ],
+          },
+          // Partial dates compare as texts: '2023' before '20230101'.
+          { _id: 'l3', drugs: [{ name: 'B', doses: [{ start: '20230101' }, { start: '2023' }] }, 'loose'] },
+        ];
+        const spec = {
+          by: [
+            { name: 'drug', each: 'drugs', path: 'name' },
+            { name: 'first', each: 'drugs', least: 'doses', path: 'start', prefix: 8 },
+          ],
+        };
+        const expected = [
+          { key: { drug: 'A', first: '20240102' }, count: 2 },
+          { key: { drug: null, first: null }, count: 1 },
+          { key: { drug: 'B', first: null }, count: 1 },
+          { key: { drug: 'B', first: '2023' }, count: 1 },
+        ];
+        await store.define({ name: 'least_plain', scope: 'tenant' });
+        await a.collection('least_plain').insertMany(docs);
+        expect(await a.collection('least_plain').groupCount(spec)).toEqual(expected);
+        await store.define({
+          name: 'least_el',
+          scope: 'tenant',
+          elements: [{ each: 'drugs', paths: ['name', 'doses[].start'] }],
+        });
+        await a.collection('least_el').insertMany(docs);
+        expect(await a.collection('least_el').groupCount(spec)).toEqual(expected);
+        const reference = new GroupCounter(spec);
+        for (const doc of docs) reference.add(doc);
+        expect(reference.result()).toEqual(expected);
+        await expect(
+          a.collection('least_plain').groupCount({ by: [{ name: 'x', least: 'doses', path: 'start' }] }),
+        ).rejects.toBeInstanceOf(InvalidStoreRequestError);
       });
 
       it('equals a brute-force count over random documents, with and without an exact SQL filter', async () => {

@@ -165,7 +165,8 @@ export class CoreStore implements Store, StoreAdmin {
     }
     const paths = [
       ...(definition.indexes ?? []).flatMap((index) => Object.keys(index.fields)),
-      ...(definition.elements ?? []).flatMap((e) => [e.each, ...e.paths]),
+      // An element path `items[].path`: the least text among an inner array's items (GroupDimension.least).
+      ...(definition.elements ?? []).flatMap((e) => [e.each, ...e.paths.flatMap((p) => p.split('[].'))]),
     ];
     for (const path of paths) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(path)) {

@@ -34,6 +34,12 @@ export interface GroupDimension {
    * (a blinded study drug's name is not a key a blinded reader may see).
    */
   mask?: { when: { path: string; in: (string | number | boolean)[] }[]; value: string };
+  /**
+   * With `each`: an array inside the element (through objects only) whose items hold `path`; the
+   * value is the least text among theirs (the first dose's G.k.4.r.4 start date of a drug), null when
+   * none is a text. `prefix` and `map` apply to it.
+   */
+  least?: string;
   /** The first `prefix` characters of a text value (a month of a YYYYMMDD date: 6); other values null. */
   prefix?: number;
   /**
@@ -93,6 +99,10 @@ export function checkGroupCountSpec(spec: GroupCountSpec): void {
     if (dimension.element !== undefined && (dimension.each === undefined || !NAME.test(dimension.element)))
       throw fail('element');
     checkPath(dimension.path, dimension.each !== undefined);
+    if (dimension.least !== undefined) {
+      if (dimension.each === undefined || dimension.path === undefined) throw fail('least');
+      checkPath(dimension.least, false);
+    }
     if (
       dimension.prefix !== undefined &&
       (!Number.isInteger(dimension.prefix) || dimension.prefix < 1 || dimension.prefix > 32)
@@ -155,7 +165,35 @@ function checkValues(values: unknown): void {
 export function dimensionValue(d: GroupDimension, source: unknown): GroupScalar {
   if (d.mask?.when.some((c) => c.in.some((v) => v === groupScalar(valueAt(source, c.path)))))
     return d.mask.value;
+  if (d.least !== undefined) return withPrefix(d, leastText(source, d.least, d.path!));
   return withPrefix(d, groupScalar(valueAt(source, d.path)));
+}
+
+/** The least text at `path` among the items of the array `least` inside an element (GroupDimension.least). */
+export function leastText(element: unknown, least: string, path: string): string | null {
+  let found: string | null = null;
+  for (const item of elementsOf(element, least)) {
+    const value = valueAt(item, path);
+    // Compared as SQL's BINARY collation and MongoDB's $min do: by code point.
+    if (typeof value === 'string' && (found === null || codePointLess(value, found))) found = value;
+  }
+  return found;
+}
+
+function codePointLess(a: string, b: string): boolean {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++)
+    if (x[i] !== y[i]) return x[i]!.codePointAt(0)! < y[i]!.codePointAt(0)!;
+  return x.length < y.length;
+}
+
+/**
+ * What an element table keeps for a dimension's value: its path, or for `least` the array and the
+ * path inside its items (`dosages[].startDate`), so such a column holds the least text.
+ */
+export function elementReadPath(d: { least?: string; path?: string }): string | undefined {
+  return d.least === undefined ? d.path : `${d.least}[].${d.path}`;
 }
 
 /** A key value cut to the dimension's prefix (characters, as SQL substr and $substrCP count), then mapped. */
@@ -208,8 +246,10 @@ export function groupScalar(value: unknown): GroupScalar {
   return null;
 }
 
-/** An element's value at a path, as a key value (what the embedded store's element rows hold). */
+/** An element's value at a path, as a key value (what the embedded store's element rows hold; `a[].b`: elementReadPath). */
 export function elementScalar(element: unknown, path: string): GroupScalar {
+  const through = path.indexOf('[].');
+  if (through > 0) return leastText(element, path.slice(0, through), path.slice(through + 3));
   return groupScalar(valueAt(element, path));
 }
 
@@ -383,16 +423,45 @@ export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeli
             },
           },
         };
+  // The least text among the items' values (a path through an array gives the array of them).
+  const own = (d: GroupDimension): unknown =>
+    d.least === undefined
+      ? scalar(field(slotOf(d), d.path))
+      : {
+          $min: {
+            $filter: {
+              input: {
+                $map: {
+                  input: {
+                    $let: {
+                      vars: { a: field(slotOf(d), d.least) },
+                      in: {
+                        $cond: [
+                          { $isArray: '$$a' },
+                          '$$a',
+                          { $cond: [{ $eq: [{ $type: '$$a' }, 'object'] }, ['$$a'], []] },
+                        ],
+                      },
+                    },
+                  },
+                  as: 'item',
+                  in: `$$item.${d.path}`,
+                },
+              },
+              cond: { $eq: [{ $type: '$$this' }, 'string'] },
+            },
+          },
+        };
   const masked = (d: GroupDimension): unknown =>
     d.mask
       ? {
           $cond: [
             { $or: d.mask.when.map((c) => ({ $in: [scalar(field(slotOf(d), c.path)), c.in] })) },
             d.mask.value,
-            cut(d, scalar(field(slotOf(d), d.path))),
+            cut(d, own(d)),
           ],
         }
-      : cut(d, scalar(field(slotOf(d), d.path)));
+      : cut(d, own(d));
   pipeline.push(
     {
       $group: {

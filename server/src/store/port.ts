@@ -98,7 +98,7 @@ export interface CollectionDefinition {
 export interface ElementTableDeclaration {
   /** Dotted path of the array, through objects only. */
   each: string;
-  /** Dotted paths inside an element. */
+  /** Dotted paths inside an element; `items[].path`: the least text at `path` among the element's `items` (GroupDimension.least). */
   paths: string[];
 }
 
