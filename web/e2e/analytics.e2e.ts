@@ -1,22 +1,30 @@
 /**
  * Pooled analysis in the browser: the statistics page in Chinese and English (every chart with its
- * table, no missing text), a chart exported as PNG (image size read back) and Excel (sheet values
- * read back with exceljs), the cross-tabulation page, and the event-level page (MedDRA tree
- * expanded from a SOC, signal table) with the drill-down from a SOC count to the case list.
+ * table, no missing text), a chart exported from its export menu as PNG (image size read back),
+ * and as Excel, Word and PDF download tasks with the chart image (fetched from the download tasks
+ * page; sheet values read with exceljs, Word text with mammoth, PDF text with pdfjs), the
+ * cross-tabulation page, and the event-level page (MedDRA tree expanded from a SOC, signal table)
+ * with the drill-down from a SOC count to the case list.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
+import mammoth from 'mammoth';
 import type { Page } from 'playwright-core';
+import { readPdf, squash } from '../../server/src/reports/testing';
 import { test } from './kit';
 import { demoPassword, login, missingKeys, skipTour } from './helpers';
+
+/** The open menu has finished fading in (its screenshot shows it whole). */
+const settled = (page: Page) =>
+  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
 
 async function choose(page: Page, language: 'zh' | 'en') {
   await page.getByTestId('language-switch').first().click();
   await page.getByTestId(`language-${language}`).click();
 }
 
-test('statistics and cross-tabulation in zh and en; a chart exported as PNG and Excel, Word started as a task', async ({
+test('statistics and cross-tabulation in zh and en; a chart exported as PNG, Excel, Word and PDF', async ({
   page,
   baseUrl,
   serverOutput,
@@ -32,29 +40,67 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG and 
   await screenshot('analytics-summary-zh');
   assert.deepEqual(await missingKeys(page), []);
 
-  const [png] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId('statistic-byReportType-png').click(),
-  ]);
+  // The export menu: PNG made here from the canvas, the rest built by the server as download tasks.
+  const menu = async (item: string) => {
+    await panel.getByTestId('statistic-byReportType-export').click();
+    await page.getByTestId(`statistic-byReportType-${item}`).click();
+  };
+  await panel.getByTestId('statistic-byReportType-export').click();
+  await page.getByTestId('statistic-byReportType-pdf').waitFor();
+  await settled(page);
+  await screenshot('analytics-export-menu-zh');
+  assert.deepEqual(await missingKeys(page), []);
+  await page.keyboard.press('Escape');
+  const [png] = await Promise.all([page.waitForEvent('download'), menu('png')]);
   const image = await readFile(await png.path());
   assert.equal(image.subarray(1, 4).toString(), 'PNG');
   // IHDR: width and height, big-endian, at bytes 16 and 20.
   assert.ok(image.readUInt32BE(16) > 100 && image.readUInt32BE(20) > 100, 'the chart as drawn');
 
-  const [xlsx] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId('statistic-byReportType-excel').click(),
-  ]);
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(new Uint8Array(await readFile(await xlsx.path())).buffer);
-  const sheet = book.worksheets[0]!;
-  assert.equal(sheet.getRow(2).getCell(1).value, '报告类型');
-  assert.equal(sheet.getRow(3).getCell(1).value, '研究报告');
-  assert.ok(Number(sheet.getRow(3).getCell(2).value) > 0);
-  assert.equal(book.model.media.length, 1, 'the chart image is in the workbook');
-  // Word (and PDF) are built by the server as a download task (analytics.test reads the files).
-  await panel.getByTestId('statistic-byReportType-word').click();
+  const tasks: Record<string, string> = {};
+  for (const item of ['excel', 'word', 'pdf']) {
+    const started = page.waitForResponse((r) => r.url().endsWith('/api/analytics/statistic/export'));
+    await menu(item);
+    const answer = (await (await started).json()) as { code: number; data: { taskId: string } };
+    assert.equal(answer.code, 200, JSON.stringify(answer));
+    tasks[item] = answer.data.taskId;
+  }
   await page.getByText('已创建下载任务', { exact: false }).first().waitFor();
+  await page.goto(`${baseUrl}/home/downloadstasks`);
+  const file = async (item: string) => {
+    const row = page.locator(`[data-testid="download-row"][data-task-id="${tasks[item]}"]`);
+    await row
+      .locator('[data-testid="download-status"][data-status="succeeded"]')
+      .waitFor({ timeout: 30_000 });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByTestId('download-file').click(),
+    ]);
+    return readFile(await download.path());
+  };
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(new Uint8Array(await file('excel')).buffer);
+  const sheet = book.worksheets[0]!;
+  const header = sheet.getColumn(1).values.findIndex((v) => v === '报告类型');
+  assert.ok(header > 0, 'the table header in Chinese');
+  assert.deepEqual((sheet.getRow(header).values as unknown[]).slice(1), ['报告类型', '病例数', '占比']);
+  const studyRow = sheet.getRow(header + 1);
+  assert.ok(
+    (sheet.getColumn(1).values as unknown[]).includes('研究报告'),
+    'the study reports row in the display language',
+  );
+  assert.ok(Number(studyRow.getCell(2).value) > 0);
+  assert.equal(book.model.media.length, 1, 'the chart image is in the workbook');
+  const shownTotal = total!.match(/\d+/)![0];
+  const word = squash((await mammoth.extractRawText({ buffer: await file('word') })).value);
+  const pdf = squash((await readPdf(new Uint8Array(await file('pdf')))).pages.join(''));
+  for (const text of [word, pdf]) {
+    assert.ok(text.includes(squash('报告类型病例数占比')), text.slice(0, 200));
+    assert.ok(text.includes('研究报告'));
+    assert.ok(text.includes(squash(`共 ${shownTotal} 例`)));
+  }
+  await page.goto(`${baseUrl}/pooledanalysis/secondTitle`);
+  await panel.getByTestId('statistic-byReportType-table').getByText('研究报告').first().waitFor();
 
   await choose(page, 'en');
   await panel.getByTestId('statistic-byReportType-table').getByText('Report from study').first().waitFor();
@@ -63,6 +109,12 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG and 
     /\d+ cases in all/,
   );
   assert.deepEqual(await missingKeys(page), []);
+  await panel.getByTestId('statistic-byReportType-export').click();
+  await page.getByTestId('statistic-byReportType-language-bilingual').waitFor();
+  await settled(page);
+  await screenshot('analytics-export-menu-en');
+  assert.deepEqual(await missingKeys(page), []);
+  await page.keyboard.press('Escape');
 
   await page.goto(`${baseUrl}/pooledanalysis/multidimensionalCrossover`);
   await page.getByTestId('pivot-table').waitFor();

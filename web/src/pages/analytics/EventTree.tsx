@@ -9,6 +9,7 @@ import { Body1, Button, Subtitle2, makeStyles, tokens } from '@fluentui/react-co
 import { api } from '../../app/api';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CellLink } from '../../renderers/table/DataTable';
+import { ExportMenu } from './ExportMenu';
 import { casesHref } from './types';
 import type { AnalyticsQuery, EventTreeAnswer, TreeNode } from './types';
 
@@ -81,7 +82,19 @@ export function EventTree({ query }: { query: AnalyticsQuery }) {
 
   return (
     <section className={styles.panel} data-testid="event-tree">
-      <Subtitle2>{t('analytics.eventTreeTitle')}</Subtitle2>
+      <div className={styles.row}>
+        <Subtitle2 className={styles.name}>{t('analytics.eventTreeTitle')}</Subtitle2>
+        {/* The whole tree, every level expanded, as Excel, Word or PDF. */}
+        <ExportMenu
+          testId="event-tree"
+          title={t('analytics.eventTreeTitle')}
+          target={{
+            path: '/analytics/events/export',
+            body: query,
+            permission: 'pooledanalysis:eventLevel:export',
+          }}
+        />
+      </div>
       {answer === null ? (
         <Body1>{t('analytics.loading')}</Body1>
       ) : (

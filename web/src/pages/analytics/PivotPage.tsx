@@ -79,7 +79,15 @@ export default function PivotPage() {
       {answer === null ? (
         <Body1>{t('analytics.loading')}</Body1>
       ) : (
-        <StatisticPanel answer={answer} testId="pivot" />
+        <StatisticPanel
+          answer={answer}
+          testId="pivot"
+          exportTarget={{
+            path: '/analytics/pivot/export',
+            body: { dimensions: answer.dimensions.map((d) => d.id), ...query },
+            permission: 'pooledanalysis:multidimensionalCrossover:export',
+          }}
+        />
       )}
     </div>
   );

@@ -3,19 +3,19 @@
  * 2x2 counts a, b, c, d with PRR and chi-square, ROR with its 95% interval, IC with IC025, and the
  * flags by the tenant's thresholds (tenant settings; by default PRR >= 2, chi-square >= 4, a >= 3;
  * ROR025 > 1; IC025 > 0), shown above the table,
- * sortable, under the statistics' filters; exported as Excel. Above it the MedDRA tree (EventTree).
+ * sortable, under the statistics' filters; exported whole as Excel, Word or PDF (ExportMenu). Above
+ * it the MedDRA tree (EventTree).
  * The time-to-onset distribution of the event-level screen is not built.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { Body1, Button, Radio, RadioGroup, Title2, makeStyles } from '@fluentui/react-components';
+import { Body1, Radio, RadioGroup, Title2, makeStyles } from '@fluentui/react-components';
 import { api } from '../../app/api';
-import { notify } from '../../app/notify';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { DataTable } from '../../renderers/table/DataTable';
 import type { DataColumn, TableSort } from '../../renderers/table/DataTable';
 import { EventTree } from './EventTree';
 import { FilterBar } from './FilterBar';
-import { exportExcel } from './exporting';
+import { ExportMenu } from './ExportMenu';
 import type { AnalyticsQuery, Declarations, SignalAnswer, SignalRow } from './types';
 
 const useStyles = makeStyles({
@@ -93,16 +93,6 @@ export default function SignalsPage() {
     });
   }, [answer, sort]);
 
-  const exportTable = () =>
-    exportExcel(
-      {
-        title: t('analytics.signalsTitle'),
-        headers: columns.map((c) => (typeof c.label === 'string' ? c.label : c.label.en)),
-        rows: (rows ?? []).map((row) => columns.map((c) => c.text(row))),
-      },
-      null,
-    ).catch(() => notify.toast('error', t('analytics.exportFailed')));
-
   return (
     <div className={styles.page} data-testid="analytics-signals">
       <Title2>{t('analytics.signalsTitle')}</Title2>
@@ -121,9 +111,15 @@ export default function SignalsPage() {
           {answer ? t('analytics.totalCases', { n: answer.cases }) : ''}
           {answer?.blinded ? ` · ${t('analytics.blindedNote')}` : ''}
         </Body1>
-        <Button size="small" onClick={() => void exportTable()} data-testid="signals-excel">
-          {t('analytics.exportExcel')}
-        </Button>
+        <ExportMenu
+          testId="signals"
+          title={t('analytics.signalsTitle')}
+          target={{
+            path: '/analytics/signals/export',
+            body: { by, ...query },
+            permission: 'pooledanalysis:eventLevel:export',
+          }}
+        />
       </div>
       <Body1 data-testid="signals-thresholds">
         {answer ? t('analytics.signalThresholds', { ...answer.thresholds }) : ''}

@@ -1,11 +1,11 @@
 /**
  * One statistic: its chart (chart.js) with the data table under it (each value, its count and its
- * share of the cases counted, then the total), and the export of both as PNG and Excel (in the
- * browser) and, for a declared statistic, Word and PDF (download tasks built by the server).
+ * share of the cases counted, then the total), and its export menu (PNG of the chart as drawn;
+ * Excel, Word and PDF with the chart image, built by the server as download tasks).
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Body1, Button, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
+import { Body1, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
 import {
   ArcElement,
   BarController,
@@ -20,16 +20,13 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
-import { api } from '../../app/api';
-import { notify } from '../../app/notify';
-import { useSession } from '../../app/SessionContext';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CellLink, DataTable } from '../../renderers/table/DataTable';
 import type { DataColumn } from '../../renderers/table/DataTable';
-import { exportExcel, exportPng } from './exporting';
-import type { ExportTable } from './exporting';
+import { ExportMenu } from './ExportMenu';
+import type { ExportTarget } from './ExportMenu';
 import { casesHref } from './types';
-import type { AnalyticsAnswer, AnalyticsQuery, AnalyticsRow } from './types';
+import type { AnalyticsAnswer, AnalyticsRow } from './types';
 
 Chart.register(
   LineController,
@@ -69,18 +66,17 @@ export function rowLabel(answer: AnalyticsAnswer, row: AnalyticsRow): string {
 export function StatisticPanel({
   answer,
   testId,
-  exportQuery,
+  exportTarget,
 }: {
   answer: AnalyticsAnswer;
   testId: string;
-  /** A declared statistic's query: Word and PDF are offered, built by the server as download tasks. */
-  exportQuery?: AnalyticsQuery;
+  /** The export route and request of what this panel shows (Excel, Word and PDF with its chart). */
+  exportTarget: ExportTarget;
 }) {
   const styles = useStyles();
   const { t, pick } = useLanguage();
   const canvas = useRef<HTMLCanvasElement>(null);
   const navigate = useNavigate();
-  const { info } = useSession();
   const title = pick(answer.labels);
   const percent = (n: number) => (answer.total ? `${((100 * n) / answer.total).toFixed(1)}%` : '-');
 
@@ -129,57 +125,11 @@ export function StatisticPanel({
     [answer, t, navigate],
   );
 
-  const table = (): ExportTable => ({
-    title,
-    headers: [...answer.dimensions.map((d) => pick(d.labels)), t('analytics.cases'), t('analytics.percent')],
-    rows: [
-      ...answer.rows.map((row) => [
-        ...answer.dimensions.map((d) => row.labels[d.id] ?? ''),
-        row.count,
-        percent(row.count),
-      ]),
-      [t('analytics.total'), ...answer.dimensions.slice(1).map(() => ''), answer.total, ''],
-    ],
-  });
-
-  const run = (action: () => Promise<void>) =>
-    action().catch(() => notify.toast('error', t('analytics.exportFailed')));
-  const mayExport = info?.permissions.includes('pooledanalysis:secondTitle:export') === true;
-  // The request layer shows the server's refusal; the file is fetched from the download tasks.
-  const startExport = (format: 'docx' | 'pdf') =>
-    void api
-      .request('/analytics/statistic/export', { body: { statisticId: answer.id, format, ...exportQuery } })
-      .then(() => notify.toast('success', t('analytics.exportStarted')))
-      .catch(() => undefined);
-
   return (
     <section className={styles.panel} data-testid={testId}>
       <div className={styles.head}>
         <Subtitle2 className={styles.grow}>{title}</Subtitle2>
-        <Button
-          size="small"
-          data-testid={`${testId}-png`}
-          onClick={() => canvas.current && run(() => exportPng(canvas.current!, title))}
-        >
-          {t('analytics.exportPng')}
-        </Button>
-        <Button
-          size="small"
-          data-testid={`${testId}-excel`}
-          onClick={() => run(() => exportExcel(table(), canvas.current))}
-        >
-          {t('analytics.exportExcel')}
-        </Button>
-        {exportQuery && mayExport && (
-          <>
-            <Button size="small" data-testid={`${testId}-word`} onClick={() => startExport('docx')}>
-              {t('analytics.exportWord')}
-            </Button>
-            <Button size="small" data-testid={`${testId}-pdf`} onClick={() => startExport('pdf')}>
-              {t('analytics.exportPdf')}
-            </Button>
-          </>
-        )}
+        <ExportMenu testId={testId} title={title} target={exportTarget} canvas={canvas} />
       </div>
       <div className={styles.chart}>
         <canvas ref={canvas} role="img" aria-label={title} />

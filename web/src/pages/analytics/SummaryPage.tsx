@@ -54,7 +54,11 @@ export default function SummaryPage() {
               key={answer.id}
               answer={answer}
               testId={`statistic-${answer.id}`}
-              exportQuery={query}
+              exportTarget={{
+                path: '/analytics/statistic/export',
+                body: { statisticId: answer.id, ...query },
+                permission: 'pooledanalysis:secondTitle:export',
+              }}
             />
           ))}
         </div>
