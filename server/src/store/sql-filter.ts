@@ -57,12 +57,23 @@ export interface SqlWhere {
    * capped count may read one by one, stopping at the limit, instead of building the whole set.
    */
   source?: SqlPart;
+  /** For an exact substring-index set: its matches in the index alone (no table row), to count them. */
+  matches?: SqlPart;
   /**
    * For a condition holding substring-index sets: its other conditions (`rest`) and the sets as row
    * checks (`check`). A needle matching most documents fills a sorted page, or reaches a capped
    * count, within the first rows of `rest` in order, where building its set reads every match.
+   * `drive`: one set's rows (`source`), `matches` its index entries (how many there are), `others`
+   * the checks but that set's own (its rows hold it already).
    */
-  walk?: { rest: SqlPart; check: SqlPart; drive?: SqlPart; probe?: SqlPart };
+  walk?: {
+    rest: SqlPart;
+    check: SqlPart;
+    drive?: SqlPart;
+    matches?: SqlPart;
+    others?: SqlPart;
+    probe?: SqlPart;
+  };
 }
 
 export interface SqlPart {
@@ -141,26 +152,48 @@ function walkOf(parts: SqlWhere[]): SqlWhere['walk'] {
   const probes: SqlPart[] = [];
   let sidesOnly = true;
   let drive: SqlPart | undefined;
+  let matches: SqlPart | undefined;
+  // The drive's own check (its index in `check`) and what stands for it among `others`.
+  let driveAt = -1;
+  let driveOthers: SqlPart | undefined;
   for (const part of parts) {
     if (part.walk) {
       if (part.walk.rest.sql !== '1') rest.push(part.walk.rest);
       check.push(part.walk.check);
-      drive ??= part.walk.drive;
+      if (!drive && part.walk.drive) {
+        drive = part.walk.drive;
+        matches = part.walk.matches;
+        driveAt = check.length - 1;
+        driveOthers = part.walk.others;
+      }
       if (part.walk.probe) probes.push(part.walk.probe);
       else sidesOnly = false;
     } else if (part.rowCheck) {
       check.push(part.rowCheck);
-      drive ??= part.source;
+      if (!drive && part.source) {
+        drive = part.source;
+        matches = part.matches;
+        driveAt = check.length - 1;
+      }
       if (part.rowCheck.side) probes.push(rowProbe(part.rowCheck.side));
       else sidesOnly = false;
     } else if (part.narrow) return undefined;
     else rest.push(part);
   }
   if (check.length === 0) return undefined;
+  const others = check.flatMap((part, i) =>
+    i !== driveAt ? [part] : driveOthers && driveOthers.sql !== '1' ? [driveOthers] : [],
+  );
   return {
     rest: rest.length ? joined(rest, 'AND') : { sql: '1', params: [] },
     check: joined(check, 'AND'),
-    ...(drive ? { drive } : {}),
+    ...(drive
+      ? {
+          drive,
+          ...(matches ? { matches } : {}),
+          others: others.length ? joined(others, 'AND') : { sql: '1', params: [] },
+        }
+      : {}),
     ...(sidesOnly ? { probe: joined(probes, 'AND') } : {}),
   };
 }
@@ -609,12 +642,14 @@ function withNarrow(where: SqlWhere, narrow: TextNarrow): SqlWhere {
   const match = [`{${columns.join(' ')}} : (${narrow.match})`, ...(narrow.rowids ?? [])];
   if (narrow.exact) {
     const source = `SELECT k.trow AS r FROM "${narrow.fts}" x JOIN "${narrow.keys}" k ON k.rowid = x.rowid WHERE "${narrow.fts}" MATCH ?${range}`;
+    const matches = `SELECT x.rowid FROM "${narrow.fts}" x WHERE "${narrow.fts}" MATCH ?${range}`;
     return {
       sql: inIndex,
       params: match,
       exact: true,
       narrow: { ...narrow, columns },
       source: { sql: source, params: match },
+      matches: { sql: matches, params: match },
     };
   }
   return {

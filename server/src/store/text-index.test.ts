@@ -192,7 +192,7 @@ for (const backend of backends) {
         const walks = backend.name === 'embedded' ? [WALK_ROWS.page, 7 + Math.floor(random() * 60)] : [];
         for (const rows of walks) {
           const kept = { ...WALK_ROWS };
-          Object.assign(WALK_ROWS, { page: rows, count: rows, drive: rows, broad: rows });
+          Object.assign(WALK_ROWS, { page: rows, count: rows, drive: rows, broad: rows, dense: 2 * rows });
           try {
             const capped = await texts_.count(filter, { limit: cap });
             const paged = await texts_.find(filter, { sort: { rank: -1 }, skip: 1, limit: 5 });
