@@ -117,6 +117,22 @@ export interface ImportReport {
   rejectReason?: string;
 }
 
+/** A report as read from the file, before anyone has looked at it. */
+export const pendingReport = (
+  read: Pick<ImportReport, 'recordId' | 'index' | 'entry' | 'senderReportId' | 'worldwideId' | 'document'> &
+    Partial<Pick<ImportReport, 'messageId' | 'messageDate' | 'unbound'>>,
+): ImportReport => ({
+  messageId: null,
+  messageDate: null,
+  unbound: [],
+  ...read,
+  choices: {},
+  savedAt: null,
+  status: 'pending',
+  caseId: null,
+  outcome: null,
+});
+
 export const importCollections: CollectionDefinition[] = [
   {
     name: IMPORT_RECORDS,

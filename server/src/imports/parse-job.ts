@@ -16,7 +16,7 @@ import type { ModuleDeps } from '../http';
 import { defineJob } from '../jobs';
 import type { TenantHandle } from '../store';
 import type { ImportException, ImportRecord, ImportReport } from './collections';
-import { IMPORT_RECORDS, IMPORT_REPORTS } from './collections';
+import { IMPORT_RECORDS, IMPORT_REPORTS, pendingReport } from './collections';
 import { SheetRefusedError, parseSheet } from './sheet-parse';
 import { CiomsRefusedError, readCiomsPdf } from './cioms-parse';
 
@@ -109,7 +109,7 @@ function reportsOf(recordId: string, message: ImportedMessage, first: number): I
     const report = (imported.document.report ?? {}) as Record<string, unknown>;
     const carry = ((imported.document.e2bCarry as { values?: Record<string, unknown> } | undefined)?.values ??
       {}) as Record<string, unknown>;
-    return {
+    return pendingReport({
       recordId,
       index: first + i,
       entry: message.entry,
@@ -119,12 +119,7 @@ function reportsOf(recordId: string, message: ImportedMessage, first: number): I
       messageDate: text(carry['N.2.r.4']),
       document: imported.document,
       unbound: imported.unbound,
-      choices: {},
-      savedAt: null,
-      status: 'pending',
-      caseId: null,
-      outcome: null,
-    };
+    });
   });
 }
 
@@ -293,22 +288,16 @@ async function parseCioms(
     for (const file of ciomsFiles(record.fileName, bytes)) {
       entry = file.entry;
       const cases = await readCiomsPdf(file.bytes, randomUUID);
-      const written = cases.map((found, i): ImportReport => ({
-        recordId,
-        index: count + i,
-        entry: cases.length > 1 ? `${file.entry} #${i + 1}` : file.entry,
-        senderReportId: found.senderReportId,
-        worldwideId: found.worldwideId,
-        messageId: null,
-        messageDate: null,
-        document: found.document,
-        unbound: [],
-        choices: {},
-        savedAt: null,
-        status: 'pending',
-        caseId: null,
-        outcome: null,
-      }));
+      const written = cases.map((found, i) =>
+        pendingReport({
+          recordId,
+          index: count + i,
+          entry: cases.length > 1 ? `${file.entry} #${i + 1}` : file.entry,
+          senderReportId: found.senderReportId,
+          worldwideId: found.worldwideId,
+          document: found.document,
+        }),
+      );
       if (written.length) await reports.insertMany(written);
       count += written.length;
       await progress(50, `${count}`);

@@ -36,7 +36,7 @@ import { dictionaryService } from '../dictionaries';
 import type { ModuleDeps } from '../http';
 import type { TenantHandle } from '../store';
 import type { ImportCellProblem, ImportRecord, ImportReport } from './collections';
-import { IMPORT_REPORTS } from './collections';
+import { IMPORT_REPORTS, pendingReport } from './collections';
 
 type Doc = Record<string, unknown>;
 
@@ -245,21 +245,10 @@ export async function parseSheet(
       await reports.updateOne({ recordId, index }, { $set: { document: doc, ...identifiers } });
       return;
     }
-    unwritten.set(index, {
-      recordId,
+    unwritten.set(
       index,
-      entry: `${sheetName}!${firstRow}`,
-      ...identifiers,
-      messageId: null,
-      messageDate: null,
-      document: doc,
-      unbound: [],
-      choices: {},
-      savedAt: null,
-      status: 'pending',
-      caseId: null,
-      outcome: null,
-    });
+      pendingReport({ recordId, index, entry: `${sheetName}!${firstRow}`, ...identifiers, document: doc }),
+    );
     if (unwritten.size >= WRITE_RUN) await writeRun();
   };
 
