@@ -224,19 +224,34 @@ describe('analytics export', () => {
     expect(signalWord).toContain('系统器官分类（SOC）');
     expect(signalWord).not.toMatch(/\b(true|false)\b/);
 
-    const tree = await rig.as('entry').call('POST', '/analytics/events', {});
-    type Node = { level: string; code: string | null; name: string | null; count: number; children: Node[] };
+    const tree = await rig.as('entry').call('POST', '/analytics/events', { suspect: 'Aspirin' });
+    type Node = {
+      level: string;
+      code: string | null;
+      name: string | null;
+      count: number;
+      serious: number;
+      notSerious: number;
+      events: number;
+      children: Node[];
+    };
     const flat = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
     const nodes = flat(tree.body.data.nodes);
     expect(nodes.some((n) => n.level === 'pt')).toBe(true);
-    const treeText = squash(await wordText(await exported('/events/export', { format: 'docx' })));
+    const treeText = squash(
+      await wordText(await exported('/events/export', { suspect: 'Aspirin', format: 'docx' })),
+    );
+    expect(treeText).toContain(squash('Suspect product: Aspirin'));
+    expect(treeText).toContain(squash('Serious Not serious Events Events by outcome'));
+    const treeTotal = tree.body.data.total as number;
     for (const n of nodes)
       expect(treeText).toContain(
         squash(
-          `${n.level.toUpperCase()}${n.code ?? ''}${n.code === null ? '(term not in the release)' : n.name}${n.count}`,
+          `${n.level.toUpperCase()}${n.code ?? ''}${n.code === null ? '(term not in the release)' : n.name}` +
+            `${n.count}${((100 * n.count) / treeTotal).toFixed(1)}%${n.serious}${n.notSerious}${n.events}(not given) ${n.events}`,
         ),
       );
-    const treePdf = await pdfText(await exported('/events/export', { format: 'pdf' }));
+    const treePdf = await pdfText(await exported('/events/export', { suspect: 'Aspirin', format: 'pdf' }));
     expect(treePdf).toContain(squash(nodes.find((n) => n.level === 'pt')!.name!));
   }, 120_000);
 

@@ -28,7 +28,7 @@ import type { DownloadProduction, TaskView } from '../downloads';
 import { printPdf } from '../reports';
 import { dimensionById, FILTERS, STATISTICS } from './declarations';
 import { runEventTree } from './events';
-import type { TreeNode } from './events';
+import type { EventTreeAnswer } from './events';
 import { countScope, MAX_PIVOT_DIMENSIONS, PERMISSIONS, runPivot, runSignals, runStatistic } from './service';
 import type { AnalyticsAnswer, AnalyticsFilters, AnalyticsQuery } from './service';
 
@@ -48,6 +48,8 @@ export interface ExportRequest extends AnalyticsQuery {
   dimensions?: string[];
   by?: 'pt' | 'soc';
   minCases?: number;
+  /** The event tree's suspect product (G.k.2.2). */
+  suspect?: string;
 }
 
 interface SheetRow {
@@ -139,8 +141,19 @@ function answerSheet(caller: Caller, answer: AnalyticsAnswer, title: string, que
 
 const figure = (value: number | null) => (value === null ? '' : Math.round(value * 1000) / 1000);
 
-/** Every node of the tree, depth first, each with its level, code, name, count and share. */
-function treeRows(caller: Caller, nodes: TreeNode[], total: number, depth = 0, path = ''): SheetRow[] {
+/**
+ * Every node of the tree, depth first, each with its level, code, name, cases and their share,
+ * serious and not serious cases, events and the events by outcome.
+ */
+function treeRows(
+  caller: Caller,
+  answer: EventTreeAnswer,
+  nodes = answer.nodes,
+  depth = 0,
+  path = '',
+): SheetRow[] {
+  const outcome = (code: string | null) =>
+    code === null ? caller.t('analytics.unknownValue') : (answer.outcomeLabels[code] ?? code);
   return nodes.flatMap((node) => {
     const key = `${path}/${node.code}`;
     return [
@@ -152,10 +165,14 @@ function treeRows(caller: Caller, nodes: TreeNode[], total: number, depth = 0, p
           node.code ?? '',
           node.code === null ? caller.t('analytics.exportUnknownTerm') : (node.name ?? node.code),
           node.count,
-          share(node.count, total),
+          share(node.count, answer.total),
+          node.serious,
+          node.notSerious,
+          node.events,
+          node.outcomes.map((o) => `${outcome(o.code)} ${o.count}`).join('; '),
         ],
       },
-      ...treeRows(caller, node.children, total, depth + 1, key),
+      ...treeRows(caller, answer, node.children, depth + 1, key),
     ];
   });
 }
@@ -273,8 +290,8 @@ const SOURCES: ExportSource[] = [
     permission: 'pooledanalysis:eventLevel:export',
     countPermission: PERMISSIONS.eventLevel,
     summary:
-      'the event-level tree fully expanded: every MedDRA node with its level, code, name, count and share',
-    properties: {},
+      'the event-level tree fully expanded (optionally for one suspect product): every MedDRA node with its level, code, name, cases and share, serious and not serious cases, events and events by outcome',
+    properties: { suspect: { type: 'string', minLength: 1, maxLength: 128 } },
     required: [],
     async sheet(caller, request) {
       const answer = await runEventTree(caller, caller.deps.store, request);
@@ -283,6 +300,9 @@ const SOURCES: ExportSource[] = [
         title: t('title'),
         lines: [
           ...queryLines(caller, request),
+          ...(answer.suspect === null
+            ? []
+            : [caller.t('analytics.exportTree.suspect', { name: answer.suspect })]),
           answer.meddraVersion
             ? caller.t('analytics.exportTree.version', { version: answer.meddraVersion, n: answer.total })
             : caller.t('analytics.exportTree.noRelease', { n: answer.total }),
@@ -294,8 +314,12 @@ const SOURCES: ExportSource[] = [
           t('term'),
           caller.t('analytics.exportCount'),
           caller.t('analytics.exportShare'),
+          t('serious'),
+          t('notSerious'),
+          t('events'),
+          t('outcomes'),
         ],
-        rows: treeRows(caller, answer.nodes, answer.total),
+        rows: treeRows(caller, answer),
         indent: 2,
       };
     },
