@@ -1,15 +1,21 @@
 /**
  * Pre-send business-rule packs on real messages: FDA's FAERS E2B(R3) examples (schemas/e2b/samples)
- * pass the FDA pack without a rejection; every rule of the FDA pack has a passing and a failing
- * message derived from those examples (read, changed by E2B id, written back by the exporter with
- * the FDA profile); the counts implemented and in FDA's spreadsheet are printed.
+ * pass the FDA pack without a rejection; every rule of every pack (FDA, ICH, NMPA, EMA) has a
+ * passing and a failing message derived from those examples (read, changed by E2B id, written back
+ * by the exporter with the pack's profile); the counts per pack are printed.
+ *
+ * The repository has no NMPA or EMA sample message, and its ICH samples (the ICH BFC draft set,
+ * `ich-bfc-draft_utr3-*`) follow the 2011 draft structure: read with the final R3 mapping they give
+ * headers and a few C/D elements, no reporter, drug or reaction. So the ICH, NMPA and EMA messages are
+ * FDA's FAERS examples written for those profiles (the exporter leaves the FDA regional elements out),
+ * made an NMPA or an EU message by a few changes (`flavour` below).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { exportR3, importR3 } from '../interchange';
+import { exportR3, importR3, r3Profiles } from '../interchange';
 import type { E2bBatch, E2bRecord, E2bValue } from '../interchange';
-import { checkMessage, compiledPack, packRuleCount, presendPacks } from './presend';
+import { checkMessage, compiledPack, notRunOnMessages, packRuleCount, presendPacks } from './presend';
 import type { PresendContext } from './presend';
 
 const samples = fileURLToPath(new URL('../../../schemas/e2b/samples/', import.meta.url));
@@ -30,15 +36,103 @@ const batchOf = (name: string): E2bBatch => {
   return structuredClone(read.get(name) as E2bBatch);
 };
 
+type Pack = 'fda' | 'ich' | 'nmpa' | 'ema';
 type Change = (report: E2bRecord, header: E2bRecord) => void;
-/** A sample read, changed, and written again for FDA (as the exporter writes what is sent). */
-function derived(name: string, change: Change): string {
+/**
+ * A sample read, changed, and written again for the pack's profile (as the exporter writes what is
+ * sent). FDA messages keep the sample's FDA receivers; NMPA and EMA ones go to the profile's
+ * receivers (CDE, EVHUMAN); ICH has none of its own.
+ */
+function derived(name: string, change: Change, pack: Pack = 'fda'): string {
   const batch = batchOf(name);
-  change(batch.reports[0] as E2bRecord, batch.header);
-  return exportR3(batch, { profile: 'fda' });
+  const report = batch.reports[0] as E2bRecord;
+  flavour[pack](report, batch.header);
+  change(report, batch.header);
+  const profile = r3Profiles()[pack];
+  return exportR3(batch, {
+    profile: pack,
+    ...(pack !== 'fda' && profile?.batchReceiver
+      ? { receiverId: profile.batchReceiver, messageReceiverId: profile.messageReceiver ?? undefined }
+      : {}),
+  });
 }
-const ruleIds = (xml: string | Buffer, context?: PresendContext): string[] =>
-  checkMessage(xml, 'fda', undefined, context).findings.map((f) => f.ruleId);
+const ruleIds = (xml: string | Buffer, pack: Pack = 'fda', context?: PresendContext): string[] =>
+  checkMessage(xml, pack, undefined, context).findings.map((f) => f.ruleId);
+
+/*
+ * Changes set or remove elements by E2B id on the sample as read (`G.k[0]/G.k.4.r[0]/G.k.4.r.1b`,
+ * `*` for every instance), remove a repeating group, or add an instance to one.
+ */
+const keep: Change = () => undefined;
+const walk = (record: E2bRecord, steps: string[], value: E2bValue | null): void => {
+  const [step, ...rest] = steps as [string, ...string[]];
+  if (rest.length === 0) {
+    if (value === null) delete record.values[step];
+    else record.values[step] = value;
+    return;
+  }
+  const m = /^(.+)\[(\d+|\*)\]$/.exec(step);
+  if (!m) throw new Error(`bad step ${step}`);
+  const list = record.groups[m[1] as string] ?? [];
+  const picked = m[2] === '*' ? list : [list[Number(m[2])]];
+  if (picked.length === 0 || picked.some((r) => !r)) throw new Error(`no instance ${step}`);
+  for (const r of picked) walk(r as E2bRecord, rest, value);
+};
+const set =
+  (path: string, value: E2bValue | null): Change =>
+  (report, header) =>
+    walk(path.startsWith('N.1.') ? header : report, path.split('/'), value);
+/** Removes every instance of a repeating group (`G.k[0]/FDA.G.k.12.r[0]/FDA.G.k.12.r.3.r`). */
+const drop =
+  (path: string): Change =>
+  (report) => {
+    const steps = path.split('/');
+    const group = steps.pop() as string;
+    const holders: E2bRecord[] = [];
+    const collect = (r: E2bRecord, rest: string[]): void => {
+      if (rest.length === 0) return void holders.push(r);
+      const m = /^(.+)\[(\d+|\*)\]$/.exec(rest[0] as string);
+      const list = r.groups[m?.[1] as string] ?? [];
+      for (const x of m?.[2] === '*' ? list : [list[Number(m?.[2])]]) if (x) collect(x, rest.slice(1));
+    };
+    collect(report, steps);
+    if (holders.every((h) => !h.groups[group])) throw new Error(`no group ${path}`);
+    for (const h of holders) delete h.groups[group];
+  };
+/** Adds an instance to a repeating group of the report (`FDA.C.5.6.r`), with its values. */
+const append =
+  (group: string, values: Record<string, E2bValue>): Change =>
+  (report) => {
+    (report.groups[group] ??= []).push({ values, groups: {} });
+  };
+const both =
+  (...changes: Change[]): Change =>
+  (report, header) => {
+    for (const c of changes) c(report, header);
+  };
+
+/**
+ * What makes a FAERS example a message for the pack. NMPA: a foreign post-marketing report (C.1.CN.2
+ * = 22: the examples are US reports, not from a clinical trial) from an "other" source (C.1.CN.1 = 8)
+ * with the holder's identifier, every drug said to be the holder's own or not, product names in
+ * Chinese, and the dechallenge answer on every drug-reaction pair. EMA and ICH: the example as it is.
+ */
+const flavour: Record<Pack, Change> = {
+  fda: keep,
+  ich: keep,
+  ema: keep,
+  nmpa: both(
+    set('C.1.CN.2', '22'),
+    set('C.1.CN.1', '8'),
+    set('C.1.CN.3', '8f2d6c1e4b7a49d3a5c0e9b1f3d2a7c4'),
+    set('G.k[*]/G.k.CN.3', 'true'),
+    set('G.k[*]/G.k.2.2', '阿莫西林胶囊'),
+    (report) => {
+      for (const drug of report.groups['G.k'] ?? [])
+        for (const pair of drug.groups['G.k.9.i'] ?? []) pair.values['G.k.9.i.CN.2'] = '1';
+    },
+  ),
+};
 
 describe('pre-send packs', () => {
   it('every pack compiles against the case model and the message headers without problems', () => {
@@ -67,63 +161,15 @@ describe('pre-send packs', () => {
   });
 
   /*
-   * One passing and one failing message per FDA rule of the pack: [rule, sample, change that passes,
-   * change that fails, other rules the failing change also fires]. A change sets or removes elements by
-   * E2B id on the sample as read (`G.k[0]/G.k.4.r[0]/G.k.4.r.1b`, `*` for every instance), or removes a
-   * repeating group; the message is then written by the FDA exporter. The failing message must fire
-   * exactly the rule (and the listed others) beyond what the passing one fires. `unless`: a further
-   * change that takes the rule's condition away (the element that makes the failing one required),
-   * after which the rule must be quiet again - so a rule reading the wrong condition fails too.
+   * One passing and one failing message per rule of a pack: [rule, sample, change that passes, change
+   * that fails, other rules the failing change also fires]. The message is written by the exporter
+   * for the pack's profile. The failing message must fire exactly the rule (and the listed others)
+   * beyond what the passing one fires. `unless`: a further change that takes the rule's condition
+   * away (the element that makes the failing one required), after which the rule must be quiet
+   * again - so a rule reading the wrong condition fails too.
    */
-  const keep: Change = () => undefined;
-  const walk = (record: E2bRecord, steps: string[], value: E2bValue | null): void => {
-    const [step, ...rest] = steps as [string, ...string[]];
-    if (rest.length === 0) {
-      if (value === null) delete record.values[step];
-      else record.values[step] = value;
-      return;
-    }
-    const m = /^(.+)\[(\d+|\*)\]$/.exec(step);
-    if (!m) throw new Error(`bad step ${step}`);
-    const list = record.groups[m[1] as string] ?? [];
-    const picked = m[2] === '*' ? list : [list[Number(m[2])]];
-    if (picked.length === 0 || picked.some((r) => !r)) throw new Error(`no instance ${step}`);
-    for (const r of picked) walk(r as E2bRecord, rest, value);
-  };
-  const set =
-    (path: string, value: E2bValue | null): Change =>
-    (report, header) =>
-      walk(path.startsWith('N.1.') ? header : report, path.split('/'), value);
-  /** Removes every instance of a repeating group (`G.k[0]/FDA.G.k.12.r[0]/FDA.G.k.12.r.3.r`). */
-  const drop =
-    (path: string): Change =>
-    (report) => {
-      const steps = path.split('/');
-      const group = steps.pop() as string;
-      const holders: E2bRecord[] = [];
-      const collect = (r: E2bRecord, rest: string[]): void => {
-        if (rest.length === 0) return void holders.push(r);
-        const m = /^(.+)\[(\d+|\*)\]$/.exec(rest[0] as string);
-        const list = r.groups[m?.[1] as string] ?? [];
-        for (const x of m?.[2] === '*' ? list : [list[Number(m?.[2])]]) if (x) collect(x, rest.slice(1));
-      };
-      collect(report, steps);
-      if (holders.every((h) => !h.groups[group])) throw new Error(`no group ${path}`);
-      for (const h of holders) delete h.groups[group];
-    };
-  /** Adds an instance to a repeating group of the report (`FDA.C.5.6.r`), with its values. */
-  const append =
-    (group: string, values: Record<string, E2bValue>): Change =>
-    (report) => {
-      (report.groups[group] ??= []).push({ values, groups: {} });
-    };
-  const both =
-    (...changes: Change[]): Change =>
-    (report, header) => {
-      for (const c of changes) c(report, header);
-    };
   type Pair = [rule: string, sample: string, pass: Change, fail: Change, also?: string[], unless?: Change];
-  const cases: Pair[] = [
+  const fdaCases: Pair[] = [
     // Batch and message headers (fda-message.json).
     // A message to CDER/CBER with an IND batch receiver breaks R0004 and its mirror R0007 at once;
     // another receiver id breaks R0004 (R0005) alone.
@@ -433,38 +479,268 @@ describe('pre-send packs', () => {
     ['fda.R0099', '6', keep, set('H.5.r[0]/H.5.r.1b', null), [], set('H.5.r[0]/H.5.r.1a', null)],
   ];
 
-  it('gives every rule of the FDA pack a passing and a failing message', () => {
-    const packRules = compiledPack('fda')
-      .compiled.flatMap((c) => c.rules)
-      .map((r) => r.rule.id)
-      .sort();
-    const paired = [...new Set(cases.map((c) => c[0]))].sort();
-    expect(paired).toEqual(packRules);
-    console.log(
-      `FDA pack: ${paired.length} of ${packRules.length} rules with a passing and a failing message`,
-    );
+  /*
+   * ICH business rules (ich.json), run on the ICH pack; the NMPA and EMA packs run the same set.
+   * In the message, MPID and PhPID versions (G.k.2.1.1a/2a, D.8.r.2a/3a) are one attribute of one code
+   * element, so a message without the one lacks the other too.
+   */
+  const ichCases: Pair[] = [
+    ['ich.C.1.9.1.r', '6', keep, drop('C.1.9.1.r'), [], set('C.1.9.1', { nullFlavor: 'NI' })],
+    ['ich.C.1.9.1.falseNotAllowed', '1', keep, set('C.1.9.1', 'false')],
+    ['ich.C.1.9.1.r.1', '6', keep, set('C.1.9.1.r[0]/C.1.9.1.r.1', null)],
+    ['ich.C.1.9.1.r.2', '6', keep, set('C.1.9.1.r[0]/C.1.9.1.r.2', null)],
+    [
+      'ich.C.1.11.2',
+      '1',
+      both(set('C.1.11.1', '2'), set('C.1.11.2', 'Corrected onset date')),
+      set('C.1.11.1', '2'),
+    ],
+    ['ich.C.2.r.5.exactlyOne', '6', keep, set('C.2.r[*]/C.2.r.5', '1')],
+    ['ich.C.2.r.3', '1', keep, set('C.2.r[0]/C.2.r.3', null)],
+    ['ich.C.4.r.1', '6', keep, both(set('C.4.r[0]/C.4.r.1', null), set('C.4.r[0]/C.4.r.2', 'SGVsbG8='))],
+    ['ich.C.5.4', '5-1', keep, set('C.5.4', null), [], set('C.1.3', '1')],
+    ['ich.C.1.6.1.r', '6', keep, drop('C.1.6.1.r'), [], set('C.1.6.1', 'false')],
+    ['ich.D.7.1.r.1a', '6', keep, set('D.7.1.r[0]/D.7.1.r.1a', null)],
+    ['ich.D.7.1.r.1b', '6', keep, set('D.7.1.r[0]/D.7.1.r.1b', null)],
+    ['ich.D.7.2', '6', keep, both(drop('D.7.1.r'), set('D.7.2', null))],
+    ['ich.D.8.r.1', '1', keep, set('D.8.r[0]/D.8.r.1', null)],
+    [
+      'ich.D.8.r.2a',
+      '6',
+      keep,
+      both(set('D.8.r[0]/D.8.r.2a', null), set('D.8.r[0]/D.8.r.3a', null)),
+      ['ich.D.8.r.3a'],
+    ],
+    [
+      'ich.D.8.r.3a',
+      '6',
+      keep,
+      both(set('D.8.r[0]/D.8.r.2a', null), set('D.8.r[0]/D.8.r.3a', null)),
+      ['ich.D.8.r.2a'],
+    ],
+    ['ich.D.8.r.6a', '6', keep, set('D.8.r[0]/D.8.r.6a', null)],
+    ['ich.D.8.r.7a', '6', keep, set('D.8.r[0]/D.8.r.7a', null)],
+    ['ich.D.9.2.r.1a', '6', keep, set('D.9.2.r[0]/D.9.2.r.1a', null)],
+    ['ich.D.9.3', '6', keep, set('D.9.3', null), [], both(set('D.9.1', null), drop('D.9.2.r'))],
+    ['ich.D.9.4.r.1a', '6', keep, set('D.9.4.r[0]/D.9.4.r.1a', null)],
+    ['ich.D.10.7.1.r.1a', '6', keep, set('D.10.7.1.r[0]/D.10.7.1.r.1a', null)],
+    ['ich.D.10.8.r.6a', '6', keep, set('D.10.8.r[0]/D.10.8.r.6a', null)],
+    ['ich.D.10.8.r.7a', '6', keep, set('D.10.8.r[0]/D.10.8.r.7a', null)],
+    ['ich.E.i.1.1b', '6', keep, set('E.i[0]/E.i.1.1b', null), [], set('E.i[0]/E.i.1.1a', null)],
+    ['ich.E.i.6', '1', both(set('E.i[0]/E.i.6a', '3'), set('E.i[0]/E.i.6b', 'd')), set('E.i[0]/E.i.6a', '3')],
+    ['ich.F.r.1', '6', keep, set('F.r[0]/F.r.1', null)],
+    ['ich.F.r.2', '6', keep, set('F.r[1]/F.r.2.2b', null), [], set('F.r[1]/F.r.2.1', 'Calcium')],
+    ['ich.F.r.2.2a', '6', keep, set('F.r[0]/F.r.2.2a', null)],
+    ['ich.F.r.3', '6', keep, set('F.r[5]/F.r.3.4', null)],
+    [
+      'ich.F.r.3.3',
+      '6',
+      both(set('F.r[2]/F.r.3.2', '5'), set('F.r[2]/F.r.3.3', 'mg/dL')),
+      set('F.r[2]/F.r.3.2', '5'),
+    ],
+    ['ich.G.k.1.suspect', '1', keep, set('G.k[*]/G.k.1', '2')],
+    [
+      'ich.G.k.2.1.1a',
+      '6',
+      keep,
+      both(set('G.k[0]/G.k.2.1.1a', null), set('G.k[0]/G.k.2.1.2a', null)),
+      ['ich.G.k.2.1.2a'],
+    ],
+    [
+      'ich.G.k.2.1.2a',
+      '6',
+      keep,
+      both(set('G.k[0]/G.k.2.1.1a', null), set('G.k[0]/G.k.2.1.2a', null)),
+      ['ich.G.k.2.1.1a'],
+    ],
+    ['ich.G.k.2.3.r.2a', '6', keep, set('G.k[0]/G.k.2.3.r[0]/G.k.2.3.r.2a', null)],
+    [
+      'ich.G.k.2.3.r.3b',
+      '6',
+      keep,
+      set('G.k[0]/G.k.2.3.r[0]/G.k.2.3.r.3b', null),
+      [],
+      set('G.k[0]/G.k.2.3.r[0]/G.k.2.3.r.3a', null),
+    ],
+    ['ich.G.k.3.2', '1', keep, set('G.k[0]/G.k.3.2', null)],
+    ['ich.G.k.3.3', '1', keep, set('G.k[0]/G.k.3.3', null), [], set('G.k[0]/G.k.3.1', null)],
+    ['ich.G.k.4.r.1', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.1b', null)],
+    [
+      'ich.G.k.4.r.3',
+      '6',
+      keep,
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.3', null),
+      [],
+      set('G.k[0]/G.k.4.r[0]/G.k.4.r.2', null),
+    ],
+    ['ich.G.k.4.r.6', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.6a', null)],
+    ['ich.G.k.4.r.9.2a', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.9.2a', null)],
+    ['ich.G.k.4.r.10.2a', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.10.2a', null)],
+    ['ich.G.k.4.r.11.2a', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.11.2a', null)],
+    ['ich.G.k.7.r.2a', '6', keep, set('G.k[0]/G.k.7.r[0]/G.k.7.r.2a', null)],
+    [
+      'ich.G.k.7.r.2b',
+      '6',
+      keep,
+      set('G.k[0]/G.k.7.r[0]/G.k.7.r.2b', null),
+      [],
+      set('G.k[0]/G.k.7.r[0]/G.k.7.r.1', null),
+    ],
+    ['ich.G.k.9.i.2.r.1', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.2.r[0]/G.k.9.i.2.r.1', null)],
+    ['ich.G.k.9.i.2.r.2', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.2.r[0]/G.k.9.i.2.r.2', null)],
+    ['ich.G.k.9.i.2.r.3', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.2.r[0]/G.k.9.i.2.r.3', null)],
+    ['ich.G.k.9.i.3.1', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.1b', null)],
+    ['ich.G.k.9.i.3.2', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.2b', null)],
+    ['ich.H.3.r.1a', '6', keep, set('H.3.r[0]/H.3.r.1a', null)],
+    ['ich.H.5.r.1b', '6', keep, set('H.5.r[0]/H.5.r.1b', null), [], set('H.5.r[0]/H.5.r.1a', null)],
+  ];
+
+  /*
+   * NMPA regional rules (nmpa.json on the case, presend/nmpa-message.json on the message), run on the
+   * NMPA pack on the examples made NMPA messages (`flavour`: foreign post-marketing, category 22).
+   */
+  const cn = (category: string): Change => set('C.1.CN.2', category);
+  const study = (type: string): Change => both(set('C.1.3', '2'), set('C.5.4', type));
+  const nmpaCases: Pair[] = [
+    ['nmpa.C.1.CN.2.required', '1', keep, set('C.1.CN.2', null)],
+    ['nmpa.C.1.CN.2.study', '1', both(cn('21'), study('1')), both(cn('21'), set('C.5.4', '1')), [], cn('22')],
+    [
+      'nmpa.C.1.CN.2.clinicalTrial',
+      '1',
+      both(cn('21'), study('1')),
+      both(cn('21'), study('3')),
+      [],
+      cn('22'),
+    ],
+    ['nmpa.C.1.CN.2.postMarketing', '1', study('3'), study('1'), [], cn('21')],
+    [
+      'nmpa.C.1.CN.2.domesticReporter',
+      '1',
+      both(cn('12'), set('C.2.r[0]/C.2.r.3', 'CN')),
+      cn('12'),
+      [],
+      set('C.2.r[0]/C.2.r.5', null),
+    ],
+    ['nmpa.C.1.CN.2.foreignReporter', '1', keep, set('C.2.r[0]/C.2.r.3', 'CN'), [], cn('12')],
+    ['nmpa.C.1.CN.1.postMarketing', '1', keep, set('C.1.CN.1', null), [], cn('21')],
+    ['nmpa.C.1.CN.3.postMarketing', '1', keep, set('C.1.CN.3', null), [], cn('21')],
+    ['nmpa.G.k.CN.1.required', '1', both(cn('21'), set('G.k[*]/G.k.CN.1', '阿莫西林胶囊')), cn('21')],
+    [
+      'nmpa.G.k.CN.1.chinese',
+      '1',
+      set('G.k[0]/G.k.CN.1', '阿莫西林胶囊'),
+      set('G.k[0]/G.k.CN.1', 'Amoxicillin'),
+    ],
+    ['nmpa.G.k.2.2.chinese', '1', keep, set('G.k[0]/G.k.2.2', 'Drug A'), [], cn('21')],
+    ['nmpa.G.k.CN.3.postMarketing', '1', keep, set('G.k[0]/G.k.CN.3', null), [], cn('21')],
+    [
+      'nmpa.G.k.CN.4.required',
+      '1',
+      both(cn('21'), set('G.k[*]/G.k.CN.4', '国药准字H20003263')),
+      cn('21'),
+      [],
+      set('G.k[*]/G.k.2.5', 'true'),
+    ],
+    ['nmpa.G.k.9.i.CN.2.required', '1', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.CN.2', null)],
+    [
+      'nmpa.G.k.9.i.2.r.CN.2.domesticPostMarketing',
+      '1',
+      both(
+        cn('12'),
+        ...['0', '1'].map((k) => set(`G.k[${k}]/G.k.9.i[*]/G.k.9.i.2.r[*]/G.k.9.i.2.r.CN.2`, '2')),
+      ),
+      cn('12'),
+    ],
+    ['nmpa.H.1.chinese', '1', both(cn('21'), set('H.1', '患者用药后出现深静脉血栓。')), cn('21')],
+    ['nmpa.E.i.1.1a.chinese', '6', both(cn('21'), set('E.i[0]/E.i.1.1a', '意识改变')), cn('21')],
+    ['nmpa.D.9.4.r.2.chinese', '6', both(cn('12'), set('D.9.4.r[*]/D.9.4.r.2', '代谢异常')), cn('12')],
+    [
+      'nmpa.D.CN.3.chinese',
+      '1',
+      set('D.CN.3', '北京协和医院'),
+      set('D.CN.3', 'Peking Union Medical College Hospital'),
+    ],
+    ['nmpa.D.CN.6.chinese', '1', set('D.CN.6', '妊娠 12 周时停药'), set('D.CN.6', 'Stopped at week 12')],
+    [
+      'nmpa.G.k.CN.2.chinese',
+      '1',
+      set('G.k[0]/G.k.CN.2', '一次性使用输液器'),
+      set('G.k[0]/G.k.CN.2', 'Infusion set'),
+    ],
+  ];
+
+  /* EU rules (ema.json), run on the EMA pack. */
+  const emaCases: Pair[] = [
+    ['ema.E.i.9.required', '1', keep, set('E.i[0]/E.i.9', null)],
+    ['ema.D.5.required', '1', keep, set('D.5', null)],
+    ['ema.G.k.2.3.r.suspect', '1', keep, drop('G.k[0]/G.k.2.3.r'), [], set('G.k[0]/G.k.1', '2')],
+    ['ema.C.1.1.country', '1', keep, set('C.1.1', 'APHARMA-8744554B')],
+  ];
+
+  const tables: Record<Pack, Pair[]> = { fda: fdaCases, ich: ichCases, nmpa: nmpaCases, ema: emaCases };
+  /** The tables whose rules each pack runs (the NMPA and EMA packs run the ICH set too). */
+  const covers: Record<Pack, Pack[]> = {
+    fda: ['fda'],
+    ich: ['ich'],
+    nmpa: ['ich', 'nmpa'],
+    ema: ['ich', 'ema'],
+  };
+  /** The rules a pack runs, with their severity. */
+  const packRules = (pack: Pack) =>
+    new Map(compiledPack(pack).compiled.flatMap((c) => c.rules.map((r) => [r.rule.id, r.rule.severity])));
+
+  it.each(Object.keys(covers) as Pack[])(
+    'gives every rule of the %s pack a passing and a failing message',
+    (pack) => {
+      const rules = [...packRules(pack).keys()].sort();
+      const paired = [...new Set(covers[pack].flatMap((table) => tables[table].map((c) => c[0])))].sort();
+      expect(paired).toEqual(rules);
+      const sets = presendPacks[pack]?.ruleSets ?? [];
+      const notRun = Object.keys(notRunOnMessages).filter((id) =>
+        sets.includes(id.slice(0, id.indexOf('.'))),
+      );
+      const own = tables[pack].length;
+      console.log(
+        `${pack.toUpperCase()} pack: ${paired.length} of ${rules.length} rules with a passing and a failing message` +
+          (own < paired.length
+            ? ` (${own} ${pack}, ${paired.length - own} ICH rows run on the ICH pack)`
+            : '') +
+          (notRun.length ? `; not run on messages: ${notRun.join(', ')}` : ''),
+      );
+    },
+  );
+
+  it('runs none of the rules it says cannot be judged on a message, and says why for each', () => {
+    for (const [id, why] of Object.entries(notRunOnMessages)) {
+      expect(why.length, id).toBeGreaterThan(20);
+      for (const pack of Object.keys(presendPacks) as Pack[])
+        expect(packRules(pack).has(id), `${pack} ${id}`).toBe(false);
+    }
   });
 
   /** What the sender tells the check beyond the XML (R0101 needs whether the report is initial to FDA). */
   const contexts: Record<string, PresendContext> = { 'fda.R0101': { versionTypes: ['initial'] } };
   const passing = new Map<string, string[]>();
-  it.each(cases)(
-    '%s: a passing and a failing message from FAERS example %s',
-    (rule, name, pass, fail, also, unless) => {
+  const rows = (Object.keys(tables) as Pack[]).flatMap((pack) =>
+    tables[pack].map((pair) => [pack, ...pair] as [Pack, ...Pair]),
+  );
+  it.each(rows)(
+    '%s pack, %s: a passing and a failing message from FAERS example %s',
+    (pack, rule, name, pass, fail, also, unless) => {
       const context = contexts[rule];
-      const passKey = pass === keep && !context ? name : '';
-      const before = (passKey && passing.get(passKey)) || ruleIds(derived(name, pass), context);
+      const passKey = pass === keep && !context ? `${pack} ${name}` : '';
+      const before = (passKey && passing.get(passKey)) || ruleIds(derived(name, pass, pack), pack, context);
       if (passKey) passing.set(passKey, before);
       expect(before).not.toContain(rule);
-      const result = checkMessage(derived(name, fail), 'fda', undefined, context);
+      const result = checkMessage(derived(name, fail, pack), pack, undefined, context);
       const fired = [...new Set(result.findings.map((f) => f.ruleId))].filter((id) => !before.includes(id));
       expect(fired.sort()).toEqual([rule, ...(also ?? [])].sort());
       const finding = result.findings.find((f) => f.ruleId === rule);
-      expect(finding?.severity).toBe(rule.startsWith('fda.W') ? 'warning' : 'error');
+      expect(finding?.severity).toBe(packRules(pack).get(rule));
       expect(finding?.xpath).toMatch(/^\/MCCI_IN200100UV01\//);
       expect(finding?.message.zh).toBeTruthy();
       expect(finding?.message.en).toBeTruthy();
-      if (unless) expect(ruleIds(derived(name, both(fail, unless)), context)).not.toContain(rule);
+      if (unless) expect(ruleIds(derived(name, both(fail, unless), pack), pack, context)).not.toContain(rule);
     },
   );
 

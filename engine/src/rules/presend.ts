@@ -8,6 +8,7 @@
  */
 import packsFile from '../../../schemas/rules/presend/packs.json';
 import fdaMessage from '../../../schemas/rules/presend/fda-message.json';
+import nmpaMessage from '../../../schemas/rules/presend/nmpa-message.json';
 import { baseConfiguration } from '../configuration/base';
 import { MESSAGE_HEADER_SCHEMA_ID, messageHeaderSchema } from '../case-model';
 import { walkFields } from '../schema-registry/schema-set';
@@ -24,13 +25,13 @@ import type { CompiledGroup } from '../interchange/mapping';
 import { InterchangeError } from '../interchange/errors';
 import { buildFieldIndex } from './field-index';
 import { compileRules, planRules, runPlan } from './compile';
-import type { CompiledRules, RulePlan } from './compile';
+import type { CompiledRule, CompiledRules, RulePlan } from './compile';
 import { ruleSets } from './profiles';
 import type { RuleSet } from './types';
 
 export interface PresendPack {
   label: BilingualText;
-  /** Rule set names: a case profile (schemas/rules/<name>.json) or a header set of schemas/rules/presend. */
+  /** Rule set names: a case profile (schemas/rules/<name>.json) or a message set of schemas/rules/presend. */
   ruleSets: string[];
   /** The E2B versions the rules are written for; a file of another version is not checked by them. */
   formats: ('r3' | 'r2')[];
@@ -39,16 +40,29 @@ export interface PresendPack {
   sourceRules?: { rejection: number; warning: number };
 }
 
-export const presendPacks = (packsFile as { packs: Record<string, PresendPack> }).packs;
+const file = packsFile as { packs: Record<string, PresendPack>; notRun: Record<string, string> };
+export const presendPacks = file.packs;
+/**
+ * Rules of the case-level sets that no pack runs on a message, each with why: what they test cannot
+ * be judged on the XML (they stay in the case-level profiles).
+ */
+export const notRunOnMessages: Readonly<Record<string, string>> = file.notRun;
 export type PresendPackId = keyof typeof presendPacks & string;
 
-/** The header-level sets of schemas/rules/presend, by file name. */
-const headerSets: Record<string, RuleSet> = { 'fda-message': fdaMessage as RuleSet };
+/**
+ * The message-level sets of schemas/rules/presend, by file name: rules on the batch and message
+ * headers, and rules every message to the receiver must meet though a case need not (a case is
+ * checked against every profile whatever its receivers).
+ */
+const messageSets: Record<string, RuleSet> = {
+  'fda-message': fdaMessage as RuleSet,
+  'nmpa-message': nmpaMessage as RuleSet,
+};
 
 /** The rule sets a pack names, with their file name. */
 function setsOf(pack: PresendPack): { name: string; set: RuleSet }[] {
   return pack.ruleSets.map((name) => {
-    const set = headerSets[name] ?? ruleSets.find((s) => s.profile === name);
+    const set = messageSets[name] ?? ruleSets.find((s) => s.profile === name);
     if (!set) throw new Error(`presend pack: unknown rule set ${name}`);
     return { name, set };
   });
@@ -74,7 +88,7 @@ interface CompiledPack {
   compiled: CompiledRules[];
   /** Every set of the pack, for R3 files. */
   plan: RulePlan;
-  /** The case-level sets only: the header sets state R3 header rules, which an R2 file does not have. */
+  /** The case-level sets only: the message sets state R3 rules (headers, regional elements) an R2 file does not have. */
   casePlan: RulePlan;
 }
 const compiledPacks = new Map<string, CompiledPack>();
@@ -87,11 +101,16 @@ export function compiledPack(id: string): CompiledPack {
   if (!pack) throw new InterchangeError('export.unknownProfile', { profile: id });
   const index = buildFieldIndex(presendFields());
   const sets = setsOf(pack);
-  const compiled = sets.map(({ set }) => compileRules(set.rules, index));
+  const compiled = sets.map(({ set }) => {
+    const made = compileRules(set.rules, index);
+    const runs = (r: CompiledRule): boolean => notRunOnMessages[r.rule.id] === undefined;
+    const byField = new Map([...made.byField].map(([path, rules]) => [path, rules.filter(runs)]));
+    return { ...made, rules: made.rules.filter(runs), byField };
+  });
   const made = {
     compiled,
     plan: planRules(compiled.flatMap((c) => c.rules)),
-    casePlan: planRules(compiled.filter((_, i) => !headerSets[sets[i]!.name]).flatMap((c) => c.rules)),
+    casePlan: planRules(compiled.filter((_, i) => !messageSets[sets[i]!.name]).flatMap((c) => c.rules)),
   };
   compiledPacks.set(id, made);
   return made;
