@@ -18,6 +18,8 @@ import { reportCodesModule } from '../report-codes';
 import { createUnblindingModule } from '../unblinding';
 import { analyticsModule } from './index';
 import type { EventTreeAnswer, TreeNode } from './events';
+import { NO_ONSET, OnsetTally, onsetDays } from './onset';
+import type { OnsetFigures } from './onset';
 
 const rig = await caseRig({
   users: [
@@ -71,9 +73,11 @@ const docs: Doc[] = Array.from({ length: 400 }, (_, i) => {
     patient: {},
     drugs: Array.from({ length: Math.floor(random() * 3) }, () => {
       const name = pick(PRODUCTS);
+      const dose = () => ({ startDate: pick(['20240101', '20240115', '20240301', '202402', '2024']) });
       return {
         drugName: name,
         drugCharacterisation: pick(['1', '2', '3']),
+        dosages: Array.from({ length: Math.floor(random() * 3) }, dose),
         ...(name === 'Study drug A' ? { isClinicalDrug: true } : {}),
       };
     }),
@@ -85,6 +89,9 @@ const docs: Doc[] = Array.from({ length: 400 }, (_, i) => {
         meddraPtCode: term.pt,
         ...(term.llt ? { meddraCode: term.llt } : {}),
         ...(outcome ? { reactionResult: outcome } : {}),
+        ...(random() < 0.9
+          ? { startDate: pick(['20240101', '20240110', '20240120', '20240305', '20240415120000', '202404']) }
+          : {}),
       };
     }),
   };
@@ -101,11 +108,26 @@ interface Figures {
   notSerious: number;
   events: number;
   outcomes: Record<string, number>;
+  onset: OnsetFigures;
+}
+
+/** Quartiles by hand: the sorted intervals, linear interpolation between order statistics. */
+function byHand(intervals: number[]): Pick<OnsetFigures, 'n' | 'median' | 'q1' | 'q3'> {
+  const x = [...intervals].sort((a, b) => a - b);
+  const q = (p: number) => {
+    if (x.length === 0) return null;
+    const h = (x.length - 1) * p;
+    const low = Math.floor(h);
+    return x[low]! + (h - low) * ((x[Math.min(low + 1, x.length - 1)] ?? 0) - x[low]!);
+  };
+  return { n: x.length, median: q(0.5), q1: q(0.25), q3: q(0.75) };
 }
 
 /** Every node's figures by hand: each case once per node, each distinct (PT, LLT, outcome) one event. */
 function brute(suspect?: string): { total: number; nodes: Map<string, Figures> } {
   const nodes = new Map<string, Figures>();
+  // Each node's suspect drug-event pairs: [reaction start, first dose], a case's identical ones once.
+  const pairsOf = new Map<string, [string | null, string | null][]>();
   let total = 0;
   for (const doc of docs) {
     if (doc.state.validity !== 'valid' || doc.report.studyProjectId !== 'p1') continue;
@@ -117,6 +139,15 @@ function brute(suspect?: string): { total: number; nodes: Map<string, Figures> }
     if (doc.reactions.length) total++;
     const cased = new Set<string>();
     const events = new Set<string>();
+    const pairs = new Set<string>();
+    const firstDose = (d: Doc): string | null =>
+      ((d.dosages ?? []) as Doc[])
+        .map((x) => x.startDate as string)
+        .sort()[0]
+        ?.slice(0, 8) ?? null;
+    const suspects = (doc.drugs as Doc[]).filter(
+      (d) => ['1', '3'].includes(d.drugCharacterisation) && (!suspect || d.drugName === suspect),
+    );
     for (const r of doc.reactions) {
       const path = primary(r.meddraPtCode);
       const codes = [
@@ -128,11 +159,20 @@ function brute(suspect?: string): { total: number; nodes: Map<string, Figures> }
       ];
       for (let depth = 1; depth <= 5; depth++) cased.add(JSON.stringify(codes.slice(0, depth)));
       events.add(JSON.stringify([...codes, r.reactionResult ?? null]));
+      for (const d of suspects)
+        pairs.add(JSON.stringify([...codes, r.startDate?.slice(0, 8) ?? null, firstDose(d)]));
     }
     const at = (key: string) => {
       const found = nodes.get(key);
       if (found) return found;
-      const fresh: Figures = { count: 0, serious: 0, notSerious: 0, events: 0, outcomes: {} };
+      const fresh: Figures = {
+        count: 0,
+        serious: 0,
+        notSerious: 0,
+        events: 0,
+        outcomes: {},
+        onset: { ...NO_ONSET },
+      };
       nodes.set(key, fresh);
       return fresh;
     };
@@ -151,6 +191,28 @@ function brute(suspect?: string): { total: number; nodes: Map<string, Figures> }
         node.outcomes[outcome] = (node.outcomes[outcome] ?? 0) + 1;
       }
     }
+    for (const pair of pairs) {
+      const codes = JSON.parse(pair) as (string | null)[];
+      for (let depth = 1; depth <= 5; depth++) {
+        const key = JSON.stringify(codes.slice(0, depth));
+        pairsOf.set(key, [...(pairsOf.get(key) ?? []), [codes[5]!, codes[6]!]]);
+      }
+    }
+  }
+  // Whole days between two complete dates; a partial or missing date and a negative interval apart.
+  const day = (t: string | null) =>
+    t !== null && /^\d{8}$/.test(t) ? Date.UTC(+t.slice(0, 4), +t.slice(4, 6) - 1, +t.slice(6)) : null;
+  for (const [key, pairs] of pairsOf) {
+    const node = nodes.get(key)!;
+    const days: number[] = [];
+    for (const [start, dose] of pairs) {
+      const from = day(dose);
+      const to = day(start);
+      if (from === null || to === null) node.onset.partial++;
+      else if (to < from) node.onset.before++;
+      else days.push((to - from) / 86_400_000);
+    }
+    node.onset = { ...node.onset, ...byHand(days) };
   }
   return { total, nodes };
 }
@@ -166,6 +228,7 @@ function figuresOf(answer: EventTreeAnswer): Map<string, Figures> {
         notSerious: node.notSerious,
         events: node.events,
         outcomes: Object.fromEntries(node.outcomes.map((o) => [String(o.code), o.count])),
+        onset: node.onset,
       });
       walk(node.children, codes);
     }
@@ -189,6 +252,10 @@ describe('event-level tree', () => {
       expect(tree.total, String(suspect)).toBe(expected.total);
       expect(sorted(figuresOf(tree)), String(suspect)).toEqual(sorted(expected.nodes));
       expect(tree.suspect).toBe(suspect ?? null);
+      // The onset figures are not trivial: intervals, partial dates and reactions before the first dose.
+      const roots = tree.nodes.map((n) => n.onset);
+      expect(roots.some((o) => o.n > 1 && o.q1 !== o.q3)).toBe(true);
+      expect(roots.some((o) => o.partial > 0) && roots.some((o) => o.before > 0)).toBe(true);
       // LLT nodes exist, named from the release; the unknown PT's LLT sits under null above it.
       const llts = [...figuresOf(tree).keys()]
         .map((k) => JSON.parse(k) as (string | null)[])
@@ -215,6 +282,30 @@ describe('event-level tree', () => {
     const llt = all.nodes[0]!.children[0]!.children[0]!.children[0]!.children.find((n) => n.code !== null)!;
     expect(llt.level).toBe('llt');
     expect(llt.name).toBe(meddra.llts.find((l) => l.code === llt.code)!.name);
+  });
+
+  it('time to onset: whole days, partial dates and reactions before the first dose apart; quartiles by hand', () => {
+    expect(onsetDays('20240228', '20240301')).toBe(2); // 2024 is a leap year
+    expect(onsetDays('20240101', '20240101')).toBe(0);
+    expect(onsetDays('20240301', '20240228')).toBe(-2);
+    expect(onsetDays('202402', '20240301')).toBeNull();
+    expect(onsetDays('20240231', '20240301')).toBeNull();
+    expect(onsetDays(null, '20240301')).toBeNull();
+    const tally = new OnsetTally();
+    // 0, 1, 3, 3, 10, 30 (3 twice) with one partial pair and two before the first dose.
+    for (const [days, count] of [
+      [3, 2],
+      [0, 1],
+      [30, 1],
+      [10, 1],
+      [1, 1],
+      [null, 1],
+      [-4, 2],
+    ] as const)
+      tally.add(days, count);
+    // n = 6: Q1 at rank 1.25 -> 1 + 0.25 x (3 - 1) = 1.5; median at 2.5 -> 3; Q3 at 3.75 -> 3 + 0.75 x (10 - 3) = 8.25.
+    expect(tally.figures()).toEqual({ n: 6, median: 3, q1: 1.5, q3: 8.25, partial: 1, before: 2 });
+    expect(new OnsetTally().figures()).toEqual(NO_ONSET);
   });
 
   it('a blinded reader neither chooses nor sees a study drug', async () => {

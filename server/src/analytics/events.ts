@@ -15,6 +15,8 @@ import type { Caller } from '../http';
 import type { Filter, GroupDimension, GroupScalar, Store } from '../store';
 import { dimensionById } from './declarations';
 import { lltLink, ptLink, queryLink } from './drill';
+import { NO_ONSET, OnsetTally, onsetDays } from './onset';
+import type { OnsetFigures } from './onset';
 import type { CaseListLink } from './drill';
 import { BLINDED_VALUE, countScope, groupDimension, PERMISSIONS } from './service';
 import type { AnalyticsQuery } from './service';
@@ -36,6 +38,8 @@ export interface TreeNode {
   events: number;
   /** The events by outcome (E.i.7 code; null: not reported), largest first. */
   outcomes: { code: string | null; count: number }[];
+  /** Time to onset of the suspect drug-event pairs under the node (onset.ts). */
+  onset: OnsetFigures;
   children: TreeNode[];
   /** The case list query of this node's cases: any reaction with one of its PTs (drill.ts). */
   cases?: CaseListLink;
@@ -108,7 +112,7 @@ export async function runEventTree(
   const sae: GroupDimension = { name: 'sae', path: 'state.isSae' };
   const coded = [{ each: 'reactions', path: PT_PATH, present: true as const }];
   const product = groupDimension(dimensionById.get('product')!, scope.blinded);
-  const [versions, ptLevel, lltLevel, outcomes, total, products] = await Promise.all([
+  const [versions, ptLevel, lltLevel, outcomes, total, products, onsets] = await Promise.all([
     cases.groupCount({
       filter,
       by: [{ name: 'version', each: 'reactions', path: 'meddraVersion' }],
@@ -128,6 +132,20 @@ export async function runEventTree(
       where: [
         ...dimensionById.get('product')!.where!.map((w) => ({ each: 'drugs', ...w })),
         { each: 'drugs', path: 'drugName', present: true as const },
+      ],
+    }),
+    // Time to onset: each suspect drug's first dose (G.k.4.r.4) with each reaction's start (E.i.4).
+    cases.groupCount({
+      filter,
+      by: [
+        reaction('pt'),
+        reaction('llt', LLT_PATH),
+        { name: 'start', each: 'reactions', path: 'startDate', prefix: 8 },
+        { name: 'dose', each: 'drugs', least: 'dosages', path: 'startDate', prefix: 8 },
+      ],
+      where: [
+        ...dimensionById.get('product')!.where!.map((w) => ({ each: 'drugs', ...w })),
+        ...(suspect === null ? [] : [{ each: 'drugs', path: 'drugName', in: [suspect] }]),
       ],
     }),
   ]);
@@ -172,6 +190,7 @@ export async function runEventTree(
         notSerious: 0,
         events: 0,
         outcomes: [],
+        onset: NO_ONSET,
         children: [],
       };
       byPath.set(id, node);
@@ -208,6 +227,20 @@ export async function runEventTree(
       tally.set(node, byOutcome);
     }
   }
+  // Time to onset: each (PT, LLT, start, first dose) group's interval added up its path.
+  const intervals = new Map<TreeNode, OnsetTally>();
+  for (const g of onsets) {
+    const codes = [...above(g.key.pt), str(g.key.pt), str(g.key.llt)];
+    const days = onsetDays(str(g.key.dose), str(g.key.start));
+    for (let depth = 1; depth <= codes.length; depth++) {
+      const node = byPath.get(JSON.stringify(codes.slice(0, depth)));
+      if (!node) continue;
+      const found = intervals.get(node) ?? new OnsetTally();
+      found.add(days, g.count);
+      intervals.set(node, found);
+    }
+  }
+  for (const [node, found] of intervals) node.onset = found.figures();
   for (const [node, byOutcome] of tally)
     node.outcomes = [...byOutcome]
       .map(([code, count]) => ({ code, count }))

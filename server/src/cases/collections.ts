@@ -117,11 +117,23 @@ export const caseCollections: CollectionDefinition[] = [
     // The drug and reaction paths the pooled-analysis dimensions read (schemas/analytics), kept per
     // element by the embedded store: a count by product or SOC reads them instead of each case's JSON.
     elements: [
-      { each: 'drugs', paths: ['drugName', 'drugCharacterisation', 'isClinicalDrug', 'isBlind'] },
+      {
+        each: 'drugs',
+        // dosages[].startDate: the first dose (G.k.4.r.4), GroupDimension.least.
+        paths: ['drugName', 'drugCharacterisation', 'isClinicalDrug', 'isBlind', 'dosages[].startDate'],
+      },
       {
         each: 'reactions',
         // meddraCode: E.i.2.1b, the LLT level of the event-level tree.
-        paths: ['meddraSocCode', 'meddraPtCode', 'reactionResult', 'meddraVersion', 'meddraCode'],
+        // startDate: E.i.4, the reaction's start for the time to onset.
+        paths: [
+          'meddraSocCode',
+          'meddraPtCode',
+          'reactionResult',
+          'meddraVersion',
+          'meddraCode',
+          'startDate',
+        ],
       },
     ],
   },
