@@ -5,32 +5,16 @@
  * the same boxes); hostile files refused with the reason: no PDF, encrypted, no text (a scan), no
  * CIOMS form, a zip bomb.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCiomsForm, isInterchangeError, listZipEntries } from '@pv/engine';
 import type { ReportLanguage } from '@pv/engine';
-import { readImportFile } from '../interchange';
+import { sampleCases } from '../interchange/testing';
 import { ciomsHtmlMany, closePrinter, printPdf } from '../reports';
 import { CiomsRefusedError, readCiomsPdf } from './cioms-parse';
 
-const SAMPLES = fileURLToPath(new URL('../../../schemas/e2b/samples/', import.meta.url));
 type Doc = Record<string, unknown>;
-
-function sampleCases(): { name: string; doc: Doc }[] {
-  const out: { name: string; doc: Doc }[] = [];
-  for (const file of readdirSync(SAMPLES)
-    .filter((f) => f.endsWith('.xml'))
-    .sort()) {
-    const outcome = readImportFile(file, new Uint8Array(readFileSync(`${SAMPLES}${file}`)));
-    if (!outcome.ok) continue;
-    for (const message of outcome.messages)
-      message.cases.forEach((c, i) => out.push({ name: `${file}#${i + 1}`, doc: c.document as Doc }));
-  }
-  return out;
-}
 
 let ids = 0;
 const newId = () => `r${ids++}`;

@@ -4,19 +4,16 @@
  * box refers to; the Word file, read back with mammoth, holds the same. Nothing is cut, Chinese prints
  * with embedded fonts covering every character, a blinded form shows no treatment assignment.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import mammoth from 'mammoth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blindCase, buildCiomsForm, ciomsMapping, codelists } from '@pv/engine';
 import type { CiomsForm, ReportLanguage } from '@pv/engine';
-import { readImportFile } from '../interchange';
+import { sampleCases } from '../interchange/testing';
 import { ciomsDocx } from './docx';
 import { ciomsHtml } from './html';
 import { closePrinter, printPdf } from './printer';
 import { readPdf, squash } from './testing';
 
-const SAMPLES = fileURLToPath(new URL('../../../schemas/e2b/samples/', import.meta.url));
 type Doc = Record<string, unknown> & {
   patient?: Record<string, unknown>;
   reactions?: Record<string, unknown>[];
@@ -25,19 +22,6 @@ type Doc = Record<string, unknown> & {
   narrative?: Record<string, unknown>;
   reporters?: Record<string, unknown>[];
 };
-
-function sampleCases(): { name: string; doc: Doc }[] {
-  const out: { name: string; doc: Doc }[] = [];
-  for (const file of readdirSync(SAMPLES)
-    .filter((f) => f.endsWith('.xml'))
-    .sort()) {
-    const outcome = readImportFile(file, new Uint8Array(readFileSync(`${SAMPLES}${file}`)));
-    if (!outcome.ok) continue;
-    for (const message of outcome.messages)
-      message.cases.forEach((c, i) => out.push({ name: `${file}#${i + 1}`, doc: c.document as Doc }));
-  }
-  return out;
-}
 
 /** Box ids in print order (the rows of the mapping, section by section). */
 const ORDER = ciomsMapping.sections.flatMap((s) => s.rows.flat());
@@ -170,7 +154,7 @@ function checkForm(doc: Doc, pages: string[], lang: ReportLanguage): void {
 afterAll(closePrinter);
 
 describe('CIOMS I of the shared E2B samples', () => {
-  const cases = sampleCases();
+  const cases = sampleCases<Doc>();
 
   it('imports a case from every ICSR sample', () => {
     expect(cases.length).toBeGreaterThanOrEqual(12);
@@ -203,7 +187,7 @@ describe('CIOMS I of the shared E2B samples', () => {
   }, 60_000);
 });
 
-const base = (): Doc => structuredClone(sampleCases()[0]?.doc as Doc);
+const base = (): Doc => structuredClone(sampleCases<Doc>()[0]?.doc as Doc);
 
 describe('nothing is cut', () => {
   it('a 20,000-character narrative and 30 suspect drugs come out whole, on numbered continuation pages', async () => {
