@@ -8,37 +8,28 @@
  */
 import ExcelJS from 'exceljs';
 import { createCaller } from '../../server/src/http';
-import { testPlatform, call } from '../../server/src/testing';
-import { testStore } from '../../server/src/http/test-store';
 import { createCasesModule, workbenchModule } from '../../server/src/cases/index';
 import { C } from '../../server/src/cases/collections';
 import { buildSummary } from '../../server/src/cases/summary';
 import type { CaseDocument } from '../../server/src/cases/document';
 import { demoCaseContent } from '../../server/src/cases/demo/factory';
-import {
-  defaultReportCodeGenerator,
-  defineCaseRigCollections,
-  demoProject,
-  recordingSigner,
-} from '../../server/src/cases/testing';
+import { caseRig, demoProject, recordingSigner } from '../../server/src/cases/testing';
 import { workflowModule } from '../../server/src/workflow';
 import { reportCodesModule } from '../../server/src/report-codes';
 import { projectsModule } from '../../server/src/projects';
 import { createUnblindingModule } from '../../server/src/unblinding';
 import { runBatch } from '../../server/src/unblinding/batch';
 import { benchLine } from './measure';
-import { tokenAuthenticator as authenticator } from './data';
 
 const CASES = Number(process.env.BENCH_UNBLINDING_CASES ?? 5000);
 const SAVES = 40;
 const TARGET_S = 60;
 
-type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely
 
 async function main(): Promise<void> {
-  const store = await testStore();
-  const platform = testPlatform({
-    store,
+  // Project p1 with the three users as members, each with every tenant permission.
+  const rig = await caseRig({
+    users: ['owner', 'approver', 'person'].map((id) => ({ id, name: id })),
     modules: [
       createCasesModule({ signer: recordingSigner() }),
       workbenchModule,
@@ -47,34 +38,11 @@ async function main(): Promise<void> {
       projectsModule,
       createUnblindingModule(),
     ],
-    authenticator,
   });
-  await platform.ready();
-  await defineCaseRigCollections(store);
+  const { store, platform } = rig;
   const handle = store.tenant('t1', { userId: 'system:bench' });
   const project = demoProject('p1');
-  await handle.collection('projects').insertOne(project as unknown as Record<string, unknown>);
-  for (const id of ['owner', 'approver', 'person']) {
-    await handle.collection('users').insertOne({
-      _id: id,
-      account: id,
-      accountKey: `t1:${id}`,
-      name: id,
-      email: `${id}@example.cn`,
-      state: 'enabled',
-      organisationIds: [],
-      currentOrganisationId: null,
-      roleIds: [],
-    });
-    await handle
-      .collection('projectMembers')
-      .insertOne({ projectId: 'p1', userId: id, roleIds: [], permissionKeys: [] });
-  }
-  await handle.collection('reportCodeGenerators').insertOne(defaultReportCodeGenerator());
-  const as = (userId: string) => (method: string, path: string, body?: unknown) =>
-    call(platform.app, method, `/api${path}`, { token: `t1:${userId}`, body, lang: 'en' }) as Promise<{
-      body: { code: number; msg: string; data: Data };
-    }>;
+  const as = (userId: string) => rig.as(userId).call;
 
   // The floor: plain saves of one case through the API.
   const created = await as('owner')('POST', '/cases', {
@@ -171,7 +139,7 @@ async function main(): Promise<void> {
     principal: { tenantId: 't1', userId: 'person', name: 'person' },
     lang: 'en',
     requestId: 'bench',
-    authenticator,
+    authenticator: platform.deps.authenticator,
   });
   const started = performance.now();
   const done = await runBatch(caller, 'p1', batchId);
@@ -206,7 +174,7 @@ async function main(): Promise<void> {
       digits: 2,
     }),
   );
-  await store.close();
+  await rig.close();
 }
 
 await main();
