@@ -1,17 +1,30 @@
 /**
- * The event-level tree of /pooledanalysis/eventLevel: cases per MedDRA SOC, expandable to HLGT, HLT
- * and PT (each reaction's PT on its primary path, server/src/analytics/events.ts), under the page's
- * filters. A case counts once per term however many of its reactions fall under it.
+ * The event-level tree of /pooledanalysis/eventLevel: cases per MedDRA SOC, expandable to HLGT, HLT,
+ * PT and LLT (each reaction's PT on its primary path, server/src/analytics/events.ts), under the
+ * page's filters, for all cases or one suspect product. A case counts once per term however many
+ * of its reactions fall under it; each node shows its serious cases, its events' outcomes and the
+ * time to onset (median and interquartile range, days from the suspect drug's first dose).
  */
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Body1, Button, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Body1,
+  Button,
+  Caption1,
+  Dropdown,
+  Field,
+  Option,
+  Subtitle2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { OptionOnSelectData } from '@fluentui/react-components';
 import { api } from '../../app/api';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CellLink } from '../../renderers/table/DataTable';
 import { ExportMenu } from './ExportMenu';
 import { casesHref } from './types';
-import type { AnalyticsQuery, EventTreeAnswer, TreeNode } from './types';
+import type { AnalyticsQuery, EventTreeAnswer, OnsetFigures, TreeNode } from './types';
 
 const useStyles = makeStyles({
   panel: {
@@ -26,14 +39,52 @@ const useStyles = makeStyles({
   toggle: { minWidth: '28px', width: '28px' },
   name: { flexGrow: 1 },
   level: { color: tokens.colorNeutralForeground3, minWidth: '48px' },
+  figure: { color: tokens.colorNeutralForeground2, whiteSpace: 'nowrap' },
+  count: { minWidth: '48px', textAlign: 'right' },
+  product: { maxWidth: '360px' },
 });
 
-function Node({ node, depth, path }: { node: TreeNode; depth: number; path: string }) {
+/** A figure as the page shows it: whole days as they are, others to one decimal. */
+const days = (value: number | null) => (value === null ? '' : String(Math.round(value * 10) / 10));
+
+function onsetText(
+  t: (key: string, params?: Record<string, string | number>) => string,
+  onset: OnsetFigures,
+) {
+  return onset.n === 0
+    ? t('analytics.eventOnsetNone')
+    : t('analytics.eventOnset', {
+        median: days(onset.median),
+        q1: days(onset.q1),
+        q3: days(onset.q3),
+        n: onset.n,
+      });
+}
+
+function Node({
+  node,
+  depth,
+  path,
+  outcomeLabels,
+}: {
+  node: TreeNode;
+  depth: number;
+  path: string;
+  outcomeLabels: Record<string, string>;
+}) {
   const styles = useStyles();
   const { t } = useLanguage();
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
-  const label = node.code === null ? t('analytics.unknownTerm') : `${node.name ?? node.code} (${node.code})`;
+  const unknown = node.level === 'llt' ? t('analytics.noLlt') : t('analytics.unknownTerm');
+  const label = node.code === null ? unknown : `${node.name ?? node.code} (${node.code})`;
+  const outcomes = node.outcomes
+    .slice(0, 3)
+    .map(
+      (o) =>
+        `${o.code === null ? t('analytics.outcomeNotReported') : (outcomeLabels[o.code] ?? o.code)} ${o.count}`,
+    )
+    .join(' · ');
   return (
     <>
       <div className={styles.row} style={{ paddingLeft: `${depth * 24}px` }} data-testid={`tree-${path}`}>
@@ -58,12 +109,32 @@ function Node({ node, depth, path }: { node: TreeNode; depth: number; path: stri
             {node.count}
           </CellLink>
         ) : (
-          <span data-testid={`tree-${path}-count`}>{node.count}</span>
+          <span className={styles.count} data-testid={`tree-${path}-count`}>
+            {node.count}
+          </span>
         )}
+        <span className={styles.figure} data-testid={`tree-${path}-serious`}>
+          {t('analytics.eventSerious', {
+            n: node.serious,
+            pct: node.count ? Math.round((node.serious / node.count) * 100) : 0,
+          })}
+        </span>
+        <span className={styles.figure} data-testid={`tree-${path}-outcomes`}>
+          {t('analytics.eventOutcomes', { n: node.events, list: outcomes })}
+        </span>
+        <span className={styles.figure} data-testid={`tree-${path}-onset`}>
+          {onsetText(t, node.onset)}
+        </span>
       </div>
       {open &&
         node.children.map((child) => (
-          <Node key={String(child.code)} node={child} depth={depth + 1} path={`${path}-${child.code}`} />
+          <Node
+            key={String(child.code)}
+            node={child}
+            depth={depth + 1}
+            path={`${path}-${child.code}`}
+            outcomeLabels={outcomeLabels}
+          />
         ))}
     </>
   );
@@ -73,12 +144,20 @@ export function EventTree({ query }: { query: AnalyticsQuery }) {
   const styles = useStyles();
   const { t, language } = useLanguage();
   const [answer, setAnswer] = useState<EventTreeAnswer | null>(null);
+  // The suspect product the tree is for ('': all cases); its choices come with the answer.
+  const [suspect, setSuspect] = useState('');
+  const [products, setProducts] = useState<{ name: string; count: number }[]>([]);
 
   // Term names come from the release in the display language: asked again when it changes.
   useEffect(() => {
     setAnswer(null);
-    void api.request<EventTreeAnswer>('/analytics/events', { body: query }).then(setAnswer);
-  }, [query, language]);
+    void api
+      .request<EventTreeAnswer>('/analytics/events', { body: { ...query, ...(suspect ? { suspect } : {}) } })
+      .then((next) => {
+        setAnswer(next);
+        setProducts(next.products);
+      });
+  }, [query, language, suspect]);
 
   return (
     <section className={styles.panel} data-testid="event-tree">
@@ -95,6 +174,28 @@ export function EventTree({ query }: { query: AnalyticsQuery }) {
           }}
         />
       </div>
+      <Field className={styles.product} label={t('analytics.eventProduct')}>
+        <Dropdown
+          data-testid="event-tree-product"
+          value={
+            suspect
+              ? t('analytics.eventProductOption', {
+                  name: suspect,
+                  n: products.find((p) => p.name === suspect)?.count ?? 0,
+                })
+              : t('analytics.eventAllProducts')
+          }
+          selectedOptions={[suspect]}
+          onOptionSelect={(_: unknown, d: OptionOnSelectData) => setSuspect(d.optionValue ?? '')}
+        >
+          <Option value="">{t('analytics.eventAllProducts')}</Option>
+          {products.map((p) => (
+            <Option key={p.name} value={p.name}>
+              {t('analytics.eventProductOption', { name: p.name, n: p.count })}
+            </Option>
+          ))}
+        </Dropdown>
+      </Field>
       {answer === null ? (
         <Body1>{t('analytics.loading')}</Body1>
       ) : (
@@ -105,9 +206,21 @@ export function EventTree({ query }: { query: AnalyticsQuery }) {
               : t('analytics.eventTreeNoRelease', { n: answer.total })}
             {answer.blinded ? ` · ${t('analytics.blindedNote')}` : ''}
           </Body1>
+          {answer.suspect && (
+            <Body1 data-testid="event-tree-product-note">
+              {t('analytics.eventProductNote', { name: answer.suspect })}
+            </Body1>
+          )}
+          <Caption1>{t('analytics.eventOnsetNote')}</Caption1>
           {answer.nodes.length === 0 && <Body1>{t('analytics.noCases')}</Body1>}
           {answer.nodes.map((node) => (
-            <Node key={String(node.code)} node={node} depth={0} path={String(node.code)} />
+            <Node
+              key={String(node.code)}
+              node={node}
+              depth={0}
+              path={String(node.code)}
+              outcomeLabels={answer.outcomeLabels}
+            />
           ))}
         </>
       )}

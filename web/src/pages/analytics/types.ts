@@ -84,11 +84,28 @@ export interface SignalAnswer {
   rows: SignalRow[];
 }
 
+/** Time to onset of a node's suspect drug-event pairs, in days (server/src/analytics/onset.ts). */
+export interface OnsetFigures {
+  n: number;
+  median: number | null;
+  q1: number | null;
+  q3: number | null;
+  partial: number;
+  before: number;
+}
+
 export interface TreeNode {
-  level: 'soc' | 'hlgt' | 'hlt' | 'pt';
+  level: 'soc' | 'hlgt' | 'hlt' | 'pt' | 'llt';
   code: string | null;
   name: string | null;
   count: number;
+  /** Cases the case seriousness calls serious, and not serious. */
+  serious: number;
+  notSerious: number;
+  /** Events under the node and their outcomes (E.i.7 code; null: not reported). */
+  events: number;
+  outcomes: { code: string | null; count: number }[];
+  onset: OnsetFigures;
   children: TreeNode[];
   cases?: CaseListLink;
 }
@@ -96,6 +113,10 @@ export interface TreeNode {
 export interface EventTreeAnswer {
   meddraVersion: string | null;
   blinded: boolean;
+  /** The suspect product the tree is for (null: all cases). */
+  suspect: string | null;
   total: number;
+  products: { name: string; count: number }[];
+  outcomeLabels: Record<string, string>;
   nodes: TreeNode[];
 }
