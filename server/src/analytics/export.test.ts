@@ -10,42 +10,23 @@ import { unzipSync } from 'fflate';
 import mammoth from 'mammoth';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildSummary, caseRig } from '../cases/testing';
-import { createCasesModule } from '../cases';
+import { buildSummary } from '../cases/testing';
 import {
   DEMO_MEDDRA_VERSION,
   demoDictionaryFiles,
   demoMeddraTerms,
-  dictionariesModule,
   dictionaryService,
 } from '../dictionaries';
-import { downloadsModule } from '../downloads';
-import { openFileStore } from '../files';
-import { JobRunner } from '../jobs';
-import { closePrinter } from '../reports';
 import { readPdf, squash } from '../reports/testing';
-import { reportCodesModule } from '../report-codes';
-import { createUnblindingModule } from '../unblinding';
+import type { TreeNode } from './events';
 import { bilingual, MAX_IMAGE_BYTES } from './export';
-import { analyticsModule } from './index';
+import { analyticsRig } from './testing';
 
-const rig = await caseRig({
-  users: [
-    { id: 'entry', name: 'Entry' },
-    { id: 'noexport', name: 'No export', deny: ['pooledanalysis:eventLevel:export'] },
-  ],
-  modules: [
-    createCasesModule(),
-    reportCodesModule,
-    createUnblindingModule(),
-    dictionariesModule,
-    downloadsModule,
-    analyticsModule,
-  ],
-});
-const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
-rig.platform.deps.files = files;
-const runner = new JobRunner(rig.platform.deps, rig.platform.jobDefinitions, { owner: 'test' });
+const rig = await analyticsRig([
+  { id: 'entry', name: 'Entry' },
+  { id: 'noexport', name: 'No export', deny: ['pooledanalysis:eventLevel:export'] },
+]);
+const runner = rig.runner;
 
 // A real PNG, drawn by Chromium (no PNG encoder is written here).
 const browser = await chromium.launch({
@@ -57,11 +38,7 @@ await shot.setContent('<body style="margin:0;background:#2563eb"></body>');
 const PNG = await shot.screenshot({ type: 'png' });
 await browser.close();
 
-afterAll(async () => {
-  await closePrinter();
-  await files.close();
-  await rig.close();
-});
+afterAll(() => rig.close());
 
 const handle = rig.store.tenant('t1', { userId: 'system:test' });
 const TERMS = demoMeddraTerms(4, { ptLevel: true });
@@ -225,17 +202,7 @@ describe('analytics export', () => {
     expect(signalWord).not.toMatch(/\b(true|false)\b/);
 
     const tree = await rig.as('entry').call('POST', '/analytics/events', { suspect: 'Aspirin' });
-    type Node = {
-      level: string;
-      code: string | null;
-      name: string | null;
-      count: number;
-      serious: number;
-      notSerious: number;
-      events: number;
-      children: Node[];
-    };
-    const flat = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+    const flat = (nodes: TreeNode[]): TreeNode[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
     const nodes = flat(tree.body.data.nodes);
     expect(nodes.some((n) => n.level === 'pt')).toBe(true);
     const treeText = squash(

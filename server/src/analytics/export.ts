@@ -26,10 +26,11 @@ import type { Lang } from '../i18n';
 import { declareDownload, startDownload } from '../downloads';
 import type { DownloadProduction, TaskView } from '../downloads';
 import { printPdf } from '../reports';
-import { dimensionById, FILTERS, STATISTICS } from './declarations';
+import { FILTERS } from './declarations';
 import { runEventTree } from './events';
 import type { EventTreeAnswer } from './events';
-import { countScope, MAX_PIVOT_DIMENSIONS, PERMISSIONS, runPivot, runSignals, runStatistic } from './service';
+import { VIEW_FIELDS } from './requests';
+import { countScope, PERMISSIONS, runPivot, runSignals, runStatistic } from './service';
 import type { AnalyticsAnswer, AnalyticsFilters, AnalyticsQuery } from './service';
 
 export const EXPORT_FORMATS = ['xlsx', 'docx', 'pdf'] as const;
@@ -79,8 +80,6 @@ interface ExportSource {
   /** The page's permission the count runs under. */
   countPermission: string;
   summary: string;
-  /** The request's own fields besides the query, format, language and image. */
-  properties: Record<string, JsonSchema>;
   required: string[];
   sheet(caller: Caller, request: ExportRequest): Promise<Sheet>;
 }
@@ -184,7 +183,6 @@ const SOURCES: ExportSource[] = [
     permission: 'pooledanalysis:secondTitle:export',
     countPermission: PERMISSIONS.summary,
     summary: 'one declared statistic: its title, the filters chosen, its table with shares and the total',
-    properties: { statisticId: { enum: STATISTICS.map((s) => s.id) } },
     required: ['statisticId'],
     async sheet(caller, request) {
       const answer = await runStatistic(caller, request.statisticId!, request);
@@ -198,15 +196,6 @@ const SOURCES: ExportSource[] = [
     countPermission: PERMISSIONS.pivot,
     summary:
       'the cross-tabulation of one to three dimensions: each combination with its count and share, the total',
-    properties: {
-      dimensions: {
-        type: 'array',
-        minItems: 1,
-        maxItems: MAX_PIVOT_DIMENSIONS,
-        uniqueItems: true,
-        items: { enum: [...dimensionById.keys()] },
-      },
-    },
     required: ['dimensions'],
     async sheet(caller, request) {
       const answer = await runPivot(caller, request.dimensions!, request);
@@ -221,10 +210,6 @@ const SOURCES: ExportSource[] = [
     countPermission: PERMISSIONS.eventLevel,
     summary:
       'the whole signal table: every suspect drug x PT (or SOC) pair with a, b, c, d, PRR, chi-square, ROR and its interval, IC and IC025, and each flag as a word',
-    properties: {
-      by: { enum: ['pt', 'soc'] },
-      minCases: { type: 'integer', minimum: 1, maximum: 1000 },
-    },
     required: [],
     async sheet(caller, request) {
       const by = request.by ?? 'pt';
@@ -291,7 +276,6 @@ const SOURCES: ExportSource[] = [
     countPermission: PERMISSIONS.eventLevel,
     summary:
       'the event-level tree fully expanded (optionally for one suspect product): every MedDRA node with its level, code, name, cases and share, serious and not serious cases, events and events by outcome',
-    properties: { suspect: { type: 'string', minLength: 1, maxLength: 128 } },
     required: [],
     async sheet(caller, request) {
       const answer = await runEventTree(caller, caller.deps.store, request);
@@ -570,7 +554,7 @@ export function exportRoutes(queryProperties: Record<string, JsonSchema>): {
       additionalProperties: false,
       required: [...source.required, 'format'],
       properties: {
-        ...source.properties,
+        ...VIEW_FIELDS[source.id],
         format: { enum: [...EXPORT_FORMATS] },
         language: { enum: [...EXPORT_LANGUAGES] },
         image: imageSchema,

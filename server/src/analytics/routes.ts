@@ -10,17 +10,10 @@ import { callerOf } from '../http';
 import type { JsonSchema, ModuleDeps, ModuleRouter } from '../http';
 import { runEventTree } from './events';
 import type { EventTreeQuery } from './events';
-import { dimensionById, STATISTICS } from './declarations';
-import {
-  MAX_PIVOT_DIMENSIONS,
-  PERMISSIONS,
-  runPivot,
-  runSignals,
-  runStatistic,
-  statisticDeclarations,
-} from './service';
+import { PERMISSIONS, runPivot, runSignals, runStatistic, statisticDeclarations } from './service';
 import type { AnalyticsQuery } from './service';
 import { exportRoutes } from './export';
+import { VIEW_FIELDS } from './requests';
 import type { ExportBody } from './export';
 import { saveSignalThresholds, signalThresholds, THRESHOLD_FIELDS } from './thresholds';
 
@@ -77,7 +70,7 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         type: 'object',
         additionalProperties: false,
         required: ['statisticId'],
-        properties: { statisticId: { enum: STATISTICS.map((s) => s.id) }, ...queryProperties },
+        properties: { ...VIEW_FIELDS.statistic, ...queryProperties },
       },
     },
     async (c, { body }) => runStatistic(callerOf(c), body.statisticId, body),
@@ -108,16 +101,7 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         type: 'object',
         additionalProperties: false,
         required: ['dimensions'],
-        properties: {
-          dimensions: {
-            type: 'array',
-            minItems: 1,
-            maxItems: MAX_PIVOT_DIMENSIONS,
-            uniqueItems: true,
-            items: { enum: [...dimensionById.keys()] },
-          },
-          ...queryProperties,
-        },
+        properties: { ...VIEW_FIELDS.pivot, ...queryProperties },
       },
     },
     async (c, { body }) => runPivot(callerOf(c), body.dimensions, body),
@@ -133,11 +117,7 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       body: {
         type: 'object',
         additionalProperties: false,
-        properties: {
-          by: { enum: ['pt', 'soc'] },
-          minCases: { type: 'integer', minimum: 1, maximum: 1000 },
-          ...queryProperties,
-        },
+        properties: { ...VIEW_FIELDS.signals, ...queryProperties },
       },
     },
     async (c, { body }) => runSignals(callerOf(c), body.by ?? 'pt', body, body.minCases ?? 1),
@@ -179,7 +159,7 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
       body: {
         type: 'object',
         additionalProperties: false,
-        properties: { ...queryProperties, suspect: { type: 'string', minLength: 1, maxLength: 128 } },
+        properties: { ...VIEW_FIELDS.events, ...queryProperties },
       },
     },
     async (c, { body }) => runEventTree(callerOf(c), deps.store, body),
