@@ -38,7 +38,7 @@ function checkCondition(condition: unknown, index: FieldIndex, where: string, pr
     problems.push(`${where}.${operator}: needs a string, number or boolean`);
   if ((operator === 'in' || operator === 'notIn') && (!Array.isArray(value) || !value.every(isScalar)))
     problems.push(`${where}.${operator}: needs a list of values`);
-  if ((operator === 'empty' || operator === 'notEmpty') && value !== true)
+  if ((operator === 'empty' || operator === 'notEmpty' || operator === 'nullFlavored') && value !== true)
     problems.push(`${where}.${operator}: must be true`);
   const field = resolveFieldRef(record as Condition & { field?: string; e2b?: string }, index);
   if (typeof field === 'string') problems.push(`${where}: ${field}`);

@@ -14,7 +14,7 @@ import { resolveFieldRef } from './field-index';
 import type { FieldIndex } from './field-index';
 import { checkRule } from './check';
 import type { Assertion, Condition, FieldCondition, FieldRef, Rule } from './types';
-import { compareE2bDates, hasNoValue, isEmpty, isIntegerValue, sameValue } from './values';
+import { compareE2bDates, hasNoValue, isEmpty, isIntegerValue, isNullFlavored, sameValue } from './values';
 
 type Binding = readonly number[];
 
@@ -235,6 +235,7 @@ class RuleCompiler {
         fieldCondition.in === undefined,
       );
     }
+    if (fieldCondition.nullFlavored) return holds(isNullFlavored, false);
     return holds((value) => !isEmpty(value), fieldCondition.notEmpty !== true);
   }
 }

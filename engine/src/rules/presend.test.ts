@@ -150,14 +150,15 @@ describe('pre-send packs', () => {
     expect(implemented).toEqual({ rejection: 103, warning: 6 });
   });
 
-  it("FDA's FAERS examples pass the FDA pack without a rejection-level finding", () => {
-    for (const name of ['1', '2', '4', '5-1', '5-2', '6', '7']) {
-      const result = checkMessage(sample(name), 'fda', { maxBytes: 4 * 1024 * 1024 });
-      expect(
-        result.findings.filter((f) => f.severity === 'error').map((f) => f.ruleId),
-        name,
-      ).toEqual([]);
-    }
+  it("FDA's FAERS examples pass the FDA, ICH and EMA packs without a rejection-level finding", () => {
+    for (const name of ['1', '2', '4', '5-1', '5-2', '6', '7'])
+      for (const pack of ['fda', 'ich', 'ema']) {
+        const result = checkMessage(sample(name), pack, { maxBytes: 4 * 1024 * 1024 });
+        expect(
+          result.findings.filter((f) => f.severity === 'error').map((f) => f.ruleId),
+          `${pack} ${name}`,
+        ).toEqual([]);
+      }
   });
 
   /*
@@ -578,13 +579,14 @@ describe('pre-send packs', () => {
     ['ich.G.k.4.r.10.2a', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.10.2a', null)],
     ['ich.G.k.4.r.11.2a', '6', keep, set('G.k[0]/G.k.4.r[0]/G.k.4.r.11.2a', null)],
     ['ich.G.k.7.r.2a', '6', keep, set('G.k[0]/G.k.7.r[0]/G.k.7.r.2a', null)],
+    // FDA's examples give indications as text without a MedDRA code; ICH asks for one for a null flavor.
     [
       'ich.G.k.7.r.2b',
-      '6',
+      '1',
       keep,
-      set('G.k[0]/G.k.7.r[0]/G.k.7.r.2b', null),
+      set('G.k[0]/G.k.7.r[0]/G.k.7.r.1', { nullFlavor: 'ASKU' }),
       [],
-      set('G.k[0]/G.k.7.r[0]/G.k.7.r.1', null),
+      set('G.k[0]/G.k.7.r[0]/G.k.7.r.2b', '10014522'),
     ],
     ['ich.G.k.9.i.2.r.1', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.2.r[0]/G.k.9.i.2.r.1', null)],
     ['ich.G.k.9.i.2.r.2', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.2.r[0]/G.k.9.i.2.r.2', null)],

@@ -21,6 +21,8 @@ export interface FieldCondition extends FieldRef {
   notIn?: Scalar[];
   empty?: true;
   notEmpty?: true;
+  /** The sender said why there is no value (`{"nullFlavor": "UNK"}`). */
+  nullFlavored?: true;
 }
 
 export type Condition = FieldCondition | { all: Condition[] } | { any: Condition[] } | { none: Condition[] };
@@ -75,4 +77,12 @@ export const ASSERTION_KEYS = [
   'together',
   'count',
 ] as const;
-export const CONDITION_OPERATORS = ['is', 'isNot', 'in', 'notIn', 'empty', 'notEmpty'] as const;
+export const CONDITION_OPERATORS = [
+  'is',
+  'isNot',
+  'in',
+  'notIn',
+  'empty',
+  'notEmpty',
+  'nullFlavored',
+] as const;
