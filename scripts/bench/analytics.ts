@@ -10,11 +10,14 @@
  * json_extract; the store's element tables for drugs and reactions; GROUP BY), and the ratio.
  * The event-level tree (POST /api/analytics/events: SOC -> HLGT -> HLT -> PT, six grouped counts);
  * floor: the hand-written count of cases per PT over the reactions' element table (one of them).
- * Not measured: the full signal table.
+ * Submitted statistics count case summaries (their `submitted` facts; the queried tenant's cases
+ * have summaries, 60% of them a first delivery): floor the same GROUP BY over the summaries' table.
+ * Age groups by the project's rule (p1 of the queried tenant declares bands): floor one count by
+ * age and unit. Not measured: the full signal table.
  */
 import Database from 'better-sqlite3';
 import { createCasesModule, demoCaseContent } from '../../server/src/cases/index';
-import { caseRig, demoProject } from '../../server/src/cases/testing';
+import { buildSummary, caseRig, demoProject } from '../../server/src/cases/testing';
 import { reportCodesModule } from '../../server/src/report-codes';
 import { createUnblindingModule } from '../../server/src/unblinding';
 import { analyticsModule } from '../../server/src/analytics';
@@ -68,8 +71,42 @@ for (const tenant of TENANTS) {
       });
     }
     await cases.insertMany(batch);
+    // The queried tenant's summaries, with submission facts for 60% of its cases.
+    if (tenant === 't1')
+      await rig.store
+        .tenant(tenant, { userId: 'system:bench' })
+        .collection('caseSummaries')
+        .insertMany(
+          batch.map((doc, i) => {
+            const n = from + i;
+            const received = String((doc.report as Record<string, unknown>).reportDateFirst ?? '20260101');
+            return {
+              ...(buildSummary(doc._id, doc as never, null) as unknown as Record<string, unknown>),
+              submitted:
+                n % 5 < 3
+                  ? { day: received, timeliness: ['onTime', 'onTime', 'late', 'noDueDate'][n % 4] }
+                  : null,
+            };
+          }),
+        );
   }
 }
+// The queried tenant's project declares an age-stratification rule (strata.ts counts by it).
+await rig.store
+  .tenant('t1', { userId: 'system:bench' })
+  .collection('projects')
+  .updateOne(
+    { _id: 'p1' },
+    {
+      $set: {
+        ageGroups: [
+          { nameZh: '未成年', nameEn: 'Minors', fromYears: 0, toYears: 18 },
+          { nameZh: '成人', nameEn: 'Adults', fromYears: 18, toYears: 65 },
+          { nameZh: '老年', nameEn: 'Elderly', fromYears: 65 },
+        ],
+      },
+    },
+  );
 await dictionaryService(rig.store).importMeddra(
   rig.store.tenant('t1', { userId: 'system:bench' }),
   demoDictionaryFiles().meddra.en,
@@ -110,10 +147,13 @@ async function measure(name: string, call: () => Promise<unknown>, floorSql: str
   return line;
 }
 
-const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('c_cases')`).all();
+const columnsOf = (table: string) =>
+  db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('${table}')`).all();
+const columns = columnsOf('c_cases');
+const summaryColumns = columnsOf('c_caseSummaries');
 /** The best hand-written read of a path: its generated column when the store made one, else json_extract. */
-const at = (path: string) =>
-  columns.find((c) => c.name.startsWith(`g_${path.replace(/\./g, '_')}_`))?.name ??
+const at = (path: string, of = columns) =>
+  of.find((c) => c.name.startsWith(`g_${path.replace(/\./g, '_')}_`))?.name ??
   `json_extract(doc, '$.${path}')`;
 const casesDefinition = caseCollections.find((c) => c.name === 'cases')!;
 /** The element table of an array and the column of a path in it (v<i>). */
@@ -140,25 +180,34 @@ for (const statistic of STATISTICS) {
     .map(([id]) => ` AND ${at(id === 'susar' ? 'state.isSusar' : 'state.isSae')} = x'01'`)
     .join('');
   const perElement = statistic.dimensions[0] === 'product' || statistic.dimensions[0] === 'soc';
-  const floorSql = perElement
-    ? statistic.dimensions.join() === 'product,concomitant'
-      ? `SELECT s.${drugs.v('drugName')} p, c.${drugs.v('drugName')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${drugs.table}" s, "${drugs.table}" c WHERE s._id = t._id AND c._id = t._id AND ${baseT} AND s.${drugs.v('drugCharacterisation')} IN ('1','3') AND c.${drugs.v('drugCharacterisation')} = '2' GROUP BY p, k`
-      : statistic.dimensions[0] === 'product'
-        ? `SELECT e.${drugs.v('drugName')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${drugs.table}" e WHERE e._id = t._id AND ${baseT}${fixed.replace(/ AND /g, ' AND t.')} AND e.${drugs.v('drugCharacterisation')} IN ('1','3') GROUP BY k`
-        : `SELECT e.${reactions.v('meddraSocCode')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${reactions.table}" e WHERE e._id = t._id AND ${baseT}${fixed.replace(/ AND /g, ' AND t.')} GROUP BY k`
-    : statistic.dimensions[0] === 'receivedMonth' || statistic.dimensions[0] === 'receivedQuarter'
-      ? `SELECT substr(${at('report.reportDateFirst')}, 1, 6) k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`
-      : `SELECT ${at(
-          {
-            reportType: 'report.reportType',
-            reportClassify: 'report.cnReportClassify',
-            reportSource: 'report.cnReportSource',
-            serious: 'state.isSae',
-            versionType: 'state.versionType',
-            workflowNode: 'state.workflowNode',
-            ageGroup: 'patient.ageGroup',
-          }[statistic.dimensions[0]!] ?? 'report.reportType',
-        )} k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`;
+  const submitted = {
+    submittedMonth: `substr(${at('submitted.day', summaryColumns)}, 1, 6)`,
+    submittedQuarter: `substr(${at('submitted.day', summaryColumns)}, 1, 6)`,
+    submissionTimeliness: at('submitted.timeliness', summaryColumns),
+  }[statistic.dimensions[0]!];
+  const floorSql = submitted
+    ? `SELECT ${submitted} k, COUNT(*) n FROM c_caseSummaries WHERE tenantId = ? AND ${at('state.validity', summaryColumns)} = 'valid' AND ${at('v.report_studyProjectId', summaryColumns)} IN ('p1') AND ${at('submitted.day', summaryColumns)} > '' GROUP BY k`
+    : statistic.dimensions[0] === 'ageStratum'
+      ? `SELECT ${at('patient.age')} a, ${at('patient.ageUnit')} u, COUNT(*) n FROM c_cases WHERE ${base} GROUP BY a, u`
+      : perElement
+        ? statistic.dimensions.join() === 'product,concomitant'
+          ? `SELECT s.${drugs.v('drugName')} p, c.${drugs.v('drugName')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${drugs.table}" s, "${drugs.table}" c WHERE s._id = t._id AND c._id = t._id AND ${baseT} AND s.${drugs.v('drugCharacterisation')} IN ('1','3') AND c.${drugs.v('drugCharacterisation')} = '2' GROUP BY p, k`
+          : statistic.dimensions[0] === 'product'
+            ? `SELECT e.${drugs.v('drugName')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${drugs.table}" e WHERE e._id = t._id AND ${baseT}${fixed.replace(/ AND /g, ' AND t.')} AND e.${drugs.v('drugCharacterisation')} IN ('1','3') GROUP BY k`
+            : `SELECT e.${reactions.v('meddraSocCode')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${reactions.table}" e WHERE e._id = t._id AND ${baseT}${fixed.replace(/ AND /g, ' AND t.')} GROUP BY k`
+        : statistic.dimensions[0] === 'receivedMonth' || statistic.dimensions[0] === 'receivedQuarter'
+          ? `SELECT substr(${at('report.reportDateFirst')}, 1, 6) k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`
+          : `SELECT ${at(
+              {
+                reportType: 'report.reportType',
+                reportClassify: 'report.cnReportClassify',
+                reportSource: 'report.cnReportSource',
+                serious: 'state.isSae',
+                versionType: 'state.versionType',
+                workflowNode: 'state.workflowNode',
+                ageGroup: 'patient.ageGroup',
+              }[statistic.dimensions[0]!] ?? 'report.reportType',
+            )} k, COUNT(*) n FROM c_cases WHERE ${base}${fixed} GROUP BY k`;
   lines.push(
     await measure(
       `analytics-statistic-${statistic.id}-p95`,

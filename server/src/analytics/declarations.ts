@@ -21,6 +21,12 @@ export interface DimensionDeclaration {
   path: string;
   /** Labels of the codes when no code list has them. */
   values?: Record<string, Labels>;
+  /**
+   * The value (an age) placed in the bands of the case's project's age-stratification rule (strata.ts):
+   * `unit` its unit's path, `years` each unit's [n, d] (years = value x n / d), `fallback` the
+   * dimension counted for cases of projects without a rule.
+   */
+  stratify?: { unit: string; years: Record<string, [number, number]>; fallback: string };
   each?: string;
   where?: { path: string; in: Scalar[] }[];
   /** Reads its own element of `each` (a concomitant drug beside the suspect drug of the same case). */
@@ -78,7 +84,7 @@ export const dimensionById = new Map(DIMENSIONS.map((d) => [d.id, d]));
  * A dimension whose value is the document's at its path (or its elements'): not the summary's
  * (`source`), not computed from several fields (`stratify`). What a brute force reads directly.
  */
-export const readsDocumentPath = (d: DimensionDeclaration): boolean => !d.source;
+export const readsDocumentPath = (d: DimensionDeclaration): boolean => !d.source && !d.stratify;
 export const filterById = new Map(FILTERS.map((f) => [f.id, f]));
 export const statisticById = new Map(STATISTICS.map((s) => [s.id, s]));
 
@@ -95,6 +101,15 @@ for (const d of DIMENSIONS)
   if (d.fold && (d.each || d.prefix !== 6))
     throw new Error(
       `schemas/analytics/dimensions.json ${d.id}: a quarter folds a document's month (prefix 6)`,
+    );
+
+for (const d of DIMENSIONS)
+  if (
+    d.stratify &&
+    (d.each || d.caseList || d.source || dimensionById.get(d.stratify.fallback)?.each !== undefined)
+  )
+    throw new Error(
+      `schemas/analytics/dimensions.json ${d.id}: a stratified age reads the document, falling back to a document dimension`,
     );
 
 for (const d of DIMENSIONS)

@@ -17,6 +17,7 @@ import type { Filter, GroupCount, GroupDimension, GroupScalar } from '../store';
 import { mayUnblind } from '../unblinding';
 import { queryLink, rowLink } from './drill';
 import { signalThresholds } from './thresholds';
+import { stratifiedGroups } from './strata';
 import type { CaseListLink } from './drill';
 import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
 import type { DimensionDeclaration, Labels, StatisticDeclaration } from './declarations';
@@ -237,14 +238,29 @@ async function count(
     ),
   );
   if (conflicting) throw errors.badRequest('analytics.dimensionsConflict');
-  const [groups, total] = await Promise.all([
-    cases.groupCount({
-      filter,
-      by: dimensions.map((d) => groupDimension(d, blinded)),
-      ...(where.length ? { where } : {}),
-    }),
+  const stratum = dimensions.find((d) => d.stratify);
+  const [{ groups, labels }, total] = await Promise.all([
+    stratum
+      ? stratifiedGroups(
+          caller.tenant,
+          stratum,
+          dimensions.filter((d) => d !== stratum).map((d) => groupDimension(d, blinded)),
+          filter,
+          where,
+        )
+      : cases
+          .groupCount({
+            filter,
+            by: dimensions.map((d) => groupDimension(d, blinded)),
+            ...(where.length ? { where } : {}),
+          })
+          .then((found) => ({ groups: found, labels: new Map<string, Labels>() })),
     cases.count(filter),
   ]);
+  const labelOf = (d: DimensionDeclaration, value: GroupScalar) => {
+    const named = d.stratify && value !== null ? labels.get(String(value)) : undefined;
+    return named ? (caller.lang === 'zh' ? named.zh : named.en) : valueLabel(d, value, caller);
+  };
   const listed = queryLink(query, blinded);
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
   return {
@@ -260,7 +276,7 @@ async function count(
       );
       return {
         key: g.key,
-        labels: Object.fromEntries(dimensions.map((d) => [d.id, valueLabel(d, g.key[d.id] ?? null, caller)])),
+        labels: Object.fromEntries(dimensions.map((d) => [d.id, labelOf(d, g.key[d.id] ?? null)])),
         count: g.count,
         ...(link ? { cases: link } : {}),
       };

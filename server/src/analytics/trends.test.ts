@@ -40,11 +40,12 @@ afterAll(() => rig.close());
 const handle = rig.store.tenant('t1', { userId: 'system:test' });
 await handle
   .collection<Record<string, unknown>>('projects')
-  .insertMany([{ ...demoProject('p2') }, { ...demoProject('p3') }]);
-for (const userId of ['entry', 'blind'])
-  await handle
-    .collection('projectMembers')
-    .insertOne({ projectId: 'p2', userId, roleIds: [], permissionKeys: [] });
+  .insertMany([{ ...demoProject('p2') }, { ...demoProject('p3') }, { ...demoProject('p4') }]);
+for (const projectId of ['p2', 'p4'])
+  for (const userId of ['entry', 'blind'])
+    await handle
+      .collection('projectMembers')
+      .insertOne({ projectId, userId, roleIds: [], permissionKeys: [] });
 
 let seed = 2211;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -70,12 +71,18 @@ const docs: Doc[] = Array.from({ length: 300 }, (_, i) => ({
   },
   report: {
     reportCode: `T${i}`,
-    studyProjectId: pick(['p1', 'p1', 'p2', 'p3']),
+    studyProjectId: pick(['p1', 'p1', 'p2', 'p3', 'p4']),
     reportType: pick(['1', '2']),
     reportDateFirst: `2026${String(1 + Math.floor(random() * 6)).padStart(2, '0')}15`,
     happenCountry: pick(['CN', 'US']),
   },
-  patient: { gender: pick(['1', '2']) },
+  patient: {
+    gender: pick(['1', '2']),
+    ...(random() < 0.85
+      ? { age: Math.floor(random() * 90), ageUnit: pick(['a', 'a', 'a', 'mo', 'd', 'h']) }
+      : {}),
+    ...(random() < 0.8 ? { ageGroup: pick(['3', '5', '6']) } : {}),
+  },
   drugs: Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
     const name = pick(PRODUCTS);
     return {
@@ -194,7 +201,7 @@ function submittedOf(caseId: string): { day: string; timeliness: string } | null
 const blindedDrug = (d: Doc) => d.isClinicalDrug === true || d.isBlind === true;
 
 function selected(filters: Filters, blinded: boolean): Doc[] {
-  const projects = filters.projectIds?.length ? filters.projectIds : ['p1', 'p2'];
+  const projects = filters.projectIds?.length ? filters.projectIds : ['p1', 'p2', 'p4'];
   return docs.filter(
     (doc) =>
       doc.state.validity === 'valid' &&
@@ -232,7 +239,7 @@ function bruteSubmitted(statisticId: string, filters: Filters, blinded: boolean)
 
 function randomFilters(): Filters {
   const f: Filters = {};
-  if (random() < 0.3) f.projectIds = [pick(['p1', 'p2'])];
+  if (random() < 0.3) f.projectIds = [pick(['p1', 'p2', 'p4'])];
   if (random() < 0.3) f.received = { from: `2026${String(1 + Math.floor(random() * 6)).padStart(2, '0')}01` };
   if (random() < 0.3) f.reportType = [pick(['1', '2'])];
   if (random() < 0.3) f.serious = [random() < 0.5];
@@ -290,7 +297,7 @@ describe('submitted statistics', () => {
 describe('drill-down by product', () => {
   it('product rows, product x SOC cells and signal pairs open the list on exactly their cases; blinded links name no blinded drug', async () => {
     let checked = 0;
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 6; i++) {
       const who = i % 2 ? 'blind' : 'entry';
       const filters = i < 2 ? {} : randomFilters();
       const answers = [
@@ -335,5 +342,89 @@ describe('drill-down by product', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
+  });
+});
+
+describe('age groups by the project rule', () => {
+  // p1: the administrator's bands on the project form; p4: other bands, one range shared with p1;
+  // p2: no rule (D.2.3 as reported).
+  const P1 = [
+    { nameZh: '未成年', nameEn: 'Minors', fromYears: 0, toYears: 18 },
+    { nameZh: '成人', nameEn: 'Adults', fromYears: 18, toYears: 65 },
+    { nameZh: '老年', nameEn: 'Elderly', fromYears: 65 },
+  ];
+  const P4 = [
+    { nameZh: '65岁以下', nameEn: 'Under 65', fromYears: 0, toYears: 65 },
+    { nameZh: '65岁及以上', nameEn: '65 and over', fromYears: 65 },
+  ];
+  const RULES: Record<string, typeof P1> = { p1: P1, p4: P4 };
+  const PER_YEAR: Record<string, number> = { a: 1, mo: 12, d: 365, h: 8760 };
+
+  function bruteStrata(filters: Filters, blinded: boolean, bySex: boolean) {
+    const counts = new Map<string, number>();
+    for (const doc of selected(filters, blinded)) {
+      const rule = RULES[doc.report.studyProjectId];
+      const { age, ageUnit, ageGroup, gender } = doc.patient;
+      let key: string | null;
+      if (rule) {
+        const years = typeof age === 'number' && PER_YEAR[ageUnit] ? age / PER_YEAR[ageUnit] : null;
+        const band =
+          years === null
+            ? undefined
+            : rule.find((b) => years >= b.fromYears && (b.toYears === undefined || years < b.toYears));
+        key = band ? `${band.fromYears}-${band.toYears ?? ''}` : null;
+      } else key = ageGroup ? `D.2.3:${ageGroup}` : null;
+      const id = bySex ? `${key}|${gender}` : String(key);
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return [...counts].map(([k, n]) => `${k}:${n}`).sort();
+  }
+
+  it('the tenant administrator sets bands on the project form; overlapping bands are refused', async () => {
+    const entry = rig.as('entry');
+    const project = (await entry.call('GET', '/projects/p1')).body.data;
+    const p = demoProject('p1');
+    const put = (ageGroups: unknown) =>
+      entry.call(
+        'PUT',
+        '/projects/p1',
+        { code: p.code, name: p.name, studyType: p.studyType, ageGroups, rev: project.rev },
+        'cn',
+      );
+    const overlapping = await put([P1[0], { ...P1[1], fromYears: 17 }]);
+    expect(overlapping.status).toBe(400);
+    expect(overlapping.body.msg).toContain('重叠');
+    const saved = await put(P1);
+    expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.data.ageGroups).toEqual(P1);
+    await handle.collection('projects').updateOne({ _id: 'p4' }, { $set: { ageGroups: P4 } });
+  });
+
+  it("count each project's cases by its bands, D.2.3 where it has none, as a brute force does", async () => {
+    for (let i = 0; i < 12; i++) {
+      const blinded = i % 4 === 3;
+      const filters = i < 2 ? {} : randomFilters();
+      const bySex = i % 2 === 1;
+      const answer = bySex
+        ? await rig
+            .as(blinded ? 'blind' : 'entry')
+            .call('POST', '/analytics/pivot', { dimensions: ['ageStratum', 'sex'], filters })
+        : await rig
+            .as(blinded ? 'blind' : 'entry')
+            .call('POST', '/analytics/statistic', { statisticId: 'byAgeStratum', filters });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const rows = answer.body.data.rows as { key: Record<string, unknown>; count: number }[];
+      expect(
+        rows.map((r) => `${bySex ? `${r.key.ageStratum}|${r.key.sex}` : r.key.ageStratum}:${r.count}`).sort(),
+        JSON.stringify(filters),
+      ).toEqual(bruteStrata(filters, blinded, bySex));
+    }
+    // Bands read by their project's names (a range two projects share: one row), D.2.3 groups say so.
+    const zh = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'byAgeStratum' }, 'cn');
+    const labels = zh.body.data.rows.map((r: { labels: { ageStratum: string } }) => r.labels.ageStratum);
+    expect(labels).toEqual(expect.arrayContaining(['成人', '老年', '65岁以下', '成人（D.2.3）']));
+    expect(labels.filter((l: string) => l === '老年' || l === '65岁及以上')).toHaveLength(1);
   });
 });

@@ -31,6 +31,14 @@ export interface StudySite {
   investigator?: string;
 }
 
+/** One band of a project's age-stratification rule: lower bound included, upper excluded (none: open). */
+export interface AgeBand {
+  nameZh: string;
+  nameEn: string;
+  fromYears: number;
+  toYears?: number;
+}
+
 export interface ProjectDrug {
   id: string;
   /** G.k.2.2 as reported. */
@@ -87,6 +95,8 @@ export interface Project {
   registrations?: { number: string; country: string }[];
   /** The receivers (exports' receivers) this project's cases are reported to; their authorities' rules give the plans. */
   receiverIds?: string[];
+  /** The age-stratification rule (SPEC 3): bands of the age at onset in years, [fromYears, toYears). */
+  ageGroups?: AgeBand[];
   lockedAt?: string | null;
   lockedBy?: string | null;
   lockedByName?: string | null;

@@ -49,6 +49,7 @@ export function projectView(p: StoredDoc<Project>) {
     studyStaff: p.studyStaff ?? [],
     registrations: p.registrations ?? [],
     receiverIds: p.receiverIds ?? [],
+    ageGroups: p.ageGroups ?? [],
     locked: p.locked,
     lockedAt: p.lockedAt ?? null,
     lockedBy: p.lockedBy ?? null,
@@ -67,6 +68,15 @@ async function assertProjectInput(handle: Handle, input: ProjectInput): Promise<
   if (input.startDate && input.endDate && input.endDate < input.startDate)
     throw errors.badRequest('projects.endBeforeStart');
   for (const registration of input.registrations ?? []) assertCountry(registration.country);
+  // Age bands in order, each above the one before: a case's age falls in one band at most.
+  const bands = [...(input.ageGroups ?? [])].sort((a, b) => a.fromYears - b.fromYears);
+  bands.forEach((band, i) => {
+    const next = bands[i + 1];
+    if (band.toYears !== undefined && band.toYears <= band.fromYears)
+      throw errors.badRequest('projects.ageGroupEmpty', { name: band.nameEn });
+    if (next && (band.toYears === undefined || band.toYears > next.fromYears))
+      throw errors.badRequest('projects.ageGroupsOverlap', { first: band.nameEn, second: next.nameEn });
+  });
   if (input.receiverIds?.length) {
     // Fail closed: without the module that knows receivers, a project names none.
     if (!receiverCheck) throw errors.badRequest('projects.receiversUnavailable');
@@ -188,6 +198,7 @@ const OPTIONAL_FIELDS = [
   'studyStaff',
   'registrations',
   'receiverIds',
+  'ageGroups',
 ] as const;
 
 /** What names a project (or one of its study sites), counted by the module that keeps it. */

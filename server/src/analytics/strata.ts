@@ -1,0 +1,124 @@
+/**
+ * Age groups by each project's age-stratification rule (SPEC 3; schemas/entities/project.json
+ * `ageGroups`, edited on the project form): the `stratify` dimension of schemas/analytics. The
+ * store counts cases by age at onset and its unit (D.2.2a/b), one grouped count per distinct rule
+ * over the projects that have it, and by the fallback (D.2.3 as reported) over the cases of every
+ * other project; the ages are placed in the rule's bands here. Exact: the project sets are
+ * disjoint and a case has one age, one unit and one D.2.3 value.
+ *
+ * Cases of projects with different rules: a band is keyed by its range in years (`18-65`, `65-`
+ * for no upper bound), so equal ranges of several projects are one row (named as the first project
+ * names it) and different ranges are rows of their own; D.2.3 groups are keyed `D.2.3:<code>`.
+ */
+import { codelists } from '@pv/engine';
+import { findProject } from '../cases';
+import type { Filter, GroupCount, GroupDimension, GroupCountSpec, GroupScalar, Handle } from '../store';
+import { dimensionById } from './declarations';
+import type { DimensionDeclaration, Labels } from './declarations';
+
+interface AgeBand {
+  nameZh: string;
+  nameEn: string;
+  fromYears: number;
+  toYears?: number;
+}
+
+const PROJECT = 'report.studyProjectId';
+const AGE = 'stratumAge';
+const UNIT = 'stratumUnit';
+
+/** The band of an age in years (null: none holds it). */
+function bandOf(rule: AgeBand[], years: number): AgeBand | null {
+  return rule.find((b) => years >= b.fromYears && (b.toYears === undefined || years < b.toYears)) ?? null;
+}
+
+export const bandKey = (band: AgeBand): string => `${band.fromYears}-${band.toYears ?? ''}`;
+
+/**
+ * The groups of a count whose dimensions include a stratify one, under the count's filter and
+ * element conditions: the stratum's key per group, with its labels (bands' names, D.2.3 codes').
+ */
+export async function stratifiedGroups(
+  handle: Handle,
+  stratum: DimensionDeclaration,
+  others: GroupDimension[],
+  filter: Filter,
+  where: NonNullable<GroupCountSpec['where']>,
+): Promise<{ groups: GroupCount[]; labels: Map<string, Labels> }> {
+  const declared = stratum.stratify!;
+  const cases = handle.collection('cases');
+  const counted = await cases.groupCount({ filter, by: [{ name: 'p', path: PROJECT }] });
+  const rules = new Map<string, { rule: AgeBand[]; projects: string[] }>();
+  // Cases of projects without a rule (or of none) count by the fallback, named exactly (SQL).
+  const unruledIds: string[] = [];
+  let noProject = false;
+  for (const { key } of counted) {
+    if (typeof key.p !== 'string') {
+      noProject = true;
+      continue;
+    }
+    const project = (await findProject(handle, key.p)) as { ageGroups?: AgeBand[] } | null;
+    const rule = project?.ageGroups ?? [];
+    if (!rule.length) {
+      unruledIds.push(key.p);
+      continue;
+    }
+    const id = JSON.stringify(rule.map((b) => [b.fromYears, b.toYears ?? null]));
+    const entry = rules.get(id) ?? { rule, projects: [] };
+    entry.projects.push(key.p);
+    rules.set(id, entry);
+  }
+  const labels = new Map<string, Labels>();
+  const merged = new Map<string, GroupCount>();
+  const add = (value: GroupScalar, g: GroupCount) => {
+    const key = { ...g.key, [stratum.id]: value };
+    delete key[AGE];
+    delete key[UNIT];
+    const id = JSON.stringify([value, ...others.map((o) => key[o.name] ?? null)]);
+    const found = merged.get(id);
+    if (found) found.count += g.count;
+    else merged.set(id, { key, count: g.count });
+  };
+  const where_ = where.length ? { where } : {};
+  for (const { rule, projects } of rules.values()) {
+    const groups = await cases.groupCount({
+      filter: { $and: [filter, { [PROJECT]: { $in: projects } }] },
+      by: [{ name: AGE, path: stratum.path }, { name: UNIT, path: declared.unit }, ...others],
+      ...where_,
+    });
+    for (const g of groups) {
+      const ratio = typeof g.key[UNIT] === 'string' ? declared.years[g.key[UNIT]] : undefined;
+      const age = g.key[AGE];
+      const band = typeof age === 'number' && ratio ? bandOf(rule, (age * ratio[0]) / ratio[1]) : null;
+      if (band && !labels.has(bandKey(band))) labels.set(bandKey(band), { zh: band.nameZh, en: band.nameEn });
+      add(band ? bandKey(band) : null, g);
+    }
+  }
+  const fallback = dimensionById.get(declared.fallback)!;
+  const codes = fallback.codelist ? codelists[fallback.codelist]?.values : undefined;
+  const unruled: Filter[] = [
+    ...(unruledIds.length ? [{ [PROJECT]: { $in: unruledIds } }] : []),
+    ...(noProject ? [{ [PROJECT]: null }] : []),
+  ];
+  const groups = unruled.length
+    ? await cases.groupCount({
+        filter: { $and: [filter, unruled.length === 1 ? unruled[0]! : { $or: unruled }] },
+        by: [{ name: AGE, path: fallback.path }, ...others],
+        ...where_,
+      })
+    : [];
+  for (const g of groups) {
+    const code = g.key[AGE];
+    if (code === null || code === undefined) {
+      add(null, g);
+      continue;
+    }
+    const key = `D.2.3:${String(code)}`;
+    const found = codes?.find((v) => v.code === String(code));
+    // Said as the reporter's age group, not a band of a rule.
+    const name = found ?? { zh: String(code), en: String(code) };
+    if (!labels.has(key)) labels.set(key, { zh: `${name.zh}（D.2.3）`, en: `${name.en} (D.2.3)` });
+    add(key, g);
+  }
+  return { groups: [...merged.values()].sort((a, b) => b.count - a.count), labels };
+}
