@@ -8,14 +8,16 @@
  * The time-to-onset distribution of the event-level screen is not built.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { Body1, Radio, RadioGroup, Title2, makeStyles } from '@fluentui/react-components';
 import { api } from '../../app/api';
 import { useLanguage } from '../../i18n/LanguageContext';
-import { DataTable } from '../../renderers/table/DataTable';
+import { CellLink, DataTable } from '../../renderers/table/DataTable';
 import type { DataColumn, TableSort } from '../../renderers/table/DataTable';
 import { EventTree } from './EventTree';
 import { FilterBar } from './FilterBar';
 import { ExportMenu } from './ExportMenu';
+import { casesHref } from './types';
 import type { AnalyticsQuery, Declarations, SignalAnswer, SignalRow } from './types';
 
 const useStyles = makeStyles({
@@ -31,6 +33,7 @@ type Key = keyof SignalRow | 'flagged';
 export default function SignalsPage() {
   const styles = useStyles();
   const { t } = useLanguage();
+  const navigate = useNavigate();
   const [declarations, setDeclarations] = useState<Declarations | null>(null);
   const [by, setBy] = useState<'pt' | 'soc'>('pt');
   const [query, setQuery] = useState<AnalyticsQuery>({ filters: {}, includeInvalid: false });
@@ -64,7 +67,18 @@ export default function SignalsPage() {
         sortable: true,
         text: (row) => row.event,
       },
-      num('a', 'a', (row) => String(row.a)),
+      {
+        ...num('a', 'a', (row) => String(row.a)),
+        // The pair's cases in the case list (none for a BLINDED drug).
+        render: (row, text) =>
+          row.cases ? (
+            <CellLink data-testid="signal-cases" onClick={() => navigate(casesHref(row.cases!))}>
+              {text}
+            </CellLink>
+          ) : (
+            text
+          ),
+      },
       num('b', 'b', (row) => String(row.b)),
       num('c', 'c', (row) => String(row.c)),
       num('d', 'd', (row) => String(row.d)),
@@ -76,7 +90,7 @@ export default function SignalsPage() {
       num('ic025', 'IC025', (row) => figure(row.ic025)),
       { key: 'flagged', label: t('analytics.signalFlags'), sortable: true, text: flagged },
     ];
-  }, [by, t]);
+  }, [by, t, navigate]);
 
   const rows = useMemo(() => {
     if (!answer) return null;
