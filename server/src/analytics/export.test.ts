@@ -209,13 +209,15 @@ describe('analytics export', () => {
       await wordText(await exported('/events/export', { suspect: 'Aspirin', format: 'docx' })),
     );
     expect(treeText).toContain(squash('Suspect product: Aspirin'));
-    expect(treeText).toContain(squash('Serious Not serious Events Events by outcome'));
+    expect(treeText).toContain(
+      squash('Serious Not serious Events Events by outcome Onset n Onset median (days) Onset Q1 (days)'),
+    );
     const treeTotal = tree.body.data.total as number;
     for (const n of nodes)
       expect(treeText).toContain(
         squash(
           `${n.level.toUpperCase()}${n.code ?? ''}${n.code === null ? '(term not in the release)' : n.name}` +
-            `${n.count}${((100 * n.count) / treeTotal).toFixed(1)}%${n.serious}${n.notSerious}${n.events}(not given) ${n.events}`,
+            `${n.count}${((100 * n.count) / treeTotal).toFixed(1)}%${n.serious}${n.notSerious}${n.events}(not given) ${n.events}${n.onset.n}${n.onset.median ?? ''}`,
         ),
       );
     const treePdf = await pdfText(await exported('/events/export', { suspect: 'Aspirin', format: 'pdf' }));

@@ -142,7 +142,8 @@ const figure = (value: number | null) => (value === null ? '' : Math.round(value
 
 /**
  * Every node of the tree, depth first, each with its level, code, name, cases and their share,
- * serious and not serious cases, events and the events by outcome.
+ * serious and not serious cases, events and the events by outcome, time to onset (pairs, median,
+ * quartiles in days).
  */
 function treeRows(
   caller: Caller,
@@ -169,6 +170,10 @@ function treeRows(
           node.notSerious,
           node.events,
           node.outcomes.map((o) => `${outcome(o.code)} ${o.count}`).join('; '),
+          node.onset.n,
+          node.onset.median ?? '',
+          node.onset.q1 ?? '',
+          node.onset.q3 ?? '',
         ],
       },
       ...treeRows(caller, answer, node.children, depth + 1, key),
@@ -290,6 +295,7 @@ const SOURCES: ExportSource[] = [
           answer.meddraVersion
             ? caller.t('analytics.exportTree.version', { version: answer.meddraVersion, n: answer.total })
             : caller.t('analytics.exportTree.noRelease', { n: answer.total }),
+          t('onsetNote'),
           ...blindedLine(caller, answer.blinded),
         ],
         header: [
@@ -302,6 +308,10 @@ const SOURCES: ExportSource[] = [
           t('notSerious'),
           t('events'),
           t('outcomes'),
+          t('onsetN'),
+          t('onsetMedian'),
+          t('onsetQ1'),
+          t('onsetQ3'),
         ],
         rows: treeRows(caller, answer),
         indent: 2,

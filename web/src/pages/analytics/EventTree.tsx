@@ -169,7 +169,7 @@ export function EventTree({ query }: { query: AnalyticsQuery }) {
           title={t('analytics.eventTreeTitle')}
           target={{
             path: '/analytics/events/export',
-            body: query,
+            body: { ...query, ...(suspect ? { suspect } : {}) },
             permission: 'pooledanalysis:eventLevel:export',
           }}
         />
