@@ -214,22 +214,24 @@ class EmbeddedState {
   /** Bumped by every write of this connection: answers kept for reads (see kept) are from before it. */
   epoch = 0;
   private keptAt = '';
-  private readonly keptAnswers = new Map<string, number>();
+  private readonly keptAnswers = new Map<string, unknown>();
   private dataVersion?: Database.Statement<[], number>;
 
   /**
    * An answer kept until the data changes (a write here bumps `epoch`, another connection's commit
-   * `PRAGMA data_version`): a needle's match count serves the page and the count of one request.
+   * `PRAGMA data_version`): a needle's match count and a short needle's trigrams serve the page and
+   * the count of one request.
    */
-  kept(key: string, compute: () => number): number {
+  kept<T>(key: string, compute: () => T): T {
     this.dataVersion ??= this.db.prepare<[], number>('PRAGMA data_version').pluck();
     const at = `${this.epoch}:${this.dataVersion.get()}`;
     if (at !== this.keptAt || this.keptAnswers.size > 1000) {
       this.keptAnswers.clear();
       this.keptAt = at;
     }
-    let answer = this.keptAnswers.get(key);
-    if (answer === undefined) this.keptAnswers.set(key, (answer = compute()));
+    if (this.keptAnswers.has(key)) return this.keptAnswers.get(key) as T;
+    const answer = compute();
+    this.keptAnswers.set(key, answer);
     return answer;
   }
   private readonly flagStmt;
@@ -796,12 +798,14 @@ export class EmbeddedDriver implements Driver {
     const points = [...prefix].map((ch) => ch.codePointAt(0)!);
     const last = points.pop()!;
     const upper = String.fromCodePoint(...points, last === 0xd7ff ? 0xe000 : last + 1);
-    const terms = this.state
-      .stmt<[string, string, number], { term: string }>(
-        `SELECT term FROM "${info.vocab}" WHERE term >= ? AND term < ? LIMIT ?`,
-      )
-      .all(prefix, upper, MAX_PREFIX_TRIGRAMS + 1)
-      .map((row) => row.term);
+    const sql = `SELECT term FROM "${info.vocab}" WHERE term >= ? AND term < ? LIMIT ?`;
+    // Each path of a filter over several (drug and WHODrug names) and the page and the count ask.
+    const terms = this.state.kept(`${sql}\0${prefix}`, () =>
+      this.state
+        .stmt<[string, string, number], { term: string }>(sql)
+        .all(prefix, upper, MAX_PREFIX_TRIGRAMS + 1)
+        .map((row) => row.term),
+    );
     return terms.length > MAX_PREFIX_TRIGRAMS ? undefined : terms;
   }
 
@@ -843,12 +847,19 @@ export class EmbeddedDriver implements Driver {
     if (order && options.limit !== undefined && where.walk) {
       const walk = where.walk;
       const page = { limit: options.limit, skip: options.skip ?? 0 };
-      const matches = this.matchCount(walk);
-      // Few matches: all of them, sorted. A set cheaper than a walk that may fail: probed while
-      // reading a covering index's entries, the matches sorted; the sort's index read in order
-      // took each row (a node and a date range: 18,000 rows in the range before the page's 20).
-      if (matches < WALK_ROWS.drive) walked = this.drivePage(info, walk, select, order, page);
-      else if (matches >= WALK_ROWS.dense) walked = this.walkPage(info, walk, select, order, page);
+      // Few matches: all of them, sorted. Other conditions in many rows, few, or a needle in many:
+      // a walk. Else the set, probed while reading a covering index's entries and the matches
+      // sorted: the sort's index read in order took each row, and a walk checking each may fail
+      // (a node and a date range: 18,000 rows in the range, none of the walk's first 1,000 held
+      // the needle).
+      if (walk.drive && this.matchCount(walk, WALK_ROWS.drive) < WALK_ROWS.drive)
+        walked = this.drivePage(info, walk, select, order, page);
+      else if (
+        this.restRows(info, walk.rest) >= WALK_ROWS.broad ||
+        this.restRows(info, walk.rest) < WALK_ROWS.page ||
+        this.matchCount(walk, WALK_ROWS.dense) >= WALK_ROWS.dense
+      )
+        walked = this.walkPage(info, walk, select, order, page);
       else {
         const index = this.coveringIndex(info, where.sql);
         if (index) from = `"${info.table}" t INDEXED BY "${index}"`;
@@ -890,17 +901,25 @@ export class EmbeddedDriver implements Driver {
   }
 
   /**
-   * How many index matches the walk's drive has, counting no further than WALK_ROWS.dense (read
-   * from the substring index alone, and kept until the data changes: a list asks its page and its
-   * count of one filter). WALK_ROWS.dense when the walk has no drive.
+   * How many index matches the walk's drive has, counting no further than `cap` (read from the
+   * substring index alone, and kept until the data changes: a list asks its page and its count of
+   * one filter). `cap` when the walk has no drive.
    */
-  private matchCount(walk: NonNullable<SqlWhere['walk']>): number {
+  private matchCount(walk: NonNullable<SqlWhere['walk']>, cap: number): number {
     const { matches } = walk;
-    if (!walk.drive || !matches) return WALK_ROWS.dense;
-    const sql = `SELECT COUNT(*) AS n FROM (${matches.sql} LIMIT ${WALK_ROWS.dense})`;
+    if (!walk.drive || !matches) return cap;
+    const sql = `SELECT COUNT(*) AS n FROM (${matches.sql} LIMIT ${cap})`;
     return this.state.kept(
       `${sql}\0${JSON.stringify(matches.params)}`,
       () => this.state.stmt<unknown[], { n: number }>(sql).get(...matches.params)!.n,
+    );
+  }
+
+  /** The rows of a walk's other conditions, counted no further than WALK_ROWS.broad (kept as matchCount). */
+  private restRows(info: TableInfo, rest: SqlPart): number {
+    const rows = Math.max(WALK_ROWS.count, WALK_ROWS.broad);
+    return this.state.kept(`rest\0${rows}\0${rest.sql}\0${JSON.stringify(rest.params)}`, () =>
+      this.countUpTo(info, rest, rows),
     );
   }
 
@@ -967,15 +986,16 @@ export class EmbeddedDriver implements Driver {
     const index = this.coveringIndex(info, walk.rest.sql);
     const from = index ? `"${info.table}" t INDEXED BY "${index}"` : `"${info.table}" t`;
     if (walk.probe && !walk.drive) return this.probeCount(from, walk.rest, walk.probe, limit);
-    const matches = this.matchCount(walk);
-    if (walk.drive && matches < WALK_ROWS.drive) return this.driveCount(info, walk, walk.drive, limit);
-    // A set of fewer than WALK_ROWS.dense matches costs less than a walk or a drive may waste.
-    if (walk.drive && matches < WALK_ROWS.dense) return undefined;
-    const restRows = this.countUpTo(info, walk.rest, Math.max(WALK_ROWS.count, WALK_ROWS.broad));
+    if (walk.drive && this.matchCount(walk, WALK_ROWS.drive) < WALK_ROWS.drive)
+      return this.driveCount(info, walk, walk.drive, limit);
+    const restRows = this.restRows(info, walk.rest);
     if (walk.drive && restRows >= WALK_ROWS.broad) {
       const driven = this.driveCount(info, walk, walk.drive, limit);
       if (driven !== undefined) return driven;
-    }
+    } else if (restRows >= WALK_ROWS.count && this.matchCount(walk, WALK_ROWS.dense) < WALK_ROWS.dense)
+      // Other conditions in a few thousand rows and a needle in fewer than WALK_ROWS.dense: the
+      // set costs less than a walk, which finds the limit only where most rows hold the needle.
+      return undefined;
     const first = `SELECT t.rowid AS r FROM ${from} WHERE ${walk.rest.sql} LIMIT ${WALK_ROWS.count}`;
     const n = this.state
       .stmt<unknown[], { n: number }>(
