@@ -14,50 +14,26 @@ import {
 import type { SignalThresholds } from '@pv/engine';
 import mammoth from 'mammoth';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCasesModule } from '../cases';
-import { downloadsModule } from '../downloads';
-import { openFileStore } from '../files';
-import { JobRunner } from '../jobs';
-import { closePrinter } from '../reports';
 import { readPdf, squash } from '../reports/testing';
 import {
   DEMO_MEDDRA_VERSION,
   demoDictionaryFiles,
   demoMeddra,
   demoMeddraTerms,
-  dictionariesModule,
   dictionaryService,
 } from '../dictionaries';
-import { buildSummary, caseRig, demoProject } from '../cases/testing';
-import { reportCodesModule } from '../report-codes';
-import { createUnblindingModule } from '../unblinding';
-import { analyticsModule } from './index';
+import { buildSummary, demoProject } from '../cases/testing';
 import { dimensionById, readsDocumentPath, STATISTICS } from './declarations';
 import type { AnalyticsFilters as Filters } from './service';
+import { analyticsRig } from './testing';
 
-const rig = await caseRig({
-  users: [
-    { id: 'entry', name: 'Entry' },
-    { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
-    { id: 'nopivot', name: 'No pivot', deny: ['pooledanalysis:multidimensionalCrossover'] },
-  ],
-  modules: [
-    createCasesModule(),
-    reportCodesModule,
-    createUnblindingModule(),
-    dictionariesModule,
-    downloadsModule,
-    analyticsModule,
-  ],
-});
-const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
-rig.platform.deps.files = files;
-const runner = new JobRunner(rig.platform.deps, rig.platform.jobDefinitions, { owner: 'test' });
-afterAll(async () => {
-  await closePrinter();
-  await files.close();
-  await rig.close();
-});
+const rig = await analyticsRig([
+  { id: 'entry', name: 'Entry' },
+  { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
+  { id: 'nopivot', name: 'No pivot', deny: ['pooledanalysis:multidimensionalCrossover'] },
+]);
+const runner = rig.runner;
+afterAll(() => rig.close());
 
 const handle = rig.store.tenant('t1', { userId: 'system:test' });
 await handle
