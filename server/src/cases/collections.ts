@@ -113,6 +113,16 @@ export const caseCollections: CollectionDefinition[] = [
           'patient.ageGroup': 1,
         },
       },
+      // Age groups by a project's rule (analytics strata.ts) count by age at onset and its unit.
+      {
+        name: 'analytics_age',
+        fields: {
+          'state.validity': 1,
+          'report.studyProjectId': 1,
+          'patient.age': 1,
+          'patient.ageUnit': 1,
+        },
+      },
     ],
     // The drug and reaction paths the pooled-analysis dimensions read (schemas/analytics), kept per
     // element by the embedded store: a count by product or SOC reads them instead of each case's JSON.
