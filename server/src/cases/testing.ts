@@ -11,6 +11,7 @@ import type { Clock, ServerModule } from '../http';
 import { systemClock } from '../clock';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
+import { openFileStore } from '../files';
 import type { Store } from '../store';
 import { accessCollections } from '../access';
 import { tenancyCollections } from '../tenancy';
@@ -143,9 +144,18 @@ export const defaultReportCodeGenerator = () => ({
   enabled: true,
 });
 
-export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modules?: ServerModule[] } = {}) {
+export async function caseRig(
+  options: {
+    users?: RigUser[];
+    clock?: Clock;
+    modules?: ServerModule[];
+    /** A file store beside the store (the platform's deps.files), closed with the rig. */
+    files?: boolean;
+  } = {},
+) {
   const clock = options.clock ?? systemClock;
   const store = await testStore({ clock });
+  const files = options.files ? await openFileStore(store, { dataDir: store.dataDir }) : undefined;
   const signer = recordingSigner();
   const users: RigUser[] = options.users ?? [
     { id: 'entry', name: '录入员小王' },
@@ -177,6 +187,7 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
   ];
   const platform = testPlatform({
     store,
+    files,
     modules,
     authenticator,
     clock,
@@ -215,7 +226,11 @@ export async function caseRig(options: { users?: RigUser[]; clock?: Clock; modul
         lang,
       }) as Promise<RigAnswer>,
   });
-  return { store, platform, signer, clock, as, seed, close: () => store.close() };
+  const close = async () => {
+    await files?.close();
+    await store.close();
+  };
+  return { store, files, platform, signer, clock, as, seed, close };
 }
 
 /**

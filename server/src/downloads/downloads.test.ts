@@ -6,7 +6,6 @@ import { createCasesModule, workbenchModule } from '../cases/index';
 import type { Project } from '../cases';
 import { caseRig, demoProject, filledCaseOf } from '../cases/testing';
 import { loadEntity } from '../entities';
-import { openFileStore } from '../files';
 import { JobRunner } from '../jobs';
 import { masterdataModule } from '../masterdata';
 import { reportCodesModule } from '../report-codes';
@@ -20,6 +19,7 @@ type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 let nowMs = Date.parse('2026-11-21T08:00:00Z');
 const rig = await caseRig({
+  files: true,
   clock: { now: () => new Date(nowMs) },
   users: [
     { id: 'entry', name: '录入员小王' },
@@ -37,12 +37,8 @@ const rig = await caseRig({
     downloadsModule,
   ],
 });
-const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
-rig.platform.deps.files = files;
-afterAll(async () => {
-  await files.close();
-  await rig.close();
-});
+const files = rig.files!;
+afterAll(() => rig.close());
 const tenant = rig.store.tenant('t1', { userId: 'system:test' });
 await tenant.collection<Project>(C.projects).insertOne(demoProject('p2'));
 const members = tenant.collection('projectMembers');

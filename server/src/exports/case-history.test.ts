@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openFileStore } from '../files';
 import { caseRig } from '../cases/testing';
 import { createCasesModule, workbenchModule } from '../cases/index';
 import { workflowModule } from '../workflow';
@@ -10,15 +9,11 @@ import { attachAck, demoCaseBy, exportSelection, fdaReceiver, negativeAck, posit
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
 
 const rig = await caseRig({
+  files: true,
   modules: [createCasesModule(), workbenchModule, workflowModule, reportCodesModule, exportsModule],
   users: [{ id: 'submitter', name: '递交专员周' }],
 });
-const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
-rig.platform.deps.files = files;
-afterAll(async () => {
-  await files.close();
-  await rig.close();
-});
+afterAll(() => rig.close());
 const tenant = rig.store.tenant('t1', { userId: 'system:test' });
 const submitter = rig.as('submitter');
 

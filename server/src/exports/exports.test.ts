@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openFileStore } from '../files';
 import { validateR3Xml } from '../interchange/index';
 import { caseRig } from '../cases/testing';
 import { createCasesModule, workbenchModule } from '../cases/index';
@@ -13,14 +12,10 @@ import { demoCaseBy } from './testing';
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
 
 const rig = await caseRig({
+  files: true,
   modules: [createCasesModule(), workbenchModule, workflowModule, reportCodesModule, exportsModule],
 });
-const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
-rig.platform.deps.files = files;
-afterAll(async () => {
-  await files.close();
-  await rig.close();
-});
+afterAll(() => rig.close());
 const entry = rig.as('entry');
 const samples = fileURLToPath(new URL('../../../schemas/e2b/samples/', import.meta.url));
 const sample = (name: string) => readFileSync(`${samples}${name}`, 'utf8');

@@ -4,7 +4,6 @@
  * nothing kept), and every check lands in the submission-check log (/checklog/submitCheck).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { openFileStore } from '../files';
 import { caseRig } from '../cases/testing';
 import { createCasesModule, workbenchModule } from '../cases/index';
 import { workflowModule } from '../workflow';
@@ -16,14 +15,11 @@ import { demoCaseBy } from './testing';
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely
 
 const rig = await caseRig({
+  files: true,
   modules: [createCasesModule(), workbenchModule, workflowModule, reportCodesModule, exportsModule],
 });
-const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
-rig.platform.deps.files = files;
-afterAll(async () => {
-  await files.close();
-  await rig.close();
-});
+const files = rig.files!;
+afterAll(() => rig.close());
 const entry = rig.as('entry');
 const receiver = async (body: Data): Promise<string> => {
   const res = await entry.call('POST', '/exports/receivers', {

@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openFileStore } from '../files';
 import { validateR3Xml } from '../interchange/index';
 import { TENANT_PERMISSIONS, caseRig } from '../cases/testing';
 import { createCasesModule, workbenchModule } from '../cases/index';
@@ -11,6 +10,7 @@ import { attachAck, demoCaseBy, exportSelection, fdaReceiver, negativeAck } from
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- envelope data read loosely in assertions
 
 const rig = await caseRig({
+  files: true,
   modules: [createCasesModule(), workbenchModule, workflowModule, reportCodesModule, exportsModule],
   users: [
     { id: 'submitter', name: '递交专员周' },
@@ -29,12 +29,7 @@ const rig = await caseRig({
     { id: 'nobody', name: '无权限', deny: TENANT_PERMISSIONS },
   ],
 });
-const files = await openFileStore(rig.store, { dataDir: rig.store.dataDir });
-rig.platform.deps.files = files;
-afterAll(async () => {
-  await files.close();
-  await rig.close();
-});
+afterAll(() => rig.close());
 const tenant = rig.store.tenant('t1', { userId: 'system:test' });
 // The outsider works in project p2 only.
 await tenant.collection('projectMembers').updateOne({ userId: 'outsider' }, { $set: { projectId: 'p2' } });
