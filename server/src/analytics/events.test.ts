@@ -1,5 +1,5 @@
 /**
- * The event-level tree (POST /api/analytics/events) against a brute-force count over random case
+ * The event-level tree (POST /api/analytics/events and /events/details) against a brute-force count over random case
  * documents: cases, serious and non-serious cases, events and their outcomes at every node of
  * SOC -> HLGT -> HLT -> PT -> LLT, for all cases and per suspect product; a blinded reader never
  * chooses or sees a study drug; each LLT node's link lists exactly its cases.
@@ -17,7 +17,7 @@ import {
 import { reportCodesModule } from '../report-codes';
 import { createUnblindingModule } from '../unblinding';
 import { analyticsModule } from './index';
-import type { EventTreeAnswer, TreeNode } from './events';
+import type { CountNode, EventCountsAnswer, EventDetailsAnswer, EventTreeAnswer, TreeNode } from './events';
 import { NO_ONSET, OnsetTally, onsetDays } from './onset';
 import type { OnsetFigures } from './onset';
 
@@ -237,17 +237,46 @@ function figuresOf(answer: EventTreeAnswer): Map<string, Figures> {
   return got;
 }
 
+/** The page's two requests, the counts and the details, put together by each node's codes. */
+async function treeOf(who: string, body: Record<string, unknown>): Promise<EventTreeAnswer> {
+  const [counts, details] = await Promise.all([
+    rig.as(who).call('POST', '/analytics/events', body),
+    rig.as(who).call('POST', '/analytics/events/details', body),
+  ]);
+  expect(counts.status, JSON.stringify(counts.body)).toBe(200);
+  expect(details.status, JSON.stringify(details.body)).toBe(200);
+  const c = counts.body.data as EventCountsAnswer;
+  const d = details.body.data as EventDetailsAnswer;
+  expect(d.meddraVersion).toBe(c.meddraVersion);
+  const byCodes = new Map(d.nodes.map((n) => [JSON.stringify(n.codes), n]));
+  const merge = (nodes: CountNode[], above: (string | null)[]): TreeNode[] =>
+    nodes.map((node) => {
+      const codes = [...above, node.code];
+      const found = byCodes.get(JSON.stringify(codes));
+      byCodes.delete(JSON.stringify(codes));
+      return {
+        ...node,
+        events: found?.events ?? 0,
+        outcomes: found?.outcomes ?? [],
+        onset: found?.onset ?? NO_ONSET,
+        children: merge(node.children, codes),
+      };
+    });
+  const nodes = merge(c.nodes, []);
+  // Every node of the details is a node of the counts.
+  expect([...byCodes.keys()]).toEqual([]);
+  return { ...c, products: d.products, outcomeLabels: d.outcomeLabels, nodes };
+}
+
 const sorted = (map: Map<string, Figures>) => [...map].sort(([a], [b]) => a.localeCompare(b));
 
 describe('event-level tree', () => {
   it('counts cases, seriousness, events and outcomes at every level down to the LLT, for all and per suspect product', async () => {
     for (const suspect of [undefined, 'Aspirin', 'Metformin']) {
-      const answer = await rig.as('entry').call('POST', '/analytics/events', {
+      const tree = await treeOf('entry', {
         filters: { projectIds: ['p1'] },
         ...(suspect ? { suspect } : {}),
       });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      const tree = answer.body.data as EventTreeAnswer;
       const expected = brute(suspect);
       expect(tree.total, String(suspect)).toBe(expected.total);
       expect(sorted(figuresOf(tree)), String(suspect)).toEqual(sorted(expected.nodes));
@@ -262,8 +291,7 @@ describe('event-level tree', () => {
         .filter((c) => c.length === 5);
       expect(llts.length).toBeGreaterThan(3);
     }
-    const all = (await rig.as('entry').call('POST', '/analytics/events', { filters: { projectIds: ['p1'] } }))
-      .body.data as EventTreeAnswer;
+    const all = await treeOf('entry', { filters: { projectIds: ['p1'] } });
     // The product choices: suspect drugs (G.k.1 1 or 3) by cases.
     const products = new Map<string, number>();
     for (const doc of docs) {
@@ -309,21 +337,16 @@ describe('event-level tree', () => {
   });
 
   it('a blinded reader neither chooses nor sees a study drug', async () => {
-    const blind = rig.as('blind');
-    const all = (await blind.call('POST', '/analytics/events', { filters: { projectIds: ['p1'] } })).body
-      .data as EventTreeAnswer;
+    const all = await treeOf('blind', { filters: { projectIds: ['p1'] } });
     expect(all.blinded).toBe(true);
     expect(all.products.map((p) => p.name).sort()).toEqual(['Aspirin', 'Metformin']);
-    const study = (await blind.call('POST', '/analytics/events', { suspect: 'Study drug A' })).body
-      .data as EventTreeAnswer;
+    const study = await treeOf('blind', { suspect: 'Study drug A' });
     expect(study.total).toBe(0);
     expect(study.nodes).toEqual([]);
   });
 
   it('each LLT node links to the case list showing exactly its cases', async () => {
-    const tree = (
-      await rig.as('entry').call('POST', '/analytics/events', { filters: { projectIds: ['p1'] } })
-    ).body.data as EventTreeAnswer;
+    const tree = await treeOf('entry', { filters: { projectIds: ['p1'] } });
     const llts: TreeNode[] = [];
     const walk = (nodes: TreeNode[]) =>
       nodes.forEach((n) => (n.level === 'llt' && n.code !== null ? llts.push(n) : walk(n.children)));

@@ -8,7 +8,7 @@ import { taskViewSchema } from '../downloads';
 import { loadEntity, pickBody } from '../entities';
 import { callerOf } from '../http';
 import type { JsonSchema, ModuleDeps, ModuleRouter } from '../http';
-import { runEventTree } from './events';
+import { runEventCounts, runEventDetails } from './events';
 import type { EventTreeQuery } from './events';
 import { PERMISSIONS, runPivot, runSignals, runStatistic, statisticDeclarations } from './service';
 import type { AnalyticsQuery } from './service';
@@ -149,19 +149,32 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
     async (c, { body }) => saveSignalThresholds(callerOf(c), body),
   );
 
+  const eventsBody: JsonSchema = {
+    type: 'object',
+    additionalProperties: false,
+    properties: { ...VIEW_FIELDS.events, ...queryProperties },
+  };
   router.route<EventTreeQuery>(
     {
       method: 'post',
       path: '/events',
       summary:
-        "The event-level tree: cases per MedDRA SOC, HLGT, HLT, PT and LLT (each reaction's PT on its primary path in the release most counted reactions were coded with), with each node's serious cases and its events by outcome, counted in the store over the caller's projects under the statistics' filters; with `suspect`, only cases where that product (G.k.2.2) is a suspect or interacting drug",
+        "The event-level tree: cases per MedDRA SOC, HLGT, HLT, PT and LLT (each reaction's PT on its primary path in the release most counted reactions were coded with), each node's serious and non-serious cases and its case list link, counted in the store over the caller's projects under the statistics' filters; with `suspect`, only cases where that product (G.k.2.2) is a suspect or interacting drug",
       permission: PERMISSIONS.eventLevel,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { ...VIEW_FIELDS.events, ...queryProperties },
-      },
+      body: eventsBody,
     },
-    async (c, { body }) => runEventTree(callerOf(c), deps.store, body),
+    async (c, { body }) => runEventCounts(callerOf(c), deps.store, body),
+  );
+
+  router.route<EventTreeQuery>(
+    {
+      method: 'post',
+      path: '/events/details',
+      summary:
+        "The event-level tree's details for the same request: each node's events by outcome (E.i.7) and time to onset (days from each suspect drug's first dose G.k.4.r.4 to the reaction's start E.i.4: median, quartiles, pairs with partial dates or before the first dose), by the node's codes, and the suspect products of the counted cases, counted in the store",
+      permission: PERMISSIONS.eventLevel,
+      body: eventsBody,
+    },
+    async (c, { body }) => runEventDetails(callerOf(c), deps.store, body),
   );
 }

@@ -24,7 +24,14 @@ import { useLanguage } from '../../i18n/LanguageContext';
 import { CellLink } from '../../renderers/table/DataTable';
 import { ExportMenu } from './ExportMenu';
 import { casesHref } from './types';
-import type { AnalyticsQuery, EventTreeAnswer, OnsetFigures, TreeNode } from './types';
+import type {
+  AnalyticsQuery,
+  EventDetailsAnswer,
+  EventTreeAnswer,
+  NodeDetails,
+  OnsetFigures,
+  TreeNode,
+} from './types';
 
 const useStyles = makeStyles({
   panel: {
@@ -45,6 +52,8 @@ const useStyles = makeStyles({
 });
 
 /** A figure as the page shows it: whole days as they are, others to one decimal. */
+const NO_ONSET: OnsetFigures = { n: 0, median: null, q1: null, q3: null, partial: 0, before: 0 };
+
 const days = (value: number | null) => (value === null ? '' : String(Math.round(value * 10) / 10));
 
 function onsetText(
@@ -61,16 +70,24 @@ function onsetText(
       });
 }
 
+/** The details by each node's codes (JSON), as they came (null: still counting). */
+interface Details {
+  byCodes: Map<string, NodeDetails>;
+  outcomeLabels: Record<string, string>;
+}
+
 function Node({
   node,
   depth,
   path,
-  outcomeLabels,
+  codes,
+  details,
 }: {
   node: TreeNode;
   depth: number;
   path: string;
-  outcomeLabels: Record<string, string>;
+  codes: (string | null)[];
+  details: Details | null;
 }) {
   const styles = useStyles();
   const { t } = useLanguage();
@@ -78,11 +95,12 @@ function Node({
   const navigate = useNavigate();
   const unknown = node.level === 'llt' ? t('analytics.noLlt') : t('analytics.unknownTerm');
   const label = node.code === null ? unknown : `${node.name ?? node.code} (${node.code})`;
-  const outcomes = node.outcomes
+  const mine = details?.byCodes.get(JSON.stringify(codes));
+  const outcomes = (mine?.outcomes ?? [])
     .slice(0, 3)
     .map(
       (o) =>
-        `${o.code === null ? t('analytics.outcomeNotReported') : (outcomeLabels[o.code] ?? o.code)} ${o.count}`,
+        `${o.code === null ? t('analytics.outcomeNotReported') : (details?.outcomeLabels[o.code] ?? o.code)} ${o.count}`,
     )
     .join(' · ');
   return (
@@ -119,12 +137,16 @@ function Node({
             pct: node.count ? Math.round((node.serious / node.count) * 100) : 0,
           })}
         </span>
-        <span className={styles.figure} data-testid={`tree-${path}-outcomes`}>
-          {t('analytics.eventOutcomes', { n: node.events, list: outcomes })}
-        </span>
-        <span className={styles.figure} data-testid={`tree-${path}-onset`}>
-          {onsetText(t, node.onset)}
-        </span>
+        {details && (
+          <>
+            <span className={styles.figure} data-testid={`tree-${path}-outcomes`}>
+              {t('analytics.eventOutcomes', { n: mine?.events ?? 0, list: outcomes })}
+            </span>
+            <span className={styles.figure} data-testid={`tree-${path}-onset`}>
+              {onsetText(t, mine?.onset ?? NO_ONSET)}
+            </span>
+          </>
+        )}
       </div>
       {open &&
         node.children.map((child) => (
@@ -133,7 +155,8 @@ function Node({
             node={child}
             depth={depth + 1}
             path={`${path}-${child.code}`}
-            outcomeLabels={outcomeLabels}
+            codes={[...codes, child.code]}
+            details={details}
           />
         ))}
     </>
@@ -144,19 +167,33 @@ export function EventTree({ query }: { query: AnalyticsQuery }) {
   const styles = useStyles();
   const { t, language } = useLanguage();
   const [answer, setAnswer] = useState<EventTreeAnswer | null>(null);
+  const [details, setDetails] = useState<Details | null>(null);
   // The suspect product the tree is for ('': all cases); its choices come with the answer.
   const [suspect, setSuspect] = useState('');
   const [products, setProducts] = useState<{ name: string; count: number }[]>([]);
 
   // Term names come from the release in the display language: asked again when it changes.
+  // The counts come first; the outcomes, onsets and product choices follow (a second request).
+  // An answer to an earlier choice that arrives late is dropped.
   useEffect(() => {
+    let current = true;
     setAnswer(null);
-    void api
-      .request<EventTreeAnswer>('/analytics/events', { body: { ...query, ...(suspect ? { suspect } : {}) } })
-      .then((next) => {
-        setAnswer(next);
-        setProducts(next.products);
+    setDetails(null);
+    const body = { ...query, ...(suspect ? { suspect } : {}) };
+    void api.request<EventTreeAnswer>('/analytics/events', { body }).then((next) => {
+      if (current) setAnswer(next);
+    });
+    void api.request<EventDetailsAnswer>('/analytics/events/details', { body }).then((next) => {
+      if (!current) return;
+      setDetails({
+        byCodes: new Map(next.nodes.map((n) => [JSON.stringify(n.codes), n])),
+        outcomeLabels: next.outcomeLabels,
       });
+      setProducts(next.products);
+    });
+    return () => {
+      current = false;
+    };
   }, [query, language, suspect]);
 
   return (
@@ -219,7 +256,8 @@ export function EventTree({ query }: { query: AnalyticsQuery }) {
               node={node}
               depth={0}
               path={String(node.code)}
-              outcomeLabels={answer.outcomeLabels}
+              codes={[node.code]}
+              details={details}
             />
           ))}
         </>

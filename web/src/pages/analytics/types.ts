@@ -94,6 +94,7 @@ export interface OnsetFigures {
   before: number;
 }
 
+/** A node of the tree's counts (POST /analytics/events). */
 export interface TreeNode {
   level: 'soc' | 'hlgt' | 'hlt' | 'pt' | 'llt';
   code: string | null;
@@ -102,10 +103,6 @@ export interface TreeNode {
   /** Cases the case seriousness calls serious, and not serious. */
   serious: number;
   notSerious: number;
-  /** Events under the node and their outcomes (E.i.7 code; null: not reported). */
-  events: number;
-  outcomes: { code: string | null; count: number }[];
-  onset: OnsetFigures;
   children: TreeNode[];
   cases?: CaseListLink;
 }
@@ -116,7 +113,19 @@ export interface EventTreeAnswer {
   /** The suspect product the tree is for (null: all cases). */
   suspect: string | null;
   total: number;
+  nodes: TreeNode[];
+}
+
+/** A node's events by outcome (E.i.7 code; null: not reported) and time to onset. */
+export interface NodeDetails {
+  events: number;
+  outcomes: { code: string | null; count: number }[];
+  onset: OnsetFigures;
+}
+
+/** The tree's details (POST /analytics/events/details), each node by its codes from the SOC down. */
+export interface EventDetailsAnswer {
   products: { name: string; count: number }[];
   outcomeLabels: Record<string, string>;
-  nodes: TreeNode[];
+  nodes: ({ codes: (string | null)[] } & NodeDetails)[];
 }
