@@ -153,7 +153,7 @@ function treeRows(
   path = '',
 ): SheetRow[] {
   const outcome = (code: string | null) =>
-    code === null ? caller.t('analytics.unknownValue') : (answer.outcomeLabels[code] ?? code);
+    code === null ? caller.t('analytics.exportOutcomeNotReported') : (answer.outcomeLabels[code] ?? code);
   return nodes.flatMap((node) => {
     const key = `${path}/${node.code}`;
     return [
@@ -163,7 +163,9 @@ function treeRows(
         cells: [
           node.level.toUpperCase(),
           node.code ?? '',
-          node.code === null ? caller.t('analytics.exportUnknownTerm') : (node.name ?? node.code),
+          node.code !== null
+            ? (node.name ?? node.code)
+            : caller.t(node.level === 'llt' ? 'analytics.exportNoLlt' : 'analytics.exportUnknownTerm'),
           node.count,
           share(node.count, answer.total),
           node.serious,
