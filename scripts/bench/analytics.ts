@@ -8,8 +8,10 @@
  * pivot (product x SOC x seriousness). Target <= 300 ms. Floor: the hand-written SQL of the same
  * aggregate on the same SQLite file (the store's generated columns where it has them, else
  * json_extract; the store's element tables for drugs and reactions; GROUP BY), and the ratio.
- * The event-level tree (POST /api/analytics/events: SOC -> HLGT -> HLT -> PT, six grouped counts);
- * floor: the hand-written count of cases per PT over the reactions' element table (one of them).
+ * The event-level tree (POST /api/analytics/events: SOC -> HLGT -> HLT -> PT -> LLT with seriousness,
+ * seven grouped counts); floor: the hand-written count of cases per PT over the reactions' element
+ * table. Its details (POST /api/analytics/events/details: outcomes, time to onset, products, four
+ * counts); floor: the hand-written count of cases per PT, LLT and outcome.
  * Submitted statistics count case summaries (their `submitted` facts; the queried tenant's cases
  * have summaries, 60% of them a first delivery): floor the same GROUP BY over the summaries' table.
  * Age groups by the project's rule (p1 of the queried tenant declares bands): floor one count by
@@ -228,6 +230,14 @@ lines.push(
     'analytics-event-tree-p95',
     () => ok('/analytics/events', {}),
     `SELECT r.${reactions.v('meddraPtCode')} k, COUNT(DISTINCT t._id) n FROM c_cases t, "${reactions.table}" r WHERE r._id = t._id AND ${baseT} GROUP BY k`,
+  ),
+);
+// The tree's second request: events by outcome, time to onset, the product choices.
+lines.push(
+  await measure(
+    'analytics-event-details-p95',
+    () => ok('/analytics/events/details', {}),
+    `SELECT r.${reactions.v('meddraPtCode')} p, r.${reactions.v('meddraCode')} l, r.${reactions.v('reactionResult')} o, COUNT(DISTINCT t._id) n FROM c_cases t, "${reactions.table}" r WHERE r._id = t._id AND ${baseT} GROUP BY p, l, o`,
   ),
 );
 db.close();
