@@ -257,15 +257,17 @@ export async function listCases(
   const size = query.size ?? 20;
   const filter = listFilter(query, projectIds);
   const summaries = handle.collection<Omit<CaseSummary, '_id'>>(C.summaries);
-  const [{ total, totalCapped }, docs] = await Promise.all([
-    // Counted up to the declared limit, or to the end of the page asked for when that is further.
-    cappedTotal(summaries, filter, Math.max(totalLimit, page * size)),
+  // The page first: where the embedded store sorts every match for it, it keeps their number for
+  // the count asked next.
+  const [docs, { total, totalCapped }] = await Promise.all([
     summaries.find(filter, {
       sort: listSort(query.sort),
       skip: (page - 1) * size,
       limit: size,
       projection: { v: 1, state: 1, deadline: 1, ...SUMMARY_FIELDS },
     }),
+    // Counted up to the declared limit, or to the end of the page asked for when that is further.
+    cappedTotal(summaries, filter, Math.max(totalLimit, page * size)),
   ]);
   return { total, totalCapped, page, size, items: docs.map((doc) => toRow(doc as CaseSummary)) };
 }

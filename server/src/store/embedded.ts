@@ -224,16 +224,33 @@ class EmbeddedState {
    * the count of one request.
    */
   kept<T>(key: string, compute: () => T): T {
+    this.current();
+    if (this.keptAnswers.has(key)) return this.keptAnswers.get(key) as T;
+    const answer = compute();
+    this.keptAnswers.set(key, answer);
+    return answer;
+  }
+
+  /** A kept answer if there is one (see kept). */
+  keptIf<T>(key: string): T | undefined {
+    this.current();
+    return this.keptAnswers.get(key) as T | undefined;
+  }
+
+  /** Keeps an answer found on the way (see kept). */
+  keep(key: string, answer: unknown): void {
+    this.current();
+    this.keptAnswers.set(key, answer);
+  }
+
+  /** Forgets the kept answers when the data changed since they were kept. */
+  private current(): void {
     this.dataVersion ??= this.db.prepare<[], number>('PRAGMA data_version').pluck();
     const at = `${this.epoch}:${this.dataVersion.get()}`;
     if (at !== this.keptAt || this.keptAnswers.size > 1000) {
       this.keptAnswers.clear();
       this.keptAt = at;
     }
-    if (this.keptAnswers.has(key)) return this.keptAnswers.get(key) as T;
-    const answer = compute();
-    this.keptAnswers.set(key, answer);
-    return answer;
   }
   private readonly flagStmt;
   private readonly saveFlagsStmt;
@@ -863,7 +880,7 @@ export class EmbeddedDriver implements Driver {
         walked = this.walkPage(info, walk, select, order, page);
       else {
         const index = this.coveringIndex(info, where.sql);
-        if (index) from = `"${info.table}" t INDEXED BY "${index}"`;
+        if (index) walked = this.coveredPage(info, where, index, select, order, page);
       }
     } else if (order && options.limit !== undefined) from = this.pageSource(info, flags, where, sort) ?? from;
     if (order && options.limit !== undefined) {
@@ -899,6 +916,33 @@ export class EmbeddedDriver implements Driver {
   find(def: CollectionDefinition, filter: Filter, options: FindOptions = {}): Promise<StoredDoc[]> {
     if (options.limit === 0) return Promise.resolve([]);
     return this.read(() => this.selectDocs(this.state.info(def), filter, options));
+  }
+
+  /**
+   * A sorted page from a covering index's entries, every match sorted: their number, counted on the
+   * way, is kept for the list's count of the same filter (matchesKey), which needs no second pass.
+   */
+  private coveredPage(
+    info: TableInfo,
+    where: SqlWhere,
+    index: string,
+    select: string,
+    order: string,
+    page: { limit: number; skip: number },
+  ): Record<string, string | null>[] {
+    const ids = this.state
+      .stmt<unknown[], { id: string; n: number }>(
+        `SELECT t._id AS id, COUNT(*) OVER () AS n FROM "${info.table}" t INDEXED BY "${index}" WHERE ${where.sql}` +
+          ` ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}`,
+      )
+      .all(...where.params);
+    if (ids.length || page.skip === 0) this.state.keep(matchesKey(where), ids[0]?.n ?? 0);
+    if (ids.length === 0) return [];
+    return this.state
+      .stmt<[string], Record<string, string | null>>(
+        `SELECT ${select} FROM "${info.table}" t WHERE t._id IN (SELECT value FROM json_each(?)) ORDER BY ${order}`,
+      )
+      .all(JSON.stringify(ids.map((row) => row.id)));
   }
 
   /**
@@ -1107,6 +1151,8 @@ export class EmbeddedDriver implements Driver {
     return this.read(() => {
       const info = this.state.info(def);
       const { where } = this.where(info, filter);
+      const known = where.exact ? this.state.keptIf<number>(matchesKey(where)) : undefined;
+      if (known !== undefined) return limit === undefined ? known : Math.min(known, limit);
       const walked =
         where.exact && where.walk && limit !== undefined
           ? this.walkCount(info, where.walk, limit)
@@ -1516,6 +1562,9 @@ function fromSqlScalar(value: unknown): GroupScalar {
   if (typeof value === 'bigint') return Number(value);
   return null;
 }
+
+/** The key a page's count of every match of an exact condition is kept under (coveredPage). */
+const matchesKey = (where: SqlWhere) => `matches\0${where.sql}\0${JSON.stringify(where.params)}`;
 
 function indexName(info: TableInfo, position: number): string {
   const index = info.def.indexes![position]!;

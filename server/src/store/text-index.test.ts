@@ -192,18 +192,41 @@ for (const backend of backends) {
         const walks = backend.name === 'embedded' ? [WALK_ROWS.page, 7 + Math.floor(random() * 60)] : [];
         for (const rows of walks) {
           const kept = { ...WALK_ROWS };
-          Object.assign(WALK_ROWS, { page: rows, count: rows, drive: rows, broad: rows, dense: 2 * rows });
+          // Other conditions' rows and needles' matches both below and above each threshold.
+          Object.assign(WALK_ROWS, {
+            page: rows,
+            count: rows,
+            drive: rows,
+            broad: 8 * rows,
+            dense: 4 * rows,
+          });
           try {
             const capped = await texts_.count(filter, { limit: cap });
             const paged = await texts_.find(filter, { sort: { rank: -1 }, skip: 1, limit: 5 });
             // With another condition, which rows read from the index's matches may fail.
             const ranked = await texts_.count({ $and: [filter, { rank: { $lt: 10 } }] }, { limit: cap });
-            expect({ label, rows, capped, ranked, paged: paged.map((d) => d._id) }).toEqual({
+            // A page, then the count of the same filter (which may reuse the page's number of
+            // matches), with other conditions in fewer rows than the tenant's.
+            const under = { $and: [filter, { rank: { $lt: 10 + (q % 30) } }] };
+            const underPage = await texts_.find(under, { sort: { rank: -1 }, skip: 1, limit: 5 });
+            const underCount = await texts_.count(under, { limit: cap });
+            const underExpected = expected.filter((d) => d.rank < 10 + (q % 30));
+            expect({
+              label,
+              rows,
+              capped,
+              ranked,
+              paged: paged.map((d) => d._id),
+              underPage: underPage.map((d) => d._id),
+              underCount,
+            }).toEqual({
               label,
               rows,
               capped: Math.min(cap, expected.length),
               ranked: Math.min(cap, expected.filter((d) => d.rank < 10).length),
               paged: expected.slice(1, 6).map((d) => d._id),
+              underPage: underExpected.slice(1, 6).map((d) => d._id),
+              underCount: Math.min(cap, underExpected.length),
             });
           } finally {
             Object.assign(WALK_ROWS, kept);
