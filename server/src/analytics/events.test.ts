@@ -5,35 +5,18 @@
  * chooses or sees a study drug; each LLT node's link lists exactly its cases.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCasesModule } from '../cases';
-import { buildSummary, caseRig, demoProject } from '../cases/testing';
-import {
-  DEMO_MEDDRA_VERSION,
-  demoDictionaryFiles,
-  demoMeddra,
-  dictionariesModule,
-  dictionaryService,
-} from '../dictionaries';
-import { reportCodesModule } from '../report-codes';
-import { createUnblindingModule } from '../unblinding';
-import { analyticsModule } from './index';
+import { buildSummary, demoProject } from '../cases/testing';
+import { DEMO_MEDDRA_VERSION, demoDictionaryFiles, demoMeddra, dictionaryService } from '../dictionaries';
 import type { CountNode, EventCountsAnswer, EventDetailsAnswer, EventTreeAnswer, TreeNode } from './events';
+import { mergeEventTree } from './events';
+import { analyticsRig } from './testing';
 import { NO_ONSET, OnsetTally, onsetDays } from './onset';
 import type { OnsetFigures } from './onset';
 
-const rig = await caseRig({
-  users: [
-    { id: 'entry', name: 'Entry' },
-    { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
-  ],
-  modules: [
-    createCasesModule(),
-    reportCodesModule,
-    createUnblindingModule(),
-    dictionariesModule,
-    analyticsModule,
-  ],
-});
+const rig = await analyticsRig([
+  { id: 'entry', name: 'Entry' },
+  { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
+]);
 afterAll(() => rig.close());
 
 const handle = rig.store.tenant('t1', { userId: 'system:test' });
@@ -248,24 +231,16 @@ async function treeOf(who: string, body: Record<string, unknown>): Promise<Event
   const c = counts.body.data as EventCountsAnswer;
   const d = details.body.data as EventDetailsAnswer;
   expect(d.meddraVersion).toBe(c.meddraVersion);
-  const byCodes = new Map(d.nodes.map((n) => [JSON.stringify(n.codes), n]));
-  const merge = (nodes: CountNode[], above: (string | null)[]): TreeNode[] =>
-    nodes.map((node) => {
-      const codes = [...above, node.code];
-      const found = byCodes.get(JSON.stringify(codes));
-      byCodes.delete(JSON.stringify(codes));
-      return {
-        ...node,
-        events: found?.events ?? 0,
-        outcomes: found?.outcomes ?? [],
-        onset: found?.onset ?? NO_ONSET,
-        children: merge(node.children, codes),
-      };
-    });
-  const nodes = merge(c.nodes, []);
   // Every node of the details is a node of the counts.
-  expect([...byCodes.keys()]).toEqual([]);
-  return { ...c, products: d.products, outcomeLabels: d.outcomeLabels, nodes };
+  const counted = new Set<string>();
+  const walk = (nodes: CountNode[], above: (string | null)[]) =>
+    nodes.forEach((n) => {
+      counted.add(JSON.stringify([...above, n.code]));
+      walk(n.children, [...above, n.code]);
+    });
+  walk(c.nodes, []);
+  expect(d.nodes.filter((n) => !counted.has(JSON.stringify(n.codes)))).toEqual([]);
+  return mergeEventTree(c, d);
 }
 
 const sorted = (map: Map<string, Figures>) => [...map].sort(([a], [b]) => a.localeCompare(b));

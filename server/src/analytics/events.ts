@@ -360,6 +360,11 @@ export async function runEventTree(
     runEventCounts(caller, store, query),
     runEventDetails(caller, store, query),
   ]);
+  return mergeEventTree(counts, details);
+}
+
+/** The counts' tree with each node's details (matched by its codes from the SOC down). */
+export function mergeEventTree(counts: EventCountsAnswer, details: EventDetailsAnswer): EventTreeAnswer {
   const byCodes = new Map(details.nodes.map((d) => [JSON.stringify(d.codes), d]));
   const merge = (nodes: CountNode[], above: (string | null)[]): TreeNode[] =>
     nodes.map((node) => {
