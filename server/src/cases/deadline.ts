@@ -5,6 +5,7 @@
  * deadline.
  */
 import type { CaseDeadline } from '@pv/engine';
+import { mountedRegistry } from '../http';
 import type { Filter, Handle } from '../store';
 import { C } from './collections';
 import type { CaseDocument } from './document';
@@ -17,10 +18,11 @@ export type CaseDeadlineSource = (
   doc: CaseDocument,
 ) => Promise<CaseDeadline | null>;
 
-let source: CaseDeadlineSource | null = null;
+// Per platform (mounted.ts): a rig that does not mount the provider's module has no deadlines.
+const sources = mountedRegistry<CaseDeadlineSource>();
 
 export function provideCaseDeadline(provider: CaseDeadlineSource): void {
-  source = provider;
+  sources.set('deadline', provider);
 }
 
 export async function deadlineOf(
@@ -28,6 +30,7 @@ export async function deadlineOf(
   caseId: string,
   doc: CaseDocument,
 ): Promise<CaseDeadline | null> {
+  const source = sources.get('deadline');
   return source ? source(handle, caseId, doc) : null;
 }
 

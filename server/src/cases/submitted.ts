@@ -15,6 +15,7 @@
  * Computed from the case's transmission lines in its workflow history, so a summary rebuilt from
  * scratch (summary-layout.ts) gets the same facts as one kept up to date move by move.
  */
+import { mountedRegistry } from '../http';
 import type { Handle } from '../store';
 import type { WorkflowHistoryEntry } from '../workflow';
 import { C } from './collections';
@@ -44,11 +45,11 @@ export type ReportDueDates = (
   reports: DeliveredReport[],
 ) => Promise<(string | null)[]>;
 
-let dueDates: ReportDueDates | null = null;
+const providers = mountedRegistry<ReportDueDates>();
 
 /** The module that keeps the submission plans says the reports' due dates (as provideCaseDeadline). */
 export function provideReportDueDates(provider: ReportDueDates): void {
-  dueDates = provider;
+  providers.set('dueDates', provider);
 }
 
 /** Moves that deliver the report to the receiver (a rejection, an ACK or a handling do not). */
@@ -81,6 +82,7 @@ export async function submittedFacts(handle: Handle, caseId: string): Promise<Su
   }
   const reports = [...first.values()];
   if (!reports.length) return null;
+  const dueDates = providers.get('dueDates');
   const due = dueDates ? await dueDates(handle, caseId, reports) : reports.map(() => null);
   const dated = reports.flatMap((r, i) => (due[i] ? [{ day: r.day, due: due[i]! }] : []));
   const timeliness: SubmissionTimeliness = !dated.length

@@ -79,6 +79,7 @@ async function assertProjectInput(handle: Handle, input: ProjectInput): Promise<
   });
   if (input.receiverIds?.length) {
     // Fail closed: without the module that knows receivers, a project names none.
+    const receiverCheck = receiverChecks.get('receivers');
     if (!receiverCheck) throw errors.badRequest('projects.receiversUnavailable');
     await receiverCheck(handle, input.receiverIds);
   }
@@ -86,10 +87,10 @@ async function assertProjectInput(handle: Handle, input: ProjectInput): Promise<
 
 /** Refuses (400) receiver ids that are no receiver of the handle's tenant (the submissions module). */
 export type ProjectReceiverCheck = (handle: Handle, receiverIds: string[]) => Promise<void>;
-let receiverCheck: ProjectReceiverCheck | null = null;
+const receiverChecks = mountedRegistry<ProjectReceiverCheck>();
 
 export function provideProjectReceiverCheck(check: ProjectReceiverCheck): void {
-  receiverCheck = check;
+  receiverChecks.set('receivers', check);
 }
 
 /** The non-deleted project, or 404. */
@@ -179,7 +180,7 @@ export async function updateProject(
 
 /** Told when a project's receivers change (the submissions module recomputes its cases' deadlines). */
 export type ProjectReceiversListener = (handle: Handle, projectId: string) => Promise<void>;
-const receiverListeners = new Map<string, ProjectReceiversListener>();
+const receiverListeners = mountedRegistry<ProjectReceiversListener>();
 
 export function provideProjectReceiversListener(module: string, listener: ProjectReceiversListener): void {
   receiverListeners.set(module, listener);

@@ -25,17 +25,6 @@ import { bulkJob, DEFAULT_BULK_MAX_BYTES, keepLateReason } from './bulk';
 import { bulkRoutes } from './bulk-routes';
 import { seedDemoReceivers } from './seed';
 
-// Case management asks this module for a case's deadline on every save and transmission.
-provideCaseDeadline(submissionDeadline);
-// And the due dates of the reports a case delivered (pooled analysis's on-time count).
-provideReportDueDates(reportDueDates);
-// A project names only receivers of its own tenant.
-provideProjectReceiverCheck(assertTenantReceivers);
-// A project's receivers changed: its cases' deadlines follow at once.
-provideProjectReceiversListener('submissions', async (handle, projectId) => {
-  await refreshCaseDeadlines(handle, { 'report.studyProjectId': projectId });
-});
-
 const collections: CollectionDefinition[] = [
   { name: S.batches, scope: 'tenant', audited: true, indexes: [{ fields: { projectId: 1, createdAt: -1 } }] },
   {
@@ -72,6 +61,16 @@ export function createSubmissionsModule(options: SubmissionsModuleOptions = {}):
     dependsOn: ['auth', 'cases', 'exports', 'projects', 'unblinding', 'workflow'],
     collections,
     routes: (router) => {
+      // Case management asks this module for a case's deadline on every save and transmission.
+      provideCaseDeadline(submissionDeadline);
+      // And the due dates of the reports a case delivered (pooled analysis's on-time count).
+      provideReportDueDates(reportDueDates);
+      // A project names only receivers of its own tenant.
+      provideProjectReceiverCheck(assertTenantReceivers);
+      // A project's receivers changed: its cases' deadlines follow at once.
+      provideProjectReceiversListener('submissions', async (handle, projectId) => {
+        await refreshCaseDeadlines(handle, { 'report.studyProjectId': projectId });
+      });
       // A send of a report past its plan's due date needs the late reason, kept on the plan.
       provideSendParticipant('submissions', keepLateReason);
       submissionRoutes(router, signer);
