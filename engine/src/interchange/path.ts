@@ -2,12 +2,14 @@ import type { XmlElement } from './xml/dom';
 
 /**
  * The XPath subset the E2B mapping tables use: child steps with predicates `[@a='v']`, `[n]`,
- * `[sub/path[...]]`, `[sub/path/@a='v']` and `[starts-with(@a,'p')]`. Paths are compiled once;
+ * `[sub/path[...]]`, `[sub/path/@a='v']`, `[starts-with(@a,'p')]`, `[not(sub/path)]` and `[not(@a='v')]`. Paths are compiled once;
  * `select` reads a document, `ensure` writes one (creating what a predicate demands).
  */
 export interface Step {
   name: string;
   attrs: [string, string][];
+  /** `[not(@a='v')]`: attributes the node must not carry with that value. */
+  notAttrs?: [string, string][];
   index?: number;
   subs: SubPredicate[];
   startsWith?: [string, string];
@@ -58,6 +60,11 @@ function compilePredicate(step: Step, body: string): void {
     step.startsWith = [starts[1] as string, starts[3] as string];
     return;
   }
+  const notAttr = /^not\(@([\w:]+)=(['"])(.*)\2\)$/.exec(body);
+  if (notAttr) {
+    (step.notAttrs ??= []).push([notAttr[1] as string, notAttr[3] as string]);
+    return;
+  }
   const negated = /^not\((.*)\)$/.exec(body);
   if (negated) {
     const sub: SubPredicate = { steps: splitTop(negated[1] as string, '/').map(compileStep), negated: true };
@@ -98,11 +105,27 @@ export function compileStep(text: string): Step {
   return step;
 }
 
-export const compilePath = (path: string): Step[] => (path ? splitTop(path, '/').map(compileStep) : []);
+const interned = new Map<string, Step>();
+
+/**
+ * One Step object per step text, so that a reader can remember what a step matched under a node
+ * across the many paths sharing it (steps are never changed once compiled).
+ */
+function internStep(text: string): Step {
+  let step = interned.get(text);
+  if (!step) {
+    if (interned.size > 50_000) interned.clear();
+    interned.set(text, (step = compileStep(text)));
+  }
+  return step;
+}
+
+export const compilePath = (path: string): Step[] => (path ? splitTop(path, '/').map(internStep) : []);
 
 export function matches(node: XmlElement, step: Step): boolean {
   if (node.name !== step.name) return false;
   for (const [k, v] of step.attrs) if (node.attrs[k] !== v) return false;
+  if (step.notAttrs?.some(([k, v]) => node.attrs[k] === v)) return false;
   if (step.startsWith && !(node.attrs[step.startsWith[0]] ?? '').startsWith(step.startsWith[1])) return false;
   for (const sub of step.subs) if (!subHolds(node, sub)) return false;
   return true;
@@ -157,6 +180,7 @@ export function selectFirst(context: XmlElement, steps: Step[]): XmlElement | un
 function qualifies(node: XmlElement, step: Step): boolean {
   if (node.name !== step.name) return false;
   for (const [k, v] of step.attrs) if (node.attrs[k] !== undefined && node.attrs[k] !== v) return false;
+  if (step.notAttrs?.some(([k, v]) => node.attrs[k] === v)) return false;
   if (step.startsWith) {
     const value = node.attrs[step.startsWith[0]];
     if (value !== undefined && !value.startsWith(step.startsWith[1])) return false;

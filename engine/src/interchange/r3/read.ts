@@ -19,8 +19,14 @@ interface Scope {
 /** Instance node -> its record, to hang the message's unmapped parts on their nearest instance. */
 const instanceRecords = new Map<XmlElement, E2bRecord>();
 
+/**
+ * (node, step) pairs whose leftover attributes, and those of the step's sub-predicate nodes, were
+ * kept already: the many elements whose paths share a prefix would find nothing more there.
+ */
+const keptSteps = new Map<XmlElement, Set<Step>>();
+
 /** Claims since the last mark, so that a candidate instance that turns out empty can be undone. */
-const journal: [XmlElement, string][] = [];
+const journal: [XmlElement, string | Step][] = [];
 
 const consume = (consumed: Consumed, node: XmlElement, key: string): void => {
   let set = consumed.get(node);
@@ -30,11 +36,53 @@ const consume = (consumed: Consumed, node: XmlElement, key: string): void => {
   journal.push([node, key]);
 };
 
+/** Whether the pair was kept already; marks it kept (undone with the claims on a rollback). */
+function keptBefore(node: XmlElement, step: Step): boolean {
+  let steps = keptSteps.get(node);
+  if (!steps) keptSteps.set(node, (steps = new Set()));
+  if (steps.has(step)) return true;
+  steps.add(step);
+  journal.push([node, step]);
+  return false;
+}
+
 function rollback(consumed: Consumed, mark: number): void {
   while (journal.length > mark) {
-    const [node, key] = journal.pop() as [XmlElement, string];
-    consumed.get(node)?.delete(key);
+    const [node, key] = journal.pop() as [XmlElement, string | Step];
+    if (typeof key === 'string') consumed.get(node)?.delete(key);
+    else keptSteps.get(node)?.delete(key);
   }
+}
+
+/**
+ * While a message is read (its tree does not change), each node's children by name and what each
+ * (interned) step matched among them: the mapping's hundreds of paths share long prefixes, which
+ * would otherwise be matched again, predicates and all, for every element of every instance.
+ */
+let readMemo:
+  | { byName: Map<XmlElement, Map<string, XmlElement[]>>; byStep: Map<XmlElement, Map<Step, XmlElement[]>> }
+  | undefined;
+
+/** The children of `node` that `step` matches (its index not applied), in document order. */
+function childrenMatching(node: XmlElement, step: Step): XmlElement[] {
+  if (!readMemo) return node.children.filter((c) => matches(c, step));
+  let steps = readMemo.byStep.get(node);
+  if (!steps) readMemo.byStep.set(node, (steps = new Map()));
+  let found = steps.get(step);
+  if (found) return found;
+  let names = readMemo.byName.get(node);
+  if (!names) {
+    names = new Map();
+    for (const c of node.children) {
+      const same = names.get(c.name);
+      if (same) same.push(c);
+      else names.set(c.name, [c]);
+    }
+    readMemo.byName.set(node, names);
+  }
+  found = (names.get(step.name) ?? []).filter((c) => matches(c, step));
+  steps.set(step, found);
+  return found;
 }
 
 /** Every chain of nodes (one per step) by which a path matches, in document order. */
@@ -45,7 +93,7 @@ export function chainsOf(context: XmlElement, steps: Step[]): XmlElement[][] {
     const nextChains: XmlElement[][] = [];
     const nextFrontier: XmlElement[] = [];
     frontier.forEach((node, i) => {
-      let found = node.children.filter((c) => matches(c, step));
+      let found = childrenMatching(node, step);
       if (step.index !== undefined)
         found = found[step.index - 1] ? [found[step.index - 1] as XmlElement] : [];
       for (const f of found) {
@@ -60,6 +108,26 @@ export function chainsOf(context: XmlElement, steps: Step[]): XmlElement[][] {
   return chains;
 }
 
+/** The first of chainsOf's chains (their order is depth-first), found without building the others. */
+function firstChain(context: XmlElement, steps: Step[]): XmlElement[] | undefined {
+  const chain: XmlElement[] = [];
+  const descend = (node: XmlElement, depth: number): boolean => {
+    if (depth === steps.length) return true;
+    const step = steps[depth] as Step;
+    const found = childrenMatching(node, step);
+    const candidates =
+      step.index === undefined ? found : found[step.index - 1] ? [found[step.index - 1] as XmlElement] : [];
+    for (const c of candidates) {
+      chain[depth] = c;
+      if (descend(c, depth + 1)) return true;
+    }
+    return false;
+  };
+  if (!descend(context, 0)) return undefined;
+  chain.length = steps.length;
+  return chain;
+}
+
 /**
  * The nodes a step's sub-path predicates matched (first match of each, predicates within predicates
  * included), keyed `/<sub>/<step>` below `prefix`, so that their attributes can be kept and put back.
@@ -68,7 +136,7 @@ export function subNodes(node: XmlElement, step: Step, prefix: string): [string,
   const out: [string, XmlElement][] = [];
   step.subs.forEach((sub, k) => {
     if (sub.negated) return;
-    const chain = chainsOf(node, sub.steps)[0] ?? [];
+    const chain = firstChain(node, sub.steps) ?? [];
     chain.forEach((n, j) => {
       const key = `${prefix}/${k}/${j}`;
       out.push([key, n], ...subNodes(n, sub.steps[j] as Step, key));
@@ -96,6 +164,22 @@ function splitAttr(path: string): [string, string] {
   return [path.slice(0, i), path.slice(i + 2)];
 }
 
+const relaxedSteps = new WeakMap<Step, Step>();
+
+/**
+ * The step without the attribute conditions a null-flavored node lacks (one object per step), or the
+ * step itself when it has none to drop.
+ */
+function relaxedStep(step: Step): Step {
+  let relaxed = relaxedSteps.get(step);
+  if (!relaxed) {
+    const attrs = step.attrs.filter(([k]) => k === 'xsi:type');
+    relaxed = attrs.length === step.attrs.length ? step : { ...step, attrs };
+    relaxedSteps.set(step, relaxed);
+  }
+  return relaxed;
+}
+
 function readGroup(
   group: CompiledGroup,
   node: XmlElement,
@@ -111,15 +195,12 @@ function readGroup(
     const base = element.context ? scope.nodes[element.context] : node;
     if (!base) continue;
     let steps = stepsOf(element.path, vars);
-    let chain = chainsOf(base, steps)[0];
-    if (!chain && steps.length > 0) {
+    let chain = firstChain(base, steps);
+    const last = steps[steps.length - 1];
+    if (!chain && last && relaxedStep(last) !== last) {
       // A null-flavored value carries no code system: match its node without the value's attributes.
-      const last = steps[steps.length - 1] as Step;
-      const relaxed = [
-        ...steps.slice(0, -1),
-        { ...last, attrs: last.attrs.filter(([k]) => k === 'xsi:type') },
-      ];
-      const candidate = chainsOf(base, relaxed)[0];
+      const relaxed = [...steps.slice(0, -1), relaxedStep(last)];
+      const candidate = firstChain(base, relaxed);
       if (candidate && candidate[candidate.length - 1]?.attrs.nullFlavor !== undefined) {
         steps = relaxed;
         chain = candidate;
@@ -184,8 +265,7 @@ function readGroup(
         leadChain.forEach((n, i) => consumeStep(consumed, n, lead[i] as Step));
         leads.push([child.id, leadChain, lead]);
         const parent = leadChain[leadChain.length - 1] ?? base;
-        for (const instance of parent.children) {
-          if (!matches(instance, repeat)) continue;
+        for (const instance of childrenMatching(parent, repeat)) {
           const mark = journal.length;
           const read = readGroup(child, instance, inner, consumed, repeat);
           // A node that matched the group's path but carries none of its elements is not an instance.
@@ -206,7 +286,7 @@ function readGroup(
     for (const attr in n.attrs) {
       if (taken?.has(attr) || attr.startsWith('xmlns')) continue;
       const attrs = (record.attrs ??= {});
-      attrs[key] = { ...attrs[key], [attr]: n.attrs[attr] as string };
+      (attrs[key] ??= {})[attr] = n.attrs[attr] as string;
       consume(consumed, n, attr);
     }
   };
@@ -221,8 +301,10 @@ function readGroup(
     ...leads.map(([id, c, s]): [string, XmlElement[], Step[]] => [`>${id}`, c, s]),
   ]) {
     chain.forEach((n, i) => {
+      const step = steps[i] as Step;
+      if (keptBefore(n, step)) return;
       keep(`${elementId}/${i}`, n);
-      for (const [key, sub] of subNodes(n, steps[i] as Step, `${elementId}/${i}`)) keep(key, sub);
+      for (const [key, sub] of subNodes(n, step, `${elementId}/${i}`)) keep(key, sub);
     });
   }
   return record;
@@ -231,15 +313,20 @@ function readGroup(
 /** Leaves (path, attribute or text) of `root` that no mapping entry accounted for. */
 function unaccounted(root: XmlElement, consumed: Consumed): string[] {
   const out: string[] = [];
-  const walk = (n: XmlElement, path: string): void => {
+  // The path is spelt out only for a leaf that is reported (most nodes have none).
+  const names: string[] = [];
+  const walk = (n: XmlElement): void => {
+    names.push(n.name);
     const taken = consumed.get(n);
     for (const attr in n.attrs)
-      if (!taken?.has(attr) && !attr.startsWith('xmlns')) out.push(`${path}/@${attr}=${n.attrs[attr]}`);
+      if (!taken?.has(attr) && !attr.startsWith('xmlns'))
+        out.push(`/${names.join('/')}/@${attr}=${n.attrs[attr]}`);
     if (n.text !== undefined && n.text.trim() !== '' && !taken?.has('#text'))
-      out.push(`${path}/text()=${n.text}`);
-    for (const c of n.children) walk(c, `${path}/${c.name}`);
+      out.push(`/${names.join('/')}/text()=${n.text}`);
+    for (const c of n.children) walk(c);
+    names.pop();
   };
-  walk(root, `/${root.name}`);
+  walk(root);
   return out;
 }
 
@@ -254,7 +341,15 @@ export function readR3Batch(root: XmlElement, mapping: CompiledMapping): R3ReadR
   const consumed: Consumed = new Map();
   journal.length = 0;
   instanceRecords.clear();
-  const header = readGroup(mapping.batch, root, { nodes: {}, vars: {} }, consumed);
+  keptSteps.clear();
+  readMemo = { byName: new Map(), byStep: new Map() };
+  let header: E2bRecord;
+  try {
+    header = readGroup(mapping.batch, root, { nodes: {}, vars: {} }, consumed);
+  } finally {
+    readMemo = undefined;
+    keptSteps.clear();
+  }
   const unmapped = unaccounted(root, consumed);
   keepFragments(root, consumed);
   instanceRecords.clear();
@@ -268,7 +363,11 @@ const quoted = (value: string): string | undefined =>
   !value.includes("'") ? `'${value}'` : !value.includes('"') ? `"${value}"` : undefined;
 
 /** A step naming `node` exactly among its siblings: every attribute, then its position among equals. */
-function exactStep(parent: XmlElement, node: XmlElement, kept: (n: XmlElement) => boolean): string {
+function exactStep(
+  parent: XmlElement,
+  node: XmlElement,
+  firstOf: (n: XmlElement) => string | undefined,
+): string {
   let step = node.name;
   for (const [k, v] of Object.entries(node.attrs)) {
     const q = quoted(v);
@@ -276,7 +375,6 @@ function exactStep(parent: XmlElement, node: XmlElement, kept: (n: XmlElement) =
   }
   // Siblings of one name and attributes are told apart by what they hold (component[adverseEventAssessment]),
   // counting only what the writer regenerates (not the kept fragments themselves).
-  const firstOf = (n: XmlElement): string | undefined => n.children.find((c) => !kept(c))?.name;
   const first = firstOf(node);
   if (first) step += `[${first}]`;
   const same = parent.children.filter(
@@ -302,20 +400,28 @@ function keepFragments(root: XmlElement, consumed: Consumed): void {
     }
     return known;
   };
-  const walk = (node: XmlElement, owner: E2bRecord, anchor: string[]): void => {
+  const firsts = new Map<XmlElement, string | undefined>();
+  const firstOf = (n: XmlElement): string | undefined => {
+    if (!firsts.has(n)) firsts.set(n, n.children.find((c) => !isUntouched(c))?.name);
+    return firsts.get(n);
+  };
+  // A node's anchor is spelt out only when a fragment hangs below it (most touched nodes have none).
+  const none = (): string[] => [];
+  const walk = (node: XmlElement, owner: E2bRecord, anchor: () => string[]): void => {
     for (const child of node.children) {
       const own = instanceRecords.get(child);
       if (own) {
-        walk(child, own, []);
+        walk(child, own, none);
         continue;
       }
       if (isUntouched(child)) {
-        (owner.fragments ??= []).push({ anchor: anchor.join('/'), node: child });
+        (owner.fragments ??= []).push({ anchor: anchor().join('/'), node: child });
         continue;
       }
-      walk(child, owner, [...anchor, exactStep(node, child, isUntouched)]);
+      let steps: string[] | undefined;
+      walk(child, owner, () => (steps ??= [...anchor(), exactStep(node, child, firstOf)]));
     }
   };
   const top = instanceRecords.get(root);
-  if (top) walk(root, top, []);
+  if (top) walk(root, top, none);
 }
