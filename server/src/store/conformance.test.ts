@@ -1292,6 +1292,10 @@ for (const backend of backends) {
         await expect(platform.collection('cases').find()).rejects.toBeInstanceOf(InvalidStoreRequestError);
         await expect(a.collection('nowhere').find()).rejects.toBeInstanceOf(InvalidStoreRequestError);
         expect(() => store.tenant('_platform', alice)).toThrow(InvalidStoreRequestError);
+        // Inside a transaction too: refused, not waiting for the transaction to end (it hung).
+        await expect(a.transaction((tx) => tx.collection('nowhere').find())).rejects.toBeInstanceOf(
+          InvalidStoreRequestError,
+        );
       });
     });
 

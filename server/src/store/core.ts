@@ -152,8 +152,9 @@ export class CoreStore implements Store, StoreAdmin {
     await this.reload();
   }
 
-  private async reload(): Promise<void> {
-    for (const def of await this.driver.loadDefinitions()) this.definitions.set(def.name, def);
+  /** Reads the declared definitions through `driver`: inside a transaction, its own (the store's would wait for it). */
+  private async reload(driver: Driver = this.driver): Promise<void> {
+    for (const def of await driver.loadDefinitions()) this.definitions.set(def.name, def);
   }
 
   async define(definition: CollectionDefinition): Promise<void> {
@@ -178,10 +179,10 @@ export class CoreStore implements Store, StoreAdmin {
   }
 
   /** The definition of `name`, reloading once in case another process declared it. */
-  async definition(name: string): Promise<CollectionDefinition> {
+  async definition(name: string, driver: Driver = this.driver): Promise<CollectionDefinition> {
     let def = this.definitions.get(name);
     if (!def) {
-      await this.reload();
+      await this.reload(driver);
       def = this.definitions.get(name);
     }
     if (!def) throw new InvalidStoreRequestError('unknownCollection', { collection: name });
@@ -310,7 +311,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
 
   /** The collection's definition, refusing a collection of the other scope. */
   private async def(forWrite: boolean): Promise<CollectionDefinition> {
-    const def = await this.store.definition(this.name);
+    const def = await this.store.definition(this.name, this.driver);
     if (def.name === AUDIT_COLLECTION) {
       if (forWrite) throw new InvalidStoreRequestError('auditReadOnly');
       return def;
