@@ -312,9 +312,13 @@ async function countSummaries(
   );
   // Declarations guarantee the link (fixed values of summary statistics have list filters).
   if (!link) throw new Error('analytics: a summary statistic without an exact list query');
+  // Validity on the summary's state (what the summaries' `submitted` index leads with) rather than
+  // the list's copy of it, so the count reads that index alone.
+  const { validity, ...listed } = link.filters;
   const filter: Filter = {
     $and: [
-      listFilter({ tab: 'all', filters: link.filters }, projects ?? []),
+      { 'state.validity': { $in: validity as string[] } },
+      listFilter({ tab: 'all', filters: listed }, projects ?? []),
       ...dimensions.map((d) => ({ [d.path]: { $gt: '' } })),
     ],
   };
