@@ -22,6 +22,28 @@ import type { TenantHandle } from '../store';
 import { declareDownload, jobTypeOf } from './kinds';
 import type { DownloadProduction } from './kinds';
 
+/** What exceljs's streaming writer keeps of its zip (archiver): not in its type declarations. */
+interface ZipAppender {
+  append(source: unknown, data: { name: string; date?: Date }): unknown;
+}
+
+/**
+ * A streamed workbook dated by the platform clock: the document properties and every zip entry
+ * (archiver dates entries by the wall clock otherwise), so the same listing is the same bytes,
+ * which the file store keeps once.
+ */
+function listingWorkbook(
+  out: DownloadProduction<LineListingPayload>['out'],
+  now: Date,
+): ExcelJS.stream.xlsx.WorkbookWriter {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
+  workbook.created = workbook.modified = now;
+  const zip = (workbook as unknown as { zip: ZipAppender }).zip;
+  const append = zip.append.bind(zip);
+  zip.append = (source, data) => append(source, { ...data, date: now });
+  return workbook;
+}
+
 export const LINE_LISTING_KIND = 'caseLineListing';
 export const LINE_LISTING_JOB = jobTypeOf(LINE_LISTING_KIND);
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -136,9 +158,7 @@ async function writeLineListing({
     .filter((column): column is CaseListColumn => Boolean(column));
   const ids = await selectedCaseIds(handle, payload.query, payload.projectIds);
   let rows = 0;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
-  // The document dates follow the platform clock, like every other time the task records.
-  workbook.created = workbook.modified = deps.clock.now();
+  const workbook = listingWorkbook(out, deps.clock.now());
   const sheet = workbook.addWorksheet(deps.translator.t(payload.lang, 'downloads.sheetName'));
   sheet.columns = columns.map((column) => ({
     header: column.label[payload.lang],
@@ -214,8 +234,7 @@ async function writeTemplateListing(
   const ids = await selectedCaseIds(handle, payload.query, payload.projectIds);
   const lang = payload.lang;
   let rows = 0;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
-  workbook.created = workbook.modified = deps.clock.now();
+  const workbook = listingWorkbook(out, deps.clock.now());
   const sheet = workbook.addWorksheet(deps.translator.t(lang, 'downloads.sheetName'));
   sheet.columns = fields.map((field) => ({
     header: lang === 'en' ? field.nameEn : field.nameCn,
