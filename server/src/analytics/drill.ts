@@ -131,3 +131,13 @@ export function lltLink(base: CaseListLink | null, ptCode: string, lltCode: stri
   if (!base || !caseListDefinition.filters.some((f) => f.id === 'lltCode')) return null;
   return { ...base, filters: { ...base.filters, ptCode: [ptCode], lltCode: [lltCode] } };
 }
+
+/**
+ * The link narrowed to cases where a product is a suspect or interacting drug (the event tree's
+ * `suspect`): the list's exact suspect-drug filter, a blinded reader's over drugs the blinding does
+ * not hide, as the count's.
+ */
+export function suspectLink(base: CaseListLink | null, name: string, blinded: boolean): CaseListLink | null {
+  if (!base) return null;
+  return { ...base, filters: { ...base.filters, [blinded ? 'openSuspectDrug' : 'suspectDrug']: [name] } };
+}

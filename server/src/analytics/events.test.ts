@@ -320,18 +320,24 @@ describe('event-level tree', () => {
     expect(study.nodes).toEqual([]);
   });
 
-  it('each LLT node links to the case list showing exactly its cases', async () => {
-    const tree = await treeOf('entry', { filters: { projectIds: ['p1'] } });
-    const llts: TreeNode[] = [];
-    const walk = (nodes: TreeNode[]) =>
-      nodes.forEach((n) => (n.level === 'llt' && n.code !== null ? llts.push(n) : walk(n.children)));
-    walk(tree.nodes);
-    expect(llts.length).toBeGreaterThan(3);
-    for (const node of llts) {
-      expect(node.cases, String(node.code)).toBeDefined();
-      const listed = await rig.as('entry').call('POST', '/cases/search', { ...node.cases, size: 200 });
-      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-      expect(listed.body.data.total, String(node.code)).toBe(node.count);
+  it('each LLT node links to the case list showing exactly its cases, per suspect product too', async () => {
+    for (const [who, suspect] of [
+      ['entry', undefined],
+      ['entry', 'Aspirin'],
+      ['blind', 'Metformin'],
+    ] as const) {
+      const tree = await treeOf(who, { filters: { projectIds: ['p1'] }, ...(suspect ? { suspect } : {}) });
+      const linked: TreeNode[] = [tree.nodes[0]!];
+      const walk = (nodes: TreeNode[]) =>
+        nodes.forEach((n) => (n.level === 'llt' && n.code !== null ? linked.push(n) : walk(n.children)));
+      walk(tree.nodes);
+      expect(linked.length).toBeGreaterThan(3);
+      for (const node of linked) {
+        expect(node.cases, `${suspect} ${node.code}`).toBeDefined();
+        const listed = await rig.as(who).call('POST', '/cases/search', { ...node.cases, size: 200 });
+        expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+        expect(listed.body.data.total, `${who} ${suspect} ${node.level} ${node.code}`).toBe(node.count);
+      }
     }
   });
 });

@@ -19,7 +19,7 @@ import { AppError } from '../http';
 import type { Caller } from '../http';
 import type { Collection, Filter, GroupDimension, GroupScalar, Store } from '../store';
 import { dimensionById } from './declarations';
-import { lltLink, ptLink, queryLink } from './drill';
+import { lltLink, ptLink, queryLink, suspectLink } from './drill';
 import { NO_ONSET, OnsetTally, onsetDays } from './onset';
 import type { OnsetFigures } from './onset';
 import type { CaseListLink } from './drill';
@@ -240,7 +240,8 @@ export async function runEventCounts(
   for (const g of lltLevel)
     place([...above(g.key.pt ?? null), str(g.key.pt), str(g.key.llt)], g.key.sae ?? null, g.count);
   sortNodes(roots);
-  link(roots, c.suspect === null ? queryLink(query) : null);
+  const listed = queryLink(query, c.blinded);
+  link(roots, c.suspect === null ? listed : suspectLink(listed, c.suspect, c.blinded));
   return {
     meddraVersion: release?.version ?? null,
     blinded: c.blinded,
