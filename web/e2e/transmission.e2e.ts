@@ -40,14 +40,18 @@ test('a transmission is sent, fails on its ACK, is handled and resubmitted', asy
     format: 'r3',
   });
   assert.equal(receiver.code, 200, receiver.msg);
-  // A seeded case past sponsor audit is complete (other browser tests add unfinished cases).
-  const cases = await apiCall<{ items: { id: string }[] }>(page, 'POST', '/cases/search', {
-    tab: 'all',
-    filters: { workflowNode: ['sponsorAudit'] },
-    page: 1,
-    size: 1,
-  });
-  const caseId = cases.data.items[0]!.id;
+  // A seeded case past sponsor audit is complete (other browser tests add unfinished cases), and
+  // one no receiver has had: earlier tests on this server send demo SUSARs, and the case history
+  // below must hold this test's moves only.
+  const cases = await apiCall<{ items: { id: string; values: Record<string, unknown> }[] }>(
+    page,
+    'POST',
+    '/cases/search',
+    { tab: 'all', filters: { workflowNode: ['sponsorAudit'] }, page: 1, size: 50 },
+  );
+  const untransmitted = cases.data.items.find((item) => !item.values.transmission_status);
+  assert.ok(untransmitted, 'a completed demo case no receiver has had');
+  const caseId = untransmitted.id;
   const token = (await page.evaluate(() => localStorage.getItem('pv.token'))) ?? '';
   const exported = await page.request.post(`${baseUrl}/api/exports/cases/${encodeURIComponent(caseId)}`, {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
