@@ -4,7 +4,7 @@
  * old one with reason 'replaced', and the old token's next call answers 400002.
  */
 import { randomUUID } from 'node:crypto';
-import type { ModuleDeps } from '../http';
+import type { ModuleDeps, Principal } from '../http';
 import type { Store, StoredDoc } from '../store';
 import { C } from './collections';
 import { digestsEqual, randomToken, sha256Hex } from './crypto';
@@ -80,9 +80,28 @@ export async function openSession(
 }
 
 export type SessionLookup =
-  | { readonly state: 'active'; readonly session: StoredDoc<Session> }
+  | {
+      readonly state: 'active';
+      readonly session: StoredDoc<Session>;
+      /** The session's caller, one frozen object per kept session (not one per request). */
+      readonly principal: Principal;
+    }
   | { readonly state: 'replaced' }
   | { readonly state: 'invalid' };
+
+/** The caller a session stands for (what handlers see as the principal). */
+function principalOf(session: StoredDoc<Session>): Principal {
+  return Object.freeze({
+    userId: session.accountId,
+    tenantId: session.sessionTenantId,
+    sessionId: session._id,
+    account: session.account,
+    name: session.name,
+    organisationId: session.organisationId,
+    operator: session.operator,
+    mustChangePassword: session.mustChangePassword,
+  });
+}
 
 const INVALID: SessionLookup = Object.freeze({ state: 'invalid' });
 const REPLACED: SessionLookup = Object.freeze({ state: 'replaced' });
@@ -90,15 +109,24 @@ const REPLACED: SessionLookup = Object.freeze({ state: 'replaced' });
 /**
  * Finds the token's session, checks it in constant time and slides its expiry. Answers at once
  * (no promise) when the session was validated less than SESSION_CACHE_MS ago, has not expired and
- * its expiry needs no slide: the common case of a busy client costs no await.
+ * its expiry needs no slide: the common case of a busy client costs no await. `now`: the request's
+ * time from deps.clock (read once by the caller, who checks the tenant at the same instant).
+ *
+ * The raw token is hashed on every request and never kept: a map from tokens to sessions would
+ * save the hash (well under a microsecond) but leave every live bearer token readable in a heap
+ * dump or core file, where today only their sha256 is.
  */
-export function resolveSession(deps: ModuleDeps, token: string): SessionLookup | Promise<SessionLookup> {
+export function resolveSession(
+  deps: ModuleDeps,
+  token: string,
+  now: Date = deps.clock.now(),
+): SessionLookup | Promise<SessionLookup> {
   if (token.length > 256) return INVALID;
   const hash = sha256Hex(token);
   const entry = cacheOf(deps.store).get(hash);
   if (entry && performance.now() - entry.at < SESSION_CACHE_MS) {
     // A cache hit was found under this very hash, compared in constant time when it was read.
-    const nowMs = deps.clock.now().getTime();
+    const nowMs = now.getTime();
     if (entry.expiresMs > nowMs && nowMs - entry.lastSeenMs < SLIDE_GRANULARITY_MS) return entry.active;
   }
   return resolveStoredSession(deps, hash);
@@ -120,7 +148,7 @@ async function resolveStoredSession(deps: ModuleDeps, hash: string): Promise<Ses
       at: performance.now(),
       expiresMs: Date.parse(found.expiresAt),
       lastSeenMs: Date.parse(found.lastSeenAt),
-      active: Object.freeze({ state: 'active', session: found }),
+      active: Object.freeze({ state: 'active', session: found, principal: principalOf(found) }),
     };
     cache.set(hash, entry);
   }

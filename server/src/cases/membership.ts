@@ -165,8 +165,10 @@ export function keptCaseScope(
   caller: Caller,
   id: string,
 ): AuthorizationScope | null | Promise<AuthorizationScope | null> {
-  return keptCaseScopes(caller.deps.store, caller.principal.tenantId, id, () => caseScope(caller.tenant, id));
+  return keptCaseScopes(caller.deps.store, caller.principal.tenantId, id, scopeForCaller, caller);
 }
+
+const scopeForCaller = (id: string, caller: Caller) => caseScope(caller.tenant, id);
 
 export const CASE_OBJECT: RouteObject = { param: 'caseId', kind: 'case' };
 

@@ -47,14 +47,19 @@ export class KeptTable<V> {
   }
 }
 
-/** One kind of kept answer (its own keys: the tenant, then the object's id), per store. */
+/**
+ * One kind of kept answer (its own keys: the tenant, then the object's id), per store. `compute`
+ * is called with the id and `context` only when no current answer is kept: a module-level function
+ * with its context passed along costs no closure per lookup (the busy case is a hit).
+ */
 export function answerKeeper<T>(collections: readonly string[]) {
   const perStore = new WeakMap<object, { kept: KeptTable<Kept<T>>; writes: WriteCounter }>();
-  return (
+  return <C = undefined>(
     store: Pick<Store, 'writeCounter'>,
     tenantId: string,
     id: string,
-    compute: () => Promise<T>,
+    compute: (id: string, context: C) => Promise<T>,
+    context?: C,
   ): T | Promise<T> => {
     let entry = perStore.get(store);
     if (!entry)
@@ -66,7 +71,7 @@ export function answerKeeper<T>(collections: readonly string[]) {
     const hit = kept.get(tenantId, id);
     if (hit && hit.generation === generation && now - hit.at < KEPT_ANSWER_MS) return hit.value;
     const into = kept;
-    return compute().then((value) => {
+    return compute(id, context as C).then((value) => {
       into.set(tenantId, id, { value, generation, at: now });
       return value;
     });
