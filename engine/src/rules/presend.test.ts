@@ -39,7 +39,8 @@ const batchOf = (name: string): E2bBatch => {
 };
 
 type Pack = 'fda' | 'ich' | 'nmpa' | 'ema';
-type Change = (report: E2bRecord, header: E2bRecord) => void;
+/** A change to the sample as read; `xml`, when given, changes the message as written too. */
+type Change = { (report: E2bRecord, header: E2bRecord): void; xml?: (xml: string) => string };
 /**
  * A sample read, changed, and written again for the pack's profile (as the exporter writes what is
  * sent). FDA messages keep the sample's FDA receivers; NMPA and EMA ones go to the profile's
@@ -51,12 +52,13 @@ function derived(name: string, change: Change, pack: Pack = 'fda'): string {
   flavour[pack](report, batch.header);
   change(report, batch.header);
   const profile = r3Profiles()[pack];
-  return exportR3(batch, {
+  const xml = exportR3(batch, {
     profile: pack,
     ...(pack !== 'fda' && profile?.batchReceiver
       ? { receiverId: profile.batchReceiver, messageReceiverId: profile.messageReceiver ?? undefined }
       : {}),
   });
+  return change.xml ? change.xml(xml) : xml;
 }
 const ruleIds = (xml: string | Buffer, pack: Pack = 'fda', context?: PresendContext): string[] =>
   checkMessage(xml, pack, undefined, context).findings.map((f) => f.ruleId);
@@ -101,6 +103,23 @@ const drop =
     if (holders.every((h) => !h.groups[group])) throw new Error(`no group ${path}`);
     for (const h of holders) delete h.groups[group];
   };
+/**
+ * Removes the `nth` element matching `pattern` from the message as written: the batch and message
+ * headers the exporter always fills (N.1, N.2.r) cannot be left out of the sample.
+ */
+const unwritten = (pattern: RegExp, nth = 1): Change =>
+  Object.assign(keep.bind(null), {
+    xml: (xml: string) => {
+      let seen = 0;
+      const out = xml.replace(new RegExp(pattern.source, 'g'), (m) => (++seen === nth ? '' : m));
+      if (seen < nth) throw new Error(`no ${pattern} (${nth})`);
+      return out;
+    },
+  });
+/** The id element of an OID root (N.1.2 batch number, N.2.r.1 message id ...). */
+const idOf = (oid: string): RegExp =>
+  new RegExp(`<id root="${oid.replaceAll('.', '\\.')}" extension="[^"]*"/>`);
+
 /** Adds an instance to a repeating group of the report (`FDA.C.5.6.r`), with its values. */
 const append =
   (group: string, values: Record<string, E2bValue>): Change =>
@@ -112,6 +131,21 @@ const both =
   (report, header) => {
     for (const c of changes) c(report, header);
   };
+
+/**
+ * A PhPID (`<prefix>b`) with its version (`<prefix>a`, or `version` when given: null leaves it out),
+ * the MPID at `instead` removed. MPID and PhPID share the product's code element, told apart by its
+ * code system.
+ */
+const phpid = (prefix: string, instead?: string, version: string | null = '2024-01'): Change =>
+  both(
+    set(`${prefix}b`, 'PHPID-0001-ABC'),
+    set(`${prefix}a`, version),
+    ...(instead ? [set(`${instead}a`, null), set(`${instead}b`, null)] : []),
+  );
+/** An MPID (FDA's NDC, as the examples give them) with its version at `prefix`. */
+const mpidOf = (prefix: string): Change =>
+  both(set(`${prefix}b`, '59762-2858'), set(`${prefix}a`, '201411011202'));
 
 /**
  * What makes a FAERS example a message for the pack. NMPA: a foreign post-marketing report (C.1.CN.2
@@ -516,19 +550,20 @@ describe('pre-send packs', () => {
     ['ich.D.7.1.r.1b', '6', keep, set('D.7.1.r[0]/D.7.1.r.1b', null)],
     ['ich.D.7.2', '6', keep, both(drop('D.7.1.r'), set('D.7.2', null))],
     ['ich.D.8.r.1', '1', keep, set('D.8.r[0]/D.8.r.1', null)],
-    [
-      'ich.D.8.r.2a',
-      '6',
-      keep,
-      both(set('D.8.r[0]/D.8.r.2a', null), set('D.8.r[0]/D.8.r.3a', null)),
-      ['ich.D.8.r.3a'],
-    ],
+    // The examples' product codes are FDA NDCs, MPIDs; a PhPID is written with code system TBD-PhPID.
+    ['ich.D.8.r.2a', '6', keep, set('D.8.r[0]/D.8.r.2a', null)],
     [
       'ich.D.8.r.3a',
       '6',
-      keep,
-      both(set('D.8.r[0]/D.8.r.2a', null), set('D.8.r[0]/D.8.r.3a', null)),
-      ['ich.D.8.r.2a'],
+      phpid('D.8.r[0]/D.8.r.3', 'D.8.r[0]/D.8.r.2'),
+      phpid('D.8.r[0]/D.8.r.3', 'D.8.r[0]/D.8.r.2', null),
+    ],
+    ['ich.D.8.r.mpidOrPhpid', '6', keep, phpid('D.8.r[0]/D.8.r.3')],
+    [
+      'ich.D.10.8.r.mpidOrPhpid',
+      '6',
+      mpidOf('D.10.8.r[0]/D.10.8.r.2'),
+      both(mpidOf('D.10.8.r[0]/D.10.8.r.2'), phpid('D.10.8.r[0]/D.10.8.r.3')),
     ],
     ['ich.D.8.r.6a', '6', keep, set('D.8.r[0]/D.8.r.6a', null)],
     ['ich.D.8.r.7a', '6', keep, set('D.8.r[0]/D.8.r.7a', null)],
@@ -551,20 +586,14 @@ describe('pre-send packs', () => {
       set('F.r[2]/F.r.3.2', '5'),
     ],
     ['ich.G.k.1.suspect', '1', keep, set('G.k[*]/G.k.1', '2')],
-    [
-      'ich.G.k.2.1.1a',
-      '6',
-      keep,
-      both(set('G.k[0]/G.k.2.1.1a', null), set('G.k[0]/G.k.2.1.2a', null)),
-      ['ich.G.k.2.1.2a'],
-    ],
+    ['ich.G.k.2.1.1a', '6', keep, set('G.k[0]/G.k.2.1.1a', null)],
     [
       'ich.G.k.2.1.2a',
       '6',
-      keep,
-      both(set('G.k[0]/G.k.2.1.1a', null), set('G.k[0]/G.k.2.1.2a', null)),
-      ['ich.G.k.2.1.1a'],
+      phpid('G.k[0]/G.k.2.1.2', 'G.k[0]/G.k.2.1.1'),
+      phpid('G.k[0]/G.k.2.1.2', 'G.k[0]/G.k.2.1.1', null),
     ],
+    ['ich.G.k.2.1.mpidOrPhpid', '6', keep, phpid('G.k[0]/G.k.2.1.2')],
     ['ich.G.k.2.3.r.2a', '6', keep, set('G.k[0]/G.k.2.3.r[0]/G.k.2.3.r.2a', null)],
     [
       'ich.G.k.2.3.r.3b',
@@ -606,6 +635,59 @@ describe('pre-send packs', () => {
     ['ich.G.k.9.i.3.2', '6', keep, set('G.k[0]/G.k.9.i[0]/G.k.9.i.3.2b', null)],
     ['ich.H.3.r.1a', '6', keep, set('H.3.r[0]/H.3.r.1a', null)],
     ['ich.H.5.r.1b', '6', keep, set('H.5.r[0]/H.5.r.1b', null), [], set('H.5.r[0]/H.5.r.1a', null)],
+    // The ICH Mandatory/Required elements (ich-message.json), each left out of a message.
+    [
+      'ich.N.1.1.mandatory',
+      '1',
+      keep,
+      unwritten(/<name codeSystem="2\.16\.840\.1\.113883\.3\.989\.2\.1\.1\.1"[^>]*\/>/),
+    ],
+    ['ich.N.1.2.mandatory', '1', keep, unwritten(idOf('2.16.840.1.113883.3.989.2.1.3.22'))],
+    ['ich.N.1.3.mandatory', '1', keep, unwritten(idOf('2.16.840.1.113883.3.989.2.1.3.13'))],
+    ['ich.N.1.4.mandatory', '1', keep, unwritten(idOf('2.16.840.1.113883.3.989.2.1.3.14'))],
+    ['ich.N.1.5.mandatory', '1', keep, unwritten(/<creationTime value="[^"]*"\/>/)],
+    ['ich.N.2.r.1.mandatory', '1', keep, unwritten(idOf('2.16.840.1.113883.3.989.2.1.3.1'))],
+    ['ich.N.2.r.2.mandatory', '1', keep, unwritten(idOf('2.16.840.1.113883.3.989.2.1.3.11'))],
+    ['ich.N.2.r.3.mandatory', '1', keep, unwritten(idOf('2.16.840.1.113883.3.989.2.1.3.12'))],
+    ['ich.N.2.r.4.mandatory', '1', keep, unwritten(/<creationTime value="[^"]*"\/>/, 2)],
+    ...(
+      [
+        'C.1.1',
+        'C.1.2',
+        'C.1.3',
+        'C.1.4',
+        'C.1.5',
+        'C.1.6.1',
+        'C.1.7',
+        'C.1.8.1',
+        'C.1.8.2',
+        'C.1.9.1',
+        'C.2.r[0]/C.2.r.4',
+        'C.3.1',
+        'D.1',
+        'E.i[0]/E.i.2.1a',
+        'E.i[0]/E.i.2.1b',
+        'E.i[0]/E.i.3.2a',
+        'E.i[0]/E.i.3.2b',
+        'E.i[0]/E.i.3.2c',
+        'E.i[0]/E.i.3.2d',
+        'E.i[0]/E.i.3.2e',
+        'E.i[0]/E.i.3.2f',
+        'E.i[0]/E.i.7',
+        'G.k[1]/G.k.1',
+        'G.k[0]/G.k.2.2',
+        'H.1',
+      ] as const
+    ).map((path): Pair => {
+      const id = path.slice(path.lastIndexOf('/') + 1);
+      return [
+        `ich.${id}.${id === 'D.1' || id === 'H.1' ? 'required' : 'mandatory'}`,
+        '1',
+        keep,
+        set(path, null),
+      ];
+    }),
+    ['ich.E.i.atLeastOne', '1', keep, drop('E.i')],
   ];
 
   /*

@@ -9,6 +9,7 @@
 import packsFile from '../../../schemas/rules/presend/packs.json';
 import fdaMessage from '../../../schemas/rules/presend/fda-message.json';
 import nmpaMessage from '../../../schemas/rules/presend/nmpa-message.json';
+import ichMessage from '../../../schemas/rules/presend/ich-message.json';
 import { baseConfiguration } from '../configuration/base';
 import { MESSAGE_HEADER_SCHEMA_ID, messageHeaderSchema } from '../case-model';
 import { walkFields } from '../schema-registry/schema-set';
@@ -56,6 +57,7 @@ export type PresendPackId = keyof typeof presendPacks & string;
  */
 const messageSets: Record<string, RuleSet> = {
   'fda-message': fdaMessage as RuleSet,
+  'ich-message': ichMessage as RuleSet,
   'nmpa-message': nmpaMessage as RuleSet,
 };
 
