@@ -16,6 +16,7 @@ import {
   Option,
   Subtitle2,
   makeStyles,
+  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
@@ -44,10 +45,24 @@ const useStyles = makeStyles({
   },
   row: { display: 'flex', alignItems: 'center', gap: '8px', minHeight: '28px' },
   toggle: { minWidth: '28px', width: '28px' },
-  name: { flexGrow: 1 },
-  level: { color: tokens.colorNeutralForeground3, minWidth: '48px' },
-  figure: { color: tokens.colorNeutralForeground2, whiteSpace: 'nowrap' },
-  count: { minWidth: '48px', textAlign: 'right' },
+  name: { flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' },
+  // Every row's term the same width (what the figures leave), so the figures line up.
+  term: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: '8px',
+    flex: '1 1 0',
+    minWidth: 0,
+    boxSizing: 'border-box',
+    overflow: 'hidden',
+  },
+  level: { color: tokens.colorNeutralForeground3, minWidth: '40px' },
+  // Fixed widths so each figure lines up down the tree.
+  figure: { color: tokens.colorNeutralForeground2, whiteSpace: 'nowrap', flexShrink: 0 },
+  count: { width: '48px', textAlign: 'right', flexShrink: 0 },
+  serious: { width: '112px' },
+  outcomes: { width: '240px', overflow: 'hidden', textOverflow: 'ellipsis' },
+  onset: { width: '250px', overflow: 'hidden', textOverflow: 'ellipsis' },
   product: { maxWidth: '360px' },
 });
 
@@ -103,35 +118,41 @@ function Node({
         `${o.code === null ? t('analytics.outcomeNotReported') : (details?.outcomeLabels[o.code] ?? o.code)} ${o.count}`,
     )
     .join(' · ');
+  const onset = onsetText(t, mine?.onset ?? NO_ONSET);
   return (
     <>
-      <div className={styles.row} style={{ paddingLeft: `${depth * 24}px` }} data-testid={`tree-${path}`}>
-        {node.children.length ? (
-          <Button
-            className={styles.toggle}
-            size="small"
-            appearance="subtle"
-            aria-expanded={open}
-            aria-label={open ? t('analytics.collapse') : t('analytics.expand')}
-            onClick={() => setOpen(!open)}
-          >
-            {open ? '−' : '+'}
-          </Button>
-        ) : (
-          <span className={styles.toggle} />
-        )}
-        <span className={styles.level}>{node.level.toUpperCase()}</span>
-        <span className={styles.name}>{label}</span>
+      <div className={styles.row} data-testid={`tree-${path}`}>
+        {/* The term indented by its depth; the figures after it in columns of their own. */}
+        <span className={styles.term} style={{ paddingLeft: `${depth * 16}px` }}>
+          {node.children.length ? (
+            <Button
+              className={styles.toggle}
+              size="small"
+              appearance="subtle"
+              aria-expanded={open}
+              aria-label={open ? t('analytics.collapse') : t('analytics.expand')}
+              onClick={() => setOpen(!open)}
+            >
+              {open ? '−' : '+'}
+            </Button>
+          ) : (
+            <span className={styles.toggle} />
+          )}
+          <span className={styles.level}>{node.level.toUpperCase()}</span>
+          <span className={styles.name}>{label}</span>
+        </span>
         {node.cases ? (
-          <CellLink data-testid={`tree-${path}-count`} onClick={() => navigate(casesHref(node.cases!))}>
-            {node.count}
-          </CellLink>
+          <span className={styles.count}>
+            <CellLink data-testid={`tree-${path}-count`} onClick={() => navigate(casesHref(node.cases!))}>
+              {node.count}
+            </CellLink>
+          </span>
         ) : (
           <span className={styles.count} data-testid={`tree-${path}-count`}>
             {node.count}
           </span>
         )}
-        <span className={styles.figure} data-testid={`tree-${path}-serious`}>
+        <span className={mergeClasses(styles.figure, styles.serious)} data-testid={`tree-${path}-serious`}>
           {t('analytics.eventSerious', {
             n: node.serious,
             pct: node.count ? Math.round((node.serious / node.count) * 100) : 0,
@@ -139,11 +160,19 @@ function Node({
         </span>
         {details && (
           <>
-            <span className={styles.figure} data-testid={`tree-${path}-outcomes`}>
+            <span
+              className={mergeClasses(styles.figure, styles.outcomes)}
+              title={outcomes}
+              data-testid={`tree-${path}-outcomes`}
+            >
               {t('analytics.eventOutcomes', { n: mine?.events ?? 0, list: outcomes })}
             </span>
-            <span className={styles.figure} data-testid={`tree-${path}-onset`}>
-              {onsetText(t, mine?.onset ?? NO_ONSET)}
+            <span
+              className={mergeClasses(styles.figure, styles.onset)}
+              title={onset}
+              data-testid={`tree-${path}-onset`}
+            >
+              {onset}
             </span>
           </>
         )}
