@@ -133,6 +133,13 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG, Exc
   await tree.getByText(/MedDRA \S+, primary paths; \d+ cases/).waitFor();
   await tree.getByRole('button', { name: 'Expand' }).first().click();
   await tree.getByText('HLGT').first().waitFor();
+  // Down to an LLT under its PT; each node shows its time to onset, median (IQR).
+  for (let level = 0; level < 3; level++) await tree.getByRole('button', { name: 'Expand' }).first().click();
+  await tree.getByText('LLT', { exact: true }).first().waitFor();
+  await tree
+    .getByText(/Onset median \d+(\.\d)? d \(IQR/)
+    .first()
+    .waitFor();
   await screenshot('analytics-signals-en');
   assert.deepEqual(await missingKeys(page), []);
 
