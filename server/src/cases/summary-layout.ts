@@ -35,21 +35,24 @@ export const summaryLayout = createHash('sha256')
 /** Builds every summary of a tenant again from its case, a page of cases at a time. */
 export async function rebuildSummaries(handle: Handle): Promise<number> {
   const cases = handle.collection<CaseDocument>(C.cases);
-  const summaries = handle.collection<Omit<CaseSummary, '_id'>>(C.summaries);
   let count = 0;
   for (let after = ''; ;) {
     const page = await cases.find(after ? { _id: { $gt: after } } : {}, { sort: { _id: 1 }, limit: PAGE });
-    for (const stored of page) {
-      const doc = caseContent(stored);
-      const { _id: _ignored, ...fields } = buildSummary(
-        stored._id,
-        doc,
-        await deadlineOf(handle, stored._id, doc),
-      );
-      // Facts kept beside the document's: rebuilt from the case's history too.
-      const submitted = await submittedFacts(handle, stored._id);
-      await summaries.updateOne({ _id: stored._id }, { $set: { ...fields, submitted } });
-    }
+    // A page in one transaction: the embedded store commits (and syncs) once per page, not per case.
+    await handle.transaction(async (tx) => {
+      const summaries = tx.collection<Omit<CaseSummary, '_id'>>(C.summaries);
+      for (const stored of page) {
+        const doc = caseContent(stored);
+        const { _id: _ignored, ...fields } = buildSummary(
+          stored._id,
+          doc,
+          await deadlineOf(tx, stored._id, doc),
+        );
+        // Facts kept beside the document's: rebuilt from the case's history too.
+        const submitted = await submittedFacts(tx, stored._id);
+        await summaries.updateOne({ _id: stored._id }, { $set: { ...fields, submitted } });
+      }
+    });
     count += page.length;
     if (page.length < PAGE) return count;
     after = page[page.length - 1]!._id;
