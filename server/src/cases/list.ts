@@ -124,6 +124,12 @@ function isEmpty(value: unknown): boolean {
   );
 }
 
+/**
+ * Fields the summary keeps verbatim in its indexed `state` too: read there (the validity filter of
+ * every drill-down list reads `state.validity` through the summaries' index, not `v.state_validity`).
+ */
+const STATE_PATHS: Record<string, string> = { '/state/validity': 'state.validity' };
+
 /** The store filter of one list filter, or null when the value is empty. */
 export function filterClause(definition: CaseListFilter, value: unknown): Filter | null {
   if (isEmpty(value)) return null;
@@ -131,7 +137,7 @@ export function filterClause(definition: CaseListFilter, value: unknown): Filter
   const scalar = (v: unknown) => v === null || typeof v !== 'object';
   if (definition.operator !== 'between' && !(Array.isArray(value) ? value : [value]).every(scalar))
     throw errors.badRequest('cases.badFilter', { filter: definition.id });
-  const paths = definition.fields.map((field) => `v.${summaryKey(definition, field)}`);
+  const paths = definition.fields.map((field) => STATE_PATHS[field] ?? `v.${summaryKey(definition, field)}`);
   const booleanCodes = definition.codelist === 'completionState';
   const coerce = (v: unknown) => (booleanCodes ? v === true || v === 'true' : v);
   const each = (clause: (path: string) => Filter): Filter =>
