@@ -11,7 +11,7 @@ export interface E2EContext {
   baseUrl: string;
   /** What the server printed before it listened (the demo seed's one-time credentials). */
   serverOutput: string;
-  /** Saves a screenshot as test-artifacts/e2e/<file>--<name>.png. */
+  /** Saves a screenshot as test-artifacts/e2e/<file>--<name>.jpg (JPEG: cheaper to encode than PNG). */
   screenshot(name: string): Promise<void>;
 }
 

@@ -118,6 +118,17 @@ async function settle(page: Page, open: () => number): Promise<void> {
   }
 }
 
+/**
+ * Waits until the page has laid itself out for a new viewport: three animation frames (a resize
+ * observer fires after the first frame's layout, React renders its state change before the next
+ * frame, and a second observer round settles by the third), not a fixed 60 ms per shot.
+ */
+async function relaidOut(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (let frame = 0; frame < 3; frame++) await new Promise((done) => requestAnimationFrame(done));
+  });
+}
+
 test('the screen check fails on a planted overlapping label and a planted id in a list (fixture page)', async ({
   page,
 }) => {
@@ -226,10 +237,11 @@ async function visitAll(browser: Browser, baseUrl: string, language: (typeof LAN
         const route = new URL(page.url()).pathname;
         for (const viewport of VIEWPORTS) {
           await page.setViewportSize(viewport);
-          await page.waitForTimeout(60);
+          await relaidOut(page);
           const findings: Finding[] = unexplained(await checkScreen(page), route, ALLOWED);
           const name = `${language}-${viewport.width}x${viewport.height}${path.split('?')[0]!.replace(/\//g, '_')}`;
-          await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+          // JPEG: the shots are for reading; PNG encoding of ~500 full screens cost seconds of CPU.
+          await page.screenshot({ path: join(SHOTS, `${name}.jpg`), type: 'jpeg', quality: 80 });
           for (const f of findings)
             failures.add(`${visit.account} ${language} ${viewport.width} ${path}: ${f.kind} ${f.text}`);
         }
