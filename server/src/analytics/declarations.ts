@@ -58,6 +58,8 @@ export interface FilterDeclaration {
   type?: 'boolean';
   codelist?: string;
   e2b?: string;
+  /** Its values are this dimension's keys (the age groups by the projects' rules, clauses.ts). */
+  dimension?: string;
   /** The exact case list filter of the same values (drill.ts); `blinded`: a blinded reader's. */
   caseList?: { filter: string; blinded?: string };
   labels: Labels;

@@ -68,6 +68,8 @@ export function queryLink(query: AnalyticsQuery, blinded?: boolean): CaseListLin
     if (!target || blinded === undefined) return null;
     filters[listFilterOf(target, blinded)] = f.product;
   }
+  // The list has no age-group-by-rule or onset filter: no exact list, no link.
+  if (f.ageStratum?.length || f.onset?.from || f.onset?.to) return null;
   if (f.projectIds?.length) filters.project = f.projectIds;
   if (f.received?.from || f.received?.to)
     filters.reportDateFirst = { from: f.received.from ?? '', to: f.received.to ?? '' };

@@ -8,7 +8,9 @@ import { taskViewSchema } from '../downloads';
 import { loadEntity, pickBody } from '../entities';
 import { callerOf } from '../http';
 import type { JsonSchema, ModuleDeps, ModuleRouter } from '../http';
+import { listScope } from '../cases';
 import { runEventCounts, runEventDetails } from './events';
+import { ageStratumOptions } from './clauses';
 import type { EventTreeQuery } from './events';
 import { PERMISSIONS, runPivot, runSignals, runStatistic, statisticDeclarations } from './service';
 import type { AnalyticsQuery } from './service';
@@ -39,6 +41,16 @@ const filtersSchema: JsonSchema = {
     country: words(300),
     sex: words(5),
     product: words(50),
+    ageStratum: {
+      type: 'array',
+      maxItems: 50,
+      uniqueItems: true,
+      items: {
+        type: 'string',
+        pattern: '^([0-9]+(\\.[0-9]+)?-([0-9]+(\\.[0-9]+)?)?|D\\.2\\.3:[0-9A-Za-z]{1,8})$',
+      },
+    },
+    onset: { type: 'object', additionalProperties: false, properties: { from: day, to: day } },
   },
 };
 
@@ -56,7 +68,11 @@ export function analyticsRoutes(router: ModuleRouter, deps: ModuleDeps): void {
         'The declared statistics, dimensions and filters of pooled analysis (schemas/analytics) with their zh/en labels, for the screens',
       permission: PERMISSIONS.summary,
     },
-    async () => statisticDeclarations(),
+    async (c) => {
+      const caller = callerOf(c);
+      const projects = await listScope(caller, PERMISSIONS.summary);
+      return statisticDeclarations({ ageStratum: await ageStratumOptions(caller.tenant, projects) });
+    },
   );
 
   router.route<AnalyticsQuery & { statisticId: string }>(

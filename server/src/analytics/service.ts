@@ -18,6 +18,7 @@ import { mayUnblind } from '../unblinding';
 import { queryLink, rowLink } from './drill';
 import { signalThresholds } from './thresholds';
 import { stratifiedGroups } from './strata';
+import { ageStratumClause, isDay, onsetClause } from './clauses';
 import type { CaseListLink } from './drill';
 import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
 import type { DimensionDeclaration, Labels, StatisticDeclaration } from './declarations';
@@ -41,6 +42,10 @@ export interface AnalyticsFilters {
   country?: string[];
   sex?: string[];
   product?: string[];
+  /** Age groups by the project's rule: the `ageStratum` dimension's keys (clauses.ts). */
+  ageStratum?: string[];
+  /** E.i.4 bounds, YYYYMMDD, inclusive: one reaction started in the range (clauses.ts). */
+  onset?: { from?: string; to?: string };
 }
 
 export interface AnalyticsQuery {
@@ -70,7 +75,9 @@ export interface AnalyticsAnswer {
 }
 
 /** The statistics a page offers, as declared (for the screens). */
-export function statisticDeclarations() {
+export function statisticDeclarations(
+  options: Record<string, { code: string; zh: string; en: string }[]> = {},
+) {
   return {
     statistics: STATISTICS.map(({ id, group, dimensions, chart, labels }) => ({
       id,
@@ -91,7 +98,7 @@ export function statisticDeclarations() {
       id,
       kind,
       labels,
-      ...(codelist ? { options: codelistOptions(codelist) } : {}),
+      ...(codelist ? { options: codelistOptions(codelist) } : options[id] ? { options: options[id] } : {}),
     })),
   };
 }
@@ -138,6 +145,7 @@ function caseFilter(query: AnalyticsQuery, projects: string[] | null, blinded: b
     const values = f[id];
     if (values?.length) clauses.push({ [filterById.get(id)!.path]: { $in: values } });
   }
+  if (f.onset?.from || f.onset?.to) clauses.push(onsetClause(f.onset));
   if (f.product?.length) {
     const [array, field] = filterById.get('product')!.path.split('.') as [string, string];
     clauses.push(
@@ -156,6 +164,31 @@ function caseFilter(query: AnalyticsQuery, projects: string[] | null, blinded: b
     );
   }
   return { $and: clauses };
+}
+
+/**
+ * The store filter of a query: its declared filters (caseFilter) and the age groups, which read the
+ * projects' rules. A date that is no calendar day is refused (translated 400).
+ */
+async function queryFilter(
+  caller: Caller,
+  permission: string,
+  query: AnalyticsQuery,
+  projects: string[] | null,
+  blinded: boolean,
+): Promise<Filter> {
+  checkDays(query);
+  const base = caseFilter(query, projects, blinded);
+  const ages = query.filters?.ageStratum;
+  if (!ages?.length) return base;
+  const scope = await listScope(caller, permission);
+  return { $and: [base, await ageStratumClause(caller.tenant, ages, projects, scope)] };
+}
+
+function checkDays(query: AnalyticsQuery): void {
+  const f = query.filters ?? {};
+  for (const day of [f.received?.from, f.received?.to, f.onset?.from, f.onset?.to])
+    if (day !== undefined && !isDay(day)) throw errors.badRequest('analytics.badDay', { value: day });
 }
 
 /** A declared dimension as the store's group dimension (a blinded reader's study drugs masked). */
@@ -195,7 +228,7 @@ export async function countScope(
   const projects = await projectScope(caller, permission, query.filters?.projectIds);
   if (projects !== null && projects.length === 0) return null;
   const blinded = await isBlinded(caller, projects);
-  return { blinded, filter: caseFilter(query, projects, blinded) };
+  return { blinded, filter: await queryFilter(caller, permission, query, projects, blinded) };
 }
 
 /**
@@ -215,7 +248,7 @@ async function count(
   const blinded = await isBlinded(caller, projects);
   if (dimensions.some((d) => d.source === 'summary'))
     return countSummaries(caller, dimensions, query, fixed, projects, blinded);
-  const base = caseFilter(query, projects, blinded);
+  const base = await queryFilter(caller, permission, query, projects, blinded);
   const filter: Filter = {
     $and: [base, ...Object.entries(fixed).map(([id, value]) => ({ [dimensionById.get(id)!.path]: value }))],
   };
@@ -301,6 +334,9 @@ async function countSummaries(
 ): Promise<{ blinded: boolean; total: number; rows: AnalyticsRow[] }> {
   // Serious "none of the values" filters nothing in the count (caseFilter); the same here.
   const f = query.filters ?? {};
+  // Summaries are counted through the list's filters, which have no age group or onset.
+  if (f.ageStratum?.length || f.onset?.from || f.onset?.to)
+    throw errors.badRequest('analytics.filterNotForSummary');
   const filters = f.serious?.length === 0 ? { ...f, serious: undefined } : f;
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
   const link = rowLink(
@@ -449,7 +485,7 @@ export async function runSignals(
   if (projects !== null && projects.length === 0)
     return { by, blinded: true, cases: 0, thresholds, rows: [] };
   const blinded = await isBlinded(caller, projects);
-  const filter = caseFilter(query, projects, blinded);
+  const filter = await queryFilter(caller, PERMISSIONS.eventLevel, query, projects, blinded);
   const drug = groupDimension(dimensionById.get('product')!, blinded);
   const event = { name: 'event', each: 'reactions', path: by === 'pt' ? 'meddraPtCode' : 'meddraSocCode' };
   // Both arrays are read in every count, so N and the margins are over the same cases as `a`.

@@ -16,7 +16,7 @@ import type { Filter, GroupCount, GroupDimension, GroupCountSpec, GroupScalar, H
 import { dimensionById } from './declarations';
 import type { DimensionDeclaration, Labels } from './declarations';
 
-interface AgeBand {
+export interface AgeBand {
   nameZh: string;
   nameEn: string;
   fromYears: number;
@@ -33,6 +33,15 @@ function bandOf(rule: AgeBand[], years: number): AgeBand | null {
 }
 
 export const bandKey = (band: AgeBand): string => `${band.fromYears}-${band.toYears ?? ''}`;
+
+/** A D.2.3 group's labels, said as the reporter's age group, not a band of a rule. */
+export function d23Labels(code: string): Labels {
+  const fallback = [...dimensionById.values()].find((d) => d.stratify)!.stratify!.fallback;
+  const list = dimensionById.get(fallback)?.codelist;
+  const found = list ? codelists[list]?.values.find((v) => v.code === code) : undefined;
+  const name = found ?? { zh: code, en: code };
+  return { zh: `${name.zh}（D.2.3）`, en: `${name.en} (D.2.3)` };
+}
 
 /**
  * The groups of a count whose dimensions include a stratify one, under the count's filter and
@@ -95,7 +104,6 @@ export async function stratifiedGroups(
     }
   }
   const fallback = dimensionById.get(declared.fallback)!;
-  const codes = fallback.codelist ? codelists[fallback.codelist]?.values : undefined;
   const unruled: Filter[] = [
     ...(unruledIds.length ? [{ [PROJECT]: { $in: unruledIds } }] : []),
     ...(noProject ? [{ [PROJECT]: null }] : []),
@@ -114,10 +122,7 @@ export async function stratifiedGroups(
       continue;
     }
     const key = `D.2.3:${String(code)}`;
-    const found = codes?.find((v) => v.code === String(code));
-    // Said as the reporter's age group, not a band of a rule.
-    const name = found ?? { zh: String(code), en: String(code) };
-    if (!labels.has(key)) labels.set(key, { zh: `${name.zh}（D.2.3）`, en: `${name.en} (D.2.3)` });
+    if (!labels.has(key)) labels.set(key, d23Labels(String(code)));
     add(key, g);
   }
   return { groups: [...merged.values()].sort((a, b) => b.count - a.count), labels };

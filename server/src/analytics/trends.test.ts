@@ -94,7 +94,19 @@ const docs: Doc[] = Array.from({ length: 300 }, (_, i) => ({
   }),
   reactions: Array.from({ length: Math.floor(random() * 3) }, () => {
     const soc = pick(SOCS);
-    return { meddraSocCode: soc, meddraPtCode: `${soc}1` };
+    // Onsets: days (some with a time), partial dates, a null flavor, none.
+    const onset = pick(['day', 'day', 'time', 'month', 'year', 'masked', 'none']);
+    const month = String(1 + Math.floor(random() * 12)).padStart(2, '0');
+    const d = String(1 + Math.floor(random() * 28)).padStart(2, '0');
+    const startDate = {
+      day: `2026${month}${d}`,
+      time: `2026${month}${d}1230`,
+      month: `2026${month}`,
+      year: pick(['2025', '2026']),
+      masked: { nullFlavor: 'MSK' },
+      none: undefined,
+    }[onset];
+    return { meddraSocCode: soc, meddraPtCode: `${soc}1`, ...(startDate ? { startDate } : {}) };
   }),
 }));
 await handle.collection('cases').insertMany(docs);
@@ -198,6 +210,50 @@ function submittedOf(caseId: string): { day: string; timeliness: string } | null
   };
 }
 
+// p1: the administrator's bands on the project form (set in 'age groups' below); p4: other bands,
+// one range shared with p1; p2: no rule (D.2.3 as reported).
+const P1 = [
+  { nameZh: '未成年', nameEn: 'Minors', fromYears: 0, toYears: 18 },
+  { nameZh: '成人', nameEn: 'Adults', fromYears: 18, toYears: 65 },
+  { nameZh: '老年', nameEn: 'Elderly', fromYears: 65 },
+];
+const P4 = [
+  { nameZh: '65岁以下', nameEn: 'Under 65', fromYears: 0, toYears: 65 },
+  { nameZh: '65岁及以上', nameEn: '65 and over', fromYears: 65 },
+];
+const RULES: Record<string, typeof P1> = { p1: P1, p4: P4 };
+const PER_YEAR: Record<string, number> = { a: 1, mo: 12, d: 365, h: 8760 };
+
+/** The age group of a case as the project's rule places it (the `ageStratum` dimension's key). */
+function stratumOf(doc: Doc): string | null {
+  const rule = RULES[doc.report.studyProjectId];
+  const { age, ageUnit, ageGroup } = doc.patient;
+  if (!rule) return ageGroup ? `D.2.3:${ageGroup}` : null;
+  const years = typeof age === 'number' && PER_YEAR[ageUnit] ? age / PER_YEAR[ageUnit] : null;
+  const band =
+    years === null
+      ? undefined
+      : rule.find((b) => years >= b.fromYears && (b.toYears === undefined || years < b.toYears));
+  return band ? `${band.fromYears}-${band.toYears ?? ''}` : null;
+}
+
+/** A start date's whole period as days: YYYY its year, YYYYMM its month, longer its day. */
+function periodOf(date: unknown): [string, string] | null {
+  if (typeof date !== 'string') return null;
+  if (date.length === 4) return [`${date}0101`, `${date}1231`];
+  if (date.length === 6) {
+    const last = new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(4)), 0)).getUTCDate();
+    return [`${date}01`, `${date}${last}`];
+  }
+  return [date.slice(0, 8), date.slice(0, 8)];
+}
+
+const onsetIn = (doc: Doc, range: { from?: string; to?: string }) =>
+  doc.reactions.some((r: Doc) => {
+    const period = periodOf(r.startDate);
+    return !!period && (!range.from || range.from <= period[0]) && (!range.to || period[1] <= range.to);
+  });
+
 const blindedDrug = (d: Doc) => d.isClinicalDrug === true || d.isBlind === true;
 
 function selected(filters: Filters, blinded: boolean): Doc[] {
@@ -212,6 +268,8 @@ function selected(filters: Filters, blinded: boolean): Doc[] {
       (!filters.serious?.length || filters.serious.includes(doc.state.isSae)) &&
       (!filters.country?.length || filters.country.includes(doc.report.happenCountry)) &&
       (!filters.sex?.length || filters.sex.includes(doc.patient.gender)) &&
+      (!filters.ageStratum?.length || filters.ageStratum.includes(stratumOf(doc)!)) &&
+      (!(filters.onset?.from || filters.onset?.to) || onsetIn(doc, filters.onset)) &&
       (!filters.product?.length ||
         doc.drugs.some((d: Doc) => filters.product!.includes(d.drugName) && !(blinded && blindedDrug(d)))),
   );
@@ -346,35 +404,11 @@ describe('drill-down by product', () => {
 });
 
 describe('age groups by the project rule', () => {
-  // p1: the administrator's bands on the project form; p4: other bands, one range shared with p1;
-  // p2: no rule (D.2.3 as reported).
-  const P1 = [
-    { nameZh: '未成年', nameEn: 'Minors', fromYears: 0, toYears: 18 },
-    { nameZh: '成人', nameEn: 'Adults', fromYears: 18, toYears: 65 },
-    { nameZh: '老年', nameEn: 'Elderly', fromYears: 65 },
-  ];
-  const P4 = [
-    { nameZh: '65岁以下', nameEn: 'Under 65', fromYears: 0, toYears: 65 },
-    { nameZh: '65岁及以上', nameEn: '65 and over', fromYears: 65 },
-  ];
-  const RULES: Record<string, typeof P1> = { p1: P1, p4: P4 };
-  const PER_YEAR: Record<string, number> = { a: 1, mo: 12, d: 365, h: 8760 };
-
   function bruteStrata(filters: Filters, blinded: boolean, bySex: boolean) {
     const counts = new Map<string, number>();
     for (const doc of selected(filters, blinded)) {
-      const rule = RULES[doc.report.studyProjectId];
-      const { age, ageUnit, ageGroup, gender } = doc.patient;
-      let key: string | null;
-      if (rule) {
-        const years = typeof age === 'number' && PER_YEAR[ageUnit] ? age / PER_YEAR[ageUnit] : null;
-        const band =
-          years === null
-            ? undefined
-            : rule.find((b) => years >= b.fromYears && (b.toYears === undefined || years < b.toYears));
-        key = band ? `${band.fromYears}-${band.toYears ?? ''}` : null;
-      } else key = ageGroup ? `D.2.3:${ageGroup}` : null;
-      const id = bySex ? `${key}|${gender}` : String(key);
+      const key = stratumOf(doc);
+      const id = bySex ? `${key}|${doc.patient.gender}` : String(key);
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
     return [...counts].map(([k, n]) => `${k}:${n}`).sort();
@@ -426,5 +460,66 @@ describe('age groups by the project rule', () => {
     const labels = zh.body.data.rows.map((r: { labels: { ageStratum: string } }) => r.labels.ageStratum);
     expect(labels).toEqual(expect.arrayContaining(['成人', '老年', '65岁以下', '成人（D.2.3）']));
     expect(labels.filter((l: string) => l === '老年' || l === '65岁及以上')).toHaveLength(1);
+  });
+
+  // Bounds at and beside period edges (a year's, a month's first and last days).
+  const DAYS = ['20250101', '20251231', '20260101', '20260131', '20260201', '20260228', '20260301'];
+  const BOUNDS = [...DAYS, '20260315', '20260331', '20260601', '20260630', '20260715', '20261231'];
+  const KEYS = ['0-18', '18-65', '65-', '0-65', 'D.2.3:3', 'D.2.3:5'];
+
+  it('age-group and onset filters select as a brute force does, with no case-list link', async () => {
+    let narrowed = 0;
+    for (let i = 0; i < 14; i++) {
+      const who = i % 4 === 3 ? 'blind' : 'entry';
+      const filters: Filters = i < 3 ? {} : randomFilters();
+      if (i % 2 === 0)
+        filters.ageStratum = [pick(KEYS), ...some(KEYS, 1)].filter((k, j, all) => all.indexOf(k) === j);
+      if (i % 3 !== 1) {
+        const [a, b] = [pick(BOUNDS), pick(BOUNDS)].sort() as [string, string];
+        filters.onset = i % 3 === 2 ? { from: a, to: b } : random() < 0.5 ? { from: a } : { to: b };
+        // Whole years and a whole month at the bounds (partial dates of those periods count).
+        if (i === 0) filters.onset = { from: '20260101' };
+        if (i === 2) filters.onset = { from: '20250101', to: '20260131' };
+      }
+      const answer = await rig.as(who).call('POST', '/analytics/pivot', { dimensions: ['sex'], filters });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const expected = selected(filters, who === 'blind');
+      const bySex = new Map<string, number>();
+      for (const doc of expected) bySex.set(doc.patient.gender, (bySex.get(doc.patient.gender) ?? 0) + 1);
+      const rows = answer.body.data.rows as { key: { sex: string }; count: number; cases?: Link }[];
+      expect(answer.body.data.total, `${who} ${JSON.stringify(filters)}`).toBe(expected.length);
+      expect(rows.map((r) => `${r.key.sex}:${r.count}`).sort()).toEqual(
+        [...bySex].map(([k, n]) => `${k}:${n}`).sort(),
+      );
+      if (filters.ageStratum || filters.onset) for (const r of rows) expect(r.cases).toBeUndefined();
+      if (expected.length < docs.length / 3) narrowed++;
+    }
+    expect(narrowed).toBeGreaterThan(5);
+    // Partial dates by whole period: a YYYYMM start in Jan 2026 counts for Jan 1-31, not Jan 1-30.
+    const january = docs.filter((d) => d.reactions.some((r: Doc) => r.startDate === '202601'));
+    expect(january.length).toBeGreaterThan(0);
+  });
+
+  it("offers the bands of the caller's projects; refuses a key that is none and a date that is none, translated", async () => {
+    const zh = await rig.as('entry').call('GET', '/analytics/declarations', undefined, 'cn');
+    const options = zh.body.data.filters.find((f: { id: string }) => f.id === 'ageStratum').options;
+    expect(options).toEqual(expect.arrayContaining([{ code: '18-65', zh: '成人', en: 'Adults' }]));
+    expect(options.map((o: { code: string }) => o.code)).toEqual(expect.arrayContaining(['0-65', 'D.2.3:5']));
+    const refused = async (filters: unknown, text?: string) => {
+      const answer = await rig
+        .as('entry')
+        .call('POST', '/analytics/pivot', { dimensions: ['sex'], filters }, 'cn');
+      expect(answer.status, JSON.stringify(filters)).toBe(400);
+      if (text) expect(answer.body.msg).toContain(text);
+    };
+    await refused({ ageStratum: ['7-9'] }, '年龄分层');
+    await refused({ ageStratum: ['adults'] });
+    await refused({ onset: { from: '20261340' } }, '有效日期');
+    await refused({ onset: { to: '2026-01-01' } });
+    const submitted = await rig.as('entry').call('POST', '/analytics/statistic', {
+      statisticId: 'trendSubmitted',
+      filters: { onset: { from: '20260101' } },
+    });
+    expect(submitted.status).toBe(400);
   });
 });
