@@ -1,6 +1,7 @@
 /**
- * The filters above every pooled-analysis chart (schemas/analytics/filters.json): C.1.4 date range,
- * report type, seriousness, sex (code lists from the declarations), country and product (typed,
+ * The filters above every pooled-analysis chart (schemas/analytics/filters.json): a date range on
+ * C.1.4 or on the reactions' onset (E.i.4), report type, seriousness, sex (code lists from the
+ * declarations), age group (the bands of the caller's projects' rules), country and product (typed,
  * comma separated), and whether invalid cases count.
  */
 import { useState } from 'react';
@@ -31,6 +32,8 @@ export function FilterBar({
 }) {
   const styles = useStyles();
   const { t, pick, language } = useLanguage();
+  const [dateBasis, setDateBasis] = useState<'received' | 'onset'>('received');
+  const [ageStratum, setAgeStratum] = useState(ANY);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [reportType, setReportType] = useState(ANY);
@@ -70,11 +73,14 @@ export function FilterBar({
       includeInvalid,
       filters: {
         ...(from || to
-          ? { received: { ...(day(from) ? { from: day(from) } : {}), ...(day(to) ? { to: day(to) } : {}) } }
+          ? {
+              [dateBasis]: { ...(day(from) ? { from: day(from) } : {}), ...(day(to) ? { to: day(to) } : {}) },
+            }
           : {}),
         ...(reportType ? { reportType: [reportType] } : {}),
         ...(serious ? { serious: [serious === 'yes'] } : {}),
         ...(sex ? { sex: [sex] } : {}),
+        ...(ageStratum ? { ageStratum: [ageStratum] } : {}),
         ...(list(country).length ? { country: list(country).map((c) => c.toUpperCase()) } : {}),
         ...(list(product).length ? { product: list(product) } : {}),
       },
@@ -82,7 +88,23 @@ export function FilterBar({
 
   return (
     <div className={styles.bar} data-testid="analytics-filters" lang={language === 'en' ? 'en' : 'zh-CN'}>
-      <Field className={styles.field} label={`${pick(filter('received')?.labels ?? { zh: '', en: '' })} ≥`}>
+      <Field className={styles.field} label={t('analytics.dateBasis')}>
+        <Dropdown
+          data-testid="analytics-filter-dateBasis"
+          value={pick(filter(dateBasis)?.labels ?? { zh: dateBasis, en: dateBasis })}
+          selectedOptions={[dateBasis]}
+          onOptionSelect={(_: unknown, d: OptionOnSelectData) =>
+            setDateBasis(d.optionValue === 'onset' ? 'onset' : 'received')
+          }
+        >
+          {(['received', 'onset'] as const).map((id) => (
+            <Option key={id} value={id}>
+              {pick(filter(id)?.labels ?? { zh: id, en: id })}
+            </Option>
+          ))}
+        </Dropdown>
+      </Field>
+      <Field className={styles.field} label={`${pick(filter(dateBasis)?.labels ?? { zh: '', en: '' })} ≥`}>
         <Input
           type="date"
           value={from}
@@ -90,7 +112,7 @@ export function FilterBar({
           data-testid="analytics-filter-from"
         />
       </Field>
-      <Field className={styles.field} label={`${pick(filter('received')?.labels ?? { zh: '', en: '' })} ≤`}>
+      <Field className={styles.field} label={`${pick(filter(dateBasis)?.labels ?? { zh: '', en: '' })} ≤`}>
         <Input type="date" value={to} onChange={(_, d) => setTo(d.value)} data-testid="analytics-filter-to" />
       </Field>
       {choice(
@@ -108,6 +130,12 @@ export function FilterBar({
         sex,
         setSex,
         (filter('sex')?.options ?? []).map((o) => ({ code: o.code, text: optionText(o) })),
+      )}
+      {choice(
+        'ageStratum',
+        ageStratum,
+        setAgeStratum,
+        (filter('ageStratum')?.options ?? []).map((o) => ({ code: o.code, text: optionText(o) })),
       )}
       <Field className={styles.field} label={pick(filter('country')?.labels ?? { zh: '', en: '' })}>
         <Input

@@ -49,6 +49,10 @@ export interface AnalyticsFilters {
   country?: string[];
   sex?: string[];
   product?: string[];
+  /** Age groups by the projects' rules (the ageStratum dimension's keys). */
+  ageStratum?: string[];
+  /** E.i.4: one reaction started in the range. */
+  onset?: { from?: string; to?: string };
 }
 
 export interface AnalyticsQuery {
