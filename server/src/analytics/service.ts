@@ -29,6 +29,9 @@ export const PERMISSIONS = {
   eventLevel: 'pooledanalysis:eventLevel',
 } as const;
 
+/** Filters the summaries cannot be counted under (the case list has no such filter). */
+const SUMMARY_REFUSES = ['ageStratum', 'onset'] as const;
+
 /** What a blinded reader sees instead of a blinded drug's name. */
 export const BLINDED_VALUE = 'BLINDED';
 export const MAX_PIVOT_DIMENSIONS = 3;
@@ -85,6 +88,10 @@ export function statisticDeclarations(
       dimensions,
       chart,
       labels,
+      // What the page leaves out under these filters (countSummaries refuses them).
+      ...(dimensions.some((d) => dimensionById.get(d)?.source === 'summary')
+        ? { refuses: SUMMARY_REFUSES }
+        : {}),
     })),
     // The cross-tabulation's: summary dimensions cannot be crossed with the documents' (runPivot).
     dimensions: [...dimensionById.values()]
@@ -336,7 +343,7 @@ async function countSummaries(
   const f = query.filters ?? {};
   // Summaries are counted through the list's filters, which have no age group or onset.
   if (f.ageStratum?.length || f.onset?.from || f.onset?.to)
-    throw errors.badRequest('analytics.filterNotForSummary');
+    throw errors.badRequest('analytics.filterNotForSummary', { filters: SUMMARY_REFUSES.join(', ') });
   const filters = f.serious?.length === 0 ? { ...f, serious: undefined } : f;
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
   const link = rowLink(

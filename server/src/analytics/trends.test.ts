@@ -521,5 +521,9 @@ describe('age groups by the project rule', () => {
       filters: { onset: { from: '20260101' } },
     });
     expect(submitted.status).toBe(400);
+    // The page leaves the submitted statistics out under these filters, as declared.
+    const statistics = zh.body.data.statistics as { id: string; refuses?: string[] }[];
+    expect(statistics.find((s) => s.id === 'trendSubmitted')?.refuses).toEqual(['ageStratum', 'onset']);
+    expect(statistics.find((s) => s.id === 'byAgeStratum')?.refuses).toBeUndefined();
   });
 });

@@ -32,7 +32,15 @@ export interface AnalyticsAnswer {
 }
 
 export interface Declarations {
-  statistics: { id: string; group: string; dimensions: string[]; chart: string; labels: LocalisedText }[];
+  statistics: {
+    id: string;
+    group: string;
+    dimensions: string[];
+    chart: string;
+    labels: LocalisedText;
+    /** Filters it cannot be counted under (submitted statistics: age group, onset). */
+    refuses?: string[];
+  }[];
   dimensions: { id: string; labels: LocalisedText; perEvent: boolean }[];
   filters: {
     id: string;
