@@ -60,7 +60,8 @@ const useStyles = makeStyles({
   // Fixed widths so each figure lines up down the tree.
   figure: { color: tokens.colorNeutralForeground2, whiteSpace: 'nowrap', flexShrink: 0 },
   count: { width: '48px', textAlign: 'right', flexShrink: 0 },
-  serious: { width: '112px' },
+  // Wraps rather than overflows into the outcomes: the bilingual display says it twice.
+  serious: { width: '120px', whiteSpace: 'normal', overflowWrap: 'anywhere' },
   outcomes: { width: '240px', overflow: 'hidden', textOverflow: 'ellipsis' },
   onset: { width: '250px', overflow: 'hidden', textOverflow: 'ellipsis' },
   product: { maxWidth: '360px' },
