@@ -25,7 +25,6 @@ const CASES = Number(process.env.BENCH_UNBLINDING_CASES ?? 5000);
 const SAVES = 40;
 const TARGET_S = 60;
 
-
 async function main(): Promise<void> {
   // Project p1 with the three users as members, each with every tenant permission.
   const rig = await caseRig({
