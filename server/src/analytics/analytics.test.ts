@@ -94,6 +94,9 @@ const docs: Doc[] = Array.from({ length: 1000 }, (_, i) => ({
       meddraSocCode: term.soc,
       meddraPtCode: term.pt,
       reactionResult: pick(['1', '5']),
+      // E.i.3.2a / E.i.3.2b: true, false, null (a null flavor) or absent.
+      ...(random() < 0.6 ? { isResultInDeath: pick([true, false, null]) } : {}),
+      ...(random() < 0.6 ? { isThreadToLife: pick([true, false, null]) } : {}),
     };
   }),
 }));
@@ -145,7 +148,14 @@ function brute(
       // Dimensions naming an `element` read their own element of the array.
       const slot = `${d.each}#${d.element ?? ''}`;
       if (d.each) byArray.set(slot, [...(byArray.get(slot) ?? []), id]);
-      else {
+      else if (d.classes) {
+        // Every class some element meets, else the otherwise key.
+        const met = d.classes
+          .filter((c) => (doc[d.path] as Doc[]).some((e) => c.in.includes(e[c.path])))
+          .map((c) => c.key);
+        const keys = met.length ? met : [d.otherwise!];
+        combos = combos.flatMap((c) => keys.map((key) => ({ ...c, [id]: key })));
+      } else {
         const value = get(doc, d.path) ?? null;
         const cut = d.prefix && typeof value === 'string' ? value.slice(0, d.prefix) : value;
         const quarter =
@@ -225,6 +235,24 @@ describe('analytics', () => {
         expect(asRows(dimensions, answer.body.data.rows)).toEqual(expected.rows);
       }
     }
+  });
+
+  it('SUSARs fatal / life-threatening: the random cases give every key, and a case with both counts in both', async () => {
+    const answer = await rig
+      .as('entry')
+      .call('POST', '/analytics/statistic', { statisticId: 'susarFatalLifeThreatening' });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const rows = answer.body.data.rows as { key: { fatalLifeThreatening: string }; count: number }[];
+    const count = (key: string) => rows.find((r) => r.key.fatalLifeThreatening === key)?.count ?? 0;
+    for (const key of ['fatal', 'lifeThreatening', 'neither']) expect(count(key)).toBeGreaterThan(0);
+    expect(rows.every((r) => !('cases' in r))).toBe(true);
+    // Some SUSAR has both a fatal and a life-threatening reaction: the rows add up to more than the total.
+    expect(count('fatal') + count('lifeThreatening') + count('neither')).toBeGreaterThan(
+      answer.body.data.total,
+    );
+    expect(answer.body.data.rows.find((r: Doc) => r.key.fatalLifeThreatening === 'fatal').labels).toEqual({
+      fatalLifeThreatening: 'Fatal',
+    });
   });
 
   it("a blinded reader's statistics by product show no study drug, and its product filter finds none", async () => {

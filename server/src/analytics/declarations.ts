@@ -43,6 +43,13 @@ export interface DimensionDeclaration {
   fold?: 'quarter';
   meddra?: 'soc' | 'pt';
   /**
+   * Classes of the elements of the array at `path`: a case counts under every class some element
+   * meets (its value at the class's path is one of `in`), and under `otherwise` when none does (a
+   * case with a fatal reaction, with a life-threatening one, with neither). Keys labelled by `values`.
+   */
+  classes?: { key: string; path: string; in: Scalar[]; e2b?: string }[];
+  otherwise?: string;
+  /**
    * The case list filter (schemas/ui/case-list.json) that selects a value's cases exactly, for the
    * drill-down; with `range`, a date key's days (drill.ts). Absent: no drill-down by this dimension.
    */
@@ -115,6 +122,21 @@ for (const d of DIMENSIONS)
     );
 
 for (const d of DIMENSIONS)
+  if (
+    d.classes &&
+    (d.each ||
+      d.source ||
+      d.stratify ||
+      d.prefix ||
+      d.caseList ||
+      !d.otherwise ||
+      ![...d.classes.map((c) => c.key), d.otherwise].every((key) => d.values?.[key]))
+  )
+    throw new Error(
+      `schemas/analytics/dimensions.json ${d.id}: classes of a document array, with an otherwise key, each labelled in values, no list filter`,
+    );
+
+for (const d of DIMENSIONS)
   if (d.source === 'summary' && (d.each || d.caseList))
     throw new Error(
       `schemas/analytics/dimensions.json ${d.id}: a summary dimension reads one value, with no list filter`,
@@ -135,7 +157,7 @@ for (const statistic of STATISTICS) {
     const dimension = dimensionById.get(id);
     if (!dimension)
       throw new Error(`schemas/analytics/statistics.json ${statistic.id}: unknown dimension ${id}`);
-    if (id in (statistic.fixed ?? {}) && dimension.each)
+    if (id in (statistic.fixed ?? {}) && (dimension.each || dimension.classes))
       throw new Error(`schemas/analytics/statistics.json ${statistic.id}: fixed ${id} reads an array`);
   }
 }

@@ -278,23 +278,30 @@ async function count(
     ),
   );
   if (conflicting) throw errors.badRequest('analytics.dimensionsConflict');
-  const stratum = dimensions.find((d) => d.stratify);
+  const grouped = async (
+    narrowed: Filter,
+    by: DimensionDeclaration[],
+  ): Promise<{ groups: GroupCount[]; labels: Map<string, Labels> }> => {
+    const stratum = by.find((d) => d.stratify);
+    if (stratum)
+      return stratifiedGroups(
+        caller.tenant,
+        stratum,
+        by.filter((d) => d !== stratum).map((d) => groupDimension(d, blinded)),
+        narrowed,
+        where,
+      );
+    const groups = by.length
+      ? await cases.groupCount({
+          filter: narrowed,
+          by: by.map((d) => groupDimension(d, blinded)),
+          ...(where.length ? { where } : {}),
+        })
+      : [{ key: {}, count: await cases.count(narrowed) }].filter((g) => g.count > 0);
+    return { groups, labels: new Map<string, Labels>() };
+  };
   const [{ groups, labels }, total] = await Promise.all([
-    stratum
-      ? stratifiedGroups(
-          caller.tenant,
-          stratum,
-          dimensions.filter((d) => d !== stratum).map((d) => groupDimension(d, blinded)),
-          filter,
-          where,
-        )
-      : cases
-          .groupCount({
-            filter,
-            by: dimensions.map((d) => groupDimension(d, blinded)),
-            ...(where.length ? { where } : {}),
-          })
-          .then((found) => ({ groups: found, labels: new Map<string, Labels>() })),
+    classedGroups(filter, dimensions, grouped),
     cases.count(filter),
   ]);
   const labelOf = (d: DimensionDeclaration, value: GroupScalar) => {
@@ -322,6 +329,50 @@ async function count(
       };
     }),
   };
+}
+
+/**
+ * Groups with a `classes` dimension: the other dimensions counted once per class under the class's
+ * condition (some element of the array meets it), and under `otherwise` as all cases less those
+ * meeting any class, key by key (a subset, so exact). A case counts under each class it meets.
+ */
+async function classedGroups(
+  filter: Filter,
+  dimensions: DimensionDeclaration[],
+  grouped: (
+    filter: Filter,
+    dimensions: DimensionDeclaration[],
+  ) => Promise<{ groups: GroupCount[]; labels: Map<string, Labels> }>,
+): Promise<{ groups: GroupCount[]; labels: Map<string, Labels> }> {
+  const classed = dimensions.find((d) => d.classes);
+  if (!classed) return grouped(filter, dimensions);
+  const others = dimensions.filter((d) => d !== classed);
+  const meets = (c: { path: string; in: GroupScalar[] }) => ({
+    [`${classed.path}.${c.path}`]: { $in: c.in },
+  });
+  const under = (clause: Filter | null) =>
+    classedGroups(clause ? { $and: [filter, clause] } : filter, others, grouped);
+  const classes = classed.classes!;
+  const [perClass, all, any] = await Promise.all([
+    Promise.all(classes.map((c) => under(meets(c)))),
+    under(null),
+    under({ $or: classes.map(meets) }),
+  ]);
+  const keyOf = (g: GroupCount) => JSON.stringify(others.map((d) => g.key[d.id] ?? null));
+  const meeting = new Map(any.groups.map((g) => [keyOf(g), g.count]));
+  const groups = [
+    ...perClass.flatMap((found, i) =>
+      found.groups.map((g) => ({ key: { ...g.key, [classed.id]: classes[i]!.key }, count: g.count })),
+    ),
+    ...all.groups
+      .map((g) => ({
+        key: { ...g.key, [classed.id]: classed.otherwise! },
+        count: g.count - (meeting.get(keyOf(g)) ?? 0),
+      }))
+      .filter((g) => g.count > 0),
+  ];
+  const labels = new Map([...all.labels, ...perClass.flatMap((found) => [...found.labels])]);
+  return { groups: groups.sort((a, b) => b.count - a.count), labels };
 }
 
 /**
