@@ -15,7 +15,17 @@
  * Submitted statistics count case summaries (their `submitted` facts; the queried tenant's cases
  * have summaries, 60% of them a first delivery): floor the same GROUP BY over the summaries' table.
  * Age groups by the project's rule (p1 of the queried tenant declares bands): floor one count by
- * age and unit. Not measured: the full signal table.
+ * age and unit.
+ * The full signal table (POST /api/analytics/signals, by PT: every suspect drug x PT pair of the
+ * queried tenant with its a, b, c, d and figures); the median of BENCH_ANALYTICS_SIGNAL_RUNS (5)
+ * calls, target <= 5 s. Floor: one hand-written SQL of the same aggregate (distinct case x suspect
+ * drug and case x PT over the element tables, the cases having both, a per pair, the drug's and the
+ * PT's case counts and N). The route's answer is checked against the floor: the same pairs with the
+ * same a, b, c, d.
+ * The demo cases have one suspect drug and one of a few PTs, so the table is narrow (14 pairs);
+ * BENCH_ANALYTICS_PRODUCTS=<k> names each case's suspect drug one of k variants (k x PTs pairs).
+ * BENCH_ANALYTICS_ONLY=<text> measures only the lines whose name contains it (the cases are still
+ * generated: there is no cache).
  */
 import Database from 'better-sqlite3';
 import { createCasesModule, demoCaseContent } from '../../server/src/cases/index';
@@ -33,6 +43,21 @@ const TOTAL = Number(process.env.BENCH_ANALYTICS_CASES ?? 100_000);
 const RUNS = Number(process.env.BENCH_ANALYTICS_RUNS ?? 20);
 const TENANTS = ['t1', 'other-1', 'other-2', 'other-3', 'other-4'];
 const TARGET_MS = 300;
+const SIGNAL_TARGET_MS = 5000;
+const SIGNAL_RUNS = Number(process.env.BENCH_ANALYTICS_SIGNAL_RUNS ?? 5);
+const ONLY = process.env.BENCH_ANALYTICS_ONLY ?? '';
+const wanted = (name: string) => name.includes(ONLY);
+/** With k > 1, each case's suspect drug is named one of k variants (a wider signal table). */
+const PRODUCTS = Number(process.env.BENCH_ANALYTICS_PRODUCTS ?? 1);
+const widened = (drugs: unknown, n: number) =>
+  PRODUCTS > 1 && Array.isArray(drugs)
+    ? drugs.map((drug: Record<string, unknown>) =>
+        drug.drugCharacterisation === '1' || drug.drugCharacterisation === '3'
+          ? // Not n % k: the reaction term is n % terms, and every drug should meet every term.
+            { ...drug, drugName: `${String(drug.drugName)} ${Math.floor(n / 97) % PRODUCTS}` }
+          : drug,
+      )
+    : drugs;
 
 const rig = await caseRig({
   users: [{ id: 'entry', name: 'Entry' }],
@@ -57,6 +82,7 @@ for (const tenant of TENANTS) {
       batch.push({
         ...doc,
         _id: `${tenant}-${n}`,
+        drugs: widened(doc.drugs, n),
         state: {
           ...doc.state,
           validity: n % 10 === 0 ? 'invalid' : 'valid',
@@ -124,7 +150,12 @@ const time = async (fn: () => Promise<unknown> | unknown): Promise<number> => {
   return performance.now() - t0;
 };
 
-async function measure(name: string, call: () => Promise<unknown>, floorSql: string): Promise<string> {
+async function measure(
+  name: string,
+  call: () => Promise<unknown>,
+  floorSql: string,
+): Promise<string | undefined> {
+  if (!wanted(name)) return undefined;
   const floor = db.prepare(floorSql);
   await call();
   floor.all('t1');
@@ -171,12 +202,21 @@ const reactions = element('reactions');
 const base = `tenantId = ? AND ${at('state.validity')} = 'valid' AND ${at('report.studyProjectId')} IN ('p1')`;
 const baseT = `t.tenantId = ? AND t.${at('state.validity')} = 'valid' AND t.${at('report.studyProjectId')} IN ('p1')`;
 const entry = rig.as('entry');
+/** One drug x PT pair's 2x2 table. */
+interface Pair {
+  drug: string;
+  event: string;
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+}
 const ok = async (path: string, body: unknown) => {
   const answer = await entry.call('POST', path, body);
   if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer.body).slice(0, 300)}`);
 };
 
-const lines: string[] = [];
+const lines: (string | undefined)[] = [];
 for (const statistic of STATISTICS) {
   const fixed = Object.entries(statistic.fixed ?? {})
     .map(([id]) => ` AND ${at(id === 'susar' ? 'state.isSusar' : 'state.isSae')} = x'01'`)
@@ -240,6 +280,65 @@ lines.push(
     `SELECT r.${reactions.v('meddraPtCode')} p, r.${reactions.v('meddraCode')} l, r.${reactions.v('reactionResult')} o, COUNT(DISTINCT t._id) n FROM c_cases t, "${reactions.table}" r WHERE r._id = t._id AND ${baseT} GROUP BY p, l, o`,
   ),
 );
+
+// The full signal table. Each call takes long, so the median of a few, not a p95.
+const signalsName = 'analytics-signals-table';
+if (wanted(signalsName)) {
+  const drugCase = `SELECT DISTINCT t._id id, e.${drugs.v('drugName')} drug FROM c_cases t, "${drugs.table}" e WHERE e._id = t._id AND ${baseT} AND e.${drugs.v('drugCharacterisation')} IN ('1','3') AND e.${drugs.v('drugName')} IS NOT NULL`;
+  const ptCase = `SELECT DISTINCT t._id id, e.${reactions.v('meddraPtCode')} pt FROM c_cases t, "${reactions.table}" e WHERE e._id = t._id AND ${baseT} AND e.${reactions.v('meddraPtCode')} IS NOT NULL`;
+  // Only cases with both a suspect drug and a PT count, in N and in the margins, as in the route.
+  const floor = db.prepare<[string, string], Pair>(
+    `WITH dc AS (${drugCase}), pc AS (${ptCase}),
+      k AS (SELECT id FROM dc INTERSECT SELECT id FROM pc),
+      dk AS (SELECT dc.id, dc.drug FROM dc JOIN k ON k.id = dc.id),
+      pk AS (SELECT pc.id, pc.pt FROM pc JOIN k ON k.id = pc.id),
+      pairs AS (SELECT dk.drug, pk.pt, COUNT(*) a FROM dk JOIN pk ON pk.id = dk.id GROUP BY dk.drug, pk.pt),
+      dn AS (SELECT drug, COUNT(*) n FROM dk GROUP BY drug),
+      pn AS (SELECT pt, COUNT(*) n FROM pk GROUP BY pt),
+      total AS (SELECT COUNT(*) n FROM k)
+    SELECT p.drug drug, p.pt event, p.a a, dn.n - p.a b, pn.n - p.a c, total.n - dn.n - pn.n + p.a d
+    FROM pairs p JOIN dn ON dn.drug = p.drug JOIN pn ON pn.pt = p.pt, total`,
+  );
+  const table = async () => {
+    const answer = await entry.call('POST', '/analytics/signals', { by: 'pt' });
+    if (answer.status !== 200)
+      throw new Error(`/analytics/signals: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    return answer.body.data as { blinded: boolean; rows: Pair[] };
+  };
+  // Honesty: the route's table has exactly the floor's pairs with the same a, b, c, d.
+  const answer = await table();
+  const expected = floor.all('t1', 't1');
+  const key = (p: Pair) => `${p.drug}\u0000${p.event}`;
+  const counted = new Map(expected.map((p) => [key(p), p]));
+  const differing = answer.rows.filter((row) => {
+    const p = counted.get(key(row));
+    return !p || p.a !== row.a || p.b !== row.b || p.c !== row.c || p.d !== row.d;
+  });
+  if (answer.blinded || answer.rows.length !== expected.length || differing.length > 0)
+    throw new Error(
+      `signal table differs from the hand-written SQL: blinded ${answer.blinded}, ${answer.rows.length} rows vs ${expected.length} pairs, first differing ${JSON.stringify(differing[0])}`,
+    );
+  console.log(`signal table: ${answer.rows.length} drug x PT pairs, all a/b/c/d equal to the floor's`);
+  const subject: number[] = [];
+  const floors: number[] = [];
+  for (let i = 0; i < SIGNAL_RUNS; i++) {
+    floors.push(await time(() => floor.all('t1', 't1')));
+    subject.push(await time(table));
+  }
+  const figure = percentile(subject, 0.5);
+  const floorFigure = percentile(floors, 0.5);
+  const line = benchLine({
+    name: signalsName,
+    figure,
+    unit: 'ms',
+    floor: floorFigure,
+    ratio: figure / floorFigure,
+    target: `<=${SIGNAL_TARGET_MS}ms`,
+    met: figure <= SIGNAL_TARGET_MS,
+  });
+  console.log(line);
+  lines.push(line);
+}
 db.close();
 await rig.close();
-console.log(`\n${lines.join('\n')}`);
+console.log(`\n${lines.filter((line) => line !== undefined).join('\n')}`);
