@@ -99,6 +99,9 @@ export const caseCollections: CollectionDefinition[] = [
         },
       },
       { name: 'analytics_drugs', fields: { 'drugs.drugName': 1 } },
+      // The fatal / life-threatening classes (E.i.3.2a/b): "some reaction has it" as exact SQL.
+      { name: 'analytics_fatal', fields: { 'reactions.isResultInDeath': 1 } },
+      { name: 'analytics_lifeThreatening', fields: { 'reactions.isThreadToLife': 1 } },
       // Dimensions of the summary statistics: read from their columns, not from each case's JSON,
       // after the filter's validity and project so a statistic scans this index alone.
       {
