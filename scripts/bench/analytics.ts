@@ -33,6 +33,7 @@ import { buildSummary, caseRig, demoProject } from '../../server/src/cases/testi
 import { reportCodesModule } from '../../server/src/report-codes';
 import { createUnblindingModule } from '../../server/src/unblinding';
 import { analyticsModule } from '../../server/src/analytics';
+import type { SignalRow } from '../../server/src/analytics';
 import { demoDictionaryFiles, dictionariesModule, dictionaryService } from '../../server/src/dictionaries';
 import { STATISTICS } from '../../server/src/analytics/declarations';
 import { caseCollections } from '../../server/src/cases/collections';
@@ -202,15 +203,8 @@ const reactions = element('reactions');
 const base = `tenantId = ? AND ${at('state.validity')} = 'valid' AND ${at('report.studyProjectId')} IN ('p1')`;
 const baseT = `t.tenantId = ? AND t.${at('state.validity')} = 'valid' AND t.${at('report.studyProjectId')} IN ('p1')`;
 const entry = rig.as('entry');
-/** One drug x PT pair's 2x2 table. */
-interface Pair {
-  drug: string;
-  event: string;
-  a: number;
-  b: number;
-  c: number;
-  d: number;
-}
+/** One drug x PT pair's 2x2 table, as the route answers it. */
+type Pair = Pick<SignalRow, 'drug' | 'event' | 'a' | 'b' | 'c' | 'd'>;
 const ok = async (path: string, body: unknown) => {
   const answer = await entry.call('POST', path, body);
   if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer.body).slice(0, 300)}`);
