@@ -555,7 +555,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     why: Pick<WriteOptions, 'reason' | 'fieldReasons'> = {},
   ): AuditEntry {
     const entry: AuditEntry = {
-      _id: randomUUID(),
+      _id: auditId(),
       tenantId: this.scope.tenantId,
       at,
       userId: this.scope.actor.userId,
@@ -585,6 +585,18 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     );
     await tx.insert(AUDIT_DEFINITION, docs);
   }
+}
+
+/**
+ * Audit entries are read back ordered by their instant, then their id: ids sort in write order
+ * within a process, so changes made in one millisecond (or under a clock that stands still) keep
+ * their order (a random id put an update after the delete that followed it). The random part keeps
+ * ids of other processes apart.
+ */
+let auditSequence = 0;
+function auditId(): string {
+  auditSequence += 1;
+  return `${auditSequence.toString(36).padStart(10, '0')}-${randomUUID()}`;
 }
 
 function checkFindOptions(options: FindOptions): void {
