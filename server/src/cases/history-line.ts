@@ -4,7 +4,7 @@
  * line says who did what, with the case version it was done on. Other modules write history only
  * through here (one direction: they depend on cases).
  */
-import { randomUUID } from 'node:crypto';
+import { orderedId } from '../store';
 import type { Handle } from '../store';
 import type { WorkflowHistoryEntry } from '../workflow';
 import { C } from './collections';
@@ -58,6 +58,6 @@ export async function recordCaseHistoryLine(
   if (line.details) entry.details = line.details;
   const inserted = await handle
     .collection<WorkflowHistoryEntry>(C.history)
-    .insertOne({ _id: randomUUID(), ...entry });
+    .insertOne({ _id: orderedId(), ...entry });
   return { _id: inserted._id, version: doc.state.version, rev: stored.rev };
 }

@@ -9,7 +9,7 @@
  * A frozen case may be transmitted (its data are final: that is what a regulator should get); the
  * history line records that it was frozen.
  */
-import { randomUUID } from 'node:crypto';
+import { orderedId } from '../store';
 import type { Handle } from '../store';
 import type { WorkflowHistoryEntry } from '../workflow';
 import { C } from './collections';
@@ -154,7 +154,7 @@ export async function recordCaseTransmissions(
           frozen,
         },
       };
-      await tx.collection<WorkflowHistoryEntry>(C.history).insertOne({ _id: randomUUID(), ...entry });
+      await tx.collection<WorkflowHistoryEntry>(C.history).insertOne({ _id: orderedId(), ...entry });
       const summaries = tx.collection<SummaryTransmission>(C.summaries);
       const summary = await summaries.findOne({ _id: move.caseId }, { projection: { transmission: 1 } });
       const receiver: ReceiverTransmission = {

@@ -555,7 +555,7 @@ class CoreCollection implements Collection<Record<string, unknown>> {
     why: Pick<WriteOptions, 'reason' | 'fieldReasons'> = {},
   ): AuditEntry {
     const entry: AuditEntry = {
-      _id: auditId(),
+      _id: orderedId(),
       tenantId: this.scope.tenantId,
       at,
       userId: this.scope.actor.userId,
@@ -588,15 +588,15 @@ class CoreCollection implements Collection<Record<string, unknown>> {
 }
 
 /**
- * Audit entries are read back ordered by their instant, then their id: ids sort in write order
- * within a process, so changes made in one millisecond (or under a clock that stands still) keep
- * their order (a random id put an update after the delete that followed it). The random part keeps
- * ids of other processes apart.
+ * An id for records read back ordered by their instant, then their id (audit entries, a case's
+ * workflow history): ids sort in write order within a process, so records of one millisecond (or
+ * of a clock that stands still) keep their order (a random id put an update after the delete that
+ * followed it). The random part keeps ids of other processes apart.
  */
-let auditSequence = 0;
-function auditId(): string {
-  auditSequence += 1;
-  return `${auditSequence.toString(36).padStart(10, '0')}-${randomUUID()}`;
+let orderedSequence = 0;
+export function orderedId(): string {
+  orderedSequence += 1;
+  return `${orderedSequence.toString(36).padStart(10, '0')}-${randomUUID()}`;
 }
 
 function checkFindOptions(options: FindOptions): void {

@@ -3,7 +3,7 @@
 export * from './port';
 export { StoreUnavailableError, UnsupportedFeatureError } from './capabilities';
 export type { StoreCapabilities } from './capabilities';
-export { PLATFORM_TENANT, AUDIT_COLLECTION, STORE_FIELDS } from './core';
+export { PLATFORM_TENANT, AUDIT_COLLECTION, STORE_FIELDS, orderedId } from './core';
 export type { AuditEntry } from './core';
 export type { PathChange } from './diff';
 export type { GroupCount, GroupCountSpec, GroupDimension, GroupScalar } from './group-count';
