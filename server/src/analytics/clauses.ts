@@ -8,13 +8,11 @@
  *   only when the range holds its whole period.
  */
 import { codelists } from '@pv/engine';
-import { findProject } from '../cases';
 import { errors } from '../http';
 import type { Filter, Handle } from '../store';
 import { dimensionById, filterById } from './declarations';
 import type { Labels } from './declarations';
-import { bandKey, d23Labels } from './strata';
-import type { AgeBand } from './strata';
+import { bandKey, d23Labels, projectsByRule } from './strata';
 
 const PROJECT = 'report.studyProjectId';
 const NOTHING: Filter = { [PROJECT]: { $in: [] } };
@@ -69,40 +67,14 @@ export function onsetClause(range: { from?: string; to?: string }): Filter {
   return { [array]: { $elemMatch: { [field]: onsetCondition(range) } } };
 }
 
-interface Ruled {
-  rule: AgeBand[];
-  projects: string[];
-}
-
-/**
- * The rules of the projects counted (named, else every project with cases) and the projects
- * without one (`null`: cases without a project).
- */
-async function projectRules(
-  handle: Handle,
-  projects: string[] | null,
-): Promise<{ ruled: Ruled[]; unruled: (string | null)[] }> {
+/** The rules of the projects counted (named, else every project with cases; null: cases without a project). */
+async function projectRules(handle: Handle, projects: string[] | null) {
   const ids =
     projects ??
     (await handle.collection('cases').groupCount({ filter: {}, by: [{ name: 'p', path: PROJECT }] })).map(
       (g) => (typeof g.key.p === 'string' ? g.key.p : null),
     );
-  const ruled = new Map<string, Ruled>();
-  const unruled: (string | null)[] = [];
-  for (const id of ids) {
-    const rule = id
-      ? (((await findProject(handle, id)) as { ageGroups?: AgeBand[] } | null)?.ageGroups ?? [])
-      : [];
-    if (!id || !rule.length) {
-      unruled.push(id);
-      continue;
-    }
-    const key = JSON.stringify(rule.map(bandKey));
-    const entry = ruled.get(key) ?? { rule, projects: [] };
-    entry.projects.push(id);
-    ruled.set(key, entry);
-  }
-  return { ruled: [...ruled.values()], unruled };
+  return projectsByRule(handle, ids);
 }
 
 const fallbackCodes = () => codelists[dimensionById.get('ageGroup')!.codelist!]?.values ?? [];

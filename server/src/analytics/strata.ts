@@ -34,6 +34,38 @@ function bandOf(rule: AgeBand[], years: number): AgeBand | null {
 
 export const bandKey = (band: AgeBand): string => `${band.fromYears}-${band.toYears ?? ''}`;
 
+/** Projects grouped by their age-stratification rule (equal bands: one group). */
+export interface RuledProjects {
+  rule: AgeBand[];
+  projects: string[];
+}
+
+/**
+ * The counted projects (null: cases without a project) by their rule: those declaring one grouped
+ * by equal bands, the rest (and null) without a rule.
+ */
+export async function projectsByRule(
+  handle: Handle,
+  ids: (string | null)[],
+): Promise<{ ruled: RuledProjects[]; unruled: (string | null)[] }> {
+  const ruled = new Map<string, RuledProjects>();
+  const unruled: (string | null)[] = [];
+  for (const id of ids) {
+    const rule = id
+      ? (((await findProject(handle, id)) as { ageGroups?: AgeBand[] } | null)?.ageGroups ?? [])
+      : [];
+    if (!id || !rule.length) {
+      unruled.push(id);
+      continue;
+    }
+    const key = JSON.stringify(rule.map(bandKey));
+    const entry = ruled.get(key) ?? { rule, projects: [] };
+    entry.projects.push(id);
+    ruled.set(key, entry);
+  }
+  return { ruled: [...ruled.values()], unruled };
+}
+
 /** A D.2.3 group's labels, said as the reporter's age group, not a band of a rule. */
 export function d23Labels(code: string): Labels {
   const fallback = [...dimensionById.values()].find((d) => d.stratify)!.stratify!.fallback;
@@ -57,26 +89,13 @@ export async function stratifiedGroups(
   const declared = stratum.stratify!;
   const cases = handle.collection('cases');
   const counted = await cases.groupCount({ filter, by: [{ name: 'p', path: PROJECT }] });
-  const rules = new Map<string, { rule: AgeBand[]; projects: string[] }>();
+  const byRule = await projectsByRule(
+    handle,
+    counted.map(({ key }) => (typeof key.p === 'string' ? key.p : null)),
+  );
   // Cases of projects without a rule (or of none) count by the fallback, named exactly (SQL).
-  const unruledIds: string[] = [];
-  let noProject = false;
-  for (const { key } of counted) {
-    if (typeof key.p !== 'string') {
-      noProject = true;
-      continue;
-    }
-    const project = (await findProject(handle, key.p)) as { ageGroups?: AgeBand[] } | null;
-    const rule = project?.ageGroups ?? [];
-    if (!rule.length) {
-      unruledIds.push(key.p);
-      continue;
-    }
-    const id = JSON.stringify(rule.map((b) => [b.fromYears, b.toYears ?? null]));
-    const entry = rules.get(id) ?? { rule, projects: [] };
-    entry.projects.push(key.p);
-    rules.set(id, entry);
-  }
+  const unruledIds = byRule.unruled.filter((id): id is string => id !== null);
+  const noProject = byRule.unruled.includes(null);
   const labels = new Map<string, Labels>();
   const merged = new Map<string, GroupCount>();
   const add = (value: GroupScalar, g: GroupCount) => {
@@ -89,7 +108,7 @@ export async function stratifiedGroups(
     else merged.set(id, { key, count: g.count });
   };
   const where_ = where.length ? { where } : {};
-  for (const { rule, projects } of rules.values()) {
+  for (const { rule, projects } of byRule.ruled) {
     const groups = await cases.groupCount({
       filter: { $and: [filter, { [PROJECT]: { $in: projects } }] },
       by: [{ name: AGE, path: stratum.path }, { name: UNIT, path: declared.unit }, ...others],
