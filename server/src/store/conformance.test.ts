@@ -807,6 +807,93 @@ for (const backend of backends) {
         ).rejects.toBeInstanceOf(InvalidStoreRequestError);
       });
 
+      it("reads another element's item by key (match), from JSON, an element table and the pipeline", async () => {
+        // A drug's assessment of each reaction (G.k.9.i.1 reactionId -> G.k.9.i.3.1a interval).
+        const docs = [
+          {
+            _id: 'm1',
+            reactions: [{ id: 'r1' }, { id: 'r2' }, { id: 3 }, {}],
+            drugs: [
+              {
+                name: 'A',
+                // The first item of a key counts; an item without a text key never matches.
+                assess: [
+                  { rid: 'r1', days: 4 },
+                  { rid: 'r1', days: 9 },
+                  { rid: 3, days: 1 },
+                  'x',
+                  { days: 2 },
+                ],
+              },
+              // An object instead of an array is one item; a non-scalar value is null.
+              { name: 'B', assess: { rid: 'r2', days: { n: 1 } } },
+            ],
+          },
+          {
+            _id: 'm2',
+            reactions: [{ id: 'r1' }],
+            drugs: [{ name: 'A', assess: [{ rid: 'r1', days: true }] }],
+          },
+          {
+            _id: 'm3',
+            reactions: [{ id: 'r9' }],
+            drugs: [{ name: 'B', assess: [{ rid: 'r1', days: 'x' }] }],
+          },
+        ];
+        const spec: GroupCountSpec = {
+          by: [
+            { name: 'drug', each: 'drugs', path: 'name' },
+            {
+              name: 'days',
+              each: 'drugs',
+              path: 'days',
+              match: { items: 'assess', key: 'rid', each: 'reactions', equals: 'id' },
+            },
+          ],
+          where: [{ each: 'reactions', path: 'id', present: true }],
+        };
+        const expected = [
+          { key: { drug: 'B', days: null }, count: 2 },
+          { key: { drug: 'A', days: null }, count: 1 },
+          { key: { drug: 'A', days: 4 }, count: 1 },
+          { key: { drug: 'A', days: true }, count: 1 },
+        ];
+        const reference = new GroupCounter(spec);
+        for (const doc of docs) reference.add(doc);
+        expect(reference.result()).toEqual(expected);
+        await store.define({ name: 'match_plain', scope: 'tenant' });
+        await a.collection('match_plain').insertMany(docs);
+        expect(await a.collection('match_plain').groupCount(spec)).toEqual(expected);
+        await store.define({
+          name: 'match_el',
+          scope: 'tenant',
+          elements: [
+            { each: 'drugs', paths: ['name', 'assess{rid}.days'] },
+            { each: 'reactions', paths: ['id'] },
+          ],
+        });
+        await a.collection('match_el').insertMany(docs);
+        expect(await a.collection('match_el').groupCount(spec)).toEqual(expected);
+        const pipeline = groupCountPipeline({}, spec);
+        await orRefused(
+          pipeline,
+          () => a.collection('match_plain').aggregate<{ _id: Record<string, unknown>; n: number }>(pipeline),
+          (result) =>
+            expect(
+              result
+                .map((r) => ({ key: { drug: r._id.k0 ?? null, days: r._id.k1 ?? null }, count: r.n }))
+                .sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
+            ).toEqual([...expected].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)))),
+        );
+        // The other slot must be one the spec reads, and not the dimension's own.
+        const alone = { items: 'assess', key: 'rid', each: 'reactions', equals: 'id' };
+        await expect(
+          a
+            .collection('match_plain')
+            .groupCount({ by: [{ name: 'x', each: 'drugs', path: 'days', match: alone }] }),
+        ).rejects.toBeInstanceOf(InvalidStoreRequestError);
+      });
+
       it('equals a brute-force count over random documents, with and without an exact SQL filter', async () => {
         await store.define({
           name: 'grouped',

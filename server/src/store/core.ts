@@ -166,8 +166,12 @@ export class CoreStore implements Store, StoreAdmin {
     }
     const paths = [
       ...(definition.indexes ?? []).flatMap((index) => Object.keys(index.fields)),
-      // An element path `items[].path`: the least text among an inner array's items (GroupDimension.least).
-      ...(definition.elements ?? []).flatMap((e) => [e.each, ...e.paths.flatMap((p) => p.split('[].'))]),
+      // An element path `items[].path`: the least text among an inner array's items (GroupDimension.least);
+      // `items{key}.path`: the values by key (GroupDimension.match).
+      ...(definition.elements ?? []).flatMap((e) => [
+        e.each,
+        ...e.paths.flatMap((p) => p.split(/\[\]\.|\{|\}\./)),
+      ]),
     ];
     for (const path of paths) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(path)) {

@@ -1403,6 +1403,7 @@ export class EmbeddedDriver implements Driver {
       };
       // A `least` dimension: its element table column, else the least text over the items' JSON.
       const own = (d: GroupDimension): string => {
+        if (d.match !== undefined) return matched(d, d.match);
         if (d.least === undefined) return value(slotOf(d), d.path);
         const slot = slotOf(d)!;
         const table = tables.get(slot);
@@ -1412,6 +1413,22 @@ export class EmbeddedDriver implements Driver {
         const items = `CASE WHEN ${a}.type <> 'object' THEN '[]' WHEN json_type(${a}.value, ${at}) = 'array' THEN ${a}.value -> ${at} WHEN json_type(${a}.value, ${at}) = 'object' THEN json_array(${a}.value -> ${at}) ELSE '[]' END`;
         const inner = `'${jsonPath(d.path!)}'`;
         return `(SELECT min(json_extract(i.value, ${inner})) FROM json_each(${items}) i WHERE i.type = 'object' AND json_type(i.value, ${inner}) = 'text')`;
+      };
+      // A `match` dimension: the value of the item whose key is the other element's text, from the
+      // element table's JSON object by key, else from the first such item of the element's JSON.
+      const matched = (d: GroupDimension, m: NonNullable<GroupDimension['match']>): string => {
+        const other = value(slotOf(m), m.equals);
+        const slot = slotOf(d)!;
+        const table = tables.get(slot);
+        if (table) {
+          const column = `${alias.get(slot)!}.v${table.paths.indexOf(elementReadPath(d)!)}`;
+          return `(SELECT ${scalarCase('j.type', 'j.value')} FROM json_each(${column}) j WHERE j.key = ${other} AND typeof(${other}) = 'text')`;
+        }
+        const a = alias.get(slot)!;
+        const at = `'${jsonPath(m.items)}'`;
+        const items = `CASE WHEN ${a}.type <> 'object' THEN '[]' WHEN json_type(${a}.value, ${at}) = 'array' THEN ${a}.value -> ${at} WHEN json_type(${a}.value, ${at}) = 'object' THEN json_array(${a}.value -> ${at}) ELSE '[]' END`;
+        const key = `'${jsonPath(m.key)}'`;
+        return `(SELECT ${scalarSql('i.value', d.path!)} FROM json_each(${items}) i WHERE i.type = 'object' AND json_type(i.value, ${key}) = 'text' AND json_extract(i.value, ${key}) = ${other} AND typeof(${other}) = 'text' ORDER BY i.key LIMIT 1)`;
       };
       const keys = spec.by.map((d, i) => {
         if (!d.mask) return `${cut(d, own(d))} AS k${i}`;

@@ -40,6 +40,15 @@ export interface GroupDimension {
    * none is a text. `prefix` and `map` apply to it.
    */
   least?: string;
+  /**
+   * With `each`: the value is read in the first item of an array inside the element (through
+   * objects only) whose text at `key` equals the text at `equals` in the element another slot reads
+   * at the same time (a drug's G.k.9.i assessment of the reaction being read:
+   * `reactionAssessments` item whose `reactionId` is the reaction's `id`); no such item, or a
+   * value at `equals` that is not a text: null. `prefix` and `map` apply to it. The other slot
+   * (`each`, `element`) must be one the spec reads.
+   */
+  match?: { items: string; key: string; each: string; element?: string; equals: string };
   /** The first `prefix` characters of a text value (a month of a YYYYMMDD date: 6); other values null. */
   prefix?: number;
   /**
@@ -75,7 +84,7 @@ export interface GroupCount {
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,40}$/;
 const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-export const MAX_GROUP_DIMENSIONS = 4;
+export const MAX_GROUP_DIMENSIONS = 6;
 const MAX_CONDITION_VALUES = 200;
 const MAX_MAP_ENTRIES = 100_000;
 
@@ -102,6 +111,22 @@ export function checkGroupCountSpec(spec: GroupCountSpec): void {
     if (dimension.least !== undefined) {
       if (dimension.each === undefined || dimension.path === undefined) throw fail('least');
       checkPath(dimension.least, false);
+    }
+    if (dimension.match !== undefined) {
+      const m: unknown = dimension.match;
+      if (
+        dimension.each === undefined ||
+        dimension.path === undefined ||
+        dimension.least !== undefined ||
+        m === null ||
+        typeof m !== 'object'
+      )
+        throw fail('match');
+      const { items, key, each, element, equals } = dimension.match;
+      for (const path of [items, key, each, equals]) checkPath(path, false);
+      if (element !== undefined && !NAME.test(element)) throw fail('match');
+      const other = slotOf({ each, element });
+      if (other === slotOf(dimension) || !arraysOf(spec).includes(other!)) throw fail('match');
     }
     if (
       dimension.prefix !== undefined &&
@@ -161,12 +186,36 @@ function checkValues(values: unknown): void {
     throw new InvalidStoreRequestError('invalidGroupCount', { detail: 'values' });
 }
 
-/** The dimension's value in its element or document, masked as declared. */
-export function dimensionValue(d: GroupDimension, source: unknown): GroupScalar {
+/**
+ * The dimension's value in its element or document, masked as declared; `other` is the element
+ * the `match` slot reads at the same time.
+ */
+export function dimensionValue(d: GroupDimension, source: unknown, other?: unknown): GroupScalar {
   if (d.mask?.when.some((c) => c.in.some((v) => v === groupScalar(valueAt(source, c.path)))))
     return d.mask.value;
   if (d.least !== undefined) return withPrefix(d, leastText(source, d.least, d.path!));
+  if (d.match !== undefined) {
+    const wanted = valueAt(other, d.match.equals);
+    const item =
+      typeof wanted === 'string'
+        ? elementsOf(source, d.match.items).find((i) => valueAt(i, d.match!.key) === wanted)
+        : undefined;
+    return withPrefix(d, item === undefined ? null : groupScalar(valueAt(item, d.path)));
+  }
   return withPrefix(d, groupScalar(valueAt(source, d.path)));
+}
+
+/**
+ * What an element table keeps for a `match` dimension (path `items{key}.path`): a JSON object of
+ * each text key's first item's value (null when not a scalar), so SQL finds the value by the key.
+ */
+export function matchedValues(element: unknown, items: string, key: string, path: string): string | null {
+  const values: Record<string, GroupScalar> = {};
+  for (const item of elementsOf(element, items)) {
+    const k = valueAt(item, key);
+    if (typeof k === 'string' && !Object.hasOwn(values, k)) values[k] = groupScalar(valueAt(item, path));
+  }
+  return Object.keys(values).length ? JSON.stringify(values) : null;
 }
 
 /** The least text at `path` among the items of the array `least` inside an element (GroupDimension.least). */
@@ -192,7 +241,8 @@ function codePointLess(a: string, b: string): boolean {
  * What an element table keeps for a dimension's value: its path, or for `least` the array and the
  * path inside its items (`dosages[].startDate`), so such a column holds the least text.
  */
-export function elementReadPath(d: { least?: string; path?: string }): string | undefined {
+export function elementReadPath(d: GroupDimension): string | undefined {
+  if (d.match !== undefined) return `${d.match.items}{${d.match.key}}.${d.path}`;
   return d.least === undefined ? d.path : `${d.least}[].${d.path}`;
 }
 
@@ -248,6 +298,8 @@ export function groupScalar(value: unknown): GroupScalar {
 
 /** An element's value at a path, as a key value (what the embedded store's element rows hold; `a[].b`: elementReadPath). */
 export function elementScalar(element: unknown, path: string): GroupScalar {
+  const keyed = /^([^{]+)\{([^}]+)\}\.(.+)$/.exec(path);
+  if (keyed) return matchedValues(element, keyed[1]!, keyed[2]!, keyed[3]!);
   const through = path.indexOf('[].');
   if (through > 0) return leastText(element, path.slice(0, through), path.slice(through + 3));
   return groupScalar(valueAt(element, path));
@@ -293,7 +345,12 @@ export class GroupCounter {
         return;
       }
       const key: Record<string, GroupScalar> = {};
-      for (const d of this.spec.by) key[d.name] = dimensionValue(d, d.each ? picked.get(slotOf(d)!) : doc);
+      for (const d of this.spec.by)
+        key[d.name] = dimensionValue(
+          d,
+          d.each ? picked.get(slotOf(d)!) : doc,
+          d.match ? picked.get(slotOf(d.match)!) : undefined,
+        );
       const id = JSON.stringify(this.spec.by.map((d) => key[d.name]));
       if (seen.has(id)) return;
       seen.add(id);
@@ -423,35 +480,82 @@ export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeli
             },
           },
         };
-  // The least text among the items' values (a path through an array gives the array of them).
-  const own = (d: GroupDimension): unknown =>
-    d.least === undefined
-      ? scalar(field(slotOf(d), d.path))
-      : {
-          $min: {
-            $filter: {
-              input: {
-                $map: {
-                  input: {
-                    $let: {
-                      vars: { a: field(slotOf(d), d.least) },
-                      in: {
-                        $cond: [
-                          { $isArray: '$$a' },
-                          '$$a',
-                          { $cond: [{ $eq: [{ $type: '$$a' }, 'object'] }, ['$$a'], []] },
-                        ],
+  // An array inside the element as an array: itself, an object as one item, anything else none.
+  const itemsOf = (slot: string | undefined, path: string): unknown => ({
+    $let: {
+      vars: { a: field(slot, path) },
+      in: {
+        $cond: [{ $isArray: '$$a' }, '$$a', { $cond: [{ $eq: [{ $type: '$$a' }, 'object'] }, ['$$a'], []] }],
+      },
+    },
+  });
+  // The first item whose key is the other element's text (GroupDimension.match), its value.
+  const matched = (d: GroupDimension, m: NonNullable<GroupDimension['match']>): unknown => ({
+    $let: {
+      vars: { o: field(slotOf(m), m.equals) },
+      in: {
+        $cond: [
+          { $eq: [{ $type: '$$o' }, 'string'] },
+          {
+            $let: {
+              vars: {
+                f: {
+                  $arrayElemAt: [
+                    {
+                      $filter: {
+                        input: itemsOf(slotOf(d), m.items),
+                        cond: {
+                          $and: [
+                            { $eq: [{ $type: '$$this' }, 'object'] },
+                            { $eq: [{ $type: `$$this.${m.key}` }, 'string'] },
+                            { $eq: [`$$this.${m.key}`, '$$o'] },
+                          ],
+                        },
                       },
                     },
-                  },
-                  as: 'item',
-                  in: `$$item.${d.path}`,
+                    0,
+                  ],
                 },
               },
-              cond: { $eq: [{ $type: '$$this' }, 'string'] },
+              in: scalar(`$$f.${d.path!}`),
             },
           },
-        };
+          null,
+        ],
+      },
+    },
+  });
+  // The least text among the items' values (a path through an array gives the array of them).
+  const own = (d: GroupDimension): unknown =>
+    d.match !== undefined
+      ? matched(d, d.match)
+      : d.least === undefined
+        ? scalar(field(slotOf(d), d.path))
+        : {
+            $min: {
+              $filter: {
+                input: {
+                  $map: {
+                    input: {
+                      $let: {
+                        vars: { a: field(slotOf(d), d.least) },
+                        in: {
+                          $cond: [
+                            { $isArray: '$$a' },
+                            '$$a',
+                            { $cond: [{ $eq: [{ $type: '$$a' }, 'object'] }, ['$$a'], []] },
+                          ],
+                        },
+                      },
+                    },
+                    as: 'item',
+                    in: `$$item.${d.path}`,
+                  },
+                },
+                cond: { $eq: [{ $type: '$$this' }, 'string'] },
+              },
+            },
+          };
   const masked = (d: GroupDimension): unknown =>
     d.mask
       ? {

@@ -98,7 +98,11 @@ export interface CollectionDefinition {
 export interface ElementTableDeclaration {
   /** Dotted path of the array, through objects only. */
   each: string;
-  /** Dotted paths inside an element; `items[].path`: the least text at `path` among the element's `items` (GroupDimension.least). */
+  /**
+   * Dotted paths inside an element; `items[].path`: the least text at `path` among the element's
+   * `items` (GroupDimension.least); `items{key}.path`: each text key's first item's value at `path`
+   * (GroupDimension.match).
+   */
   paths: string[];
 }
 
