@@ -1,7 +1,8 @@
 /**
  * The event-level tree (POST /api/analytics/events and /events/details) against a brute-force count over random case
  * documents: cases, serious and non-serious cases, events and their outcomes at every node of
- * SOC -> HLGT -> HLT -> PT -> LLT, for all cases and per suspect product; a blinded reader never
+ * SOC -> HLGT -> HLT -> PT -> LLT, time to onset (by the dates, else the interval reported for the
+ * drug-event pair, G.k.9.i.3.1), for all cases and per suspect product; a blinded reader never
  * chooses or sees a study drug; each LLT node's link lists exactly its cases.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import { DEMO_MEDDRA_VERSION, demoDictionaryFiles, demoMeddra, dictionaryService
 import type { CountNode, EventCountsAnswer, EventDetailsAnswer, EventTreeAnswer, TreeNode } from './events';
 import { mergeEventTree } from './events';
 import { analyticsRig } from './testing';
-import { NO_ONSET, OnsetTally, onsetDays } from './onset';
+import { codelists } from '@pv/engine';
+import { DAYS_PER_UNIT, NO_ONSET, OnsetTally, onsetDays, pairInterval, reportedDays } from './onset';
 import type { OnsetFigures } from './onset';
 
 const rig = await analyticsRig([
@@ -25,6 +27,11 @@ await handle.collection<Record<string, unknown>>('projects').insertOne({ ...demo
 let seed = 2022;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+// The reported intervals (G.k.9.i.3.1) and reaction ids draw from their own sequence, so the rest
+// of the documents stay as they were drawn before those were added.
+let seed2 = 922;
+const random2 = () => (seed2 = (seed2 * 1103515245 + 12345) % 2147483648) / 2147483648;
+const pick2 = <T>(values: readonly T[]): T => values[Math.floor(random2() * values.length)]!;
 
 const meddra = demoMeddra().en;
 // Three PTs with several LLTs each (the LLT level has something to split), and a PT the release lacks.
@@ -62,12 +69,24 @@ const docs: Doc[] = Array.from({ length: 400 }, (_, i) => {
         drugCharacterisation: pick(['1', '2', '3']),
         dosages: Array.from({ length: Math.floor(random() * 3) }, dose),
         ...(name === 'Study drug A' ? { isClinicalDrug: true } : {}),
+        // G.k.9.i: assessments of the case's reactions (or of one it lacks), a reaction assessed
+        // twice (the first counts), intervals in every unit, none, or in a unit not declared.
+        reactionAssessments: Array.from({ length: Math.floor(random2() * 3) }, () => {
+          const value = pick2([3, 0, 12, 2.5, -1, undefined]);
+          const unit = pick2(['d', 'h', 'wk', 'mo', 'a', 'min', 's', 'xx', undefined]);
+          return {
+            reactionId: `ev-${i}-r${Math.floor(random2() * 4)}`,
+            ...(value === undefined ? {} : { intervalFromStart: value }),
+            ...(unit === undefined ? {} : { intervalFromStartUnit: unit }),
+          };
+        }),
       };
     }),
-    reactions: Array.from({ length: Math.floor(random() * 4) }, () => {
+    reactions: Array.from({ length: Math.floor(random() * 4) }, (_, j) => {
       const term = pick(TERMS);
       const outcome = pick(['1', '2', '5', undefined]);
       return {
+        ...(random2() < 0.9 ? { id: `ev-${i}-r${j}` } : {}),
         meddraVersion: DEMO_MEDDRA_VERSION,
         meddraPtCode: term.pt,
         ...(term.llt ? { meddraCode: term.llt } : {}),
@@ -109,8 +128,9 @@ function byHand(intervals: number[]): Pick<OnsetFigures, 'n' | 'median' | 'q1' |
 /** Every node's figures by hand: each case once per node, each distinct (PT, LLT, outcome) one event. */
 function brute(suspect?: string): { total: number; nodes: Map<string, Figures> } {
   const nodes = new Map<string, Figures>();
-  // Each node's suspect drug-event pairs: [reaction start, first dose], a case's identical ones once.
-  const pairsOf = new Map<string, [string | null, string | null][]>();
+  // Each node's suspect drug-event pairs: [reaction start, first dose, reported interval and unit],
+  // a case's identical ones once.
+  const pairsOf = new Map<string, (string | number | null)[][]>();
   let total = 0;
   for (const doc of docs) {
     if (doc.state.validity !== 'valid' || doc.report.studyProjectId !== 'p1') continue;
@@ -142,8 +162,22 @@ function brute(suspect?: string): { total: number; nodes: Map<string, Figures> }
       ];
       for (let depth = 1; depth <= 5; depth++) cased.add(JSON.stringify(codes.slice(0, depth)));
       events.add(JSON.stringify([...codes, r.reactionResult ?? null]));
-      for (const d of suspects)
-        pairs.add(JSON.stringify([...codes, r.startDate?.slice(0, 8) ?? null, firstDose(d)]));
+      for (const d of suspects) {
+        // The drug's first assessment of this reaction (G.k.9.i.1 = the reaction's id).
+        const assessed =
+          typeof r.id === 'string'
+            ? d.reactionAssessments.find((a: Doc) => a.reactionId === r.id)
+            : undefined;
+        pairs.add(
+          JSON.stringify([
+            ...codes,
+            r.startDate?.slice(0, 8) ?? null,
+            firstDose(d),
+            assessed?.intervalFromStart ?? null,
+            assessed?.intervalFromStartUnit ?? null,
+          ]),
+        );
+      }
     }
     const at = (key: string) => {
       const found = nodes.get(key);
@@ -178,22 +212,42 @@ function brute(suspect?: string): { total: number; nodes: Map<string, Figures> }
       const codes = JSON.parse(pair) as (string | null)[];
       for (let depth = 1; depth <= 5; depth++) {
         const key = JSON.stringify(codes.slice(0, depth));
-        pairsOf.set(key, [...(pairsOf.get(key) ?? []), [codes[5]!, codes[6]!]]);
+        pairsOf.set(key, [...(pairsOf.get(key) ?? []), codes.slice(5)]);
       }
     }
   }
   // Whole days between two complete dates; a partial or missing date and a negative interval apart.
-  const day = (t: string | null) =>
-    t !== null && /^\d{8}$/.test(t) ? Date.UTC(+t.slice(0, 4), +t.slice(4, 6) - 1, +t.slice(6)) : null;
+  const day = (t: string | number | null | undefined) =>
+    typeof t === 'string' && /^\d{8}$/.test(t)
+      ? Date.UTC(+t.slice(0, 4), +t.slice(4, 6) - 1, +t.slice(6))
+      : null;
+  // Otherwise the reported interval in days (months and years as 365.25 / 12 and 365.25 days).
+  const perUnit: Record<string, [number, number]> = {
+    s: [1, 86_400],
+    min: [1, 1440],
+    h: [1, 24],
+    d: [1, 1],
+    wk: [7, 1],
+    mo: [1461, 48],
+    a: [1461, 4],
+  };
   for (const [key, pairs] of pairsOf) {
     const node = nodes.get(key)!;
     const days: number[] = [];
-    for (const [start, dose] of pairs) {
+    for (const [start, dose, value, unit] of pairs) {
       const from = day(dose);
       const to = day(start);
-      if (from === null || to === null) node.onset.partial++;
-      else if (to < from) node.onset.before++;
-      else days.push((to - from) / 86_400_000);
+      const ratio = typeof unit === 'string' ? perUnit[unit] : undefined;
+      const reported = typeof value === 'number' && ratio ? (value * ratio[0]) / ratio[1] : null;
+      if (from !== null && to !== null) {
+        if (to < from) node.onset.before++;
+        else days.push((to - from) / 86_400_000);
+      } else if (reported === null) node.onset.partial++;
+      else if (reported < 0) node.onset.before++;
+      else {
+        days.push(reported);
+        node.onset.reported++;
+      }
     }
     node.onset = { ...node.onset, ...byHand(days) };
   }
@@ -260,6 +314,8 @@ describe('event-level tree', () => {
       const roots = tree.nodes.map((n) => n.onset);
       expect(roots.some((o) => o.n > 1 && o.q1 !== o.q3)).toBe(true);
       expect(roots.some((o) => o.partial > 0) && roots.some((o) => o.before > 0)).toBe(true);
+      // ...and intervals as reported (G.k.9.i.3.1) where the dates give none, in fractions of days too.
+      expect(roots.some((o) => o.reported > 0 && o.reported < o.n)).toBe(true);
       // LLT nodes exist, named from the release; the unknown PT's LLT sits under null above it.
       const llts = [...figuresOf(tree).keys()]
         .map((k) => JSON.parse(k) as (string | null)[])
@@ -307,8 +363,48 @@ describe('event-level tree', () => {
     ] as const)
       tally.add(days, count);
     // n = 6: Q1 at rank 1.25 -> 1 + 0.25 x (3 - 1) = 1.5; median at 2.5 -> 3; Q3 at 3.75 -> 3 + 0.75 x (10 - 3) = 8.25.
-    expect(tally.figures()).toEqual({ n: 6, median: 3, q1: 1.5, q3: 8.25, partial: 1, before: 2 });
+    expect(tally.figures()).toEqual({
+      n: 6,
+      median: 3,
+      q1: 1.5,
+      q3: 8.25,
+      reported: 0,
+      partial: 1,
+      before: 2,
+    });
     expect(new OnsetTally().figures()).toEqual(NO_ONSET);
+  });
+
+  it('time to onset as reported (G.k.9.i.3.1) only when the dates give none; every time unit in days', () => {
+    // Every unit of the code list G.k.9.i.3.1b takes is declared (schemas/analytics/onset.json).
+    expect(Object.keys(DAYS_PER_UNIT).sort()).toEqual(codelists.timeUnit!.values.map((v) => v.code).sort());
+    expect(reportedDays(36, 'h')).toBe(1.5);
+    expect(reportedDays(2, 'wk')).toBe(14);
+    expect(reportedDays(1, 'a')).toBe(365.25);
+    expect(reportedDays(2, 'mo')).toBe(60.875);
+    expect(reportedDays(30, 'min')).toBeCloseTo(30 / 1440, 12);
+    expect(reportedDays(3, 'xx')).toBeNull();
+    expect(reportedDays(null, 'd')).toBeNull();
+    expect(reportedDays(3, null)).toBeNull();
+    // Whole dates win over the reported interval, even before the first dose; partial ones do not.
+    expect(pairInterval('20240101', '20240111', 3, 'd')).toEqual({ days: 10, reported: false });
+    expect(pairInterval('20240111', '20240101', 3, 'd')).toEqual({ days: -10, reported: false });
+    expect(pairInterval('202401', '20240111', 3, 'd')).toEqual({ days: 3, reported: true });
+    expect(pairInterval(null, null, 48, 'h')).toEqual({ days: 2, reported: true });
+    expect(pairInterval(null, '20240111', 3, 'xx')).toEqual({ days: null, reported: false });
+    const tally = new OnsetTally();
+    tally.add(2, 1, true);
+    tally.add(-1, 1, true);
+    tally.add(4, 1);
+    expect(tally.figures()).toEqual({
+      n: 2,
+      median: 3,
+      q1: 2.5,
+      q3: 3.5,
+      reported: 1,
+      partial: 0,
+      before: 1,
+    });
   });
 
   it('a blinded reader neither chooses nor sees a study drug', async () => {

@@ -20,7 +20,7 @@ import type { Caller } from '../http';
 import type { Collection, Filter, GroupDimension, GroupScalar, Store } from '../store';
 import { dimensionById } from './declarations';
 import { lltLink, ptLink, queryLink, suspectLink } from './drill';
-import { NO_ONSET, OnsetTally, onsetDays } from './onset';
+import { NO_ONSET, OnsetTally, pairInterval, reportedIntervalDimensions } from './onset';
 import type { OnsetFigures } from './onset';
 import type { CaseListLink } from './drill';
 import { BLINDED_VALUE, countScope, groupDimension, PERMISSIONS } from './service';
@@ -271,7 +271,8 @@ export async function runEventDetails(
       filter,
       by: [reaction('pt'), reaction('llt', LLT_PATH), reaction('outcome', 'reactionResult')],
     }),
-    // Time to onset: each suspect drug's first dose (G.k.4.r.4) with each reaction's start (E.i.4).
+    // Time to onset: each suspect drug's first dose (G.k.4.r.4) with each reaction's start (E.i.4),
+    // and the interval reported for the pair (G.k.9.i.3.1) for when the dates give none.
     cases.groupCount({
       filter,
       by: [
@@ -279,6 +280,7 @@ export async function runEventDetails(
         reaction('llt', LLT_PATH),
         { name: 'start', each: 'reactions', path: 'startDate', prefix: 8 },
         { name: 'dose', each: 'drugs', least: 'dosages', path: 'startDate', prefix: 8 },
+        ...reportedIntervalDimensions({ value: 'interval', unit: 'unit' }),
       ],
       where: [
         ...suspectRoles,
@@ -321,8 +323,13 @@ export async function runEventDetails(
       node.outcomes.set(outcome, (node.outcomes.get(outcome) ?? 0) + g.count);
     });
   for (const g of onsets) {
-    const days = onsetDays(str(g.key.dose), str(g.key.start));
-    along(codesOf(g), (node) => node.onset.add(days, g.count));
+    const { days, reported } = pairInterval(
+      str(g.key.dose),
+      str(g.key.start),
+      g.key.interval ?? null,
+      g.key.unit ?? null,
+    );
+    along(codesOf(g), (node) => node.onset.add(days, g.count, reported));
   }
   return {
     meddraVersion: release?.version ?? null,

@@ -132,13 +132,22 @@ export const caseCollections: CollectionDefinition[] = [
     elements: [
       {
         each: 'drugs',
-        // dosages[].startDate: the first dose (G.k.4.r.4), GroupDimension.least.
-        paths: ['drugName', 'drugCharacterisation', 'isClinicalDrug', 'isBlind', 'dosages[].startDate'],
+        // dosages[].startDate: the first dose (G.k.4.r.4), GroupDimension.least; reactionAssessments{...}:
+        // the interval reported per reaction (G.k.9.i.3.1a/b), GroupDimension.match (analytics/onset.ts).
+        paths: [
+          'drugName',
+          'drugCharacterisation',
+          'isClinicalDrug',
+          'isBlind',
+          'dosages[].startDate',
+          'reactionAssessments{reactionId}.intervalFromStart',
+          'reactionAssessments{reactionId}.intervalFromStartUnit',
+        ],
       },
       {
         each: 'reactions',
         // meddraCode: E.i.2.1b, the LLT level of the event-level tree.
-        // startDate: E.i.4, the reaction's start for the time to onset.
+        // startDate: E.i.4, the reaction's start for the time to onset; id: what G.k.9.i.1 names.
         paths: [
           'meddraSocCode',
           'meddraPtCode',
@@ -146,6 +155,7 @@ export const caseCollections: CollectionDefinition[] = [
           'meddraVersion',
           'meddraCode',
           'startDate',
+          'id',
         ],
       },
     ],
