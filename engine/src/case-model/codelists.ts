@@ -57,6 +57,7 @@ import severity from '../../../schemas/codelists/severity.json';
 import sex from '../../../schemas/codelists/sex.json';
 import studyType from '../../../schemas/codelists/studyType.json';
 import submissionTimeLimit from '../../../schemas/codelists/submissionTimeLimit.json';
+import submissionTimeliness from '../../../schemas/codelists/submissionTimeliness.json';
 import termHighlighted from '../../../schemas/codelists/termHighlighted.json';
 import testResult from '../../../schemas/codelists/testResult.json';
 import timeUnit from '../../../schemas/codelists/timeUnit.json';
@@ -124,6 +125,7 @@ export const codelists: Record<string, Codelist> = {
   sex,
   studyType,
   submissionTimeLimit,
+  submissionTimeliness,
   termHighlighted,
   testResult,
   timeUnit,

@@ -73,7 +73,13 @@ export interface CaseListColumn {
   source?: 'summary';
 }
 
-export type CaseListOperator = 'eq' | 'contains' | 'in' | 'between' | 'anyContains' | 'anyEq';
+/**
+ * `anyWithin`: one value of the array (E2B dates) lies in a `{from, to}` day range, a partial date
+ * (YYYY, YYYYMM) only when the range holds its whole year or month; `range`: a number in
+ * `{from, to}`, `from` included, `to` excluded (either open).
+ */
+export type CaseListOperator =
+  'eq' | 'contains' | 'in' | 'between' | 'anyContains' | 'anyEq' | 'anyWithin' | 'range';
 
 export interface CaseListFilter {
   id: string;
@@ -92,6 +98,21 @@ export interface CaseListFilter {
    * does not blind. The summary keeps these values under the filter's own key.
    */
   items?: { where?: { field: string; in: (string | number | boolean)[] }[]; open?: true };
+  /**
+   * `summary`: the field is a value the server keeps in the case summary at that path (the case's
+   * first delivery, `/submitted/day`), not the document's.
+   */
+  source?: 'summary';
+  /**
+   * The summary keeps, under the filter's id, the key of each class some value at its field meets
+   * (a reaction with E.i.3.2a true: `fatal`), or `otherwise` when none does.
+   */
+  classes?: { of: { key: string; field: string; in: (string | number | boolean)[] }[]; otherwise: string };
+  /**
+   * The summary keeps, under the filter's id, the field's number in years: x n / d by the unit at
+   * `unit` (D.2.2a with D.2.2b); none when the unit has no ratio.
+   */
+  years?: { unit: string; ratios: Record<string, [number, number]> };
 }
 
 /** A MongoDB-style filter (dotted paths) as the store port and mingo understand it. */

@@ -245,7 +245,8 @@ describe('analytics', () => {
     const rows = answer.body.data.rows as { key: { fatalLifeThreatening: string }; count: number }[];
     const count = (key: string) => rows.find((r) => r.key.fatalLifeThreatening === key)?.count ?? 0;
     for (const key of ['fatal', 'lifeThreatening', 'neither']) expect(count(key)).toBeGreaterThan(0);
-    expect(rows.every((r) => !('cases' in r))).toBe(true);
+    // Each row links to its cases (the drill-down test below lists them).
+    expect(rows.every((r) => 'cases' in r)).toBe(true);
     // Some SUSAR has both a fatal and a life-threatening reaction: the rows add up to more than the total.
     expect(count('fatal') + count('lifeThreatening') + count('neither')).toBeGreaterThan(
       answer.body.data.total,
@@ -388,6 +389,7 @@ describe('analytics', () => {
       ['trendSeriousQuarter', { country: ['CN', 'US'] }],
       ['byAgeGroup', { projectIds: ['p2'], serious: [false] }],
       ['byWorkflowNode', {}],
+      ['susarFatalLifeThreatening', { serious: [true] }],
     ] as const) {
       const answer = await entry.call('POST', '/analytics/statistic', { statisticId, filters });
       for (const row of answer.body.data.rows.filter((r: { key: Record<string, unknown> }) =>
@@ -415,6 +417,15 @@ describe('analytics', () => {
       filters: { product: ['Aspirin'] },
     });
     for (const row of product.body.data.rows) expect(await listed(row.cases)).toBe(row.count);
+    // Fatal / life-threatening crossed with SOC: the class's list filter (kept in the summary) and the SOC's.
+    const classes = await entry.call('POST', '/analytics/pivot', {
+      dimensions: ['fatalLifeThreatening', 'soc'],
+      filters: { country: ['CN'] },
+    });
+    for (const row of classes.body.data.rows.filter(
+      (r: { key: Record<string, unknown> }) => r.key.soc !== null,
+    ))
+      expect(await listed(row.cases), JSON.stringify(row.key)).toBe(row.count);
   });
 
   it("flags signals by the caller's tenant's thresholds; another tenant keeps its own", async () => {

@@ -8,6 +8,7 @@
  *   only when the range holds its whole period.
  */
 import { codelists } from '@pv/engine';
+import { withinCondition } from '../cases';
 import { errors } from '../http';
 import type { Filter, Handle } from '../store';
 import { dimensionById, filterById } from './declarations';
@@ -17,54 +18,13 @@ import { bandKey, d23Labels, projectsByRule } from './strata';
 const PROJECT = 'report.studyProjectId';
 const NOTHING: Filter = { [PROJECT]: { $in: [] } };
 
-/** A real calendar day YYYYMMDD. */
-export function isDay(value: string): boolean {
-  if (!/^\d{8}$/.test(value)) return false;
-  const [y, m, d] = [Number(value.slice(0, 4)), Number(value.slice(4, 6)), Number(value.slice(6))];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
-const dayAfter = (day: string): string => {
-  const y = Number(day.slice(0, 4));
-  const next = new Date(Date.UTC(y, Number(day.slice(4, 6)) - 1, Number(day.slice(6)) + 1));
-  return `${next.getUTCFullYear()}${String(next.getUTCMonth() + 1).padStart(2, '0')}${String(next.getUTCDate()).padStart(2, '0')}`;
-};
-
 /**
- * The condition on one reaction's start date (E2B digits: YYYY, YYYYMM, YYYYMMDD[hh[mm[ss]]]) that
- * holds when the range holds the date's whole period, by string comparison alone (the bounds are
- * converted, stored dates are not padded): the lower bound is cut to its month or year when it is
- * that period's first day (so `202603` is not below `20260301`'s `202603`); the upper bound is
- * `to` followed by `:` (after every digit: a day's times stay under it), with the year and month
- * of `to` excluded as partial values when `to` is not their last day (a prefix of the bound sorts
- * below it). A partial date strictly between the bounds' periods lies wholly between them.
+ * One reaction (not one bound per reaction) with its start date in the range, by the condition the
+ * case list's `anyWithin` filter uses (cases/e2b-range.ts).
  */
-export function onsetCondition(range: { from?: string; to?: string }): Record<string, unknown> {
-  let lower = '0';
-  if (range.from)
-    lower = range.from.endsWith('0101')
-      ? range.from.slice(0, 4)
-      : range.from.endsWith('01')
-        ? range.from.slice(0, 6)
-        : range.from;
-  const condition: Record<string, unknown> = { $gte: lower, $lt: range.to ? `${range.to}:` : ':' };
-  if (range.to) {
-    const next = dayAfter(range.to);
-    const partial = [
-      ...(next.slice(0, 4) === range.to.slice(0, 4) ? [range.to.slice(0, 4)] : []),
-      ...(next.slice(0, 6) === range.to.slice(0, 6) ? [range.to.slice(0, 6)] : []),
-    ];
-    // Not $nin (the embedded store's SQL has none): one exclusion per partial value.
-    if (partial.length) return { $gte: lower, $lt: `${range.to}:`, $not: { $in: partial } };
-  }
-  return condition;
-}
-
-/** One reaction (not one bound per reaction) with its start date in the range. */
 export function onsetClause(range: { from?: string; to?: string }): Filter {
   const [array, field] = filterById.get('onset')!.path.split('.') as [string, string];
-  return { [array]: { $elemMatch: { [field]: onsetCondition(range) } } };
+  return { [array]: { $elemMatch: { [field]: withinCondition(range) } } };
 }
 
 /** The rules of the projects counted (named, else every project with cases; null: cases without a project). */
@@ -141,4 +101,38 @@ export async function ageStratumClause(
     clauses.push({ $and: [where.length === 1 ? where[0]! : { $or: where }, { [fallback]: { $in: codes } }] });
   }
   return clauses.length === 0 ? NOTHING : clauses.length === 1 ? clauses[0]! : { $or: clauses };
+}
+
+/**
+ * The case list filters (drill.ts) of an age-group choice, when the list can say it exactly; null
+ * when it cannot. The list ANDs its filters, so the choice must be one project set with one age
+ * condition: D.2.3 groups only (the projects without a rule, `ageGroup`), or bands only whose ranges
+ * join into one range (`ageYears`) and that every counted project having one of them has all of
+ * (`project`); a mix, a gap or bands shared unevenly across rules gets no link.
+ */
+export async function ageStratumLinkFilters(
+  handle: Handle,
+  keys: string[],
+  projects: string[] | null,
+): Promise<Record<string, unknown> | null> {
+  const { ruled, unruled } = await projectRules(handle, projects);
+  const codes = keys.filter((k) => k.startsWith('D.2.3:')).map((k) => k.slice('D.2.3:'.length));
+  const fallback = dimensionById.get(dimensionById.get('ageStratum')!.stratify!.fallback)!.caseList;
+  if (codes.length === keys.length)
+    return fallback && unruled.length ? { project: unruled, [fallback.filter]: codes } : null;
+  if (codes.length) return null;
+  const having = ruled.filter(({ rule }) => rule.some((b) => keys.includes(bandKey(b))));
+  if (!having.length || having.some(({ rule }) => keys.some((k) => !rule.some((b) => bandKey(b) === k))))
+    return null;
+  const years = dimensionById.get('ageStratum')!.stratify!.caseList;
+  if (!years) return null;
+  const bands = having[0]!.rule
+    .filter((b) => keys.includes(bandKey(b)))
+    .sort((a, b) => a.fromYears - b.fromYears);
+  if (bands.some((b, i) => i > 0 && bands[i - 1]!.toYears !== b.fromYears)) return null;
+  const last = bands[bands.length - 1]!;
+  return {
+    project: having.flatMap((r) => r.projects).sort(),
+    [years]: { from: bands[0]!.fromYears, ...(last.toYears !== undefined ? { to: last.toYears } : {}) },
+  };
 }

@@ -24,9 +24,10 @@ export interface DimensionDeclaration {
   /**
    * The value (an age) placed in the bands of the case's project's age-stratification rule (strata.ts):
    * `unit` its unit's path, `years` each unit's [n, d] (years = value x n / d), `fallback` the
-   * dimension counted for cases of projects without a rule.
+   * dimension counted for cases of projects without a rule; `caseList` the case list filter of the
+   * age in years by the same ratios (a `years` filter the summary keeps), for the drill-down.
    */
-  stratify?: { unit: string; years: Record<string, [number, number]>; fallback: string };
+  stratify?: { unit: string; years: Record<string, [number, number]>; fallback: string; caseList?: string };
   each?: string;
   where?: { path: string; in: Scalar[] }[];
   /** Reads its own element of `each` (a concomitant drug beside the suspect drug of the same case). */
@@ -121,6 +122,28 @@ for (const d of DIMENSIONS)
       `schemas/analytics/dimensions.json ${d.id}: a stratified age reads the document, falling back to a document dimension`,
     );
 
+// The list's age in years must be the strata's, or a band's link would list other cases.
+const dotted = (pointer: string) =>
+  pointer
+    .slice(1)
+    .split('/')
+    .filter((token) => token !== '*')
+    .join('.');
+for (const d of DIMENSIONS) {
+  const id = d.stratify?.caseList;
+  const years = caseListDefinition.filters.find((f) => f.id === id)?.years;
+  if (
+    id &&
+    (!years ||
+      dotted(caseListDefinition.filters.find((f) => f.id === id)!.fields[0]!) !== d.path ||
+      dotted(years.unit) !== d.stratify!.unit ||
+      JSON.stringify(years.ratios) !== JSON.stringify(d.stratify!.years))
+  )
+    throw new Error(
+      `schemas/analytics/dimensions.json ${d.id}: case list filter ${id} must keep ${d.path} in years by the same unit ratios`,
+    );
+}
+
 for (const d of DIMENSIONS)
   if (
     d.classes &&
@@ -128,19 +151,32 @@ for (const d of DIMENSIONS)
       d.source ||
       d.stratify ||
       d.prefix ||
-      d.caseList ||
       !d.otherwise ||
       ![...d.classes.map((c) => c.key), d.otherwise].every((key) => d.values?.[key]))
   )
     throw new Error(
-      `schemas/analytics/dimensions.json ${d.id}: classes of a document array, with an otherwise key, each labelled in values, no list filter`,
+      `schemas/analytics/dimensions.json ${d.id}: classes of a document array, with an otherwise key, each labelled in values`,
     );
 
-for (const d of DIMENSIONS)
-  if (d.source === 'summary' && (d.each || d.caseList))
+// A classes dimension's list filter keeps the same classes (cases/summary.ts), so its keys agree.
+for (const d of DIMENSIONS) {
+  const listed =
+    d.classes && d.caseList && caseListDefinition.filters.find((f) => f.id === d.caseList!.filter);
+  if (
+    listed &&
+    JSON.stringify([
+      listed.classes?.of.map((c) => [c.key, dotted(c.field), c.in]),
+      listed.classes?.otherwise,
+    ]) !== JSON.stringify([d.classes!.map((c) => [c.key, `${d.path}.${c.path}`, c.in]), d.otherwise])
+  )
     throw new Error(
-      `schemas/analytics/dimensions.json ${d.id}: a summary dimension reads one value, with no list filter`,
+      `schemas/analytics/dimensions.json ${d.id}: list filter ${d.caseList!.filter} has other classes`,
     );
+}
+
+for (const d of DIMENSIONS)
+  if (d.source === 'summary' && d.each)
+    throw new Error(`schemas/analytics/dimensions.json ${d.id}: a summary dimension reads one value`);
 
 for (const statistic of STATISTICS) {
   const sources = new Set(statistic.dimensions.map((id) => dimensionById.get(id)?.source ?? 'cases'));

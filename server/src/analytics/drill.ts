@@ -3,7 +3,7 @@
  * exactly the cases behind a count - the statistic's filters, its fixed values and the row's key,
  * each through the case list filter its dimension declares (`caseList` in dimensions.json). A count
  * with no exact equivalent gets none: a key that is unknown (null) or blinded, a dimension without
- * a case list filter. Products go through exact hidden list filters of drug names (any role for the
+ * a case list filter (an age group: its projects and age range, StratumPlaces). Products go through exact hidden list filters of drug names (any role for the
  * product filter, suspect drugs for the product dimension); a blinded reader's links use the filters
  * of drugs the blinding does not hide (`blinded` in the declarations), and a BLINDED key has none.
  */
@@ -19,8 +19,15 @@ export interface CaseListLink {
   filters: Record<string, unknown>;
 }
 
+/**
+ * The list filters of each age group key of a count (strata.ts): a band's range over the counted
+ * projects whose rule has that band (`project`, `ageYears`), a D.2.3 group over those without a
+ * rule (`project`, `ageGroup`).
+ */
+export type StratumPlaces = Map<string, Record<string, unknown>>;
+
 /** The most values a list filter takes (cases/list.ts filterValueSchema). */
-const MAX_LIST_VALUES = 500;
+export const MAX_LIST_VALUES = 500;
 
 type DayRange = { from: string; to: string };
 
@@ -58,7 +65,11 @@ function listFilterOf(target: { filter: string; blinded?: string }, blinded: boo
  * reader's matches only drugs the blinding does not hide, as the count's does); without `blinded`
  * known, a product filter gets no link.
  */
-export function queryLink(query: AnalyticsQuery, blinded?: boolean): CaseListLink | null {
+export function queryLink(
+  query: AnalyticsQuery,
+  blinded?: boolean,
+  ages?: Record<string, unknown> | null,
+): CaseListLink | null {
   const f = query.filters ?? {};
   const filters: Record<string, unknown> = {
     validity: query.includeInvalid ? ['valid', 'invalid'] : ['valid'],
@@ -68,9 +79,18 @@ export function queryLink(query: AnalyticsQuery, blinded?: boolean): CaseListLin
     if (!target || blinded === undefined) return null;
     filters[listFilterOf(target, blinded)] = f.product;
   }
-  // The list has no age-group-by-rule or onset filter: no exact list, no link.
-  if (f.ageStratum?.length || f.onset?.from || f.onset?.to) return null;
   if (f.projectIds?.length) filters.project = f.projectIds;
+  // Age groups by the projects' rules: the list filters clauses.ts found for them (their projects
+  // within the named ones), none when the choice has no exact list query.
+  if (f.ageStratum?.length) {
+    if (!ages) return null;
+    Object.assign(filters, ages);
+  }
+  // The same condition as the count's (cases/e2b-range.ts) on the summary's reaction start dates.
+  if (f.onset?.from || f.onset?.to) {
+    if (!caseListDefinition.filters.some((d) => d.id === 'onset' && d.operator === 'anyWithin')) return null;
+    filters.onset = { from: f.onset.from ?? '', to: f.onset.to ?? '' };
+  }
   if (f.received?.from || f.received?.to)
     filters.reportDateFirst = { from: f.received.from ?? '', to: f.received.to ?? '' };
   for (const id of ['reportType', 'country', 'sex'] as const) if (f[id]?.length) filters[id] = f[id];
@@ -89,11 +109,19 @@ export function rowLink(
   values: Record<string, GroupScalar>,
   blindedValue: string,
   blinded = true,
+  places?: StratumPlaces,
 ): CaseListLink | null {
   if (!base) return null;
   const filters = { ...base.filters };
   for (const d of dimensions) {
     const value = values[d.id];
+    if (d.stratify) {
+      // An age group: its projects (a subset of the count's) and their age range or D.2.3 code.
+      const place = value === null || value === undefined ? undefined : places?.get(String(value));
+      if (!place) return null;
+      Object.assign(filters, place);
+      continue;
+    }
     const target = d.caseList;
     if (!target || value === null || value === undefined) return null;
     if (d.blindedMask && value === blindedValue) return null;

@@ -10,7 +10,7 @@
  */
 import { codelists, disproportionality, signalFlags } from '@pv/engine';
 import type { Disproportionality, SignalFlags, SignalThresholds } from '@pv/engine';
-import { listFilter, listScope, C as caseCollections } from '../cases';
+import { isDay, listFilter, listScope, C as caseCollections } from '../cases';
 import type { Caller } from '../http';
 import { errors } from '../http';
 import type { Filter, GroupCount, GroupDimension, GroupScalar } from '../store';
@@ -18,8 +18,8 @@ import { mayUnblind } from '../unblinding';
 import { queryLink, rowLink } from './drill';
 import { signalThresholds } from './thresholds';
 import { stratifiedGroups } from './strata';
-import { ageStratumClause, isDay, onsetClause } from './clauses';
-import type { CaseListLink } from './drill';
+import { ageStratumClause, ageStratumLinkFilters, onsetClause } from './clauses';
+import type { CaseListLink, StratumPlaces } from './drill';
 import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
 import type { DimensionDeclaration, Labels, StatisticDeclaration } from './declarations';
 
@@ -29,8 +29,11 @@ export const PERMISSIONS = {
   eventLevel: 'pooledanalysis:eventLevel',
 } as const;
 
-/** Filters the summaries cannot be counted under (the case list has no such filter). */
-const SUMMARY_REFUSES = ['ageStratum', 'onset'] as const;
+/**
+ * Filters the summaries cannot be counted under: the list's age filters say some choices of age
+ * groups only (clauses.ts ageStratumLinkFilters), so the submitted statistics refuse them all.
+ */
+const SUMMARY_REFUSES = ['ageStratum'] as const;
 
 /** What a blinded reader sees instead of a blinded drug's name. */
 export const BLINDED_VALUE = 'BLINDED';
@@ -192,6 +195,17 @@ async function queryFilter(
   return { $and: [base, await ageStratumClause(caller.tenant, ages, projects, scope)] };
 }
 
+/** The list filters of the query's age groups (clauses.ts), null without an exact list; none asked: undefined. */
+export async function ageStratumLink(
+  caller: Caller,
+  query: AnalyticsQuery,
+  projects: string[] | null,
+): Promise<Record<string, unknown> | null | undefined> {
+  const ages = query.filters?.ageStratum;
+  if (!ages?.length) return undefined;
+  return ageStratumLinkFilters(caller.tenant, ages, projects);
+}
+
 function checkDays(query: AnalyticsQuery): void {
   const f = query.filters ?? {};
   for (const day of [f.received?.from, f.received?.to, f.onset?.from, f.onset?.to])
@@ -231,11 +245,12 @@ export async function countScope(
   caller: Caller,
   permission: string,
   query: AnalyticsQuery,
-): Promise<{ blinded: boolean; filter: Filter } | null> {
+): Promise<{ blinded: boolean; filter: Filter; ages: Record<string, unknown> | null | undefined } | null> {
   const projects = await projectScope(caller, permission, query.filters?.projectIds);
   if (projects !== null && projects.length === 0) return null;
   const blinded = await isBlinded(caller, projects);
-  return { blinded, filter: await queryFilter(caller, permission, query, projects, blinded) };
+  const filter = await queryFilter(caller, permission, query, projects, blinded);
+  return { blinded, filter, ages: await ageStratumLink(caller, query, projects) };
 }
 
 /**
@@ -278,10 +293,7 @@ async function count(
     ),
   );
   if (conflicting) throw errors.badRequest('analytics.dimensionsConflict');
-  const grouped = async (
-    narrowed: Filter,
-    by: DimensionDeclaration[],
-  ): Promise<{ groups: GroupCount[]; labels: Map<string, Labels> }> => {
+  const grouped = async (narrowed: Filter, by: DimensionDeclaration[]): Promise<Grouped> => {
     const stratum = by.find((d) => d.stratify);
     if (stratum)
       return stratifiedGroups(
@@ -300,15 +312,16 @@ async function count(
       : [{ key: {}, count: await cases.count(narrowed) }].filter((g) => g.count > 0);
     return { groups, labels: new Map<string, Labels>() };
   };
-  const [{ groups, labels }, total] = await Promise.all([
+  const [{ groups, labels, places }, total, ages] = await Promise.all([
     classedGroups(filter, dimensions, grouped),
     cases.count(filter),
+    ageStratumLink(caller, query, projects),
   ]);
   const labelOf = (d: DimensionDeclaration, value: GroupScalar) => {
     const named = d.stratify && value !== null ? labels.get(String(value)) : undefined;
     return named ? (caller.lang === 'zh' ? named.zh : named.en) : valueLabel(d, value, caller);
   };
-  const listed = queryLink(query, blinded);
+  const listed = queryLink(query, blinded, ages);
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
   return {
     blinded,
@@ -320,6 +333,7 @@ async function count(
         { ...fixed, ...g.key },
         BLINDED_VALUE,
         blinded,
+        places,
       );
       return {
         key: g.key,
@@ -331,6 +345,13 @@ async function count(
   };
 }
 
+/** Grouped counts, the age groups' labels and, with an age-group dimension, their list filters. */
+interface Grouped {
+  groups: GroupCount[];
+  labels: Map<string, Labels>;
+  places?: StratumPlaces;
+}
+
 /**
  * Groups with a `classes` dimension: the other dimensions counted once per class under the class's
  * condition (some element of the array meets it), and under `otherwise` as all cases less those
@@ -339,11 +360,8 @@ async function count(
 async function classedGroups(
   filter: Filter,
   dimensions: DimensionDeclaration[],
-  grouped: (
-    filter: Filter,
-    dimensions: DimensionDeclaration[],
-  ) => Promise<{ groups: GroupCount[]; labels: Map<string, Labels> }>,
-): Promise<{ groups: GroupCount[]; labels: Map<string, Labels> }> {
+  grouped: (filter: Filter, dimensions: DimensionDeclaration[]) => Promise<Grouped>,
+): Promise<Grouped> {
   const classed = dimensions.find((d) => d.classes);
   if (!classed) return grouped(filter, dimensions);
   const others = dimensions.filter((d) => d !== classed);
@@ -372,7 +390,12 @@ async function classedGroups(
       .filter((g) => g.count > 0),
   ];
   const labels = new Map([...all.labels, ...perClass.flatMap((found) => [...found.labels])]);
-  return { groups: groups.sort((a, b) => b.count - a.count), labels };
+  // Age groups' places from the count without a class: its projects hold every class's.
+  return {
+    groups: groups.sort((a, b) => b.count - a.count),
+    labels,
+    ...(all.places ? { places: all.places } : {}),
+  };
 }
 
 /**
@@ -392,8 +415,8 @@ async function countSummaries(
 ): Promise<{ blinded: boolean; total: number; rows: AnalyticsRow[] }> {
   // Serious "none of the values" filters nothing in the count (caseFilter); the same here.
   const f = query.filters ?? {};
-  // Summaries are counted through the list's filters, which have no age group or onset.
-  if (f.ageStratum?.length || f.onset?.from || f.onset?.to)
+  // Summaries are counted through the list's filters (an onset range through its `onset`).
+  if (f.ageStratum?.length)
     throw errors.badRequest('analytics.filterNotForSummary', { filters: SUMMARY_REFUSES.join(', ') });
   const filters = f.serious?.length === 0 ? { ...f, serious: undefined } : f;
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
@@ -424,11 +447,16 @@ async function countSummaries(
   return {
     blinded,
     total,
-    rows: folded(dimensions, groups).map((g) => ({
-      key: g.key,
-      labels: Object.fromEntries(dimensions.map((d) => [d.id, valueLabel(d, g.key[d.id] ?? null, caller)])),
-      count: g.count,
-    })),
+    rows: folded(dimensions, groups).map((g) => {
+      // The row's value through its dimension's list filter of the summary's value (submitted day, timeliness).
+      const cases = rowLink(link, dimensions, g.key, BLINDED_VALUE, blinded);
+      return {
+        key: g.key,
+        labels: Object.fromEntries(dimensions.map((d) => [d.id, valueLabel(d, g.key[d.id] ?? null, caller)])),
+        count: g.count,
+        ...(cases ? { cases } : {}),
+      };
+    }),
   };
 }
 
@@ -562,7 +590,7 @@ export async function runSignals(
   const n = all.reduce((sum, g) => sum + g.count, 0);
   const withDrug = new Map(drugTotals.map((g) => [g.key[drug.name], g.count]));
   const withEvent = new Map(eventTotals.map((g) => [g.key.event, g.count]));
-  const listed = queryLink(query, blinded);
+  const listed = queryLink(query, blinded, await ageStratumLink(caller, query, projects));
   const productDimension = dimensionById.get('product')!;
   const eventDimension = dimensionById.get(by)!;
   const rows = pairs

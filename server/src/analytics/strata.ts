@@ -15,6 +15,8 @@ import { findProject } from '../cases';
 import type { Filter, GroupCount, GroupDimension, GroupCountSpec, GroupScalar, Handle } from '../store';
 import { dimensionById } from './declarations';
 import type { DimensionDeclaration, Labels } from './declarations';
+import { MAX_LIST_VALUES } from './drill';
+import type { StratumPlaces } from './drill';
 
 export interface AgeBand {
   nameZh: string;
@@ -85,7 +87,7 @@ export async function stratifiedGroups(
   others: GroupDimension[],
   filter: Filter,
   where: NonNullable<GroupCountSpec['where']>,
-): Promise<{ groups: GroupCount[]; labels: Map<string, Labels> }> {
+): Promise<{ groups: GroupCount[]; labels: Map<string, Labels>; places: StratumPlaces }> {
   const declared = stratum.stratify!;
   const cases = handle.collection('cases');
   const counted = await cases.groupCount({ filter, by: [{ name: 'p', path: PROJECT }] });
@@ -144,5 +146,45 @@ export async function stratifiedGroups(
     if (!labels.has(key)) labels.set(key, d23Labels(String(code)));
     add(key, g);
   }
-  return { groups: [...merged.values()].sort((a, b) => b.count - a.count), labels };
+  return {
+    groups: [...merged.values()].sort((a, b) => b.count - a.count),
+    labels,
+    places: stratumPlaces(
+      byRule,
+      declared.caseList,
+      fallback.caseList?.filter,
+      groups.flatMap((g) => (g.key[AGE] === null || g.key[AGE] === undefined ? [] : [String(g.key[AGE])])),
+    ),
+  };
+}
+
+/**
+ * The case list filters of each key (drill.ts): a band over the counted projects whose rule has it
+ * and the age in years (the stratum's `caseList` filter, kept in the summary by the same ratios), a D.2.3
+ * group over the counted projects without a rule (null: cases without a project) and the code.
+ */
+function stratumPlaces(
+  byRule: { ruled: RuledProjects[]; unruled: (string | null)[] },
+  yearsFilter: string | undefined,
+  fallbackFilter: string | undefined,
+  codes: string[],
+): StratumPlaces {
+  const bands = new Map<string, { projects: string[]; band: AgeBand }>();
+  for (const { rule, projects } of byRule.ruled)
+    for (const band of rule) {
+      const found = bands.get(bandKey(band)) ?? { projects: [], band };
+      found.projects.push(...projects);
+      bands.set(bandKey(band), found);
+    }
+  const places: StratumPlaces = new Map();
+  for (const [key, { projects, band }] of bands)
+    if (yearsFilter && projects.length <= MAX_LIST_VALUES)
+      places.set(key, {
+        project: projects.sort(),
+        [yearsFilter]: { from: band.fromYears, ...(band.toYears !== undefined ? { to: band.toYears } : {}) },
+      });
+  if (fallbackFilter && byRule.unruled.length && byRule.unruled.length <= MAX_LIST_VALUES)
+    for (const code of codes)
+      places.set(`D.2.3:${code}`, { project: byRule.unruled, [fallbackFilter]: [code] });
+  return places;
 }

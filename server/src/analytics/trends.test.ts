@@ -335,6 +335,10 @@ describe('submitted statistics', () => {
       expect(answer.body.data.total, `${statisticId} ${JSON.stringify(filters)}`).toBe(expected.total);
       expect(rows.map((r) => `${Object.values(r.key)[0]}:${r.count}`).sort()).toEqual(expected.rows);
       for (const r of rows) seen.add(Object.values(r.labels)[0]!);
+      // Each row opens the list on its cases: submitted day range (month, quarter) or timeliness.
+      if (i < 9)
+        for (const r of rows as ((typeof rows)[number] & { cases: Link })[])
+          expect(await listed(r.cases), `${statisticId} ${JSON.stringify(r.key)}`).toBe(r.count);
     }
     // Timeliness reads as words, never codes; all three occur.
     for (const label of ['Submitted on time', 'Submitted late', 'No due date']) expect(seen).toContain(label);
@@ -452,6 +456,10 @@ describe('age groups by the project rule', () => {
         rows.map((r) => `${bySex ? `${r.key.ageStratum}|${r.key.sex}` : r.key.ageStratum}:${r.count}`).sort(),
         JSON.stringify(filters),
       ).toEqual(bruteStrata(filters, blinded, bySex));
+      // A band lists its projects' cases in its age range; a D.2.3 group the unruled projects' by code.
+      for (const r of rows as { key: Record<string, unknown>; count: number; cases: Link }[])
+        if (r.key.ageStratum !== null)
+          expect(await listed(r.cases), `${JSON.stringify(r.key)} ${JSON.stringify(filters)}`).toBe(r.count);
     }
     // Bands read by their project's names (a range two projects share: one row), D.2.3 groups say so.
     const zh = await rig
@@ -467,8 +475,9 @@ describe('age groups by the project rule', () => {
   const BOUNDS = [...DAYS, '20260315', '20260331', '20260601', '20260630', '20260715', '20261231'];
   const KEYS = ['0-18', '18-65', '65-', '0-65', 'D.2.3:3', 'D.2.3:5'];
 
-  it('age-group and onset filters select as a brute force does, with no case-list link', async () => {
+  it('age-group and onset filters select as a brute force does; their links list exactly the counted cases', async () => {
     let narrowed = 0;
+    let ageLinked = 0;
     for (let i = 0; i < 14; i++) {
       const who = i % 4 === 3 ? 'blind' : 'entry';
       const filters: Filters = i < 3 ? {} : randomFilters();
@@ -491,10 +500,26 @@ describe('age groups by the project rule', () => {
       expect(rows.map((r) => `${r.key.sex}:${r.count}`).sort()).toEqual(
         [...bySex].map(([k, n]) => `${k}:${n}`).sort(),
       );
-      if (filters.ageStratum || filters.onset) for (const r of rows) expect(r.cases).toBeUndefined();
+      // Under an onset range always; under age groups when one project set and one range say them.
+      if (!filters.ageStratum) expect(rows.every((r) => r.cases)).toBe(true);
+      for (const r of rows.filter((row) => row.cases)) {
+        expect(await listed(r.cases!), `${who} ${JSON.stringify(filters)}`).toBe(r.count);
+        if (filters.ageStratum) ageLinked++;
+      }
       if (expected.length < docs.length / 3) narrowed++;
     }
     expect(narrowed).toBeGreaterThan(5);
+    expect(ageLinked).toBeGreaterThan(0);
+    // A band two rules share: both projects and the range; a gap between bands: no exact list.
+    const link = async (ageStratum: string[]) =>
+      (
+        await rig
+          .as('entry')
+          .call('POST', '/analytics/pivot', { dimensions: ['sex'], filters: { ageStratum } })
+      ).body.data.rows[0].cases as Link | undefined;
+    expect((await link(['65-']))?.filters).toMatchObject({ project: ['p1', 'p4'], ageYears: { from: 65 } });
+    expect(await link(['0-18', '65-'])).toBeUndefined();
+    expect(await link(['18-65', 'D.2.3:3'])).toBeUndefined();
     // Partial dates by whole period: a YYYYMM start in Jan 2026 counts for Jan 1-31, not Jan 1-30.
     const january = docs.filter((d) => d.reactions.some((r: Doc) => r.startDate === '202601'));
     expect(january.length).toBeGreaterThan(0);
@@ -516,14 +541,25 @@ describe('age groups by the project rule', () => {
     await refused({ ageStratum: ['adults'] });
     await refused({ onset: { from: '20261340' } }, '有效日期');
     await refused({ onset: { to: '2026-01-01' } });
-    const submitted = await rig.as('entry').call('POST', '/analytics/statistic', {
-      statisticId: 'trendSubmitted',
-      filters: { onset: { from: '20260101' } },
-    });
-    expect(submitted.status).toBe(400);
-    // The page leaves the submitted statistics out under these filters, as declared.
+    const submitted = (filters: Filters) =>
+      rig.as('entry').call('POST', '/analytics/statistic', { statisticId: 'trendSubmitted', filters });
+    expect((await submitted({ ageStratum: ['65-'] })).status).toBe(400);
+    // Under an onset range the submitted statistics count through the list's onset filter.
+    const onset = { from: '20260201', to: '20260630' };
+    const underOnset = await submitted({ onset });
+    expect(underOnset.status).toBe(200);
+    const expected = bruteSubmitted('trendSubmitted', { onset }, false);
+    const rows = underOnset.body.data.rows as {
+      key: { submittedMonth: string };
+      count: number;
+      cases: Link;
+    }[];
+    expect(underOnset.body.data.total).toBe(expected.total);
+    expect(rows.map((r) => `${r.key.submittedMonth}:${r.count}`).sort()).toEqual(expected.rows);
+    for (const r of rows) expect(await listed(r.cases)).toBe(r.count);
+    // The page leaves the submitted statistics out under an age-group filter, as declared.
     const statistics = zh.body.data.statistics as { id: string; refuses?: string[] }[];
-    expect(statistics.find((s) => s.id === 'trendSubmitted')?.refuses).toEqual(['ageStratum', 'onset']);
+    expect(statistics.find((s) => s.id === 'trendSubmitted')?.refuses).toEqual(['ageStratum']);
     expect(statistics.find((s) => s.id === 'byAgeStratum')?.refuses).toBeUndefined();
   });
 });

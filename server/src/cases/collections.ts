@@ -6,7 +6,7 @@
  */
 import type { CollectionDefinition, IndexDeclaration } from '../store';
 import { caseListDefinition } from '@pv/engine';
-import { pointerKey, summaryKey } from './summary';
+import { filterPaths as summaryPaths, pointerKey } from './summary';
 
 export const C = {
   cases: 'cases',
@@ -31,9 +31,8 @@ const columnIndexes: IndexDeclaration[] = caseListDefinition.columns
 const filterPaths = [
   ...new Set([
     ...caseListDefinition.tabs.flatMap((tab) => Object.keys(tab.filter)),
-    ...caseListDefinition.filters.flatMap((filter) =>
-      filter.fields.map((field) => `v.${summaryKey(filter, field)}`),
-    ),
+    // The summary's own values (submitted day, timeliness) are read through the `submitted` index.
+    ...caseListDefinition.filters.filter((filter) => filter.source !== 'summary').flatMap(summaryPaths),
   ]),
 ];
 const filterIndexes: IndexDeclaration[] = filterPaths.map((path) => ({

@@ -44,6 +44,7 @@ export { emptyScope, projectIdOf, requireCaseAccess, requireCasesAccess, scopeId
 export { loadCase } from './persistence';
 export { findProject } from './projects';
 export { pointerKey } from './summary';
+export { isDay, withinCondition } from './e2b-range';
 export type { CaseSummary } from './summary';
 
 import { defineModule } from '../http';

@@ -88,6 +88,37 @@ describe('case list', () => {
     expect((await search({ filters: { nonsense: 1 } })).body.code).toBe(400);
   });
 
+  it('filters by what the summary keeps for pooled-analysis links: classes, onset, age in years, submission', async () => {
+    const fatal = (classes: string[]) => search({ filters: { fatalLifeThreatening: classes } });
+    expect(ids(await fatal(['fatal']))).toEqual([fatalSusar.id]);
+    expect(ids(await fatal(['lifeThreatening']))).toEqual([lifeThreatening.id]);
+    expect(ids(await fatal(['neither']))).toEqual([otherSusar.id, serious.id, nonSerious.id].sort());
+    // Onsets (E.i.4): 7, 7, 15, 17 and 16 November; a month's first day takes that whole month.
+    const onset = (range: object) => search({ filters: { onset: range } });
+    expect(ids(await onset({ from: '2026-11-15', to: '20261116' }))).toEqual(
+      [serious.id, nonSerious.id].sort(),
+    );
+    expect((await onset({ from: '20261101' })).body.data.total).toBe(5);
+    expect(ids(await onset({ to: '20261107' }))).toEqual([fatalSusar.id, otherSusar.id].sort());
+    // Ages at onset 74, 73, 72, 71, 70 years: from included, to excluded.
+    const age = (range: object) => search({ filters: { ageYears: range } });
+    expect(ids(await age({ from: 72 }))).toEqual([fatalSusar.id, otherSusar.id, serious.id].sort());
+    expect(ids(await age({ from: 71, to: 73 }))).toEqual([serious.id, lifeThreatening.id].sort());
+    // Nothing was submitted in this rig (trends.test.ts lists submitted cases through these filters).
+    expect((await search({ filters: { submittedDay: { from: '20260101' } } })).body.data.total).toBe(0);
+    expect((await search({ filters: { submissionTimeliness: ['late'] } })).body.data.total).toBe(0);
+    const refused = async (filters: object, msg?: string) => {
+      const answer = await entry.call('POST', '/cases/search', { filters }, 'cn');
+      expect(answer.status, JSON.stringify(filters)).toBe(400);
+      if (msg) expect(answer.body.msg).toBe(msg);
+    };
+    await refused({ onset: { from: '20261340' } }, '筛选条件无效：onset');
+    await refused({ submittedDay: { to: 'soon' } }, '筛选条件无效：submittedDay');
+    await refused({ ageYears: { from: 'old' } });
+    await refused({ ageYears: [70] });
+    await refused({ submissionTimeliness: ['sometimes'] });
+  });
+
   it('sorts by a sortable column and pages', async () => {
     const asc = await search({ sort: { column: 'reportDateFirst', direction: 'asc' }, size: 2, page: 1 });
     expect(asc.body.data.total).toBe(5);

@@ -10,7 +10,8 @@ import { cappedTotal, textMatch } from '../store';
 import type { CappedTotal, Filter, Handle, SortSpec } from '../store';
 import { C } from './collections';
 import type { CaseSummary } from './summary';
-import { pointerKey, summaryKey } from './summary';
+import { isDay, withinCondition } from './e2b-range';
+import { filterPaths, pointerKey } from './summary';
 import { currentTransmissionStatus } from './transmission';
 import type { CaseTransmissionSummary } from './transmission';
 
@@ -24,6 +25,7 @@ export const SORTABLE_COLUMNS = caseListDefinition.columns
 export const MAX_FILTER_TEXT = 200;
 const SCALAR = { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_FILTER_TEXT } as const;
 const DAY = { type: ['string', 'null'], maxLength: 10 } as const;
+const NUMBER = { type: ['number', 'null'] } as const;
 
 /** Code lists whose codes follow the project's configuration (workflow overrides): any text there. */
 const CONFIGURED_CODELISTS = new Set(['workflowNode']);
@@ -54,10 +56,18 @@ export function filterValueSchema(definition: CaseListFilter): JsonSchema {
     case 'anyContains':
       return { type: ['string', 'null'], maxLength: MAX_FILTER_TEXT };
     case 'between':
+    case 'anyWithin':
       return {
         anyOf: [
           { type: ['string', 'null'], maxLength: 0 },
           { type: 'object', additionalProperties: false, properties: { from: DAY, to: DAY } },
+        ],
+      };
+    case 'range':
+      return {
+        anyOf: [
+          { type: ['string', 'null'], maxLength: 0 },
+          { type: 'object', additionalProperties: false, properties: { from: NUMBER, to: NUMBER } },
         ],
       };
   }
@@ -128,16 +138,24 @@ function isEmpty(value: unknown): boolean {
  * Fields the summary keeps verbatim in its indexed `state` too: read there (the validity filter of
  * every drill-down list reads `state.validity` through the summaries' index, not `v.state_validity`).
  */
-const STATE_PATHS: Record<string, string> = { '/state/validity': 'state.validity' };
+const STATE_PATHS: Record<string, string> = { 'v.state_validity': 'state.validity' };
+
+/** A `{from, to}` value of a range filter (between, anyWithin, range), else a translated 400. */
+function rangeOf(definition: CaseListFilter, value: unknown): { from?: unknown; to?: unknown } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw errors.badRequest('cases.badFilter', { filter: definition.id });
+  return value as { from?: unknown; to?: unknown };
+}
 
 /** The store filter of one list filter, or null when the value is empty. */
 export function filterClause(definition: CaseListFilter, value: unknown): Filter | null {
   if (isEmpty(value)) return null;
   // Routes validate against filterValueSchema; a stored query (a download task) is checked here too.
   const scalar = (v: unknown) => v === null || typeof v !== 'object';
-  if (definition.operator !== 'between' && !(Array.isArray(value) ? value : [value]).every(scalar))
+  const ranged = ['between', 'anyWithin', 'range'].includes(definition.operator);
+  if (!ranged && !(Array.isArray(value) ? value : [value]).every(scalar))
     throw errors.badRequest('cases.badFilter', { filter: definition.id });
-  const paths = definition.fields.map((field) => STATE_PATHS[field] ?? `v.${summaryKey(definition, field)}`);
+  const paths = filterPaths(definition).map((path) => STATE_PATHS[path] ?? path);
   const booleanCodes = definition.codelist === 'completionState';
   const coerce = (v: unknown) => (booleanCodes ? v === true || v === 'true' : v);
   const each = (clause: (path: string) => Filter): Filter =>
@@ -162,10 +180,39 @@ export function filterClause(definition: CaseListFilter, value: unknown): Filter
       const match = textMatch(value.trim());
       return each((path) => ({ [path]: match }));
     }
+    case 'anyWithin': {
+      // One value of the array in the range (not one value per bound), partial dates by their period.
+      const range = rangeOf(definition, value);
+      const day = (v: unknown) => {
+        const text = e2bDay(v, definition.id);
+        if (!isDay(text)) throw errors.badRequest('cases.badFilter', { filter: definition.id });
+        return text;
+      };
+      const bounds = {
+        ...(isEmpty(range.from) ? {} : { from: day(range.from) }),
+        ...(isEmpty(range.to) ? {} : { to: day(range.to) }),
+      };
+      if (!bounds.from && !bounds.to) return null;
+      return each((path) => ({ [path]: { $elemMatch: withinCondition(bounds) } }));
+    }
+    case 'range': {
+      // A number from `from` (included) to `to` (excluded).
+      const range = rangeOf(definition, value);
+      const bounds: Record<string, number> = {};
+      for (const [bound, operator] of [
+        ['from', '$gte'],
+        ['to', '$lt'],
+      ] as const) {
+        const v = range[bound];
+        if (isEmpty(v)) continue;
+        if (typeof v !== 'number' || !Number.isFinite(v))
+          throw errors.badRequest('cases.badFilter', { filter: definition.id });
+        bounds[operator] = v;
+      }
+      return Object.keys(bounds).length ? each((path) => ({ [path]: bounds })) : null;
+    }
     case 'between': {
-      const range = value as { from?: unknown; to?: unknown };
-      if (typeof range !== 'object' || Array.isArray(range))
-        throw errors.badRequest('cases.badFilter', { filter: definition.id });
+      const range = rangeOf(definition, value);
       const bounds: Record<string, string> = {};
       if (!isEmpty(range.from)) bounds.$gte = e2bDay(range.from, definition.id);
       if (!isEmpty(range.to)) bounds.$lt = nextDay(e2bDay(range.to, definition.id));

@@ -30,8 +30,11 @@ it('leaves summaries alone while they were built with the current layout', async
 
 it('builds every summary again from its case when the layout changed', async () => {
   await layouts.updateOne({ _id: 'summaries' }, { $set: { layout: 'an earlier layout' } });
+  // A value derived for a list filter (the classes a case's reactions meet) is built again too.
+  await summaries.updateOne({ _id: caseId }, { $set: { 'v.fatalLifeThreatening': 'STALE' } });
   await refreshSummaryLayout(rig.store);
   expect(code).toMatch(/\S/);
   expect((await summaries.findOne({ _id: caseId }))!.v[key.slice(2)]).toBe(code);
+  expect((await summaries.findOne({ _id: caseId }))!.v.fatalLifeThreatening).toEqual(['neither']);
   expect((await layouts.findOne({ _id: 'summaries' }))?.layout).toBe(summaryLayout);
 });

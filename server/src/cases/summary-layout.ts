@@ -11,7 +11,7 @@ import { C } from './collections';
 import type { CaseDocument } from './document';
 import { caseContent } from './document';
 import { deadlineOf } from './deadline';
-import { buildSummary, ITEM_FILTERS, LIST_POINTERS } from './summary';
+import { buildSummary, DERIVED_FILTERS, ITEM_FILTERS, LIST_POINTERS } from './summary';
 import type { CaseSummary } from './summary';
 import { submittedFacts } from './submitted';
 
@@ -28,6 +28,8 @@ export const summaryLayout = createHash('sha256')
       pointers: LIST_POINTERS,
       // Filters of some items only (suspect drugs) keep values of their own.
       items: ITEM_FILTERS.map(({ id, fields, items }) => ({ id, fields, items })),
+      // Values derived under a filter's id (classes met, an age in years).
+      derived: DERIVED_FILTERS.map(({ id, fields, classes, years }) => ({ id, fields, classes, years })),
     }),
   )
   .digest('hex');

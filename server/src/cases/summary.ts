@@ -57,6 +57,33 @@ export function summaryKey(filter: Pick<CaseListFilter, 'id' | 'items'>, field: 
 /** Filters whose values come from some items of an array only (kept under their own key). */
 export const ITEM_FILTERS = caseListDefinition.filters.filter((filter) => filter.items);
 
+/** Filters whose value the summary derives from the document (classes met, an age in years), kept under the filter's id. */
+export const DERIVED_FILTERS = caseListDefinition.filters.filter((filter) => filter.classes || filter.years);
+
+/**
+ * The summary paths a list filter reads: the summary's own value (`source: summary`), a derived
+ * value under the filter's id, else the kept values of each field.
+ */
+export function filterPaths(filter: CaseListFilter): string[] {
+  if (filter.source === 'summary') return filter.fields.map((field) => field.slice(1).replace(/\//g, '.'));
+  if (filter.classes || filter.years) return [`v.${filter.id}`];
+  return filter.fields.map((field) => `v.${summaryKey(filter, field)}`);
+}
+
+/** The classes some value meets (else `otherwise`), or the number in years (DERIVED_FILTERS). */
+function derivedValue(doc: CaseDocument, filter: CaseListFilter): unknown {
+  if (filter.classes) {
+    const met = filter.classes.of
+      .filter((c) => valuesAt(doc, c.field).some((value) => c.in.includes(value as string)))
+      .map((c) => c.key);
+    return met.length ? met : [filter.classes.otherwise];
+  }
+  const value = valuesAt(doc, filter.fields[0]!)[0];
+  const ratio = filter.years!.ratios[String(valuesAt(doc, filter.years!.unit)[0])];
+  // The same arithmetic as the pooled analysis's age strata (x n / d), so band edges agree.
+  return typeof value === 'number' && ratio ? (value * ratio[0]) / ratio[1] : null;
+}
+
 /** `/drugs/*\/drugName` -> `/drugs/*` and `drugName`: the array items and the field read in each. */
 function itemsAndField(pointer: string): [string, string] {
   const star = pointer.lastIndexOf('/*/');
@@ -85,7 +112,9 @@ export const LIST_POINTERS = [
     ...caseListDefinition.columns
       .filter((column) => column.source !== 'summary')
       .map((column) => column.field),
-    ...caseListDefinition.filters.flatMap((filter) => filter.fields),
+    ...caseListDefinition.filters
+      .filter((filter) => !filter.source && !filter.classes && !filter.years)
+      .flatMap((filter) => filter.fields),
   ]),
 ];
 
@@ -212,6 +241,7 @@ export function buildSummary(caseId: string, doc: CaseDocument, deadline: CaseDe
             .filter((value) => value !== null),
         ),
       ];
+  for (const filter of DERIVED_FILTERS) v[filter.id] = derivedValue(doc, filter);
   // Flags absent from the document are false in the summary, so list filters are plain equalities.
   const state = { ...doc.state };
   for (const flag of ['isTeae', 'isSae', 'isSar', 'isSusar', 'isAesi', 'isCompleted', 'isLocked'] as const) {
