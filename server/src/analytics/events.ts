@@ -113,6 +113,8 @@ const CODED = [{ each: 'reactions', path: PT_PATH, present: true as const }];
 interface Counting {
   suspect: string | null;
   blinded: boolean;
+  /** The list filters of the query's age groups (queryLink). */
+  ages: Record<string, unknown> | null | undefined;
   scopeFilter: Filter;
   filter: Filter;
   cases: Collection;
@@ -151,6 +153,7 @@ async function counting(caller: Caller, store: Store, query: EventTreeQuery): Pr
   return {
     suspect,
     blinded: scope.blinded,
+    ages: scope.ages,
     scopeFilter: scope.filter,
     filter,
     cases,
@@ -240,7 +243,7 @@ export async function runEventCounts(
   for (const g of lltLevel)
     place([...above(g.key.pt ?? null), str(g.key.pt), str(g.key.llt)], g.key.sae ?? null, g.count);
   sortNodes(roots);
-  const listed = queryLink(query, c.blinded);
+  const listed = queryLink(query, c.blinded, c.ages);
   link(roots, c.suspect === null ? listed : suspectLink(listed, c.suspect, c.blinded));
   return {
     meddraVersion: release?.version ?? null,
