@@ -383,11 +383,16 @@ describe('case tabs and case list', () => {
     expect(columns.filter((c) => c.source === 'summary').map((c) => c.field)).toEqual([
       '/transmission/status',
     ]);
-    // 16 in the filter bar; 13 hidden ones the pooled-analysis drill-down sets.
-    expect(filters.filter((f) => !f.hidden)).toHaveLength(16);
-    expect(filters.filter((f) => f.hidden)).toHaveLength(13);
+    // 18 in the filter bar; 16 hidden ones the pooled-analysis drill-down sets.
+    expect(filters.filter((f) => !f.hidden)).toHaveLength(18);
+    expect(filters.filter((f) => f.hidden)).toHaveLength(16);
     for (const filter of filters) {
-      for (const field of filter.fields) expect(getCaseProperty(field), filter.id).toBeDefined();
+      // Summary filters read what the server keeps beside the document (the first delivery).
+      if (filter.source === 'summary')
+        for (const field of filter.fields) expect(field, filter.id).toMatch(/^\/submitted\//);
+      else for (const field of filter.fields) expect(getCaseProperty(field), filter.id).toBeDefined();
+      for (const c of filter.classes?.of ?? []) expect(getCaseProperty(c.field), filter.id).toBeDefined();
+      if (filter.years) expect(getCaseProperty(filter.years.unit), filter.id).toBeDefined();
       if (filter.codelist) expect(codelists[filter.codelist], filter.id).toBeDefined();
     }
     expect(tabs.map((tab) => tab.id)).toEqual([

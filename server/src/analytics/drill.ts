@@ -1,11 +1,13 @@
 /**
  * Drill-down: the case list query (schemas/ui/case-list.json, its declared filters only) that lists
  * exactly the cases behind a count - the statistic's filters, its fixed values and the row's key,
- * each through the case list filter its dimension declares (`caseList` in dimensions.json). A count
- * with no exact equivalent gets none: a key that is unknown (null) or blinded, a dimension without
- * a case list filter (an age group: its projects and age range, StratumPlaces). Products go through exact hidden list filters of drug names (any role for the
- * product filter, suspect drugs for the product dimension); a blinded reader's links use the filters
- * of drugs the blinding does not hide (`blinded` in the declarations), and a BLINDED key has none.
+ * each through the case list filter its dimension declares (`caseList` in dimensions.json; an age
+ * group through its projects and age range, StratumPlaces). A count with no exact equivalent gets
+ * none: a key that is unknown (null) or blinded, a dimension without a case list filter, an
+ * age-group filter the list cannot say. Products go through exact hidden list filters of drug names
+ * (any role for the product filter, suspect drugs for the product dimension); a blinded reader's
+ * links use the filters of drugs the blinding does not hide (`blinded` in the declarations), and a
+ * BLINDED key has none.
  */
 import { caseListDefinition } from '@pv/engine';
 import type { GroupScalar } from '../store';

@@ -1,5 +1,5 @@
 /**
- * The case list: the tabs and the sixteen filters of schemas/ui/case-list.json over case
+ * The case list: the tabs and the declared filters of schemas/ui/case-list.json over case
  * summaries, with sort and paging; and the selection other modules (export) resolve.
  */
 import { caseListDefinition, codelists } from '@pv/engine';
