@@ -377,7 +377,7 @@ describe('event-level tree', () => {
 
   it('time to onset as reported (G.k.9.i.3.1) only when the dates give none; every time unit in days', () => {
     // Every unit of the code list G.k.9.i.3.1b takes is declared (schemas/analytics/onset.json).
-    expect(Object.keys(DAYS_PER_UNIT).sort()).toEqual(codelists.timeUnit!.values.map((v) => v.code).sort());
+    expect([...DAYS_PER_UNIT.keys()].sort()).toEqual(codelists.timeUnit!.values.map((v) => v.code).sort());
     expect(reportedDays(36, 'h')).toBe(1.5);
     expect(reportedDays(2, 'wk')).toBe(14);
     expect(reportedDays(1, 'a')).toBe(365.25);

@@ -226,6 +226,63 @@ describe('analytics export', () => {
     expect(treePdf).toContain(squash(nodes.find((n) => n.level === 'pt')!.name!));
   }, 120_000);
 
+  it('says the filters chosen as the filter bar does: names, labels, days, open ranges; in zh, en and both', async () => {
+    await handle.collection('projects').updateOne(
+      { _id: 'p1' },
+      {
+        $set: {
+          ageGroups: [
+            { nameZh: '成人', nameEn: 'Adults', fromYears: 18, toYears: 65 },
+            { nameZh: '老年', nameEn: 'Elderly', fromYears: 65 },
+          ],
+        },
+      },
+    );
+    const filters = {
+      projectIds: ['p1'],
+      received: { from: '20260101' },
+      onset: { from: '20260105', to: '20260331' },
+      reportType: ['1', '2'],
+      serious: [true],
+      sex: ['2'],
+      product: ['Aspirin'],
+      ageStratum: ['18-65', '65-'],
+    };
+    const lines = async (language: 'display' | 'bilingual', lang: 'cn' | 'en') =>
+      squash(
+        await wordText(
+          await exported(
+            '/statistic/export',
+            { statisticId: 'bySeriousness', filters, format: 'docx', language },
+            lang,
+          ),
+        ),
+      );
+    const en = await lines('display', 'en');
+    for (const line of [
+      'Project: A phase III study of XY-101 in advanced NSCLC',
+      'Date first received (C.1.4): from 2026-01-01',
+      'Reaction onset (E.i.4): 2026-01-05 to 2026-03-31',
+      'Report type: Spontaneous report, Report from study',
+      'Serious: Yes',
+      'Sex: Female',
+      'Product: Aspirin',
+      'Age group: Adults, Elderly',
+    ])
+      expect(en).toContain(squash(line));
+    expect(en).not.toMatch(/18-65|true|20260101/);
+    const zh = await lines('display', 'cn');
+    for (const line of [
+      '年龄分层：成人、老年',
+      '是否严重：是',
+      '首次获知日期：2026-01-01 起',
+      '反应开始日期：2026-01-05 至 2026-03-31',
+    ])
+      expect(zh).toContain(squash(line));
+    const both = await lines('bilingual', 'cn');
+    expect(both).toContain(squash('年龄分层：成人、老年 / Age group: Adults, Elderly'));
+  }, 60_000);
+
   it('pairs rows by key when merging languages: numbers once, texts side by side', () => {
     const sheet = (title: string, label: string) => ({
       title,

@@ -26,6 +26,9 @@ import type { Lang } from '../i18n';
 import { declareDownload, startDownload } from '../downloads';
 import type { DownloadProduction, TaskView } from '../downloads';
 import { printPdf } from '../reports';
+import { codelists } from '@pv/engine';
+import { findProject, listScope } from '../cases';
+import { ageStratumOptions } from './clauses';
 import { FILTERS } from './declarations';
 import { runEventTree } from './events';
 import type { EventTreeAnswer } from './events';
@@ -87,16 +90,53 @@ interface ExportSource {
 const pick = (caller: Caller, labels: { zh: string; en: string }) =>
   caller.lang === 'zh' ? labels.zh : labels.en;
 
-/** One line per chosen filter, then whether invalid cases were counted. */
-function queryLines(caller: Caller, query: AnalyticsQuery): string[] {
+/** A YYYYMMDD bound as the page's date field shows it (YYYY-MM-DD). */
+const dayText = (day: string) =>
+  /^\d{8}$/.test(day) ? `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}` : day;
+
+/**
+ * One line per chosen filter, said as the filter bar says it (the page's names, not the request's
+ * keys): projects by name, code-list values and seriousness by their labels, age groups by the
+ * band's name in the caller's projects' rules (as the filter bar offers them under `permission`),
+ * date ranges as days with their open side; then whether invalid cases were counted.
+ */
+async function queryLines(caller: Caller, query: AnalyticsQuery, permission: string): Promise<string[]> {
   const filters = query.filters ?? {};
+  const ages = filters.ageStratum?.length
+    ? new Map(
+        (await ageStratumOptions(caller.tenant, await listScope(caller, permission))).map((o) => [
+          o.code,
+          pick(caller, o),
+        ]),
+      )
+    : null;
+  const projects = new Map<string, string>();
+  for (const id of filters.projectIds ?? []) {
+    const found = await findProject(caller.tenant, id);
+    if (found) projects.set(id, caller.lang === 'zh' ? found.name : (found.nameEn ?? found.name));
+  }
+  const valueText = (f: (typeof FILTERS)[number], value: string | number | boolean): string => {
+    if (typeof value === 'boolean') return caller.t(value ? 'analytics.yes' : 'analytics.no');
+    const code = String(value);
+    if (f.kind === 'projects') return projects.get(code) ?? code;
+    if (ages && f.dimension === 'ageStratum') return ages.get(code) ?? code;
+    const found = f.codelist ? codelists[f.codelist]?.values.find((v) => v.code === code) : undefined;
+    return found ? pick(caller, found) : code;
+  };
   const lines = FILTERS.flatMap((f) => {
     const value = filters[f.id as keyof AnalyticsFilters];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) return [];
-    const text = Array.isArray(value)
-      ? value.map(String).join(', ')
-      : [value.from ?? '', value.to ?? ''].join(' - ');
-    return [`${pick(caller, f.labels)}: ${text}`];
+    let text: string;
+    if (Array.isArray(value))
+      text = (value as (string | number | boolean)[])
+        .map((v) => valueText(f, v))
+        .join(caller.t('analytics.exportListSeparator'));
+    else if (value.from && value.to)
+      text = caller.t('analytics.exportDayRange', { from: dayText(value.from), to: dayText(value.to) });
+    else if (value.from) text = caller.t('analytics.exportDayFrom', { day: dayText(value.from) });
+    else if (value.to) text = caller.t('analytics.exportDayTo', { day: dayText(value.to) });
+    else return [];
+    return [`${pick(caller, f.labels)}${caller.t('analytics.exportFilterColon')}${text}`];
   });
   if (query.includeInvalid) lines.push(caller.t('analytics.exportIncludesInvalid'));
   return lines;
@@ -107,11 +147,11 @@ const blindedLine = (caller: Caller, blinded: boolean) =>
   blinded ? [caller.t('analytics.exportBlinded')] : [];
 
 /** A statistic or cross-tabulation as the screen shows it: each key with its count and share, then the total. */
-function answerSheet(caller: Caller, answer: AnalyticsAnswer, title: string, query: AnalyticsQuery): Sheet {
+function answerSheet(caller: Caller, answer: AnalyticsAnswer, title: string, filterLines: string[]): Sheet {
   return {
     title,
     lines: [
-      ...queryLines(caller, query),
+      ...filterLines,
       caller.t('analytics.exportTotal', { n: answer.total }),
       ...blindedLine(caller, answer.blinded),
     ],
@@ -143,7 +183,7 @@ const figure = (value: number | null) => (value === null ? '' : Math.round(value
 /**
  * Every node of the tree, depth first, each with its level, code, name, cases and their share,
  * serious and not serious cases, events and the events by outcome, time to onset (pairs, median,
- * quartiles in days).
+ * quartiles in days, and how many pairs' intervals are the reported G.k.9.i.3.1).
  */
 function treeRows(
   caller: Caller,
@@ -176,6 +216,7 @@ function treeRows(
           node.onset.median ?? '',
           node.onset.q1 ?? '',
           node.onset.q3 ?? '',
+          node.onset.reported,
         ],
       },
       ...treeRows(caller, answer, node.children, depth + 1, key),
@@ -193,7 +234,12 @@ const SOURCES: ExportSource[] = [
     required: ['statisticId'],
     async sheet(caller, request) {
       const answer = await runStatistic(caller, request.statisticId!, request);
-      return answerSheet(caller, answer, pick(caller, answer.labels), request);
+      return answerSheet(
+        caller,
+        answer,
+        pick(caller, answer.labels),
+        await queryLines(caller, request, PERMISSIONS.summary),
+      );
     },
   },
   {
@@ -207,7 +253,7 @@ const SOURCES: ExportSource[] = [
     async sheet(caller, request) {
       const answer = await runPivot(caller, request.dimensions!, request);
       const title = `${pick(caller, answer.labels)}: ${answer.dimensions.map((d) => pick(caller, d.labels)).join(' × ')}`;
-      return answerSheet(caller, answer, title, request);
+      return answerSheet(caller, answer, title, await queryLines(caller, request, PERMISSIONS.pivot));
     },
   },
   {
@@ -229,7 +275,7 @@ const SOURCES: ExportSource[] = [
       return {
         title: t('title'),
         lines: [
-          ...queryLines(caller, request),
+          ...(await queryLines(caller, request, PERMISSIONS.eventLevel)),
           caller.t('analytics.exportTotal', { n: answer.cases }),
           caller.t('analytics.exportSignal.thresholds', { ...answer.thresholds }),
           ...blindedLine(caller, answer.blinded),
@@ -290,7 +336,7 @@ const SOURCES: ExportSource[] = [
       return {
         title: t('title'),
         lines: [
-          ...queryLines(caller, request),
+          ...(await queryLines(caller, request, PERMISSIONS.eventLevel)),
           ...(answer.suspect === null
             ? []
             : [caller.t('analytics.exportTree.suspect', { name: answer.suspect })]),
@@ -314,6 +360,7 @@ const SOURCES: ExportSource[] = [
           t('onsetMedian'),
           t('onsetQ1'),
           t('onsetQ3'),
+          t('onsetReported'),
         ],
         rows: treeRows(caller, answer),
         indent: 2,

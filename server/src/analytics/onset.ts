@@ -39,10 +39,9 @@ export const NO_ONSET: OnsetFigures = {
 
 const REPORTED = onsetFile.reported;
 /** G.k.9.i.3.1b unit -> [n, d]: days = value x n / d. */
-export const DAYS_PER_UNIT: Readonly<Record<string, readonly [number, number]>> = REPORTED.days as Record<
-  string,
-  [number, number]
->;
+export const DAYS_PER_UNIT: ReadonlyMap<string, readonly [number, number]> = new Map(
+  Object.entries(REPORTED.days).map(([unit, [n, d]]) => [unit, [n!, d!] as const]),
+);
 
 /**
  * The grouped count's dimensions of the reported interval of a drug-event pair: in the suspect
@@ -59,8 +58,8 @@ export function reportedIntervalDimensions(names: { value: string; unit: string 
 /** A reported interval (G.k.9.i.3.1a, G.k.9.i.3.1b) in days; null: no number or a unit not declared. */
 export function reportedDays(value: GroupScalar, unit: GroupScalar): number | null {
   if (typeof value !== 'number' || !Number.isFinite(value) || typeof unit !== 'string') return null;
-  const ratio = Object.hasOwn(DAYS_PER_UNIT, unit) ? DAYS_PER_UNIT[unit]! : null;
-  return ratio === null ? null : (value * ratio[0]) / ratio[1];
+  const ratio = DAYS_PER_UNIT.get(unit);
+  return ratio === undefined ? null : (value * ratio[0]) / ratio[1];
 }
 
 /** A pair's interval: by the dates when they give one, else as reported (null: neither). */
