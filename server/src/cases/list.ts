@@ -193,7 +193,12 @@ export function filterClause(definition: CaseListFilter, value: unknown): Filter
         ...(isEmpty(range.to) ? {} : { to: day(range.to) }),
       };
       if (!bounds.from && !bounds.to) return null;
-      return each((path) => ({ [path]: { $elemMatch: withinCondition(bounds) } }));
+      const { $gte, $lt, ...rest } = withinCondition(bounds);
+      // The bounds alone first: a superset the embedded store reads in SQL (side table), so only
+      // its matches go through the exact $elemMatch (which it cannot say in SQL).
+      return each((path) => ({
+        $and: [{ [path]: { $gte, $lt } }, { [path]: { $elemMatch: { $gte, $lt, ...rest } } }],
+      }));
     }
     case 'range': {
       // A number from `from` (included) to `to` (excluded).
