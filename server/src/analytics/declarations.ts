@@ -107,6 +107,11 @@ for (const [file, declared] of [
       if (id && !caseListDefinition.filters.some((f) => f.id === id))
         throw new Error(`schemas/analytics/${file}.json ${d.id}: unknown case list filter ${id}`);
 
+// The onset range's list filter must take one E2B date of an array in a day range as the count does.
+const onsetList = FILTERS.find((f) => f.id === 'onset')?.caseList?.filter;
+if (onsetList && caseListDefinition.filters.find((f) => f.id === onsetList)?.operator !== 'anyWithin')
+  throw new Error(`schemas/analytics/filters.json onset: case list filter ${onsetList} is not anyWithin`);
+
 for (const d of DIMENSIONS)
   if (d.fold && (d.each || d.prefix !== 6))
     throw new Error(

@@ -88,10 +88,12 @@ export function queryLink(
     if (!ages) return null;
     Object.assign(filters, ages);
   }
-  // The same condition as the count's (cases/e2b-range.ts) on the summary's reaction start dates.
+  // Its declared list filter: the same condition as the count's (cases/e2b-range.ts) on the
+  // summary's reaction start dates.
   if (f.onset?.from || f.onset?.to) {
-    if (!caseListDefinition.filters.some((d) => d.id === 'onset' && d.operator === 'anyWithin')) return null;
-    filters.onset = { from: f.onset.from ?? '', to: f.onset.to ?? '' };
+    const target = filterById.get('onset')?.caseList;
+    if (!target) return null;
+    filters[target.filter] = { from: f.onset.from ?? '', to: f.onset.to ?? '' };
   }
   if (f.received?.from || f.received?.to)
     filters.reportDateFirst = { from: f.received.from ?? '', to: f.received.to ?? '' };
