@@ -6,6 +6,7 @@
 import { createCasesModule } from '../cases';
 import { caseRig } from '../cases/testing';
 import type { RigUser } from '../cases/testing';
+import type { TestBackend } from '../http/test-store';
 import { dictionariesModule } from '../dictionaries';
 import { downloadsModule } from '../downloads';
 import { openFileStore } from '../files';
@@ -15,9 +16,10 @@ import { closePrinter } from '../reports';
 import { createUnblindingModule } from '../unblinding';
 import { analyticsModule } from './index';
 
-export async function analyticsRig(users: RigUser[]) {
+export async function analyticsRig(users: RigUser[], options: { backend?: TestBackend } = {}) {
   const rig = await caseRig({
     users,
+    backend: options.backend,
     modules: [
       createCasesModule(),
       reportCodesModule,

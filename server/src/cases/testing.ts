@@ -1,7 +1,7 @@
 /**
- * Test rig for case management: a platform with the case modules on a fresh embedded store, a
- * token authenticator (`tenant:user`), per-user permission sets, users, a project and a report-code
- * generator. Used by the case, workflow, report-code and narrative tests.
+ * Test rig for case management: a platform with the case modules on a fresh store (embedded unless
+ * a test asks for MongoDB), a token authenticator (`tenant:user`), per-user permission sets, users,
+ * a project and a report-code generator. Used by the case, workflow, report-code and narrative tests.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
@@ -11,6 +11,7 @@ import type { Clock, ServerModule } from '../http';
 import { systemClock } from '../clock';
 import { call, testPlatform } from '../testing';
 import { testStore } from '../http/test-store';
+import type { TestBackend } from '../http/test-store';
 import { openFileStore } from '../files';
 import type { Store } from '../store';
 import { accessCollections } from '../access';
@@ -151,10 +152,12 @@ export async function caseRig(
     modules?: ServerModule[];
     /** A file store beside the store (the platform's deps.files), closed with the rig. */
     files?: boolean;
+    /** The store's backend (default embedded; 'mongodb' needs MONGODB_URI). */
+    backend?: TestBackend;
   } = {},
 ) {
   const clock = options.clock ?? systemClock;
-  const store = await testStore({ clock });
+  const store = await testStore({ clock, backend: options.backend });
   const files = options.files ? await openFileStore(store, { dataDir: store.dataDir }) : undefined;
   const signer = recordingSigner();
   const users: RigUser[] = options.users ?? [
