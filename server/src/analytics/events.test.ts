@@ -407,6 +407,20 @@ describe('event-level tree', () => {
     });
   });
 
+  it('names SOC and PT keys from the MedDRA release in statistics and the signal table (codes it lacks as they are)', async () => {
+    const name = (pt: string) => meddra.pts.find((p) => p.code === pt)?.name ?? null;
+    const pivot = await rig.as('entry').call('POST', '/analytics/pivot', { dimensions: ['pt'] });
+    const rows = pivot.body.data.rows as { key: { pt: string }; labels: { pt: string } }[];
+    expect(rows.length).toBe(4);
+    for (const row of rows) expect(row.labels.pt).toBe(name(row.key.pt) ?? row.key.pt);
+    expect(rows.find((r) => r.key.pt === '99999999')!.labels.pt).toBe('99999999');
+    const signals = await rig.as('entry').call('POST', '/analytics/signals', { by: 'pt' });
+    const pairs = signals.body.data.rows as { event: string; eventName: string | null }[];
+    expect(pairs.length).toBeGreaterThan(3);
+    for (const pair of pairs) expect(pair.eventName).toBe(name(pair.event));
+    expect(pairs.some((p) => p.eventName !== null) && pairs.some((p) => p.eventName === null)).toBe(true);
+  });
+
   it('a blinded reader neither chooses nor sees a study drug', async () => {
     const all = await treeOf('blind', { filters: { projectIds: ['p1'] } });
     expect(all.blinded).toBe(true);

@@ -12,13 +12,12 @@
  * tree (the export).
  */
 import { codelists } from '@pv/engine';
-import type { MeddraDictionary, TermLanguage } from '@pv/engine';
+import type { MeddraDictionary } from '@pv/engine';
 import { C as caseCollections } from '../cases';
-import { dictionaryService } from '../dictionaries';
-import { AppError } from '../http';
 import type { Caller } from '../http';
 import type { Collection, Filter, GroupDimension, GroupScalar, Store } from '../store';
 import { dimensionById } from './declarations';
+import { releaseOf } from './meddra';
 import { lltLink, ptLink, queryLink, suspectLink } from './drill';
 import { NO_ONSET, OnsetTally, pairInterval, reportedIntervalDimensions } from './onset';
 import type { OnsetFigures } from './onset';
@@ -438,26 +437,4 @@ function sortNodes(nodes: CountNode[]): void {
       String(a.code).localeCompare(String(b.code)),
   );
   for (const node of nodes) sortNodes(node.children);
-}
-
-/** The imported release of the version most counted reactions carry, in the caller's language if imported in it. */
-async function releaseOf(
-  caller: Caller,
-  store: Store,
-  versions: { key: Record<string, unknown>; count: number }[],
-): Promise<{ version: string; dictionary: MeddraDictionary } | null> {
-  const service = dictionaryService(store);
-  const language: TermLanguage = caller.lang === 'zh' ? 'zh' : 'en';
-  for (const g of versions) {
-    const version = g.key.version;
-    if (typeof version !== 'string') continue;
-    try {
-      const doc = await service.resolve(caller.tenant, 'meddra', { version }, language);
-      return { version, dictionary: await service.meddra(caller.tenant, doc) };
-    } catch (error) {
-      // Not imported in this tenant (a translated 400): the next most used version.
-      if (!(error instanceof AppError)) throw error;
-    }
-  }
-  return null;
 }

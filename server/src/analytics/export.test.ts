@@ -190,10 +190,13 @@ describe('analytics export', () => {
     for (const row of signals.body.data.rows as {
       drug: string;
       event: string;
+      eventName: string | null;
       a: number;
       flags: Record<string, boolean>;
     }[]) {
-      const found = body.find((r) => r[0] === row.drug && r[1] === row.event)!;
+      // The event by its name in the release and its code.
+      expect(row.eventName).toBeTruthy();
+      const found = body.find((r) => r[0] === row.drug && r[1] === `${row.eventName} (${row.event})`)!;
       expect(found[2]).toBe(row.a);
       expect(found.slice(13)).toEqual(['prr', 'ror', 'ic'].map((f) => (row.flags[f] ? 'Yes' : 'No')));
     }

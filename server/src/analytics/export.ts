@@ -302,7 +302,7 @@ const SOURCES: ExportSource[] = [
           key: `${r.drug}\u0000${r.event}`,
           cells: [
             r.drug === 'BLINDED' ? caller.t('analytics.blinded') : r.drug,
-            r.event,
+            r.eventName === null ? r.event : `${r.eventName} (${r.event})`,
             r.a,
             r.b,
             r.c,

@@ -21,6 +21,7 @@ import { stratifiedGroups } from './strata';
 import { ageStratumClause, ageStratumLinkFilters, onsetClause } from './clauses';
 import type { CaseListLink, StratumPlaces } from './drill';
 import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
+import { countedRelease, meddraName } from './meddra';
 import type { DimensionDeclaration, Labels, StatisticDeclaration } from './declarations';
 
 export const PERMISSIONS = {
@@ -234,7 +235,12 @@ function valueLabel(d: DimensionDeclaration, value: GroupScalar, caller: Caller)
     const found = codelists[d.codelist]?.values.find((v) => v.code === String(value));
     if (found) return caller.lang === 'zh' ? found.zh : found.en;
   }
-  return String(value);
+  // A month (YYYYMM) and a quarter (YYYYQn) of a date as a reader writes them.
+  const text = String(value);
+  const quarter = d.fold === 'quarter' ? /^(\d{4})Q(\d)$/.exec(text) : null;
+  if (quarter) return caller.t('analytics.quarterLabel', { year: quarter[1]!, quarter: quarter[2]! });
+  if (d.prefix === 6 && /^\d{6}$/.test(text)) return `${text.slice(0, 4)}-${text.slice(4)}`;
+  return text;
 }
 
 /**
@@ -312,14 +318,19 @@ async function count(
       : [{ key: {}, count: await cases.count(narrowed) }].filter((g) => g.count > 0);
     return { groups, labels: new Map<string, Labels>() };
   };
-  const [{ groups, labels, places }, total, ages] = await Promise.all([
+  const coded = dimensions.find((d) => d.meddra);
+  const [{ groups, labels, places }, total, ages, release] = await Promise.all([
     classedGroups(filter, dimensions, grouped),
     cases.count(filter),
     ageStratumLink(caller, query, projects),
+    // SOC and PT keys are codes: named from the counted reactions' MedDRA release.
+    coded ? countedRelease(caller, cases, filter, coded.path) : null,
   ]);
   const labelOf = (d: DimensionDeclaration, value: GroupScalar) => {
     const named = d.stratify && value !== null ? labels.get(String(value)) : undefined;
-    return named ? (caller.lang === 'zh' ? named.zh : named.en) : valueLabel(d, value, caller);
+    if (named) return caller.lang === 'zh' ? named.zh : named.en;
+    const term = d.meddra ? meddraName(release, d.meddra, value) : null;
+    return term ?? valueLabel(d, value, caller);
   };
   const listed = queryLink(query, blinded, ages);
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
@@ -533,7 +544,10 @@ export async function runPivot(
 
 export interface SignalRow extends Disproportionality {
   drug: string;
+  /** The PT or SOC code as stored. */
   event: string;
+  /** Its name in the counted reactions' MedDRA release (meddra.ts); null when the release lacks it or none is imported. */
+  eventName: string | null;
   a: number;
   b: number;
   c: number;
@@ -581,11 +595,12 @@ export async function runSignals(
     { each: 'reactions', path: event.path, present: true as const },
   ];
   const cases = caller.tenant.collection(caseCollections.cases);
-  const [pairs, drugTotals, eventTotals, all] = await Promise.all([
+  const [pairs, drugTotals, eventTotals, all, release] = await Promise.all([
     cases.groupCount({ filter, by: [drug, event], where }),
     cases.groupCount({ filter, by: [drug], where }),
     cases.groupCount({ filter, by: [event], where }),
     cases.groupCount({ filter, by: [{ name: 'v', path: 'state.validity' }], where }),
+    countedRelease(caller, cases, filter, event.path),
   ]);
   const n = all.reduce((sum, g) => sum + g.count, 0);
   const withDrug = new Map(drugTotals.map((g) => [g.key[drug.name], g.count]));
@@ -610,6 +625,7 @@ export async function runSignals(
       return {
         drug: String(g.key[drug.name]),
         event: String(g.key.event),
+        eventName: meddraName(release, by, g.key.event),
         a,
         b,
         c,

@@ -342,6 +342,10 @@ describe('submitted statistics', () => {
     }
     // Timeliness reads as words, never codes; all three occur.
     for (const label of ['Submitted on time', 'Submitted late', 'No due date']) expect(seen).toContain(label);
+    // Months and quarters read as a reader writes them (2026-03, 2026 Q1), not as their keys.
+    expect([...seen].some((l) => /^\d{4}-\d{2}$/.test(l))).toBe(true);
+    expect([...seen].some((l) => /^\d{4} Q[1-4]$/.test(l))).toBe(true);
+    expect([...seen].filter((l) => /^\d{6}$|^\d{4}Q\d$/.test(l))).toEqual([]);
     const zh = await rig
       .as('entry')
       .call('POST', '/analytics/statistic', { statisticId: 'bySubmissionTimeliness' }, 'cn');
