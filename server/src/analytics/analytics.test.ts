@@ -522,7 +522,8 @@ describe('analytics', () => {
     for (const text of [squash(word), pdf]) {
       expect(text).toContain(squash(shown.body.data.labels.zh));
       expect(text).toContain(squash(`共 ${shown.body.data.total} 例`));
-      expect(text).toContain('CN');
+      // The filter by its name and the country's (not its code).
+      expect(text).toContain(squash('发生国家：中国'));
     }
     // The rows in the caller's language with their counts, in the Word table's order.
     const zhRows = await rig
