@@ -1,8 +1,9 @@
 // The MongoDB backend run of `npm test`: builds FerretDB (a MongoDB wire-protocol server over
 // SQLite, github.com/FerretDB/FerretDB) with Go, starts it on a free loopback port in a temporary
-// directory with telemetry off, runs the store conformance suite, the backend move test and the
-// server smoke run (scripts/mongo-smoke.ts) with MONGODB_URI pointing at it, and stops it whatever
-// happened. Without Go it prints one line saying so and runs nothing. Node builtins only.
+// directory with telemetry off, runs the store conformance suite, the backend move test, the
+// analytics brute-force counts and the server smoke run (scripts/mongo-smoke.ts) with MONGODB_URI
+// pointing at it, and stops it whatever happened. Without Go it prints one line saying so and runs
+// nothing. Node builtins only.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -13,6 +14,8 @@ import { join } from 'node:path';
 export const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
 export const FERRETDB_VERSION = 'v1.24.2';
 const MIN_GO = [1, 22];
+/** Test files with a describe per backend (server/src/http/test-store.ts testBackendWanted). */
+const ANALYTICS_TESTS = ['server/src/analytics/analytics.test.ts'];
 
 /** The Go toolchain: $GO, else `go` on PATH or /usr/local/go; null with the reason when none fits. */
 export function findGo(env = process.env) {
@@ -214,9 +217,10 @@ export async function runMongoPeer(run, env = process.env) {
     const stepEnv = { ...env, MONGODB_URI: uri, PV_FERRETDB_CONTROL: controlFile };
     results.push(
       run(
-        'store conformance and backend move on MongoDB (FerretDB)',
+        'store conformance, backend move and analytics brute force on MongoDB (FerretDB)',
         join('node_modules', '.bin', 'vitest'),
-        // FerretDB answers the conformance suite's thousand-query tests in tens of seconds.
+        // FerretDB answers the conformance suite's thousand-query tests in tens of seconds, the
+        // analytics brute force (200 requests over 1,000 cases) in about a minute.
         [
           'run',
           '--testTimeout=300000',
@@ -224,8 +228,10 @@ export async function runMongoPeer(run, env = process.env) {
           'server/src/store/text-index.test.ts',
           'server/src/store/mongo.test.ts',
           'scripts/cli/commands/data-mongo.test.ts',
+          ...ANALYTICS_TESTS,
         ],
-        stepEnv,
+        // The analytics files' embedded describes ran in the embedded vitest step already.
+        { ...stepEnv, PV_TEST_BACKENDS: 'mongodb' },
       ),
     );
     results.push(
