@@ -4,9 +4,17 @@
  * SOC -> HLGT -> HLT -> PT -> LLT, time to onset (by the dates, else the interval reported for the
  * drug-event pair, G.k.9.i.3.1), for all cases and per suspect product; a blinded reader never
  * chooses or sees a study drug; each LLT node's link lists exactly its cases.
+ *
+ * Backends: everything on the embedded store; the tree's figures (the brute force) also on MongoDB
+ * when MONGODB_URI is set (the FerretDB step of `npm test`), where the store's `least`, `map` and
+ * `match` dimensions run through the streamed GroupCounter. A product's tree matches one drug's
+ * fields together (`$elemMatch`): a server without it (FerretDB 1.24) gives the store's documented
+ * refusal there, which the test expects.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSummary, demoProject } from '../cases/testing';
+import type { RigUser } from '../cases/testing';
+import { testBackendWanted } from '../http/test-store';
 import { DEMO_MEDDRA_VERSION, demoDictionaryFiles, demoMeddra, dictionaryService } from '../dictionaries';
 import type { CountNode, EventCountsAnswer, EventDetailsAnswer, EventTreeAnswer, TreeNode } from './events';
 import { mergeEventTree } from './events';
@@ -15,14 +23,13 @@ import { codelists } from '@pv/engine';
 import { DAYS_PER_UNIT, NO_ONSET, OnsetTally, onsetDays, pairInterval, reportedDays } from './onset';
 import type { OnsetFigures } from './onset';
 
-const rig = await analyticsRig([
+const USERS: RigUser[] = [
   { id: 'entry', name: 'Entry' },
   { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
-]);
+];
+type Rig = Awaited<ReturnType<typeof analyticsRig>>;
+const rig = await analyticsRig(USERS);
 afterAll(() => rig.close());
-
-const handle = rig.store.tenant('t1', { userId: 'system:test' });
-await handle.collection<Record<string, unknown>>('projects').insertOne({ ...demoProject('p3') });
 
 let seed = 2022;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -98,11 +105,17 @@ const docs: Doc[] = Array.from({ length: 400 }, (_, i) => {
     }),
   };
 });
-await handle.collection('cases').insertMany(docs);
-await handle
-  .collection('caseSummaries')
-  .insertMany(docs.map((d) => buildSummary(d._id, d as never, null) as unknown as Record<string, unknown>));
-await dictionaryService(rig.store).importMeddra(handle, demoDictionaryFiles().meddra.en);
+/** Project p3, the random cases with their summaries and the demo MedDRA release, in a rig's t1. */
+async function seedCases(target: Rig) {
+  const t1 = target.store.tenant('t1', { userId: 'system:test' });
+  await t1.collection<Record<string, unknown>>('projects').insertOne({ ...demoProject('p3') });
+  await t1.collection('cases').insertMany(docs);
+  await t1
+    .collection('caseSummaries')
+    .insertMany(docs.map((d) => buildSummary(d._id, d as never, null) as unknown as Record<string, unknown>));
+  await dictionaryService(target.store).importMeddra(t1, demoDictionaryFiles().meddra.en);
+}
+await seedCases(rig);
 
 interface Figures {
   count: number;
@@ -275,10 +288,10 @@ function figuresOf(answer: EventTreeAnswer): Map<string, Figures> {
 }
 
 /** The page's two requests, the counts and the details, put together by each node's codes. */
-async function treeOf(who: string, body: Record<string, unknown>): Promise<EventTreeAnswer> {
+async function treeOf(target: Rig, who: string, body: Record<string, unknown>): Promise<EventTreeAnswer> {
   const [counts, details] = await Promise.all([
-    rig.as(who).call('POST', '/analytics/events', body),
-    rig.as(who).call('POST', '/analytics/events/details', body),
+    target.as(who).call('POST', '/analytics/events', body),
+    target.as(who).call('POST', '/analytics/events/details', body),
   ]);
   expect(counts.status, JSON.stringify(counts.body)).toBe(200);
   expect(details.status, JSON.stringify(details.body)).toBe(200);
@@ -299,49 +312,63 @@ async function treeOf(who: string, body: Record<string, unknown>): Promise<Event
 
 const sorted = (map: Map<string, Figures>) => [...map].sort(([a], [b]) => a.localeCompare(b));
 
-describe('event-level tree', () => {
-  it('counts cases, seriousness, events and outcomes at every level down to the LLT, for all and per suspect product', async () => {
-    for (const suspect of [undefined, 'Aspirin', 'Metformin']) {
-      const tree = await treeOf('entry', {
-        filters: { projectIds: ['p1'] },
-        ...(suspect ? { suspect } : {}),
-      });
-      const expected = brute(suspect);
-      expect(tree.total, String(suspect)).toBe(expected.total);
-      expect(sorted(figuresOf(tree)), String(suspect)).toEqual(sorted(expected.nodes));
-      expect(tree.suspect).toBe(suspect ?? null);
-      // The onset figures are not trivial: intervals, partial dates and reactions before the first dose.
-      const roots = tree.nodes.map((n) => n.onset);
-      expect(roots.some((o) => o.n > 1 && o.q1 !== o.q3)).toBe(true);
-      expect(roots.some((o) => o.partial > 0) && roots.some((o) => o.before > 0)).toBe(true);
-      // ...and intervals as reported (G.k.9.i.3.1) where the dates give none, in fractions of days too.
-      expect(roots.some((o) => o.reported > 0 && o.reported < o.n)).toBe(true);
-      // LLT nodes exist, named from the release; the unknown PT's LLT sits under null above it.
-      const llts = [...figuresOf(tree).keys()]
-        .map((k) => JSON.parse(k) as (string | null)[])
-        .filter((c) => c.length === 5);
-      expect(llts.length).toBeGreaterThan(3);
+/**
+ * The tree's figures at every node against the brute force, for all cases and per suspect product,
+ * and the product choices; a product's tree is refused on a server without `$elemMatch`.
+ */
+async function checkTree(target: Rig): Promise<void> {
+  const lacksElemMatch = target.store.capabilities.missing.includes('$elemMatch');
+  for (const suspect of [undefined, 'Aspirin', 'Metformin']) {
+    const body = { filters: { projectIds: ['p1'] }, ...(suspect ? { suspect } : {}) };
+    if (suspect && lacksElemMatch) {
+      for (const path of ['/analytics/events', '/analytics/events/details']) {
+        const refused = await target.as('entry').call('POST', path, body);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(500);
+        expect(refused.body.msg).toContain('$elemMatch');
+      }
+      continue;
     }
-    const all = await treeOf('entry', { filters: { projectIds: ['p1'] } });
-    // The product choices: suspect drugs (G.k.1 1 or 3) by cases.
-    const products = new Map<string, number>();
-    for (const doc of docs) {
-      if (doc.state.validity !== 'valid' || doc.report.studyProjectId !== 'p1') continue;
-      for (const name of new Set<string>(
-        doc.drugs
-          .filter((d: Doc) => ['1', '3'].includes(d.drugCharacterisation))
-          .map((d: Doc) => d.drugName as string),
-      ))
-        products.set(name, (products.get(name) ?? 0) + 1);
-    }
-    expect(Object.fromEntries(all.products.map((p) => [p.name, p.count]))).toEqual(
-      Object.fromEntries(products),
-    );
-    expect(all.outcomeLabels['5']).toBeTruthy();
-    const llt = all.nodes[0]!.children[0]!.children[0]!.children[0]!.children.find((n) => n.code !== null)!;
-    expect(llt.level).toBe('llt');
-    expect(llt.name).toBe(meddra.llts.find((l) => l.code === llt.code)!.name);
-  });
+    const tree = await treeOf(target, 'entry', body);
+    const expected = brute(suspect);
+    expect(tree.total, String(suspect)).toBe(expected.total);
+    expect(sorted(figuresOf(tree)), String(suspect)).toEqual(sorted(expected.nodes));
+    expect(tree.suspect).toBe(suspect ?? null);
+    // The onset figures are not trivial: intervals, partial dates and reactions before the first dose.
+    const roots = tree.nodes.map((n) => n.onset);
+    expect(roots.some((o) => o.n > 1 && o.q1 !== o.q3)).toBe(true);
+    expect(roots.some((o) => o.partial > 0) && roots.some((o) => o.before > 0)).toBe(true);
+    // ...and intervals as reported (G.k.9.i.3.1) where the dates give none, in fractions of days too.
+    expect(roots.some((o) => o.reported > 0 && o.reported < o.n)).toBe(true);
+    // LLT nodes exist, named from the release; the unknown PT's LLT sits under null above it.
+    const llts = [...figuresOf(tree).keys()]
+      .map((k) => JSON.parse(k) as (string | null)[])
+      .filter((c) => c.length === 5);
+    expect(llts.length).toBeGreaterThan(3);
+  }
+  const all = await treeOf(target, 'entry', { filters: { projectIds: ['p1'] } });
+  // The product choices: suspect drugs (G.k.1 1 or 3) by cases.
+  const products = new Map<string, number>();
+  for (const doc of docs) {
+    if (doc.state.validity !== 'valid' || doc.report.studyProjectId !== 'p1') continue;
+    for (const name of new Set<string>(
+      doc.drugs
+        .filter((d: Doc) => ['1', '3'].includes(d.drugCharacterisation))
+        .map((d: Doc) => d.drugName as string),
+    ))
+      products.set(name, (products.get(name) ?? 0) + 1);
+  }
+  expect(Object.fromEntries(all.products.map((p) => [p.name, p.count]))).toEqual(
+    Object.fromEntries(products),
+  );
+  expect(all.outcomeLabels['5']).toBeTruthy();
+  const llt = all.nodes[0]!.children[0]!.children[0]!.children[0]!.children.find((n) => n.code !== null)!;
+  expect(llt.level).toBe('llt');
+  expect(llt.name).toBe(meddra.llts.find((l) => l.code === llt.code)!.name);
+}
+
+describe.skipIf(!testBackendWanted('embedded'))('event-level tree', () => {
+  it('counts cases, seriousness, events and outcomes at every level down to the LLT, for all and per suspect product', () =>
+    checkTree(rig));
 
   it('time to onset: whole days, partial dates and reactions before the first dose apart; quartiles by hand', () => {
     expect(onsetDays('20240228', '20240301')).toBe(2); // 2024 is a leap year
@@ -422,10 +449,10 @@ describe('event-level tree', () => {
   });
 
   it('a blinded reader neither chooses nor sees a study drug', async () => {
-    const all = await treeOf('blind', { filters: { projectIds: ['p1'] } });
+    const all = await treeOf(rig, 'blind', { filters: { projectIds: ['p1'] } });
     expect(all.blinded).toBe(true);
     expect(all.products.map((p) => p.name).sort()).toEqual(['Aspirin', 'Metformin']);
-    const study = await treeOf('blind', { suspect: 'Study drug A' });
+    const study = await treeOf(rig, 'blind', { suspect: 'Study drug A' });
     expect(study.total).toBe(0);
     expect(study.nodes).toEqual([]);
   });
@@ -436,7 +463,10 @@ describe('event-level tree', () => {
       ['entry', 'Aspirin'],
       ['blind', 'Metformin'],
     ] as const) {
-      const tree = await treeOf(who, { filters: { projectIds: ['p1'] }, ...(suspect ? { suspect } : {}) });
+      const tree = await treeOf(rig, who, {
+        filters: { projectIds: ['p1'] },
+        ...(suspect ? { suspect } : {}),
+      });
       const linked: TreeNode[] = [tree.nodes[0]!];
       const walk = (nodes: TreeNode[]) =>
         nodes.forEach((n) => (n.level === 'llt' && n.code !== null ? linked.push(n) : walk(n.children)));
@@ -450,4 +480,16 @@ describe('event-level tree', () => {
       }
     }
   });
+});
+
+describe.skipIf(!testBackendWanted('mongodb'))('event-level tree on MongoDB', () => {
+  let mongo: Rig;
+  beforeAll(async () => {
+    mongo = await analyticsRig(USERS, { backend: 'mongodb' });
+    await seedCases(mongo);
+  });
+  afterAll(() => mongo?.close());
+
+  it('counts cases, seriousness, events and outcomes at every level down to the LLT, for all and per suspect product', () =>
+    checkTree(mongo));
 });
