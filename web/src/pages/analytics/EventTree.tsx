@@ -7,6 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { codelists } from '@pv/engine';
 import {
   Body1,
   Button,
@@ -62,13 +63,14 @@ const useStyles = makeStyles({
   count: { width: '48px', textAlign: 'right', flexShrink: 0 },
   // Wraps rather than overflows into the outcomes: the bilingual display says it twice.
   serious: { width: '120px', whiteSpace: 'normal', overflowWrap: 'anywhere' },
-  outcomes: { width: '240px', overflow: 'hidden', textOverflow: 'ellipsis' },
-  onset: { width: '250px', overflow: 'hidden', textOverflow: 'ellipsis' },
+  // Wrapped, not cut: the outcomes and the onset are read whole (twice as long when bilingual).
+  outcomes: { width: '240px', whiteSpace: 'normal', overflowWrap: 'anywhere' },
+  onset: { width: '250px', whiteSpace: 'normal', overflowWrap: 'anywhere' },
   product: { maxWidth: '360px' },
 });
 
 /** A figure as the page shows it: whole days as they are, others to one decimal. */
-const NO_ONSET: OnsetFigures = { n: 0, median: null, q1: null, q3: null, partial: 0, before: 0 };
+const NO_ONSET: OnsetFigures = { n: 0, median: null, q1: null, q3: null, reported: 0, partial: 0, before: 0 };
 
 const days = (value: number | null) => (value === null ? '' : String(Math.round(value * 10) / 10));
 
@@ -78,11 +80,12 @@ function onsetText(
 ) {
   return onset.n === 0
     ? t('analytics.eventOnsetNone')
-    : t('analytics.eventOnset', {
+    : t(onset.reported ? 'analytics.eventOnsetReported' : 'analytics.eventOnset', {
         median: days(onset.median),
         q1: days(onset.q1),
         q3: days(onset.q3),
         n: onset.n,
+        reported: onset.reported,
       });
 }
 
@@ -106,18 +109,20 @@ function Node({
   details: Details | null;
 }) {
   const styles = useStyles();
-  const { t } = useLanguage();
+  const { t, pick } = useLanguage();
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const unknown = node.level === 'llt' ? t('analytics.noLlt') : t('analytics.unknownTerm');
   const label = node.code === null ? unknown : `${node.name ?? node.code} (${node.code})`;
   const mine = details?.byCodes.get(JSON.stringify(codes));
+  // E.i.7 in the display language (both in the bilingual display), else as the server named it.
+  const outcomeLabel = (code: string) => {
+    const entry = codelists.outcome?.values.find((v) => v.code === code);
+    return entry ? pick(entry) : (details?.outcomeLabels[code] ?? code);
+  };
   const outcomes = (mine?.outcomes ?? [])
     .slice(0, 3)
-    .map(
-      (o) =>
-        `${o.code === null ? t('analytics.outcomeNotReported') : (details?.outcomeLabels[o.code] ?? o.code)} ${o.count}`,
-    )
+    .map((o) => `${o.code === null ? t('analytics.outcomeNotReported') : outcomeLabel(o.code)} ${o.count}`)
     .join(' · ');
   const onset = onsetText(t, mine?.onset ?? NO_ONSET);
   return (

@@ -4,8 +4,7 @@
  * flags by the tenant's thresholds (tenant settings; by default PRR >= 2, chi-square >= 4, a >= 3;
  * ROR025 > 1; IC025 > 0), shown above the table,
  * sortable, under the statistics' filters; exported whole as Excel, Word or PDF (ExportMenu). Above
- * it the MedDRA tree (EventTree).
- * The time-to-onset distribution of the event-level screen is not built.
+ * it the MedDRA tree (EventTree) with each node's time to onset.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -26,7 +25,16 @@ const useStyles = makeStyles({
   grow: { flexGrow: 1 },
 });
 
-const figure = (value: number | null, digits = 2) => (value === null ? '-' : value.toFixed(digits));
+const figure = (value: number | null) => (value === null ? '-' : value.toFixed(2));
+/**
+ * A ratio (PRR, ROR and its interval) to two decimals, or two significant digits when small: an
+ * interval's lower bound of 0.0019 is not 0.00, which a ratio can never be.
+ */
+const ratio = (value: number | null) =>
+  value === null ? '-' : value !== 0 && Math.abs(value) < 0.1 ? value.toPrecision(2) : value.toFixed(2);
+/** The event as the tree names it: its term and code (the code alone when the release lacks it). */
+const eventText = (row: SignalRow) =>
+  row.eventName === null ? row.event : `${row.eventName} (${row.event})`;
 
 type Key = keyof SignalRow | 'flagged';
 
@@ -52,23 +60,32 @@ export default function SignalsPage() {
     [row.flags.prr && 'PRR', row.flags.ror && 'ROR', row.flags.ic && 'IC'].filter(Boolean).join(' ');
 
   const columns = useMemo<DataColumn<SignalRow>[]>(() => {
-    const num = (key: Key, label: string, text: (row: SignalRow) => string): DataColumn<SignalRow> => ({
+    // Narrow figure columns, so the whole table (to the flags) fits the page beside the terms.
+    const num = (
+      key: Key,
+      label: string,
+      text: (row: SignalRow) => string,
+      width = 60,
+    ): DataColumn<SignalRow> => ({
       key,
       label,
       kind: 'number',
       sortable: true,
+      width,
+      minWidth: 48,
       text,
     });
     return [
-      { key: 'drug', label: t('analytics.signalDrug'), sortable: true, text: (row) => row.drug },
+      { key: 'drug', label: t('analytics.signalDrug'), sortable: true, width: 120, text: (row) => row.drug },
       {
         key: 'event',
         label: by === 'pt' ? t('analytics.signalPt') : t('analytics.signalSoc'),
         sortable: true,
-        text: (row) => row.event,
+        width: 200,
+        text: eventText,
       },
       {
-        ...num('a', 'a', (row) => String(row.a)),
+        ...num('a', 'a', (row) => String(row.a), 52),
         // The pair's cases in the case list (none for a BLINDED drug).
         render: (row, text) =>
           row.cases ? (
@@ -79,16 +96,16 @@ export default function SignalsPage() {
             text
           ),
       },
-      num('b', 'b', (row) => String(row.b)),
-      num('c', 'c', (row) => String(row.c)),
-      num('d', 'd', (row) => String(row.d)),
-      num('prr', 'PRR', (row) => figure(row.prr)),
+      num('b', 'b', (row) => String(row.b), 52),
+      num('c', 'c', (row) => String(row.c), 52),
+      num('d', 'd', (row) => String(row.d), 52),
+      num('prr', 'PRR', (row) => ratio(row.prr)),
       num('chi2', 'χ²', (row) => figure(row.chi2)),
-      num('ror', 'ROR', (row) => figure(row.ror)),
-      num('rorLower', 'ROR 95% CI', (row) => `${figure(row.rorLower)} - ${figure(row.rorUpper)}`),
+      num('ror', 'ROR', (row) => ratio(row.ror)),
+      num('rorLower', 'ROR 95% CI', (row) => `${ratio(row.rorLower)}–${ratio(row.rorUpper)}`, 100),
       num('ic', 'IC', (row) => figure(row.ic)),
       num('ic025', 'IC025', (row) => figure(row.ic025)),
-      { key: 'flagged', label: t('analytics.signalFlags'), sortable: true, text: flagged },
+      { key: 'flagged', label: t('analytics.signalFlags'), sortable: true, width: 90, text: flagged },
     ];
   }, [by, t, navigate]);
 
@@ -96,6 +113,7 @@ export default function SignalsPage() {
     if (!answer) return null;
     const value = (row: SignalRow): string | number => {
       if (sort.key === 'flagged') return flagged(row);
+      if (sort.key === 'event') return eventText(row);
       const v = row[sort.key as keyof SignalRow];
       return typeof v === 'number' || typeof v === 'string' ? v : -Infinity;
     };

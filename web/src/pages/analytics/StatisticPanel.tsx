@@ -55,6 +55,7 @@ const useStyles = makeStyles({
   head: { display: 'flex', alignItems: 'center', gap: '8px' },
   grow: { flexGrow: 1 },
   chart: { position: 'relative', height: '260px' },
+  empty: { color: tokens.colorNeutralForeground3, padding: '24px 0', textAlign: 'center' },
 });
 
 const PALETTE = ['#2563eb', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#06b6d4', '#84cc16', '#ec4899'];
@@ -78,6 +79,8 @@ export function StatisticPanel({
   const canvas = useRef<HTMLCanvasElement>(null);
   const navigate = useNavigate();
   const title = pick(answer.labels);
+  // Nothing counted: no empty axes, a sentence saying why there is no chart.
+  const empty = answer.rows.length === 0;
   const percent = (n: number) => (answer.total ? `${((100 * n) / answer.total).toFixed(1)}%` : '-');
 
   useEffect(() => {
@@ -99,28 +102,54 @@ export function StatisticPanel({
         animation: false,
         maintainAspectRatio: false,
         plugins: { legend: { display: pie } },
+        // Bars and lines: what each axis counts, whole cases from zero.
+        ...(pie
+          ? {}
+          : {
+              scales: {
+                x: {
+                  // A trend of one month sits in the middle, not on the axis.
+                  offset: true,
+                  title: { display: true, text: answer.dimensions.map((d) => pick(d.labels)).join(' / ') },
+                },
+                y: {
+                  beginAtZero: true,
+                  ticks: { precision: 0 },
+                  title: { display: true, text: t('analytics.cases') },
+                },
+              },
+            }),
       },
     });
     return () => chart.destroy();
-  }, [answer, t]);
+  }, [answer, t, pick]);
 
   const columns = useMemo<DataColumn<AnalyticsRow>[]>(
     () => [
+      // The values wide enough to read (workflow nodes, report classifications), the figures narrow.
       ...answer.dimensions.map((d) => ({
         key: d.id,
         label: d.labels,
+        width: answer.dimensions.length === 1 ? 210 : 150,
         text: (row: AnalyticsRow) => row.labels[d.id] ?? '',
       })),
       {
         key: 'count',
         label: t('analytics.cases'),
         kind: 'number',
+        width: 72,
         text: (row) => String(row.count),
         // The count opens the case list on exactly these cases, when the list can express them.
         render: (row, text) =>
           row.cases ? <CellLink onClick={() => navigate(casesHref(row.cases!))}>{text}</CellLink> : text,
       },
-      { key: 'percent', label: t('analytics.percent'), kind: 'number', text: (row) => percent(row.count) },
+      {
+        key: 'percent',
+        label: t('analytics.percent'),
+        kind: 'number',
+        width: 72,
+        text: (row) => percent(row.count),
+      },
     ],
     [answer, t, navigate],
   );
@@ -129,11 +158,17 @@ export function StatisticPanel({
     <section className={styles.panel} data-testid={testId}>
       <div className={styles.head}>
         <Subtitle2 className={styles.grow}>{title}</Subtitle2>
-        <ExportMenu testId={testId} title={title} target={exportTarget} canvas={canvas} />
+        <ExportMenu testId={testId} title={title} target={exportTarget} canvas={empty ? undefined : canvas} />
       </div>
-      <div className={styles.chart}>
-        <canvas ref={canvas} role="img" aria-label={title} />
-      </div>
+      {empty ? (
+        <Body1 className={styles.empty} data-testid={`${testId}-no-chart`}>
+          {t('analytics.noChart')}
+        </Body1>
+      ) : (
+        <div className={styles.chart}>
+          <canvas ref={canvas} role="img" aria-label={title} />
+        </div>
+      )}
       <DataTable
         id={`analytics-${answer.id}`}
         ariaLabel={title}

@@ -70,7 +70,9 @@ export interface AnalyticsQuery {
 
 export interface SignalRow {
   drug: string;
+  /** The PT or SOC code as stored, and its name in the counted reactions' MedDRA release (null: not in it). */
   event: string;
+  eventName: string | null;
   a: number;
   b: number;
   c: number;
@@ -102,6 +104,8 @@ export interface OnsetFigures {
   median: number | null;
   q1: number | null;
   q3: number | null;
+  /** Of n, pairs whose interval is the reported one (G.k.9.i.3.1): the dates gave none. */
+  reported: number;
   partial: number;
   before: number;
 }
