@@ -86,22 +86,44 @@ export function StatisticPanel({
   useEffect(() => {
     if (!canvas.current) return;
     const pie = answer.chart === 'pie';
-    const chart = new Chart(canvas.current, {
-      type: pie ? 'pie' : answer.chart === 'line' ? 'line' : 'bar',
-      data: {
-        labels: answer.rows.map((row) => rowLabel(answer, row)),
-        datasets: [
+    const [first, ...rest] = answer.dimensions;
+    // Two or three dimensions as bars: the first along the axis, the others as series with a legend
+    // (a cross-tabulation read as such, not one bar per combination).
+    const crossed = answer.chart === 'bar' && rest.length > 0 && first !== undefined;
+    const seriesOf = (row: AnalyticsRow) => rest.map((d) => row.labels[d.id] ?? '').join(' / ');
+    const axis = crossed
+      ? [...new Set(answer.rows.map((row) => row.labels[first.id] ?? ''))]
+      : answer.rows.map((row) => rowLabel(answer, row));
+    const datasets = crossed
+      ? [...new Set(answer.rows.map(seriesOf))].map((series, i) => ({
+          label: series,
+          data: axis.map((x) =>
+            answer.rows
+              .filter((row) => (row.labels[first.id] ?? '') === x && seriesOf(row) === series)
+              .reduce((sum, row) => sum + row.count, 0),
+          ),
+          backgroundColor: PALETTE[i % PALETTE.length]!,
+        }))
+      : [
           {
             label: t('analytics.cases'),
             data: answer.rows.map((row) => row.count),
             backgroundColor: pie ? answer.rows.map((_, i) => PALETTE[i % PALETTE.length]!) : PALETTE[0],
           },
-        ],
-      },
+        ];
+    const label = (dimensions: typeof answer.dimensions) => dimensions.map((d) => pick(d.labels)).join(' / ');
+    const chart = new Chart(canvas.current, {
+      type: pie ? 'pie' : answer.chart === 'line' ? 'line' : 'bar',
+      data: { labels: axis, datasets },
       options: {
         animation: false,
         maintainAspectRatio: false,
-        plugins: { legend: { display: pie } },
+        plugins: {
+          legend: {
+            display: pie || crossed,
+            ...(crossed ? { title: { display: true, text: label(rest) } } : {}),
+          },
+        },
         // Bars and lines: what each axis counts, whole cases from zero.
         ...(pie
           ? {}
@@ -110,7 +132,7 @@ export function StatisticPanel({
                 x: {
                   // A trend of one month sits in the middle, not on the axis.
                   offset: true,
-                  title: { display: true, text: answer.dimensions.map((d) => pick(d.labels)).join(' / ') },
+                  title: { display: true, text: crossed ? label([first]) : label(answer.dimensions) },
                 },
                 y: {
                   beginAtZero: true,
