@@ -15,7 +15,11 @@ export const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
 export const FERRETDB_VERSION = 'v1.24.2';
 const MIN_GO = [1, 22];
 /** Test files with a describe per backend (server/src/http/test-store.ts testBackendWanted). */
-const ANALYTICS_TESTS = ['server/src/analytics/analytics.test.ts', 'server/src/analytics/events.test.ts'];
+const ANALYTICS_TESTS = [
+  'server/src/analytics/analytics.test.ts',
+  'server/src/analytics/events.test.ts',
+  'server/src/analytics/trends.test.ts',
+];
 
 /** The Go toolchain: $GO, else `go` on PATH or /usr/local/go; null with the reason when none fits. */
 export function findGo(env = process.env) {

@@ -5,11 +5,17 @@
  *   dates from submission plans), under random filters, for an unblinded and a blinded reader;
  * - product rows, product x SOC cells and signal pairs open the case list on exactly their cases
  *   (the list's total equals the count), and a blinded reader's links never name a blinded drug.
+ *
+ * Backends: everything on the embedded store; the submitted statistics' brute force also on MongoDB
+ * when MONGODB_URI is set (the FerretDB step of `npm test`), over copies of the cases and summaries
+ * the embedded rig recorded (recording hundreds of transmissions one by one takes minutes there).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCasesModule, recordCaseTransmissions } from '../cases';
 import type { CaseTransmissionMove } from '../cases';
 import { buildSummary, caseRig, demoProject } from '../cases/testing';
+import { testBackendWanted } from '../http/test-store';
+import type { TestBackend } from '../http/test-store';
 import { exportsModule } from '../exports';
 import { projectsModule } from '../projects';
 import { reportCodesModule } from '../report-codes';
@@ -19,33 +25,38 @@ import { workflowModule } from '../workflow';
 import { analyticsModule } from './index';
 import type { AnalyticsFilters as Filters } from './service';
 
-const rig = await caseRig({
-  users: [
-    { id: 'entry', name: 'Entry' },
-    { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
-  ],
-  modules: [
-    createCasesModule(),
-    reportCodesModule,
-    workflowModule,
-    projectsModule,
-    exportsModule,
-    createSubmissionsModule(),
-    createUnblindingModule(),
-    analyticsModule,
-  ],
-});
+/** The case rig with projects p2, p3 and p4 (entry and blind work in p1, p2 and p4). */
+async function trendsRig(backend: TestBackend) {
+  const opened = await caseRig({
+    backend,
+    users: [
+      { id: 'entry', name: 'Entry' },
+      { id: 'blind', name: 'Blind reader', deny: ['activecase:blindBottom'] },
+    ],
+    modules: [
+      createCasesModule(),
+      reportCodesModule,
+      workflowModule,
+      projectsModule,
+      exportsModule,
+      createSubmissionsModule(),
+      createUnblindingModule(),
+      analyticsModule,
+    ],
+  });
+  const t1 = opened.store.tenant('t1', { userId: 'system:test' });
+  await t1
+    .collection<Record<string, unknown>>('projects')
+    .insertMany([{ ...demoProject('p2') }, { ...demoProject('p3') }, { ...demoProject('p4') }]);
+  for (const projectId of ['p2', 'p4'])
+    for (const userId of ['entry', 'blind'])
+      await t1.collection('projectMembers').insertOne({ projectId, userId, roleIds: [], permissionKeys: [] });
+  return opened;
+}
+type Rig = Awaited<ReturnType<typeof trendsRig>>;
+const rig = await trendsRig('embedded');
 afterAll(() => rig.close());
-
 const handle = rig.store.tenant('t1', { userId: 'system:test' });
-await handle
-  .collection<Record<string, unknown>>('projects')
-  .insertMany([{ ...demoProject('p2') }, { ...demoProject('p3') }, { ...demoProject('p4') }]);
-for (const projectId of ['p2', 'p4'])
-  for (const userId of ['entry', 'blind'])
-    await handle
-      .collection('projectMembers')
-      .insertOne({ projectId, userId, roleIds: [], permissionKeys: [] });
 
 let seed = 2211;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -308,51 +319,60 @@ function randomFilters(): Filters {
 }
 
 type Link = { tab: string; filters: Record<string, unknown> };
-const listed = async (cases: Link) => {
-  const answer = await rig.as('entry').call('POST', '/cases/search', { ...cases, size: 1 });
+const listedOn = async (target: Rig, cases: Link) => {
+  const answer = await target.as('entry').call('POST', '/cases/search', { ...cases, size: 1 });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.data.total as number;
 };
+const listed = (cases: Link) => listedOn(rig, cases);
 
-describe('submitted statistics', () => {
-  it('equal a brute-force count over the documents and recorded transmissions under random filters', async () => {
-    expect(sent.length).toBeGreaterThan(100);
-    const seen = new Set<string>();
-    for (let i = 0; i < 45; i++) {
-      const statisticId = ['trendSubmitted', 'trendSubmittedQuarter', 'bySubmissionTimeliness'][i % 3]!;
-      const blinded = i % 4 === 3;
-      const filters = i < 3 ? {} : randomFilters();
-      const answer = await rig
-        .as(blinded ? 'blind' : 'entry')
-        .call('POST', '/analytics/statistic', { statisticId, filters });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      const expected = bruteSubmitted(statisticId, filters, blinded);
-      const rows = answer.body.data.rows as {
-        key: Record<string, string>;
-        count: number;
-        labels: Record<string, string>;
-      }[];
-      expect(answer.body.data.total, `${statisticId} ${JSON.stringify(filters)}`).toBe(expected.total);
-      expect(rows.map((r) => `${Object.values(r.key)[0]}:${r.count}`).sort()).toEqual(expected.rows);
-      for (const r of rows) seen.add(Object.values(r.labels)[0]!);
-      // Each row opens the list on its cases: submitted day range (month, quarter) or timeliness.
-      if (i < 9)
-        for (const r of rows as ((typeof rows)[number] & { cases: Link })[])
-          expect(await listed(r.cases), `${statisticId} ${JSON.stringify(r.key)}`).toBe(r.count);
-    }
-    // Timeliness reads as words, never codes; all three occur.
-    for (const label of ['Submitted on time', 'Submitted late', 'No due date']) expect(seen).toContain(label);
-    // Months and quarters read as a reader writes them (2026-03, 2026 Q1), not as their keys.
-    expect([...seen].some((l) => /^\d{4}-\d{2}$/.test(l))).toBe(true);
-    expect([...seen].some((l) => /^\d{4} Q[1-4]$/.test(l))).toBe(true);
-    expect([...seen].filter((l) => /^\d{6}$|^\d{4}Q\d$/.test(l))).toEqual([]);
-    const zh = await rig
-      .as('entry')
-      .call('POST', '/analytics/statistic', { statisticId: 'bySubmissionTimeliness' }, 'cn');
-    expect(
-      zh.body.data.rows.map((r: { labels: Record<string, string> }) => r.labels.submissionTimeliness).sort(),
-    ).toEqual(['按时递交', '无递交时限', '逾期递交'].sort());
-  });
+/**
+ * The submitted statistics (month, quarter, timeliness) against the brute force under 45 filter
+ * combinations, a blinded reader every fourth; with `links`, the first rows open the list on
+ * exactly their cases (about 60 list requests: a minute on FerretDB, so the MongoDB run leaves them).
+ */
+async function checkSubmitted(target: Rig, links: boolean): Promise<void> {
+  expect(sent.length).toBeGreaterThan(100);
+  const seen = new Set<string>();
+  for (let i = 0; i < 45; i++) {
+    const statisticId = ['trendSubmitted', 'trendSubmittedQuarter', 'bySubmissionTimeliness'][i % 3]!;
+    const blinded = i % 4 === 3;
+    const filters = i < 3 ? {} : randomFilters();
+    const answer = await target
+      .as(blinded ? 'blind' : 'entry')
+      .call('POST', '/analytics/statistic', { statisticId, filters });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const expected = bruteSubmitted(statisticId, filters, blinded);
+    const rows = answer.body.data.rows as {
+      key: Record<string, string>;
+      count: number;
+      labels: Record<string, string>;
+    }[];
+    expect(answer.body.data.total, `${statisticId} ${JSON.stringify(filters)}`).toBe(expected.total);
+    expect(rows.map((r) => `${Object.values(r.key)[0]}:${r.count}`).sort()).toEqual(expected.rows);
+    for (const r of rows) seen.add(Object.values(r.labels)[0]!);
+    // Each row opens the list on its cases: submitted day range (month, quarter) or timeliness.
+    if (links && i < 9)
+      for (const r of rows as ((typeof rows)[number] & { cases: Link })[])
+        expect(await listedOn(target, r.cases), `${statisticId} ${JSON.stringify(r.key)}`).toBe(r.count);
+  }
+  // Timeliness reads as words, never codes; all three occur.
+  for (const label of ['Submitted on time', 'Submitted late', 'No due date']) expect(seen).toContain(label);
+  // Months and quarters read as a reader writes them (2026-03, 2026 Q1), not as their keys.
+  expect([...seen].some((l) => /^\d{4}-\d{2}$/.test(l))).toBe(true);
+  expect([...seen].some((l) => /^\d{4} Q[1-4]$/.test(l))).toBe(true);
+  expect([...seen].filter((l) => /^\d{6}$|^\d{4}Q\d$/.test(l))).toEqual([]);
+  const zh = await target
+    .as('entry')
+    .call('POST', '/analytics/statistic', { statisticId: 'bySubmissionTimeliness' }, 'cn');
+  expect(
+    zh.body.data.rows.map((r: { labels: Record<string, string> }) => r.labels.submissionTimeliness).sort(),
+  ).toEqual(['按时递交', '无递交时限', '逾期递交'].sort());
+}
+
+describe.skipIf(!testBackendWanted('embedded'))('submitted statistics', () => {
+  it('equal a brute-force count over the documents and recorded transmissions under random filters', () =>
+    checkSubmitted(rig, true));
 
   it('are not offered to the cross-tabulation', async () => {
     const answer = await rig.as('entry').call('POST', '/analytics/pivot', { dimensions: ['submittedMonth'] });
@@ -360,7 +380,7 @@ describe('submitted statistics', () => {
   });
 });
 
-describe('drill-down by product', () => {
+describe.skipIf(!testBackendWanted('embedded'))('drill-down by product', () => {
   it('product rows, product x SOC cells and signal pairs open the list on exactly their cases; blinded links name no blinded drug', async () => {
     let checked = 0;
     for (let i = 0; i < 6; i++) {
@@ -411,7 +431,7 @@ describe('drill-down by product', () => {
   });
 });
 
-describe('age groups by the project rule', () => {
+describe.skipIf(!testBackendWanted('embedded'))('age groups by the project rule', () => {
   function bruteStrata(filters: Filters, blinded: boolean, bySex: boolean) {
     const counts = new Map<string, number>();
     for (const doc of selected(filters, blinded)) {
@@ -566,4 +586,18 @@ describe('age groups by the project rule', () => {
     expect(statistics.find((s) => s.id === 'trendSubmitted')?.refuses).toEqual(['ageStratum']);
     expect(statistics.find((s) => s.id === 'byAgeStratum')?.refuses).toBeUndefined();
   });
+});
+
+describe.skipIf(!testBackendWanted('mongodb'))('submitted statistics on MongoDB', () => {
+  let mongo: Rig;
+  beforeAll(async () => {
+    mongo = await trendsRig('mongodb');
+    const t1 = mongo.store.tenant('t1', { userId: 'system:test' });
+    for (const name of ['cases', 'caseSummaries', 'submissionPlans'])
+      await t1.collection(name).insertMany(await handle.collection(name).find({}));
+  });
+  afterAll(() => mongo?.close());
+
+  it('equal a brute-force count over the documents and recorded transmissions under random filters', () =>
+    checkSubmitted(mongo, false));
 });
