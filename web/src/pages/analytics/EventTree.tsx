@@ -78,15 +78,19 @@ function onsetText(
   t: (key: string, params?: Record<string, string | number>) => string,
   onset: OnsetFigures,
 ) {
-  return onset.n === 0
-    ? t('analytics.eventOnsetNone')
-    : t(onset.reported ? 'analytics.eventOnsetReported' : 'analytics.eventOnset', {
-        median: days(onset.median),
-        q1: days(onset.q1),
-        q3: days(onset.q3),
-        n: onset.n,
-        reported: onset.reported,
-      });
+  // No interval: say whether there was no suspect drug-event pair at all, or none with an interval.
+  if (onset.n === 0)
+    return t(onset.partial || onset.before ? 'analytics.eventOnsetNone' : 'analytics.eventOnsetNoPairs', {
+      partial: onset.partial,
+      before: onset.before,
+    });
+  return t(onset.reported ? 'analytics.eventOnsetReported' : 'analytics.eventOnset', {
+    median: days(onset.median),
+    q1: days(onset.q1),
+    q3: days(onset.q3),
+    n: onset.n,
+    reported: onset.reported,
+  });
 }
 
 /** The details by each node's codes (JSON), as they came (null: still counting). */
