@@ -436,15 +436,29 @@ describe.skipIf(!testBackendWanted('embedded'))('event-level tree', () => {
 
   it('names SOC and PT keys from the MedDRA release in statistics and the signal table (codes it lacks as they are)', async () => {
     const name = (pt: string) => meddra.pts.find((p) => p.code === pt)?.name ?? null;
-    const pivot = await rig.as('entry').call('POST', '/analytics/pivot', { dimensions: ['pt'] });
-    const rows = pivot.body.data.rows as { key: { pt: string }; labels: { pt: string } }[];
-    expect(rows.length).toBe(4);
-    for (const row of rows) expect(row.labels.pt).toBe(name(row.key.pt) ?? row.key.pt);
+    const pivot = await rig.as('entry').call('POST', '/analytics/pivot', { dimensions: ['pt', 'serious'] });
+    type Row = { key: { pt: string; serious: boolean | null }; labels: Record<string, string> };
+    const rows = pivot.body.data.rows as (Row & { names: Record<string, { zh: string; en: string }> })[];
+    expect(new Set(rows.map((r) => r.key.pt)).size).toBe(4);
+    for (const row of rows) {
+      expect(row.labels.pt).toBe(name(row.key.pt) ?? row.key.pt);
+      // Both languages for the bilingual display: the release is imported in English only here.
+      expect(row.names.pt).toEqual({ zh: row.labels.pt, en: row.labels.pt });
+      if (row.key.serious !== null)
+        expect(row.names.serious).toEqual(row.key.serious ? { zh: '是', en: 'Yes' } : { zh: '否', en: 'No' });
+    }
     expect(rows.find((r) => r.key.pt === '99999999')!.labels.pt).toBe('99999999');
     const signals = await rig.as('entry').call('POST', '/analytics/signals', { by: 'pt' });
-    const pairs = signals.body.data.rows as { event: string; eventName: string | null }[];
+    const pairs = signals.body.data.rows as {
+      event: string;
+      eventName: string | null;
+      eventNames: { zh: string | null; en: string | null };
+    }[];
     expect(pairs.length).toBeGreaterThan(3);
-    for (const pair of pairs) expect(pair.eventName).toBe(name(pair.event));
+    for (const pair of pairs) {
+      expect(pair.eventName).toBe(name(pair.event));
+      expect(pair.eventNames).toEqual({ zh: pair.eventName, en: pair.eventName });
+    }
     expect(pairs.some((p) => p.eventName !== null) && pairs.some((p) => p.eventName === null)).toBe(true);
   });
 

@@ -6,8 +6,9 @@
  */
 import type { MeddraDictionary, TermLanguage } from '@pv/engine';
 import { dictionaryService } from '../dictionaries';
-import { AppError } from '../http';
+import { AppError, callerInLanguage } from '../http';
 import type { Caller } from '../http';
+import type { Lang } from '../i18n';
 import type { Collection, Filter, Store } from '../store';
 
 export interface CountedRelease {
@@ -37,19 +38,29 @@ export async function releaseOf(
   return null;
 }
 
-/** The release of the reactions coded at `path` among the cases of `filter` (one grouped count of their versions). */
-export async function countedRelease(
+/**
+ * The release of the reactions coded at `path` among the cases of `filter` (one grouped count of
+ * their versions), in Chinese and in English (the bilingual display shows both; a release imported
+ * in one language only names the codes in both).
+ */
+export async function countedReleases(
   caller: Caller,
   cases: Collection,
   filter: Filter,
   path: string,
-): Promise<CountedRelease | null> {
+): Promise<Record<Lang, CountedRelease | null>> {
   const versions = await cases.groupCount({
     filter,
     by: [{ name: 'version', each: 'reactions', path: 'meddraVersion' }],
     where: [{ each: 'reactions', path, present: true }],
   });
-  return releaseOf(caller, caller.deps.store, versions);
+  const [zh, en] = await Promise.all(
+    (['zh', 'en'] as const).map((lang) =>
+      releaseOf(callerInLanguage(caller, lang), caller.deps.store, versions),
+    ),
+  );
+  // A release imported in one language names the codes in both.
+  return { zh: zh ?? en ?? null, en: en ?? zh ?? null };
 }
 
 /** A code's name at its level in the release; null when there is no release or the release lacks the code. */

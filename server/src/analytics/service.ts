@@ -12,7 +12,7 @@ import { codelists, disproportionality, signalFlags } from '@pv/engine';
 import type { Disproportionality, SignalFlags, SignalThresholds } from '@pv/engine';
 import { isDay, listFilter, listScope, C as caseCollections } from '../cases';
 import type { Caller } from '../http';
-import { errors } from '../http';
+import { callerInLanguage, errors } from '../http';
 import type { Filter, GroupCount, GroupDimension, GroupScalar } from '../store';
 import { mayUnblind } from '../unblinding';
 import { queryLink, rowLink } from './drill';
@@ -21,7 +21,7 @@ import { stratifiedGroups } from './strata';
 import { ageStratumClause, ageStratumLinkFilters, onsetClause } from './clauses';
 import type { CaseListLink, StratumPlaces } from './drill';
 import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
-import { countedRelease, meddraName } from './meddra';
+import { countedReleases, meddraName } from './meddra';
 import type { DimensionDeclaration, Labels, StatisticDeclaration } from './declarations';
 
 export const PERMISSIONS = {
@@ -65,6 +65,8 @@ export interface AnalyticsRow {
   key: Record<string, GroupScalar>;
   /** Display text of each key value in the caller's language (code list label, else the value). */
   labels: Record<string, string>;
+  /** The same in Chinese and English (the bilingual display shows both). */
+  names: Record<string, Labels>;
   count: number;
   /** The case list query of exactly these cases (drill.ts); absent when the list cannot express it. */
   cases?: CaseListLink;
@@ -324,13 +326,18 @@ async function count(
     cases.count(filter),
     ageStratumLink(caller, query, projects),
     // SOC and PT keys are codes: named from the counted reactions' MedDRA release.
-    coded ? countedRelease(caller, cases, filter, coded.path) : null,
+    coded ? countedReleases(caller, cases, filter, coded.path) : null,
   ]);
-  const labelOf = (d: DimensionDeclaration, value: GroupScalar) => {
+  const inLanguage = { zh: callerInLanguage(caller, 'zh'), en: callerInLanguage(caller, 'en') };
+  const namesOf = (d: DimensionDeclaration, value: GroupScalar): Labels => {
     const named = d.stratify && value !== null ? labels.get(String(value)) : undefined;
-    if (named) return caller.lang === 'zh' ? named.zh : named.en;
-    const term = d.meddra ? meddraName(release, d.meddra, value) : null;
-    return term ?? valueLabel(d, value, caller);
+    if (named) return named;
+    const [zh, en] = (['zh', 'en'] as const).map(
+      (lang) =>
+        (d.meddra ? meddraName(release?.[lang] ?? null, d.meddra, value) : null) ??
+        valueLabel(d, value, inLanguage[lang]),
+    );
+    return { zh: zh!, en: en! };
   };
   const listed = queryLink(query, blinded, ages);
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
@@ -346,9 +353,13 @@ async function count(
         blinded,
         places,
       );
+      const names = Object.fromEntries(dimensions.map((d) => [d.id, namesOf(d, g.key[d.id] ?? null)]));
       return {
         key: g.key,
-        labels: Object.fromEntries(dimensions.map((d) => [d.id, labelOf(d, g.key[d.id] ?? null)])),
+        labels: Object.fromEntries(
+          Object.entries(names).map(([id, n]) => [id, caller.lang === 'zh' ? n.zh : n.en]),
+        ),
+        names,
         count: g.count,
         ...(link ? { cases: link } : {}),
       };
@@ -451,6 +462,7 @@ async function countSummaries(
     ],
   };
   const summaries = caller.tenant.collection(caseCollections.summaries);
+  const [zh, en] = [callerInLanguage(caller, 'zh'), callerInLanguage(caller, 'en')];
   const [groups, total] = await Promise.all([
     summaries.groupCount({ filter, by: dimensions.map((d) => groupDimension(d, blinded)) }),
     summaries.count(filter),
@@ -464,6 +476,12 @@ async function countSummaries(
       return {
         key: g.key,
         labels: Object.fromEntries(dimensions.map((d) => [d.id, valueLabel(d, g.key[d.id] ?? null, caller)])),
+        names: Object.fromEntries(
+          dimensions.map((d) => [
+            d.id,
+            { zh: valueLabel(d, g.key[d.id] ?? null, zh), en: valueLabel(d, g.key[d.id] ?? null, en) },
+          ]),
+        ),
         count: g.count,
         ...(cases ? { cases } : {}),
       };
@@ -600,7 +618,7 @@ export async function runSignals(
     cases.groupCount({ filter, by: [drug], where }),
     cases.groupCount({ filter, by: [event], where }),
     cases.groupCount({ filter, by: [{ name: 'v', path: 'state.validity' }], where }),
-    countedRelease(caller, cases, filter, event.path),
+    countedReleases(caller, cases, filter, event.path),
   ]);
   const n = all.reduce((sum, g) => sum + g.count, 0);
   const withDrug = new Map(drugTotals.map((g) => [g.key[drug.name], g.count]));

@@ -22,6 +22,7 @@ import {
 } from '@fluentui/react-components';
 import type { OptionOnSelectData } from '@fluentui/react-components';
 import { api } from '../../app/api';
+import { translateIn } from '../../i18n';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CellLink } from '../../renderers/table/DataTable';
 import { ExportMenu } from './ExportMenu';
@@ -113,21 +114,27 @@ function Node({
   details: Details | null;
 }) {
   const styles = useStyles();
-  const { t, pick } = useLanguage();
+  const { t, language } = useLanguage();
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const unknown = node.level === 'llt' ? t('analytics.noLlt') : t('analytics.unknownTerm');
   const label = node.code === null ? unknown : `${node.name ?? node.code} (${node.code})`;
   const mine = details?.byCodes.get(JSON.stringify(codes));
-  // E.i.7 in the display language (both in the bilingual display), else as the server named it.
-  const outcomeLabel = (code: string) => {
-    const entry = codelists.outcome?.values.find((v) => v.code === code);
-    return entry ? pick(entry) : (details?.outcomeLabels[code] ?? code);
-  };
-  const outcomes = (mine?.outcomes ?? [])
-    .slice(0, 3)
-    .map((o) => `${o.code === null ? t('analytics.outcomeNotReported') : outcomeLabel(o.code)} ${o.count}`)
-    .join(' · ');
+  // E.i.7 in each language (the server's own label for a code the list lacks); the bilingual
+  // display says the sentence in Chinese with Chinese names, then in English with English names.
+  const outcomesIn = (lang: 'zh' | 'en') =>
+    (mine?.outcomes ?? [])
+      .slice(0, 3)
+      .map((o) => {
+        if (o.code === null) return `${translateIn(lang, 'analytics.outcomeNotReported')} ${o.count}`;
+        const entry = codelists.outcome?.values.find((v) => v.code === o.code);
+        return `${entry ? entry[lang] : (details?.outcomeLabels[o.code] ?? o.code)} ${o.count}`;
+      })
+      .join(' · ');
+  const outcomesSaid = (lang: 'zh' | 'en') =>
+    translateIn(lang, 'analytics.eventOutcomes', { n: mine?.events ?? 0, list: outcomesIn(lang) });
+  const outcomes =
+    language === 'both' ? `${outcomesSaid('zh')} / ${outcomesSaid('en')}` : outcomesSaid(language);
   const onset = onsetText(t, mine?.onset ?? NO_ONSET);
   return (
     <>
@@ -175,7 +182,7 @@ function Node({
               title={outcomes}
               data-testid={`tree-${path}-outcomes`}
             >
-              {t('analytics.eventOutcomes', { n: mine?.events ?? 0, list: outcomes })}
+              {outcomes}
             </span>
             <span
               className={mergeClasses(styles.figure, styles.onset)}

@@ -17,6 +17,7 @@ import { EventTree } from './EventTree';
 import { FilterBar } from './FilterBar';
 import { ExportMenu } from './ExportMenu';
 import { casesHref } from './types';
+import type { LocalisedText } from '../../i18n';
 import type { AnalyticsQuery, Declarations, SignalAnswer, SignalRow } from './types';
 
 const useStyles = makeStyles({
@@ -33,14 +34,17 @@ const figure = (value: number | null) => (value === null ? '-' : value.toFixed(2
 const ratio = (value: number | null) =>
   value === null ? '-' : value !== 0 && Math.abs(value) < 0.1 ? value.toPrecision(2) : value.toFixed(2);
 /** The event as the tree names it: its term and code (the code alone when the release lacks it). */
-const eventText = (row: SignalRow) =>
-  row.eventName === null ? row.event : `${row.eventName} (${row.event})`;
+function eventText(row: SignalRow, pick: (text: LocalisedText) => string): string {
+  const { zh, en } = row.eventNames ?? { zh: row.eventName, en: row.eventName };
+  const name = zh !== null && en !== null ? pick({ zh, en }) : (zh ?? en);
+  return name === null ? row.event : `${name} (${row.event})`;
+}
 
 type Key = keyof SignalRow | 'flagged';
 
 export default function SignalsPage() {
   const styles = useStyles();
-  const { t } = useLanguage();
+  const { t, pick, language } = useLanguage();
   const navigate = useNavigate();
   const [declarations, setDeclarations] = useState<Declarations | null>(null);
   const [by, setBy] = useState<'pt' | 'soc'>('pt');
@@ -81,8 +85,9 @@ export default function SignalsPage() {
         key: 'event',
         label: by === 'pt' ? t('analytics.signalPt') : t('analytics.signalSoc'),
         sortable: true,
-        width: 200,
-        text: eventText,
+        // The bilingual display names each term twice.
+        width: language === 'both' ? 280 : 200,
+        text: (row) => eventText(row, pick),
       },
       {
         ...num('a', 'a', (row) => String(row.a), 52),
@@ -107,13 +112,13 @@ export default function SignalsPage() {
       num('ic025', 'IC025', (row) => figure(row.ic025)),
       { key: 'flagged', label: t('analytics.signalFlags'), sortable: true, width: 90, text: flagged },
     ];
-  }, [by, t, navigate]);
+  }, [by, t, pick, language, navigate]);
 
   const rows = useMemo(() => {
     if (!answer) return null;
     const value = (row: SignalRow): string | number => {
       if (sort.key === 'flagged') return flagged(row);
-      if (sort.key === 'event') return eventText(row);
+      if (sort.key === 'event') return eventText(row, pick);
       const v = row[sort.key as keyof SignalRow];
       return typeof v === 'number' || typeof v === 'string' ? v : -Infinity;
     };
@@ -123,7 +128,7 @@ export default function SignalsPage() {
       const b = value(y);
       return a === b ? 0 : (a < b ? -1 : 1) * sign;
     });
-  }, [answer, sort]);
+  }, [answer, sort, pick]);
 
   return (
     <div className={styles.page} data-testid="analytics-signals">

@@ -26,6 +26,7 @@ import type { DataColumn } from '../../renderers/table/DataTable';
 import { ExportMenu } from './ExportMenu';
 import type { ExportTarget } from './ExportMenu';
 import { casesHref } from './types';
+import type { LocalisedText } from '../../i18n';
 import type { AnalyticsAnswer, AnalyticsRow } from './types';
 
 Chart.register(
@@ -60,8 +61,10 @@ const useStyles = makeStyles({
 
 const PALETTE = ['#2563eb', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#06b6d4', '#84cc16', '#ec4899'];
 
-export function rowLabel(answer: AnalyticsAnswer, row: AnalyticsRow): string {
-  return answer.dimensions.map((d) => row.labels[d.id] ?? '').join(' / ');
+/** A row's value of a dimension in the display language (both in the bilingual display). */
+function valueText(row: AnalyticsRow, id: string, pick: (text: LocalisedText) => string): string {
+  const names = row.names?.[id];
+  return names ? pick(names) : (row.labels[id] ?? '');
 }
 
 export function StatisticPanel({
@@ -90,16 +93,17 @@ export function StatisticPanel({
     // Two or three dimensions as bars: the first along the axis, the others as series with a legend
     // (a cross-tabulation read as such, not one bar per combination).
     const crossed = answer.chart === 'bar' && rest.length > 0 && first !== undefined;
-    const seriesOf = (row: AnalyticsRow) => rest.map((d) => row.labels[d.id] ?? '').join(' / ');
+    const text = (row: AnalyticsRow, id: string) => valueText(row, id, pick);
+    const seriesOf = (row: AnalyticsRow) => rest.map((d) => text(row, d.id)).join(' / ');
     const axis = crossed
-      ? [...new Set(answer.rows.map((row) => row.labels[first.id] ?? ''))]
-      : answer.rows.map((row) => rowLabel(answer, row));
+      ? [...new Set(answer.rows.map((row) => text(row, first.id)))]
+      : answer.rows.map((row) => answer.dimensions.map((d) => text(row, d.id)).join(' / '));
     const datasets = crossed
       ? [...new Set(answer.rows.map(seriesOf))].map((series, i) => ({
           label: series,
           data: axis.map((x) =>
             answer.rows
-              .filter((row) => (row.labels[first.id] ?? '') === x && seriesOf(row) === series)
+              .filter((row) => text(row, first.id) === x && seriesOf(row) === series)
               .reduce((sum, row) => sum + row.count, 0),
           ),
           backgroundColor: PALETTE[i % PALETTE.length]!,
@@ -153,7 +157,7 @@ export function StatisticPanel({
         key: d.id,
         label: d.labels,
         width: answer.dimensions.length === 1 ? 210 : 150,
-        text: (row: AnalyticsRow) => row.labels[d.id] ?? '',
+        text: (row: AnalyticsRow) => valueText(row, d.id, pick),
       })),
       {
         key: 'count',
@@ -173,7 +177,7 @@ export function StatisticPanel({
         text: (row) => percent(row.count),
       },
     ],
-    [answer, t, navigate],
+    [answer, t, pick, navigate],
   );
 
   return (

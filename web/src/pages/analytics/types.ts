@@ -16,7 +16,9 @@ export function casesHref(link: CaseListLink): string {
 
 export interface AnalyticsRow {
   key: Key;
+  /** Each value's text in the caller's language, and in both (the bilingual display). */
   labels: Record<string, string>;
+  names?: Record<string, LocalisedText>;
   count: number;
   cases?: CaseListLink;
 }
@@ -73,6 +75,7 @@ export interface SignalRow {
   /** The PT or SOC code as stored, and its name in the counted reactions' MedDRA release (null: not in it). */
   event: string;
   eventName: string | null;
+  eventNames?: { zh: string | null; en: string | null };
   a: number;
   b: number;
   c: number;
