@@ -8,11 +8,12 @@
  *   only when the range holds its whole period.
  */
 import { codelists } from '@pv/engine';
-import { withinCondition } from '../cases';
+import { MAX_ALTERNATIVES, withinCondition } from '../cases';
 import { errors } from '../http';
 import type { Filter, Handle } from '../store';
 import { dimensionById, filterById } from './declarations';
 import type { Labels } from './declarations';
+import { MAX_LIST_VALUES } from './drill';
 import { bandKey, d23Labels, projectsByRule } from './strata';
 
 const PROJECT = 'report.studyProjectId';
@@ -104,35 +105,45 @@ export async function ageStratumClause(
 }
 
 /**
- * The case list filters (drill.ts) of an age-group choice, when the list can say it exactly; null
- * when it cannot. The list ANDs its filters, so the choice must be one project set with one age
- * condition: D.2.3 groups only (the projects without a rule, `ageGroup`), or bands only whose ranges
- * join into one range (`ageYears`) and that every counted project having one of them has all of
- * (`project`); a mix, a gap or bands shared unevenly across rules gets no link.
+ * The case list filters (drill.ts) of an age-group choice: alternatives the list ORs (its `any`),
+ * each ANDing a project set with one age condition - per rule, its projects with each run of
+ * adjacent chosen bands as one range of `ageYears` (equal ranges of several rules: one alternative
+ * with all their projects), and the projects without a rule with the chosen D.2.3 codes. Null when
+ * nothing is chosen that these projects have (the count is empty) or the list could not take it.
  */
 export async function ageStratumLinkFilters(
   handle: Handle,
   keys: string[],
   projects: string[] | null,
-): Promise<Record<string, unknown> | null> {
+): Promise<Record<string, unknown>[] | null> {
   const { ruled, unruled } = await projectRules(handle, projects);
+  const stratum = dimensionById.get('ageStratum')!.stratify!;
+  const fallback = dimensionById.get(stratum.fallback)!.caseList;
+  const ranges = new Map<string, { projects: string[]; range: { from: number; to?: number } }>();
+  for (const { rule, projects: ids } of ruled) {
+    const bands = rule.filter((b) => keys.includes(bandKey(b))).sort((a, b) => a.fromYears - b.fromYears);
+    bands.forEach((band, i) => {
+      if (i > 0 && bands[i - 1]!.toYears === band.fromYears) return;
+      let last = band;
+      for (let j = i + 1; j < bands.length && last.toYears === bands[j]!.fromYears; j++) last = bands[j]!;
+      const range = { from: band.fromYears, ...(last.toYears !== undefined ? { to: last.toYears } : {}) };
+      const found = ranges.get(JSON.stringify(range)) ?? { projects: [], range };
+      found.projects.push(...ids);
+      ranges.set(JSON.stringify(range), found);
+    });
+  }
+  const alternatives: Record<string, unknown>[] = [];
+  if (ranges.size && !stratum.caseList) return null;
+  for (const { projects: ids, range } of ranges.values())
+    alternatives.push({ project: ids.sort(), [stratum.caseList!]: range });
   const codes = keys.filter((k) => k.startsWith('D.2.3:')).map((k) => k.slice('D.2.3:'.length));
-  const fallback = dimensionById.get(dimensionById.get('ageStratum')!.stratify!.fallback)!.caseList;
-  if (codes.length === keys.length)
-    return fallback && unruled.length ? { project: unruled, [fallback.filter]: codes } : null;
-  if (codes.length) return null;
-  const having = ruled.filter(({ rule }) => rule.some((b) => keys.includes(bandKey(b))));
-  if (!having.length || having.some(({ rule }) => keys.some((k) => !rule.some((b) => bandKey(b) === k))))
-    return null;
-  const years = dimensionById.get('ageStratum')!.stratify!.caseList;
-  if (!years) return null;
-  const bands = having[0]!.rule
-    .filter((b) => keys.includes(bandKey(b)))
-    .sort((a, b) => a.fromYears - b.fromYears);
-  if (bands.some((b, i) => i > 0 && bands[i - 1]!.toYears !== b.fromYears)) return null;
-  const last = bands[bands.length - 1]!;
-  return {
-    project: having.flatMap((r) => r.projects).sort(),
-    [years]: { from: bands[0]!.fromYears, ...(last.toYears !== undefined ? { to: last.toYears } : {}) },
-  };
+  if (codes.length && unruled.length) {
+    if (!fallback) return null;
+    alternatives.push({ project: unruled, [fallback.filter]: codes });
+  }
+  const fits =
+    alternatives.length > 0 &&
+    alternatives.length <= MAX_ALTERNATIVES &&
+    alternatives.every((a) => (a.project as unknown[]).length <= MAX_LIST_VALUES);
+  return fits ? alternatives : null;
 }

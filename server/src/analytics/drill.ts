@@ -19,6 +19,8 @@ import type { AnalyticsQuery } from './service';
 export interface CaseListLink {
   tab: 'all';
   filters: Record<string, unknown>;
+  /** Alternatives beside `filters` (the list's `any`): the age groups of projects with different rules. */
+  any?: Record<string, unknown>[];
 }
 
 /**
@@ -70,7 +72,7 @@ function listFilterOf(target: { filter: string; blinded?: string }, blinded: boo
 export function queryLink(
   query: AnalyticsQuery,
   blinded?: boolean,
-  ages?: Record<string, unknown> | null,
+  ages?: Record<string, unknown>[] | null,
 ): CaseListLink | null {
   const f = query.filters ?? {};
   const filters: Record<string, unknown> = {
@@ -82,11 +84,13 @@ export function queryLink(
     filters[listFilterOf(target, blinded)] = f.product;
   }
   if (f.projectIds?.length) filters.project = f.projectIds;
-  // Age groups by the projects' rules: the list filters clauses.ts found for them (their projects
-  // within the named ones), none when the choice has no exact list query.
+  // Age groups by the projects' rules: the alternatives clauses.ts found for them (their projects
+  // within the named ones); one is plain filters.
+  let any: Record<string, unknown>[] | undefined;
   if (f.ageStratum?.length) {
-    if (!ages) return null;
-    Object.assign(filters, ages);
+    if (!ages?.length) return null;
+    if (ages.length === 1) Object.assign(filters, ages[0]);
+    else any = ages;
   }
   // Its declared list filter: the same condition as the count's (cases/e2b-range.ts) on the
   // summary's reaction start dates.
@@ -100,7 +104,7 @@ export function queryLink(
   for (const id of ['reportType', 'country', 'sex'] as const) if (f[id]?.length) filters[id] = f[id];
   if (f.serious?.length === 1) filters.serious = f.serious[0];
   else if (f.serious?.length === 0) return null;
-  return { tab: 'all', filters };
+  return { tab: 'all', filters, ...(any ? { any } : {}) };
 }
 
 /**

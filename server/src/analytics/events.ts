@@ -113,7 +113,7 @@ interface Counting {
   suspect: string | null;
   blinded: boolean;
   /** The list filters of the query's age groups (queryLink). */
-  ages: Record<string, unknown> | null | undefined;
+  ages: Record<string, unknown>[] | null | undefined;
   scopeFilter: Filter;
   filter: Filter;
   cases: Collection;

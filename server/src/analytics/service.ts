@@ -198,12 +198,12 @@ async function queryFilter(
   return { $and: [base, await ageStratumClause(caller.tenant, ages, projects, scope)] };
 }
 
-/** The list filters of the query's age groups (clauses.ts), null without an exact list; none asked: undefined. */
+/** The list filters of the query's age groups (clauses.ts: alternatives), null without an exact list; none asked: undefined. */
 export async function ageStratumLink(
   caller: Caller,
   query: AnalyticsQuery,
   projects: string[] | null,
-): Promise<Record<string, unknown> | null | undefined> {
+): Promise<Record<string, unknown>[] | null | undefined> {
   const ages = query.filters?.ageStratum;
   if (!ages?.length) return undefined;
   return ageStratumLinkFilters(caller.tenant, ages, projects);
@@ -253,7 +253,7 @@ export async function countScope(
   caller: Caller,
   permission: string,
   query: AnalyticsQuery,
-): Promise<{ blinded: boolean; filter: Filter; ages: Record<string, unknown> | null | undefined } | null> {
+): Promise<{ blinded: boolean; filter: Filter; ages: Record<string, unknown>[] | null | undefined } | null> {
   const projects = await projectScope(caller, permission, query.filters?.projectIds);
   if (projects !== null && projects.length === 0) return null;
   const blinded = await isBlinded(caller, projects);
@@ -566,6 +566,8 @@ export interface SignalRow extends Disproportionality {
   event: string;
   /** Its name in the counted reactions' MedDRA release (meddra.ts); null when the release lacks it or none is imported. */
   eventName: string | null;
+  /** The same in Chinese and English (the bilingual display shows both). */
+  eventNames: { zh: string | null; en: string | null };
   a: number;
   b: number;
   c: number;
@@ -643,7 +645,11 @@ export async function runSignals(
       return {
         drug: String(g.key[drug.name]),
         event: String(g.key.event),
-        eventName: meddraName(release, by, g.key.event),
+        eventName: meddraName(release[caller.lang], by, g.key.event),
+        eventNames: {
+          zh: meddraName(release.zh, by, g.key.event),
+          en: meddraName(release.en, by, g.key.event),
+        },
         a,
         b,
         c,

@@ -39,7 +39,7 @@ export { C, caseCollections } from './collections';
 export { REACTION_TERMS, demoCaseContent } from './demo/factory';
 export { DEMO_PROJECT_CODE, DEMO_SEED_ACTOR, demoTenantId } from './demo/tenant';
 export type { CaseDocument } from './document';
-export { caseListQuerySchema, listFilter, listSort, toRow } from './list';
+export { caseListQuerySchema, listFilter, listSort, MAX_ALTERNATIVES, toRow } from './list';
 export { emptyScope, projectIdOf, requireCaseAccess, requireCasesAccess, scopeIds } from './membership';
 export { loadCase } from './persistence';
 export { findProject } from './projects';

@@ -107,6 +107,14 @@ describe('case list', () => {
     // Nothing was submitted in this rig (trends.test.ts lists submitted cases through these filters).
     expect((await search({ filters: { submittedDay: { from: '20260101' } } })).body.data.total).toBe(0);
     expect((await search({ filters: { submissionTimeliness: ['late'] } })).body.data.total).toBe(0);
+    // Alternatives (`any`): a case matching every filter of one of them, ANDed with `filters`.
+    const either = [{ ageYears: { from: 73 } }, { fatalLifeThreatening: ['lifeThreatening'] }];
+    expect(ids(await search({ any: either }))).toEqual(
+      [fatalSusar.id, otherSusar.id, lifeThreatening.id].sort(),
+    );
+    expect(ids(await search({ filters: { susar: false }, any: either }))).toEqual([]);
+    expect((await search({ any: Array(21).fill({ ageYears: { from: 1 } }) })).status).toBe(400);
+    expect((await search({ any: [{ nonsense: 1 }] })).status).toBe(400);
     const refused = async (filters: object, msg?: string) => {
       const answer = await entry.call('POST', '/cases/search', { filters }, 'cn');
       expect(answer.status, JSON.stringify(filters)).toBe(400);

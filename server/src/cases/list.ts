@@ -23,6 +23,8 @@ export const SORTABLE_COLUMNS = caseListDefinition.columns
 
 /** Longest text a list filter takes (a contains filter, a code, an id). */
 export const MAX_FILTER_TEXT = 200;
+/** The most alternatives a list query's `any` holds. */
+export const MAX_ALTERNATIVES = 20;
 const SCALAR = { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_FILTER_TEXT } as const;
 const DAY = { type: ['string', 'null'], maxLength: 10 } as const;
 const NUMBER = { type: ['number', 'null'] } as const;
@@ -75,18 +77,20 @@ export function filterValueSchema(definition: CaseListFilter): JsonSchema {
 
 /** The body of a case list query (POST /cases/search and the routes that take "what the list shows"). */
 export function caseListQuerySchema(options: { paged: boolean } = { paged: true }): JsonSchema {
+  const filters: JsonSchema = {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      caseListDefinition.filters.map((filter) => [filter.id, filterValueSchema(filter)]),
+    ),
+  };
   return {
     type: 'object',
     additionalProperties: false,
     properties: {
       tab: { enum: TAB_IDS },
-      filters: {
-        type: 'object',
-        additionalProperties: false,
-        properties: Object.fromEntries(
-          caseListDefinition.filters.map((filter) => [filter.id, filterValueSchema(filter)]),
-        ),
-      },
+      filters,
+      any: { type: 'array', maxItems: MAX_ALTERNATIVES, items: filters },
       sort: {
         type: 'object',
         required: ['column'],
@@ -104,6 +108,12 @@ export interface CaseListQuery {
   tab?: string;
   /** Filter id -> value: text for contains, a value or list for in/eq, `{from, to}` for dates. */
   filters?: Record<string, unknown>;
+  /**
+   * Alternatives beside `filters`: a case matches when it matches every filter of one of them (a
+   * pooled-analysis link under age groups of projects with different rules: each rule's projects
+   * with their age range).
+   */
+  any?: Record<string, unknown>[];
   sort?: { column: string; direction?: 'asc' | 'desc' };
   page?: number;
   size?: number;
@@ -245,16 +255,29 @@ export function exactFilter(filter: Filter): Filter {
   return out;
 }
 
-/** The store filter of a list query (tab, filters, and the caller's projects when the request names them). */
-export function listFilter(query: CaseListQuery, projectIds: string[]): Filter {
-  const tab = caseListDefinition.tabs.find((t) => t.id === (query.tab ?? 'all'));
-  if (!tab) throw errors.badRequest('cases.badTab', { tab: String(query.tab) });
-  const clauses: Filter[] = [exactFilter(tab.filter as Filter)];
-  for (const [id, value] of Object.entries(query.filters ?? {})) {
+/** The store clauses of a set of declared filters (an unknown id: translated 400). */
+function filterClauses(filters: Record<string, unknown> | undefined): Filter[] {
+  const clauses: Filter[] = [];
+  for (const [id, value] of Object.entries(filters ?? {})) {
     const definition = caseListDefinition.filters.find((f) => f.id === id);
     if (!definition) throw errors.badRequest('cases.badFilter', { filter: id });
     const clause = filterClause(definition, value);
     if (clause) clauses.push(clause);
+  }
+  return clauses;
+}
+
+/** The store filter of a list query (tab, filters, and the caller's projects when the request names them). */
+export function listFilter(query: CaseListQuery, projectIds: string[]): Filter {
+  const tab = caseListDefinition.tabs.find((t) => t.id === (query.tab ?? 'all'));
+  if (!tab) throw errors.badRequest('cases.badTab', { tab: String(query.tab) });
+  const clauses: Filter[] = [exactFilter(tab.filter as Filter), ...filterClauses(query.filters)];
+  if (query.any?.length) {
+    if (query.any.length > MAX_ALTERNATIVES) throw errors.badRequest('cases.badFilter', { filter: 'any' });
+    const alternatives = query.any.map((filters) => filterClauses(filters));
+    // An alternative without a filter matches every case: then `any` narrows nothing.
+    if (alternatives.every((one) => one.length))
+      clauses.push({ $or: alternatives.map((one) => (one.length === 1 ? one[0]! : { $and: one })) });
   }
   if (projectIds.length) clauses.push({ 'v.report_studyProjectId': { $in: projectIds } });
   return clauses.length === 1 ? clauses[0]! : { $and: clauses };

@@ -93,6 +93,13 @@ interface Row {
 
 type FilterValue = string | { from?: string; to?: string };
 
+/** A pooled-analysis count's cases: declared filters, and alternatives (`any`) the server ORs. */
+interface LinkedCases {
+  tab?: string;
+  filters: Record<string, unknown>;
+  any?: Record<string, unknown>[];
+}
+
 /** Freezing a selection: the reason is optional; unfreezing needs one (the server says so too). */
 const freezeAction = (action: 'freeze' | 'unfreeze'): AvailableAction => ({
   action,
@@ -124,14 +131,12 @@ export default function CaseListPage() {
   const permissions = useMemo(() => new Set(info?.permissions ?? []), [info]);
   const can = (p: string) => permissions.has(p);
   const [params, setParams] = useSearchParams();
-  // `?cases={tab, filters}`: a pooled-analysis count's cases (its declared list filters); the
-  // server checks every filter as it checks the filter bar's.
-  const [linked, setLinked] = useState<{ tab?: string; filters: Record<string, unknown> } | null>(() => {
+  // `?cases={tab, filters, any?}`: a pooled-analysis count's cases (its declared list filters, and
+  // alternatives of them); the server checks every filter as it checks the filter bar's.
+  const [linked, setLinked] = useState<LinkedCases | null>(() => {
     try {
       const value = JSON.parse(params.get('cases') ?? 'null') as unknown;
-      return value && typeof value === 'object' && 'filters' in value
-        ? (value as { tab?: string; filters: Record<string, unknown> })
-        : null;
+      return value && typeof value === 'object' && 'filters' in value ? (value as LinkedCases) : null;
     } catch {
       return null;
     }
@@ -187,6 +192,7 @@ export default function CaseListPage() {
           body: {
             tab,
             filters: { ...cleaned, ...(linked?.filters ?? {}) },
+            ...(linked?.any ? { any: linked.any } : {}),
             page,
             size,
             ...(sort ? { sort } : {}),
@@ -205,6 +211,13 @@ export default function CaseListPage() {
   }, [tab, filters, linked, page, size, sort]);
   useEffect(() => void load(), [load]);
 
+  // What the list shows, for the exports: the filter bar's and a link's filters.
+  const shownQuery = {
+    tab,
+    filters: { ...filters, ...(linked?.filters ?? {}) },
+    ...(linked?.any ? { any: linked.any } : {}),
+    ...(sort ? { sort } : {}),
+  };
   const columns = caseListDefinition.columns.map((c) => ({ ...c, key: c.id }));
   const shown = applyLayout(columns, layout);
 
@@ -353,7 +366,7 @@ export default function CaseListPage() {
         <div className={styles.filterButtons} data-testid="case-list-linked">
           <Text>
             {tx('linkedCases', {
-              filters: Object.keys(linked.filters)
+              filters: [...new Set([linked.filters, ...(linked.any ?? [])].flatMap((f) => Object.keys(f)))]
                 .map((id) => caseListDefinition.filters.find((f) => f.id === id))
                 .filter((f) => f !== undefined)
                 .map((f) => pick(f.label))
@@ -479,16 +492,9 @@ export default function CaseListPage() {
         ) : null}
         <ExportButton
           permission="casemanagement:caseview:export"
-          selection={
-            selected.size
-              ? { caseIds: [...selected] }
-              : { query: { tab, filters, ...(sort ? { sort } : {}) } }
-          }
+          selection={selected.size ? { caseIds: [...selected] } : { query: shownQuery }}
         />
-        <LineListingExport
-          query={{ tab, filters, ...(sort ? { sort } : {}) }}
-          columns={shown.map((c) => c.id)}
-        />
+        <LineListingExport query={shownQuery} columns={shown.map((c) => c.id)} />
         <span style={{ flexGrow: 1 }} />
         <Button data-testid="case-columns" onClick={() => setSettings(true)}>
           {tx('columns')}

@@ -30,6 +30,8 @@ export type ExportSelection =
       query: {
         tab?: string;
         filters?: Record<string, unknown>;
+        /** Alternatives of filters the server ORs (a pooled-analysis link's). */
+        any?: Record<string, unknown>[];
         sort?: { column: string; direction: string };
       };
     };

@@ -55,6 +55,8 @@ export const DOWNLOADS_ROUTE = '/home/downloadstasks';
 export interface CaseListSelection {
   tab?: string;
   filters?: Record<string, unknown>;
+  /** Alternatives of filters the server ORs (a pooled-analysis link's). */
+  any?: Record<string, unknown>[];
   sort?: { column: string; direction: 'asc' | 'desc' };
 }
 
