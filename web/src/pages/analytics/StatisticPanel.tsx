@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Body1, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
+import { Body1, Caption1, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
 import {
   ArcElement,
   BarController,
@@ -71,9 +71,12 @@ export function StatisticPanel({
   answer,
   testId,
   exportTarget,
+  note,
 }: {
   answer: AnalyticsAnswer;
   testId: string;
+  /** A sentence under the title saying how to read the statistic. */
+  note?: string;
   /** The export route and request of what this panel shows (Excel, Word and PDF with its chart). */
   exportTarget: ExportTarget;
 }) {
@@ -186,6 +189,7 @@ export function StatisticPanel({
         <Subtitle2 className={styles.grow}>{title}</Subtitle2>
         <ExportMenu testId={testId} title={title} target={exportTarget} canvas={empty ? undefined : canvas} />
       </div>
+      {note && <Caption1 data-testid={`${testId}-note`}>{note}</Caption1>}
       {empty ? (
         <Body1 className={styles.empty} data-testid={`${testId}-no-chart`}>
           {t('analytics.noChart')}

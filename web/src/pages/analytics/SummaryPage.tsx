@@ -44,6 +44,11 @@ export default function SummaryPage() {
     setAnswers(all);
   }, []);
 
+  // No counted project declares age bands: the age-group statistic groups by D.2.3 as reported,
+  // which it says (else "not given" beside ages that were given reads as a fault).
+  const ageOptions = declarations?.filters.find((f) => f.id === 'ageStratum')?.options ?? [];
+  const noAgeBands = ageOptions.length > 0 && ageOptions.every((o) => o.code.startsWith('D.2.3:'));
+
   // Labels come from the server in the display language: asked again when it changes.
   useEffect(() => {
     if (declarations) void load(declarations, query);
@@ -65,6 +70,11 @@ export default function SummaryPage() {
               key={answer.id}
               answer={answer}
               testId={`statistic-${answer.id}`}
+              note={
+                noAgeBands && answer.dimensions.some((d) => d.id === 'ageStratum')
+                  ? t('analytics.ageStratumNoRule')
+                  : undefined
+              }
               exportTarget={{
                 path: '/analytics/statistic/export',
                 body: { statisticId: answer.id, ...query },
