@@ -108,8 +108,9 @@ export async function ageStratumClause(
  * The case list filters (drill.ts) of an age-group choice: alternatives the list ORs (its `any`),
  * each ANDing a project set with one age condition - per rule, its projects with each run of
  * adjacent chosen bands as one range of `ageYears` (equal ranges of several rules: one alternative
- * with all their projects), and the projects without a rule with the chosen D.2.3 codes. Null when
- * nothing is chosen that these projects have (the count is empty) or the list could not take it.
+ * with all their projects), and the projects without a rule with the chosen D.2.3 codes. None when
+ * nothing is chosen that these projects have (the count is empty); null when the list could not
+ * take them (over 20 alternatives, 500 projects in one).
  */
 export async function ageStratumLinkFilters(
   handle: Handle,
@@ -134,7 +135,12 @@ export async function ageStratumLinkFilters(
   }
   const alternatives: Record<string, unknown>[] = [];
   if (ranges.size && !stratum.caseList) return null;
-  for (const { projects: ids, range } of ranges.values())
+  // In age order (an open range last among equal starts), so a link reads the same every time.
+  const upper = (r: { to?: number }) => r.to ?? Infinity;
+  const ordered = [...ranges.values()].sort(
+    (a, b) => a.range.from - b.range.from || upper(a.range) - upper(b.range),
+  );
+  for (const { projects: ids, range } of ordered)
     alternatives.push({ project: ids.sort(), [stratum.caseList!]: range });
   const codes = keys.filter((k) => k.startsWith('D.2.3:')).map((k) => k.slice('D.2.3:'.length));
   if (codes.length && unruled.length) {
@@ -142,7 +148,6 @@ export async function ageStratumLinkFilters(
     alternatives.push({ project: unruled, [fallback.filter]: codes });
   }
   const fits =
-    alternatives.length > 0 &&
     alternatives.length <= MAX_ALTERNATIVES &&
     alternatives.every((a) => (a.project as unknown[]).length <= MAX_LIST_VALUES);
   return fits ? alternatives : null;

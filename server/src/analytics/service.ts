@@ -31,10 +31,10 @@ export const PERMISSIONS = {
 } as const;
 
 /**
- * Filters the summaries cannot be counted under: the list's age filters say some choices of age
- * groups only (clauses.ts ageStratumLinkFilters), so the submitted statistics refuse them all.
+ * Filters the summaries cannot be counted under (none: every filter has its list filters; an
+ * age-group choice beyond what the list takes - clauses.ts ageStratumLinkFilters - is refused alone).
  */
-const SUMMARY_REFUSES = ['ageStratum'] as const;
+const SUMMARY_REFUSES: readonly string[] = [];
 
 /** What a blinded reader sees instead of a blinded drug's name. */
 export const BLINDED_VALUE = 'BLINDED';
@@ -95,7 +95,7 @@ export function statisticDeclarations(
       chart,
       labels,
       // What the page leaves out under these filters (countSummaries refuses them).
-      ...(dimensions.some((d) => dimensionById.get(d)?.source === 'summary')
+      ...(SUMMARY_REFUSES.length && dimensions.some((d) => dimensionById.get(d)?.source === 'summary')
         ? { refuses: SUMMARY_REFUSES }
         : {}),
     })),
@@ -437,13 +437,21 @@ async function countSummaries(
 ): Promise<{ blinded: boolean; total: number; rows: AnalyticsRow[] }> {
   // Serious "none of the values" filters nothing in the count (caseFilter); the same here.
   const f = query.filters ?? {};
-  // Summaries are counted through the list's filters (an onset range through its `onset`).
-  if (f.ageStratum?.length)
-    throw errors.badRequest('analytics.filterNotForSummary', { filters: SUMMARY_REFUSES.join(', ') });
+  // Summaries are counted through the list's filters (an onset range through its `onset`, age
+  // groups through their alternatives): a key none of the caller's projects has is refused as
+  // the documents' count refuses it, a choice the list cannot take too.
+  let ages: Record<string, unknown>[] | null | undefined;
+  if (f.ageStratum?.length) {
+    const scope = await listScope(caller, PERMISSIONS.summary);
+    await ageStratumClause(caller.tenant, f.ageStratum, projects, scope);
+    ages = await ageStratumLink(caller, query, projects);
+    if (!ages) throw errors.badRequest('analytics.filterNotForSummary', { filters: 'ageStratum' });
+    if (!ages.length) return { blinded, total: 0, rows: [] };
+  }
   const filters = f.serious?.length === 0 ? { ...f, serious: undefined } : f;
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
   const link = rowLink(
-    queryLink({ ...query, filters }, blinded),
+    queryLink({ ...query, filters }, blinded, ages),
     fixedDimensions,
     fixed,
     BLINDED_VALUE,
@@ -457,7 +465,7 @@ async function countSummaries(
   const filter: Filter = {
     $and: [
       { 'state.validity': { $in: validity as string[] } },
-      listFilter({ tab: 'all', filters: listed }, projects ?? []),
+      listFilter({ tab: 'all', filters: listed, ...(link.any ? { any: link.any } : {}) }, projects ?? []),
       ...dimensions.map((d) => ({ [d.path]: { $gt: '' } })),
     ],
   };
