@@ -364,6 +364,8 @@ async function checkTree(target: Rig): Promise<void> {
   const llt = all.nodes[0]!.children[0]!.children[0]!.children[0]!.children.find((n) => n.code !== null)!;
   expect(llt.level).toBe('llt');
   expect(llt.name).toBe(meddra.llts.find((l) => l.code === llt.code)!.name);
+  // Both languages for the bilingual display (the release is imported in English only here).
+  expect(llt.names).toEqual({ zh: llt.name, en: llt.name });
 }
 
 describe.skipIf(!testBackendWanted('embedded'))('event-level tree', () => {

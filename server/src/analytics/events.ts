@@ -14,10 +14,11 @@
 import { codelists } from '@pv/engine';
 import type { MeddraDictionary } from '@pv/engine';
 import { C as caseCollections } from '../cases';
+import { callerInLanguage } from '../http';
 import type { Caller } from '../http';
 import type { Collection, Filter, GroupDimension, GroupScalar, Store } from '../store';
 import { dimensionById } from './declarations';
-import { releaseOf } from './meddra';
+import { meddraName, releaseOf } from './meddra';
 import { lltLink, ptLink, queryLink, suspectLink } from './drill';
 import { NO_ONSET, OnsetTally, pairInterval, reportedIntervalDimensions } from './onset';
 import type { OnsetFigures } from './onset';
@@ -34,6 +35,8 @@ export interface CountNode {
   /** The MedDRA code; null: the PT is not in the release (or no PT, or no LLT, at all). */
   code: string | null;
   name: string | null;
+  /** The name in Chinese and English (the bilingual display shows both; one language imported: that one in both). */
+  names: { zh: string | null; en: string | null };
   /** Cases with a reaction under the node (each once). */
   count: number;
   /** Of those, cases the case seriousness (state.isSae) calls serious, and not serious (the rest: not assessed). */
@@ -210,8 +213,18 @@ export async function runEventCounts(
       return cases.groupCount({ filter, by: [reaction('node', PT_PATH, map), SAE] });
     }),
   );
-  const name = (level: TreeLevel, code: string | null) =>
-    code === null ? null : (release?.dictionary.term(level, code)?.name ?? null);
+  const name = (level: TreeLevel, code: string | null) => meddraName(release, level, code);
+  // The same release in the other language, for the bilingual display (cached once loaded).
+  const other = release
+    ? await releaseOf(callerInLanguage(caller, caller.lang === 'zh' ? 'en' : 'zh'), store, [
+        { key: { version: release.version }, count: 1 },
+      ])
+    : null;
+  const names = (level: TreeLevel, code: string | null) => {
+    const mine = name(level, code);
+    const theirs = meddraName(other, level, code) ?? mine;
+    return caller.lang === 'zh' ? { zh: mine, en: theirs } : { zh: theirs, en: mine };
+  };
   const roots: CountNode[] = [];
   const byPath = new Map<string, CountNode>();
   const place = (codes: (string | null)[], isSae: GroupScalar, count: number) => {
@@ -220,7 +233,16 @@ export async function runEventCounts(
     if (!node) {
       const level = TREE_LEVELS[codes.length - 1]!;
       const code = codes[codes.length - 1]!;
-      node = { level, code, name: name(level, code), count: 0, serious: 0, notSerious: 0, children: [] };
+      node = {
+        level,
+        code,
+        name: name(level, code),
+        names: names(level, code),
+        count: 0,
+        serious: 0,
+        notSerious: 0,
+        children: [],
+      };
       byPath.set(id, node);
       if (codes.length === 1) roots.push(node);
       else byPath.get(JSON.stringify(codes.slice(0, -1)))?.children.push(node);

@@ -114,11 +114,13 @@ function Node({
   details: Details | null;
 }) {
   const styles = useStyles();
-  const { t, language } = useLanguage();
+  const { t, pick, language } = useLanguage();
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const unknown = node.level === 'llt' ? t('analytics.noLlt') : t('analytics.unknownTerm');
-  const label = node.code === null ? unknown : `${node.name ?? node.code} (${node.code})`;
+  const { zh, en } = node.names ?? { zh: node.name, en: node.name };
+  const term = zh !== null && en !== null ? pick({ zh, en }) : (zh ?? en ?? node.code);
+  const label = node.code === null ? unknown : `${term} (${node.code})`;
   const mine = details?.byCodes.get(JSON.stringify(codes));
   // E.i.7 in each language (the server's own label for a code the list lacks); the bilingual
   // display says the sentence in Chinese with Chinese names, then in English with English names.

@@ -118,6 +118,8 @@ export interface TreeNode {
   level: 'soc' | 'hlgt' | 'hlt' | 'pt' | 'llt';
   code: string | null;
   name: string | null;
+  /** The name in Chinese and English (the bilingual display shows both). */
+  names?: { zh: string | null; en: string | null };
   count: number;
   /** Cases the case seriousness calls serious, and not serious. */
   serious: number;
