@@ -3,7 +3,9 @@
  * PT and LLT (each reaction's PT on its primary path, server/src/analytics/events.ts), under the
  * page's filters, for all cases or one suspect product. A case counts once per term however many
  * of its reactions fall under it; each node shows its serious cases, its events' outcomes and the
- * time to onset (median and interquartile range, days from the suspect drug's first dose).
+ * time to onset (median and interquartile range, days from the suspect drug's first dose, or the
+ * interval reported for the pair when the dates give none). Names, outcomes and sentences in the
+ * display language, both side by side in the bilingual display.
  */
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
