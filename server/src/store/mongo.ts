@@ -4,14 +4,16 @@
  * What the server offers (transactions, aggregation stages) is asked at connect time.
  */
 import { randomUUID } from 'node:crypto';
+import { Query } from 'mingo';
 import mongoose from 'mongoose';
 import type { ClientSession, Db, Document } from 'mongodb';
 import type { Driver } from './core';
-import { withIdTiebreak } from './embedded';
+import { mingoOptions, withIdTiebreak } from './embedded';
 import {
   StoreUnavailableError,
   UnsupportedFeatureError,
   describeServer,
+  operatorsUsed,
   refuseMissing,
 } from './capabilities';
 import type { StoreCapabilities } from './capabilities';
@@ -190,7 +192,15 @@ export class MongoDriver implements Driver {
     }, this.capabilities);
   }
 
-  count(def: CollectionDefinition, filter: Filter, options: CountOptions = {}): Promise<number> {
+  async count(def: CollectionDefinition, filter: Filter, options: CountOptions = {}): Promise<number> {
+    const relaxed = this.withoutElemMatch(filter);
+    if (relaxed) {
+      let n = 0;
+      for await (const _doc of this.matching(def, filter, relaxed)) {
+        if (++n === options.limit) break;
+      }
+      return n;
+    }
     refuseMissing(this.capabilities, filter);
     const limit = options.limit === undefined ? {} : { limit: options.limit };
     return guarded(
@@ -295,10 +305,15 @@ export class MongoDriver implements Driver {
    * fields read projected: memory holds the groups, not the documents.
    */
   async groupCount(def: CollectionDefinition, filter: Filter, spec: GroupCountSpec): Promise<GroupCount[]> {
+    const counter = new GroupCounter(spec);
+    const relaxed = this.withoutElemMatch(filter);
+    if (relaxed) {
+      for await (const doc of this.matching(def, filter, relaxed)) counter.add(doc);
+      return counter.result();
+    }
     refuseMissing(this.capabilities, filter);
     const arrays = arraysOf(spec);
     const missing = this.capabilities.missing;
-    const counter = new GroupCounter(spec);
     if (missing.includes('$group') || (arrays.length > 0 && missing.includes('$unwind'))) {
       const projection = Object.fromEntries(topFields(spec).map((field) => [field, 1]));
       await guarded(async () => {
@@ -331,6 +346,41 @@ export class MongoDriver implements Driver {
       counter.merge(key, Number(row.n));
     }
     return counter.result();
+  }
+
+  /**
+   * On a server without `$elemMatch` (FerretDB 1.24 answers some wrongly: store README), a count
+   * or grouped count whose filter uses it where dropping it only widens the match gets this wider
+   * filter for the server, and `matching` finishes the whole filter through mingo, as the embedded
+   * store finishes a filter SQL cannot answer. Null: not needed, or not possible (then refused).
+   */
+  private withoutElemMatch(filter: Filter): Filter | null {
+    if (!this.capabilities.missing.includes('$elemMatch') || !operatorsUsed(filter).has('$elemMatch'))
+      return null;
+    const relaxed = widened(filter);
+    if (relaxed === null) return null;
+    refuseMissing(this.capabilities, relaxed);
+    return relaxed;
+  }
+
+  /** The documents the server finds for `relaxed` that meet `filter` (mingo), streamed. */
+  private async *matching(
+    def: CollectionDefinition,
+    filter: Filter,
+    relaxed: Filter,
+  ): AsyncGenerator<Document> {
+    const query = new Query(filter, mingoOptions());
+    const cursor = this.coll(def.name).find(relaxed, { ...this.opts, batchSize: 1000 });
+    try {
+      for (;;) {
+        const raw = await guarded(() => cursor.next(), this.capabilities);
+        if (raw === null) return;
+        const doc = this.decode(raw);
+        if (query.test(doc)) yield doc;
+      }
+    } finally {
+      await cursor.close().catch(() => undefined);
+    }
   }
 
   async scan(def: CollectionDefinition, afterId: string | null, batchSize: number): Promise<StoredDoc[]> {
@@ -652,6 +702,32 @@ function probes(scratch: string): Probe[] {
     },
   ];
   return [...stages, ...accumulators, ...operators];
+}
+
+/**
+ * `filter` without its `$elemMatch` conditions (a superset of what it matches), or null when one
+ * sits where dropping it could narrow the match (under `$not`, `$nor` or another operator's value).
+ */
+export function widened(filter: Filter): Filter | null {
+  const uses = (value: unknown) => operatorsUsed(value).has('$elemMatch');
+  const out: Filter = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' || key === '$or') {
+      if (!Array.isArray(value)) return null;
+      const branches = value.map((branch: Filter) => widened(branch));
+      if (branches.includes(null)) return null;
+      out[key] = branches;
+    } else if (key.startsWith('$') || !uses(value)) {
+      if (uses(value)) return null;
+      out[key] = value;
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      // A field's operators: $elemMatch dropped, the others kept unless they hold one.
+      const rest = Object.entries(value as Record<string, unknown>).filter(([op]) => op !== '$elemMatch');
+      if (rest.some(([op, inner]) => !op.startsWith('$') || uses(inner))) return null;
+      if (rest.length) out[key] = Object.fromEntries(rest);
+    } else return null;
+  }
+  return out;
 }
 
 /** Runs one driver call, turning server and connection failures into store errors. */
