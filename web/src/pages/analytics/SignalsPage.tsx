@@ -107,7 +107,12 @@ export default function SignalsPage() {
       num('prr', 'PRR', (row) => ratio(row.prr)),
       num('chi2', 'χ²', (row) => figure(row.chi2)),
       num('ror', 'ROR', (row) => ratio(row.ror)),
-      num('rorLower', 'ROR 95% CI', (row) => `${ratio(row.rorLower)}–${ratio(row.rorUpper)}`, 100),
+      num(
+        'rorLower',
+        t('analytics.signalRorInterval'),
+        (row) => `${ratio(row.rorLower)}–${ratio(row.rorUpper)}`,
+        language === 'en' ? 100 : 120,
+      ),
       num('ic', 'IC', (row) => figure(row.ic)),
       num('ic025', 'IC025', (row) => figure(row.ic025)),
       { key: 'flagged', label: t('analytics.signalFlags'), sortable: true, width: 90, text: flagged },
