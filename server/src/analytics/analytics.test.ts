@@ -143,6 +143,8 @@ function brute(
       .split('.')
       .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Doc)[k] : undefined), value);
   const counts = new Map<string, number>();
+  // Each counted case's cells, for the pivot's margins (projections of them, counted per case).
+  const cells: Record<string, unknown>[][] = [];
   let total = 0;
   for (const doc of docs) {
     if (doc.state.validity !== 'valid' || !projects.includes(doc.report.studyProjectId)) continue;
@@ -204,9 +206,25 @@ function brute(
     }
     for (const key of new Set(combos.map((c) => JSON.stringify(dimensions.map((id) => c[id])))))
       counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (combos.length) cells.push(combos);
   }
-  return { total, rows: [...counts].map(([k, n]) => JSON.stringify([...JSON.parse(k), n])).sort() };
+  /** Distinct cases by some of the dimensions, over the cases in the cells (a margin). */
+  const margin = (kept: string[]) => {
+    const n = new Map<string, number>();
+    for (const combos of cells)
+      for (const key of new Set(combos.map((c) => JSON.stringify(kept.map((id) => c[id])))))
+        n.set(key, (n.get(key) ?? 0) + 1);
+    return [...n].map(([k, m]) => JSON.stringify([...JSON.parse(k), m])).sort();
+  };
+  return {
+    total,
+    rows: [...counts].map(([k, n]) => JSON.stringify([...JSON.parse(k), n])).sort(),
+    margin,
+    inCells: cells.length,
+  };
 }
+
+const sumOf = (rows: { count: number }[]) => rows.reduce((sum, r) => sum + r.count, 0);
 
 const asRows = (dimensions: string[], rows: { key: Record<string, unknown>; count: number }[]) =>
   rows.map((r) => JSON.stringify([...dimensions.map((id) => r.key[id]), r.count])).sort();
@@ -265,9 +283,24 @@ async function bruteForce(target: Rig): Promise<void> {
       expect(answer.body.data.total).toBe(expected.total);
       expect(asRows(dimensions, answer.body.data.rows)).toEqual(expected.rows);
       for (const id of dimensions) tally(`dimension ${id}`);
+      // The margins: distinct cases over the cells' cases, counted (brute.margin), not summed.
+      const margins = answer.body.data.margins;
+      if (dimensions.length === 1) expect(margins).toBeUndefined();
+      else {
+        const [first, ...rest] = dimensions as [string, ...string[]];
+        const kept = { rows: dimensions.slice(0, -1), columns: dimensions.slice(-1), firsts: [first] };
+        for (const part of ['rows', 'columns', ...(rest.length > 1 ? (['firsts'] as const) : [])] as const) {
+          expect(asRows(kept[part], margins[part]), part).toEqual(expected.margin(kept[part]));
+          // A case under several values of a left-out dimension: its margin is less than its cells' sum.
+          if (sumOf(margins[part]) < sumOf(answer.body.data.rows)) tally('margin under the sum of its cells');
+        }
+        if (rest.length === 1) expect(margins.firsts).toBeUndefined();
+        expect(margins.total).toBe(expected.inCells);
+      }
     }
   }
   const times = [
+    'margin under the sum of its cells',
     ...statistics.map((s) => `statistic ${s.id}`),
     ...pivotable.map((id) => `dimension ${id}`),
   ].map((id) => [id, checked.get(id) ?? 0] as const);

@@ -15,6 +15,7 @@ export { signalThresholds } from './thresholds';
 export type { EventTreeAnswer, TreeNode } from './events';
 export type {
   AnalyticsAnswer,
+  PivotMargins,
   AnalyticsFilters,
   AnalyticsQuery,
   AnalyticsRow,

@@ -81,6 +81,23 @@ export interface AnalyticsAnswer {
   /** Cases the filters select (each counted once, whatever the dimensions). */
   total: number;
   rows: AnalyticsRow[];
+  /** A pivot of two or three dimensions: its counted totals (runPivot). */
+  margins?: PivotMargins;
+}
+
+/**
+ * A cross-tabulation's totals, each counted as its cells are (distinct cases, over the cases the
+ * cells count: those with an element of every array a dimension reads), never summed from cells.
+ */
+export interface PivotMargins {
+  /** Per value of every dimension but the last (the table's rows). */
+  rows: AnalyticsRow[];
+  /** Per value of the last dimension (the table's columns). */
+  columns: AnalyticsRow[];
+  /** Three dimensions: per value of the first (a subtotal per group of rows). */
+  firsts?: AnalyticsRow[];
+  /** The cases in any cell. */
+  total: number;
 }
 
 /** The statistics a page offers, as declared (for the screens). */
@@ -272,6 +289,7 @@ async function count(
   dimensions: DimensionDeclaration[],
   query: AnalyticsQuery,
   fixed: Record<string, string | number | boolean> = {},
+  alongside: DimensionDeclaration[] = [],
 ): Promise<{ blinded: boolean; total: number; rows: AnalyticsRow[] }> {
   const projects = await projectScope(caller, permission, query.filters?.projectIds);
   if (projects !== null && projects.length === 0) return { blinded: true, total: 0, rows: [] };
@@ -283,7 +301,7 @@ async function count(
     $and: [base, ...Object.entries(fixed).map(([id, value]) => ({ [dimensionById.get(id)!.path]: value }))],
   };
   const cases = caller.tenant.collection(caseCollections.cases);
-  const where = dimensions.flatMap((d) =>
+  const where = [...dimensions, ...alongside].flatMap((d) =>
     d.each && d.where
       ? d.where.map((w) => ({ each: d.each!, ...(d.element ? { element: d.element } : {}), ...w }))
       : [],
@@ -301,23 +319,38 @@ async function count(
     ),
   );
   if (conflicting) throw errors.badRequest('analytics.dimensionsConflict');
+  // The pivot's margins: a case counts only when it has an element of each array a dimension left
+  // out reads (as its cells need one), so each such element is read with one constant key (null).
+  const slotOf = (d: DimensionDeclaration) => `${d.each}#${d.element ?? ''}`;
+  const read = new Set(dimensions.filter((d) => d.each).map(slotOf));
+  const present: GroupDimension[] = [
+    ...new Map(
+      alongside
+        .filter((d) => d.each && !read.has(slotOf(d)))
+        .map((d) => [
+          slotOf(d),
+          { each: d.each!, ...(d.element ? { element: d.element } : {}), path: d.path },
+        ]),
+    ).values(),
+  ].map((slot, i) => ({ name: `present${i}`, ...slot, map: {} }));
   const grouped = async (narrowed: Filter, by: DimensionDeclaration[]): Promise<Grouped> => {
     const stratum = by.find((d) => d.stratify);
     if (stratum)
       return stratifiedGroups(
         caller.tenant,
         stratum,
-        by.filter((d) => d !== stratum).map((d) => groupDimension(d, blinded)),
+        [...by.filter((d) => d !== stratum).map((d) => groupDimension(d, blinded)), ...present],
         narrowed,
         where,
       );
-    const groups = by.length
-      ? await cases.groupCount({
-          filter: narrowed,
-          by: by.map((d) => groupDimension(d, blinded)),
-          ...(where.length ? { where } : {}),
-        })
-      : [{ key: {}, count: await cases.count(narrowed) }].filter((g) => g.count > 0);
+    const groups =
+      by.length || present.length
+        ? await cases.groupCount({
+            filter: narrowed,
+            by: [...by.map((d) => groupDimension(d, blinded)), ...present],
+            ...(where.length ? { where } : {}),
+          })
+        : [{ key: {}, count: await cases.count(narrowed) }].filter((g) => g.count > 0);
     return { groups, labels: new Map<string, Labels>() };
   };
   const coded = dimensions.find((d) => d.meddra);
@@ -339,7 +372,8 @@ async function count(
     );
     return { zh: zh!, en: en! };
   };
-  const listed = queryLink(query, blinded, ages);
+  // Cases kept for an element of a left-out array are more than the list's filters say: no link.
+  const listed = present.length ? null : queryLink(query, blinded, ages);
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
   return {
     blinded,
@@ -355,7 +389,7 @@ async function count(
       );
       const names = Object.fromEntries(dimensions.map((d) => [d.id, namesOf(d, g.key[d.id] ?? null)]));
       return {
-        key: g.key,
+        key: Object.fromEntries(dimensions.map((d) => [d.id, g.key[d.id] ?? null])),
         labels: Object.fromEntries(
           Object.entries(names).map(([id, n]) => [id, caller.lang === 'zh' ? n.zh : n.en]),
         ),
@@ -558,13 +592,34 @@ export async function runPivot(
     if (!d || d.source) throw errors.badRequest('analytics.unknownDimension', { id });
     return d;
   });
-  const answer = await count(caller, PERMISSIONS.pivot, dimensions, query);
+  // The margins are counted (a case under several values of a multi-valued dimension is one case
+  // of its row, not the sum of its cells), over the cells' cases, alongside the cells.
+  const by = (kept: DimensionDeclaration[]) =>
+    count(caller, PERMISSIONS.pivot, kept, query, {}, dimensions).then((a) => a.rows);
+  const across = dimensions.length > 1;
+  const [answer, rows, columns, firsts, all] = await Promise.all([
+    count(caller, PERMISSIONS.pivot, dimensions, query),
+    across ? by(dimensions.slice(0, -1)) : null,
+    across ? by(dimensions.slice(-1)) : null,
+    dimensions.length > 2 ? by(dimensions.slice(0, 1)) : null,
+    across ? by([]) : null,
+  ]);
   return {
     id: 'pivot',
     labels: { zh: '多维交叉分析', en: 'Cross-tabulation' },
     chart: 'bar',
     dimensions: dimensions.map(({ id, labels }) => ({ id, labels })),
     ...answer,
+    ...(rows && columns && all
+      ? {
+          margins: {
+            rows,
+            columns,
+            ...(firsts ? { firsts } : {}),
+            total: all[0]?.count ?? 0,
+          },
+        }
+      : {}),
   };
 }
 
