@@ -288,13 +288,23 @@ async function bruteForce(target: Rig): Promise<void> {
       if (dimensions.length === 1) expect(margins).toBeUndefined();
       else {
         const [first, ...rest] = dimensions as [string, ...string[]];
-        const kept = { rows: dimensions.slice(0, -1), columns: dimensions.slice(-1), firsts: [first] };
-        for (const part of ['rows', 'columns', ...(rest.length > 1 ? (['firsts'] as const) : [])] as const) {
+        const kept = {
+          rows: dimensions.slice(0, -1),
+          columns: dimensions.slice(-1),
+          firsts: [first],
+          firstColumns: [first, ...rest.slice(1)],
+        };
+        const parts = [
+          'rows',
+          'columns',
+          ...(rest.length > 1 ? (['firsts', 'firstColumns'] as const) : []),
+        ] as const;
+        for (const part of parts) {
           expect(asRows(kept[part], margins[part]), part).toEqual(expected.margin(kept[part]));
           // A case under several values of a left-out dimension: its margin is less than its cells' sum.
           if (sumOf(margins[part]) < sumOf(answer.body.data.rows)) tally('margin under the sum of its cells');
         }
-        if (rest.length === 1) expect(margins.firsts).toBeUndefined();
+        if (rest.length === 1) expect([margins.firsts, margins.firstColumns]).toEqual([undefined, undefined]);
         expect(margins.total).toBe(expected.inCells);
       }
     }

@@ -96,6 +96,8 @@ export interface PivotMargins {
   columns: AnalyticsRow[];
   /** Three dimensions: per value of the first (a subtotal per group of rows). */
   firsts?: AnalyticsRow[];
+  /** Three dimensions: per value of the first and the last (the subtotal row's cells). */
+  firstColumns?: AnalyticsRow[];
   /** The cases in any cell. */
   total: number;
 }
@@ -597,11 +599,13 @@ export async function runPivot(
   const by = (kept: DimensionDeclaration[]) =>
     count(caller, PERMISSIONS.pivot, kept, query, {}, dimensions).then((a) => a.rows);
   const across = dimensions.length > 1;
-  const [answer, rows, columns, firsts, all] = await Promise.all([
+  const three = dimensions.length > 2;
+  const [answer, rows, columns, firsts, firstColumns, all] = await Promise.all([
     count(caller, PERMISSIONS.pivot, dimensions, query),
     across ? by(dimensions.slice(0, -1)) : null,
     across ? by(dimensions.slice(-1)) : null,
-    dimensions.length > 2 ? by(dimensions.slice(0, 1)) : null,
+    three ? by(dimensions.slice(0, 1)) : null,
+    three ? by([dimensions[0]!, dimensions[2]!]) : null,
     across ? by([]) : null,
   ]);
   return {
@@ -615,7 +619,7 @@ export async function runPivot(
           margins: {
             rows,
             columns,
-            ...(firsts ? { firsts } : {}),
+            ...(firsts && firstColumns ? { firsts, firstColumns } : {}),
             total: all[0]?.count ?? 0,
           },
         }

@@ -1,6 +1,7 @@
 /**
  * One statistic: its chart (chart.js) with the data table under it (each value, its count and its
- * share of the cases counted, then the total), and its export menu (PNG of the chart as drawn;
+ * share of the cases counted, then the total; a pivot of two or three dimensions as a matrix with
+ * its counted totals, CrossTable), and its export menu (PNG of the chart as drawn;
  * Excel, Word and PDF with the chart image, built by the server as download tasks).
  */
 import { useEffect, useMemo, useRef } from 'react';
@@ -23,6 +24,7 @@ import {
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CellLink, DataTable } from '../../renderers/table/DataTable';
 import type { DataColumn } from '../../renderers/table/DataTable';
+import { CrossTable } from './CrossTable';
 import { ExportMenu } from './ExportMenu';
 import type { ExportTarget } from './ExportMenu';
 import { casesHref } from './types';
@@ -199,16 +201,20 @@ export function StatisticPanel({
           <canvas ref={canvas} role="img" aria-label={title} />
         </div>
       )}
-      <DataTable
-        id={`analytics-${answer.id}`}
-        ariaLabel={title}
-        testId={`${testId}-table`}
-        columns={columns}
-        rows={answer.rows}
-        rowKey={(row) => JSON.stringify(row.key)}
-        serialOffset={false}
-        empty={t('analytics.noCases')}
-      />
+      {answer.margins && !empty ? (
+        <CrossTable answer={answer} margins={answer.margins} testId={testId} />
+      ) : (
+        <DataTable
+          id={`analytics-${answer.id}`}
+          ariaLabel={title}
+          testId={`${testId}-table`}
+          columns={columns}
+          rows={answer.rows}
+          rowKey={(row) => JSON.stringify(row.key)}
+          serialOffset={false}
+          empty={t('analytics.noCases')}
+        />
+      )}
       <Body1 data-testid={`${testId}-total`}>
         {t('analytics.totalCases', { n: answer.total })}
         {answer.blinded ? ` · ${t('analytics.blindedNote')}` : ''}

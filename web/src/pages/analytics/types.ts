@@ -31,6 +31,21 @@ export interface AnalyticsAnswer {
   blinded: boolean;
   total: number;
   rows: AnalyticsRow[];
+  /** A pivot of two or three dimensions: its totals, each counted (distinct cases), not summed. */
+  margins?: PivotMargins;
+}
+
+/** server/src/analytics/service.ts PivotMargins. */
+export interface PivotMargins {
+  /** By every dimension but the last. */
+  rows: AnalyticsRow[];
+  /** By the last dimension. */
+  columns: AnalyticsRow[];
+  /** Three dimensions: by the first, and by the first and the last. */
+  firsts?: AnalyticsRow[];
+  firstColumns?: AnalyticsRow[];
+  /** The cases in any cell. */
+  total: number;
 }
 
 export interface Declarations {
