@@ -518,6 +518,17 @@ describe.skipIf(!testBackendWanted('embedded'))('analytics', () => {
       (r: { key: Record<string, unknown> }) => r.key.soc !== null,
     ))
       expect(await listed(row.cases), JSON.stringify(row.key)).toBe(row.count);
+    // A pivot's margins: a SOC's column total (sex is one value per case) lists exactly its cases;
+    // a sex's row total counts only cases with a reaction, which the list cannot say: no link.
+    const crossed = await entry.call('POST', '/analytics/pivot', {
+      dimensions: ['sex', 'soc'],
+      filters: { country: ['CN'] },
+    });
+    const { rows: bySex, columns: bySoc } = crossed.body.data.margins;
+    expect(bySex.filter((r: { cases?: unknown }) => r.cases)).toEqual([]);
+    const linked = bySoc.filter((r: { key: Record<string, unknown> }) => r.key.soc !== null);
+    expect(linked.length).toBeGreaterThan(1);
+    for (const row of linked) expect(await listed(row.cases), JSON.stringify(row.key)).toBe(row.count);
   });
 
   it("flags signals by the caller's tenant's thresholds; another tenant keeps its own", async () => {

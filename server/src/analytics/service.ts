@@ -291,13 +291,15 @@ async function count(
   dimensions: DimensionDeclaration[],
   query: AnalyticsQuery,
   fixed: Record<string, string | number | boolean> = {},
-  alongside: DimensionDeclaration[] = [],
-): Promise<{ blinded: boolean; total: number; rows: AnalyticsRow[] }> {
+  margins: PivotCount = { alongside: [], sums: [], total: true },
+): Promise<{ blinded: boolean; total: number; rows: AnalyticsRow[]; sums: AnalyticsRow[][] }> {
+  const { alongside, sums } = margins;
   const projects = await projectScope(caller, permission, query.filters?.projectIds);
-  if (projects !== null && projects.length === 0) return { blinded: true, total: 0, rows: [] };
+  if (projects !== null && projects.length === 0)
+    return { blinded: true, total: 0, rows: [], sums: sums.map(() => []) };
   const blinded = await isBlinded(caller, projects);
   if (dimensions.some((d) => d.source === 'summary'))
-    return countSummaries(caller, dimensions, query, fixed, projects, blinded);
+    return { ...(await countSummaries(caller, dimensions, query, fixed, projects, blinded)), sums: [] };
   const base = await queryFilter(caller, permission, query, projects, blinded);
   const filter: Filter = {
     $and: [base, ...Object.entries(fixed).map(([id, value]) => ({ [dimensionById.get(id)!.path]: value }))],
@@ -358,7 +360,7 @@ async function count(
   const coded = dimensions.find((d) => d.meddra);
   const [{ groups, labels, places }, total, ages, release] = await Promise.all([
     classedGroups(filter, dimensions, grouped),
-    cases.count(filter),
+    margins.total ? cases.count(filter) : 0,
     ageStratumLink(caller, query, projects),
     // SOC and PT keys are codes: named from the counted reactions' MedDRA release.
     coded ? countedReleases(caller, cases, filter, coded.path) : null,
@@ -377,21 +379,19 @@ async function count(
   // Cases kept for an element of a left-out array are more than the list's filters say: no link.
   const listed = present.length ? null : queryLink(query, blinded, ages);
   const fixedDimensions = Object.keys(fixed).map((id) => dimensionById.get(id)!);
-  return {
-    blinded,
-    total,
-    rows: folded(dimensions, groups).map((g) => {
+  const toRows = (by: DimensionDeclaration[], counted: GroupCount[]): AnalyticsRow[] =>
+    counted.map((g) => {
       const link = rowLink(
         listed,
-        [...fixedDimensions, ...dimensions],
+        [...fixedDimensions, ...by],
         { ...fixed, ...g.key },
         BLINDED_VALUE,
         blinded,
         places,
       );
-      const names = Object.fromEntries(dimensions.map((d) => [d.id, namesOf(d, g.key[d.id] ?? null)]));
+      const names = Object.fromEntries(by.map((d) => [d.id, namesOf(d, g.key[d.id] ?? null)]));
       return {
-        key: Object.fromEntries(dimensions.map((d) => [d.id, g.key[d.id] ?? null])),
+        key: Object.fromEntries(by.map((d) => [d.id, g.key[d.id] ?? null])),
         labels: Object.fromEntries(
           Object.entries(names).map(([id, n]) => [id, caller.lang === 'zh' ? n.zh : n.en]),
         ),
@@ -399,8 +399,38 @@ async function count(
         count: g.count,
         ...(link ? { cases: link } : {}),
       };
-    }),
+    });
+  const cells = folded(dimensions, groups);
+  return {
+    blinded,
+    total,
+    rows: toRows(dimensions, cells),
+    sums: sums.map((kept) => toRows(kept, summed(kept, cells))),
   };
+}
+
+/**
+ * A count's companions in a pivot (runPivot): the pivot's other dimensions, whose arrays a case
+ * needs an element of (`alongside`); sums of its groups by some of its dimensions (exact where
+ * those left out are single-valued); whether to count the filters' cases too.
+ */
+interface PivotCount {
+  alongside: DimensionDeclaration[];
+  sums: DimensionDeclaration[][];
+  total: boolean;
+}
+
+/** Groups summed by some of their dimensions (a case counted once needs one value of the others). */
+function summed(kept: DimensionDeclaration[], groups: GroupCount[]): GroupCount[] {
+  const merged = new Map<string, GroupCount>();
+  for (const g of groups) {
+    const key = Object.fromEntries(kept.map((d) => [d.id, g.key[d.id] ?? null]));
+    const id = JSON.stringify(kept.map((d) => key[d.id]));
+    const found = merged.get(id);
+    if (found) found.count += g.count;
+    else merged.set(id, { key, count: g.count });
+  }
+  return [...merged.values()].sort((a, b) => b.count - a.count);
 }
 
 /** Grouped counts, the age groups' labels and, with an age-group dimension, their list filters. */
@@ -563,7 +593,13 @@ export async function runStatistic(
   const statistic = statisticById.get(statisticId);
   if (!statistic) throw errors.badRequest('analytics.unknownStatistic', { id: statisticId });
   const dimensions = statistic.dimensions.map((id) => dimensionById.get(id)!);
-  const answer = await count(caller, PERMISSIONS.summary, dimensions, query, statistic.fixed);
+  const { sums: _sums, ...answer } = await count(
+    caller,
+    PERMISSIONS.summary,
+    dimensions,
+    query,
+    statistic.fixed,
+  );
   // A trend reads left to right in time: its rows in key order (months as YYYYMM texts).
   if (statistic.chart === 'line')
     answer.rows.sort((a, b) =>
@@ -595,32 +631,67 @@ export async function runPivot(
     return d;
   });
   // The margins are counted (a case under several values of a multi-valued dimension is one case
-  // of its row, not the sum of its cells), over the cells' cases, alongside the cells.
-  const by = (kept: DimensionDeclaration[]) =>
-    count(caller, PERMISSIONS.pivot, kept, query, {}, dimensions).then((a) => a.rows);
-  const across = dimensions.length > 1;
-  const three = dimensions.length > 2;
-  const [answer, rows, columns, firsts, firstColumns, all] = await Promise.all([
-    count(caller, PERMISSIONS.pivot, dimensions, query),
-    across ? by(dimensions.slice(0, -1)) : null,
-    across ? by(dimensions.slice(-1)) : null,
-    three ? by(dimensions.slice(0, 1)) : null,
-    three ? by([dimensions[0]!, dimensions[2]!]) : null,
-    across ? by([]) : null,
-  ]);
+  // of its row, not the sum of its cells), over the cells' cases. A margin whose left-out
+  // dimensions are single-valued (one value per case, null included) is the sum of a count that
+  // has them, exactly; the others are grouped counts of their own (product x SOC x seriousness:
+  // three counts in all, not six).
+  const single = (d: DimensionDeclaration) => !d.each && !d.classes;
+  const [first, second, last] = dimensions;
+  const three = last !== undefined;
+  const across = second !== undefined;
+  const wanted: [keyof PivotMargins, DimensionDeclaration[]][] = [
+    ...(across ? [['rows', dimensions.slice(0, -1)] as [keyof PivotMargins, DimensionDeclaration[]]] : []),
+    ...(three ? [['firstColumns', [first!, last]] as [keyof PivotMargins, DimensionDeclaration[]]] : []),
+    ...(across ? [['columns', dimensions.slice(-1)] as [keyof PivotMargins, DimensionDeclaration[]]] : []),
+    ...(three ? [['firsts', [first!]] as [keyof PivotMargins, DimensionDeclaration[]]] : []),
+    ...(across ? [['total', []] as [keyof PivotMargins, DimensionDeclaration[]]] : []),
+  ];
+  const counts: {
+    by: DimensionDeclaration[];
+    sums: DimensionDeclaration[][];
+    names: (keyof PivotMargins)[];
+  }[] = [{ by: dimensions, sums: [], names: [] }];
+  for (const [name, kept] of wanted) {
+    const from = counts.find(
+      (c) => kept.every((d) => c.by.includes(d)) && c.by.every((d) => kept.includes(d) || single(d)),
+    );
+    const into = from ?? counts[counts.push({ by: kept, sums: [], names: [] }) - 1]!;
+    into.sums.push(kept);
+    into.names.push(name);
+  }
+  const [answer, ...others] = await Promise.all(
+    counts.map((c, i) =>
+      count(
+        caller,
+        PERMISSIONS.pivot,
+        c.by,
+        query,
+        {},
+        {
+          alongside: i === 0 ? [] : dimensions,
+          sums: c.sums,
+          total: i === 0,
+        },
+      ),
+    ),
+  );
+  const found = new Map(
+    [answer!, ...others].flatMap((a, i) => counts[i]!.names.map((name, j) => [name, a.sums[j]!] as const)),
+  );
+  const { sums: _sums, ...cells } = answer!;
   return {
     id: 'pivot',
     labels: { zh: '多维交叉分析', en: 'Cross-tabulation' },
     chart: 'bar',
     dimensions: dimensions.map(({ id, labels }) => ({ id, labels })),
-    ...answer,
-    ...(rows && columns && all
+    ...cells,
+    ...(across
       ? {
           margins: {
-            rows,
-            columns,
-            ...(firsts && firstColumns ? { firsts, firstColumns } : {}),
-            total: all[0]?.count ?? 0,
+            rows: found.get('rows')!,
+            columns: found.get('columns')!,
+            ...(three ? { firsts: found.get('firsts')!, firstColumns: found.get('firstColumns')! } : {}),
+            total: found.get('total')![0]?.count ?? 0,
           },
         }
       : {}),
