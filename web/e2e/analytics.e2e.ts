@@ -115,11 +115,28 @@ test('statistics and cross-tabulation in zh and en; a chart exported as PNG, Exc
   assert.deepEqual(await missingKeys(page), []);
   await shown('analytics-export-menu-en');
 
+  // The cross-tabulation as a matrix: product x SOC x seriousness, a subtotal per product, totals.
   await page.goto(`${baseUrl}/pooledanalysis/multidimensionalCrossover`);
   await page.getByTestId('pivot-table').waitFor();
+  await page.getByTestId('analytics-dimension-2').click();
+  await page.getByRole('option', { name: 'Serious', exact: true }).click();
+  await page.getByTestId('analytics-pivot-run').click();
+  await page.getByTestId('pivot-subtotal').first().waitFor();
   await page.getByTestId('pivot-total').waitFor();
+  const grand = Number(await page.getByTestId('pivot-grand-total').textContent());
+  assert.ok(grand > 0);
+  await page.getByTestId('pivot-column-totals').scrollIntoViewIfNeeded();
   await screenshot('analytics-pivot-en');
   assert.deepEqual(await missingKeys(page), []);
+  for (const language of ['zh', 'both'] as const) {
+    await page.getByTestId('language-switch').first().click();
+    await page.getByTestId(`language-${language}`).click();
+    await page.getByTestId('pivot-cross-note').filter({ hasText: '每格' }).waitFor();
+    await page.getByTestId('pivot-column-totals').scrollIntoViewIfNeeded();
+    await screenshot(`analytics-pivot-${language}`);
+    assert.deepEqual(await missingKeys(page), []);
+  }
+  await choose(page, 'en');
 
   // The signal table: the demo cases' suspect drug x PT pairs with their figures.
   await page.goto(`${baseUrl}/pooledanalysis/eventLevel`);

@@ -15,7 +15,8 @@ import type { LocalisedText } from '../../i18n';
 import type { AnalyticsAnswer, AnalyticsRow, PivotMargins } from './types';
 
 const useStyles = makeStyles({
-  frame: { overflow: 'auto', maxHeight: '560px', border: `1px solid ${tokens.colorNeutralStroke2}` },
+  // As wide as the matrix (a few columns do not stretch across the page), scrolling when wider.
+  frame: { overflow: 'auto', maxHeight: '560px', maxWidth: '100%', width: 'fit-content' },
   table: { borderCollapse: 'collapse', fontSize: tokens.fontSizeBase200 },
   head: {
     position: 'sticky',
