@@ -34,7 +34,7 @@ import { runEventTree } from './events';
 import type { EventTreeAnswer } from './events';
 import { VIEW_FIELDS } from './requests';
 import { countScope, PERMISSIONS, runPivot, runSignals, runStatistic } from './service';
-import type { AnalyticsAnswer, AnalyticsFilters, AnalyticsQuery } from './service';
+import type { AnalyticsAnswer, AnalyticsFilters, AnalyticsQuery, AnalyticsRow } from './service';
 
 export const EXPORT_FORMATS = ['xlsx', 'docx', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -178,6 +178,83 @@ function answerSheet(caller: Caller, answer: AnalyticsAnswer, title: string, fil
   };
 }
 
+/**
+ * A cross-tabulation of two or three dimensions as the screen shows it (CrossTable): the last
+ * dimension across, the others down, each cell its cases, a total per row, a subtotal row per value
+ * of the first (three dimensions), the column totals and the grand total, every total counted.
+ */
+function pivotSheet(caller: Caller, answer: AnalyticsAnswer, title: string, filterLines: string[]): Sheet {
+  const margins = answer.margins;
+  if (!margins || answer.rows.length === 0) return answerSheet(caller, answer, title, filterLines);
+  const ids = answer.dimensions.map((d) => d.id);
+  const across = ids[ids.length - 1]!;
+  const down = ids.slice(0, -1);
+  const first = ids[0]!;
+  const keyOf = (row: AnalyticsRow, of: string[]) => JSON.stringify(of.map((id) => row.key[id] ?? null));
+  const cells = new Map(answer.rows.map((r) => [keyOf(r, ids), r.count]));
+  const subCells = new Map((margins.firstColumns ?? []).map((r) => [keyOf(r, [first, across]), r.count]));
+  const columnKeys = margins.columns.map((c) => c.key[across] ?? null);
+  const groups = margins.firsts
+    ? margins.firsts.map((head) => ({
+        head,
+        rows: margins.rows.filter((r) => keyOf(r, [first]) === keyOf(head, [first])),
+      }))
+    : [{ head: null, rows: margins.rows }];
+  const totalRow = caller.t('analytics.exportTotalRow');
+  return {
+    title,
+    lines: [
+      ...filterLines,
+      caller.t('analytics.exportTotal', { n: answer.total }),
+      caller.t('analytics.exportCrossNote', {
+        columns: pick(caller, answer.dimensions[answer.dimensions.length - 1]!.labels),
+      }),
+      ...blindedLine(caller, answer.blinded),
+    ],
+    header: [
+      ...answer.dimensions.slice(0, -1).map((d) => pick(caller, d.labels)),
+      ...margins.columns.map((c) => c.labels[across] ?? ''),
+      totalRow,
+    ],
+    rows: [
+      ...groups.flatMap(({ head, rows }) => [
+        ...rows.map((row) => ({
+          key: keyOf(row, down),
+          cells: [
+            ...down.map((id) => row.labels[id] ?? ''),
+            ...columnKeys.map(
+              (c) => cells.get(JSON.stringify([...down.map((id) => row.key[id] ?? null), c])) ?? '',
+            ),
+            row.count,
+          ],
+        })),
+        ...(head
+          ? [
+              {
+                key: `subtotal ${keyOf(head, [first])}`,
+                cells: [
+                  head.labels[first] ?? '',
+                  caller.t('analytics.exportSubtotalRow'),
+                  ...columnKeys.map((c) => subCells.get(JSON.stringify([head.key[first] ?? null, c])) ?? ''),
+                  head.count,
+                ],
+              },
+            ]
+          : []),
+      ]),
+      {
+        key: '',
+        cells: [
+          totalRow,
+          ...down.slice(1).map(() => ''),
+          ...margins.columns.map((c) => c.count),
+          margins.total,
+        ],
+      },
+    ],
+  };
+}
+
 const figure = (value: number | null) => (value === null ? '' : Math.round(value * 1000) / 1000);
 
 /**
@@ -253,7 +330,7 @@ const SOURCES: ExportSource[] = [
     async sheet(caller, request) {
       const answer = await runPivot(caller, request.dimensions!, request);
       const title = `${pick(caller, answer.labels)}: ${answer.dimensions.map((d) => pick(caller, d.labels)).join(' × ')}`;
-      return answerSheet(caller, answer, title, await queryLines(caller, request, PERMISSIONS.pivot));
+      return pivotSheet(caller, answer, title, await queryLines(caller, request, PERMISSIONS.pivot));
     },
   },
   {

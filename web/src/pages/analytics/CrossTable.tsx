@@ -18,9 +18,9 @@ const useStyles = makeStyles({
   // As wide as the matrix (a few columns do not stretch across the page), scrolling when wider.
   frame: { overflow: 'auto', maxHeight: '560px', maxWidth: '100%', width: 'fit-content' },
   table: { borderCollapse: 'collapse', fontSize: tokens.fontSizeBase200 },
+  // The header rows stay in view as the matrix scrolls (the whole head, so its rows do not overlap).
+  sticky: { position: 'sticky', top: 0, zIndex: 1 },
   head: {
-    position: 'sticky',
-    top: 0,
     background: tokens.colorNeutralBackground3,
     fontWeight: tokens.fontWeightSemibold,
     textAlign: 'center',
@@ -101,7 +101,7 @@ export function CrossTable({
       <Caption1 data-testid={`${testId}-cross-note`}>{t('analytics.crossNote')}</Caption1>
       <div className={styles.frame}>
         <table className={styles.table} data-testid={`${testId}-table`} aria-label={pick(answer.labels)}>
-          <thead>
+          <thead className={styles.sticky}>
             <tr>
               {answer.dimensions.slice(0, -1).map((d) => (
                 <th key={d.id} className={styles.head} rowSpan={2} scope="col">
