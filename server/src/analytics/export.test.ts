@@ -187,6 +187,16 @@ describe('analytics export', () => {
         row.count,
       ]);
     expect(matrix.at(-1)).toEqual(['Total', ...bySerious.map((c) => c.count), inCells]);
+    // Three dimensions in both languages: a subtotal row per sex with its counted total.
+    const three = { dimensions: ['sex', 'soc', 'serious'] };
+    const firsts = (await rig.as('entry').call('POST', '/analytics/pivot', three)).body.data.margins
+      .firsts as Row[];
+    const subtotals = values(
+      (await workbook(await exported('/pivot/export', { ...three, format: 'xlsx', language: 'bilingual' })))
+        .worksheets[0]!,
+    ).filter((r) => r[1] === '小计 / Subtotal');
+    expect(firsts.length).toBeGreaterThan(1);
+    expect(subtotals.map((r) => r.at(-1))).toEqual(firsts.map((f) => f.count));
     const pivotText = squash(
       await wordText(await exported('/pivot/export', { dimensions: ['sex', 'serious'], format: 'docx' })),
     );
