@@ -179,6 +179,8 @@ export class MongoDriver implements Driver {
 
   async find(def: CollectionDefinition, filter: Filter, options: FindOptions = {}): Promise<StoredDoc[]> {
     if (options.limit === 0) return [];
+    const relaxed = this.withoutElemMatch(filter);
+    if (relaxed) return this.findFinished(def, filter, relaxed, options);
     refuseMissing(this.capabilities, filter);
     return guarded(async () => {
       let cursor = this.coll(def.name).find(filter, {
@@ -190,6 +192,30 @@ export class MongoDriver implements Driver {
       if (options.projection) cursor = cursor.project(options.projection);
       return this.decode(await cursor.toArray()) as unknown as StoredDoc[];
     }, this.capabilities);
+  }
+
+  /**
+   * A find whose filter the server gets widened (withoutElemMatch): the server sorts, mingo tests
+   * each streamed document, and skip, limit and projection apply to what passed, as MongoDB applies
+   * them after the match, so pages are exact. The cursor closes once the limit is reached.
+   */
+  private async findFinished(
+    def: CollectionDefinition,
+    filter: Filter,
+    relaxed: Filter,
+    options: FindOptions,
+  ): Promise<StoredDoc[]> {
+    const skip = options.skip ?? 0;
+    const found: Document[] = [];
+    let passed = 0;
+    for await (const doc of this.matching(def, filter, relaxed, withIdTiebreak(options.sort))) {
+      if (passed++ < skip) continue;
+      found.push(doc);
+      if (found.length === options.limit) break;
+    }
+    if (!options.projection) return found as StoredDoc[];
+    // Projected as the embedded store projects (mingo), in the order found.
+    return new Query({}, mingoOptions()).find<StoredDoc>(found, options.projection).all();
   }
 
   async count(def: CollectionDefinition, filter: Filter, options: CountOptions = {}): Promise<number> {
@@ -349,8 +375,8 @@ export class MongoDriver implements Driver {
   }
 
   /**
-   * On a server without `$elemMatch` (FerretDB 1.24 answers some wrongly: store README), a count
-   * or grouped count whose filter uses it where dropping it only widens the match gets this wider
+   * On a server without `$elemMatch` (FerretDB 1.24 answers some wrongly: store README), a find
+   * (so findOne and the writes core.ts selects by find), count or grouped count whose filter uses it where dropping it only widens the match gets this wider
    * filter for the server, and `matching` finishes the whole filter through mingo, as the embedded
    * store finishes a filter SQL cannot answer. Null: not needed, or not possible (then refused).
    */
@@ -363,14 +389,19 @@ export class MongoDriver implements Driver {
     return relaxed;
   }
 
-  /** The documents the server finds for `relaxed` that meet `filter` (mingo), streamed. */
+  /** The documents the server finds for `relaxed` (in `sort` order) that meet `filter` (mingo), streamed. */
   private async *matching(
     def: CollectionDefinition,
     filter: Filter,
     relaxed: Filter,
+    sort?: SortSpec,
   ): AsyncGenerator<Document> {
     const query = new Query(filter, mingoOptions());
-    const cursor = this.coll(def.name).find(relaxed, { ...this.opts, batchSize: 1000 });
+    const cursor = this.coll(def.name).find(relaxed, {
+      ...this.opts,
+      batchSize: 1000,
+      ...(sort ? { sort } : {}),
+    });
     try {
       for (;;) {
         const raw = await guarded(() => cursor.next(), this.capabilities);
