@@ -1257,6 +1257,77 @@ for (const backend of backends) {
           (result) =>
             expect(order(result.map((r) => [r._id.k0 ?? null, r._id.k1 ?? null, r.n]))).toEqual(expected),
         );
+        // An array read with one constant key (`map: {}`) only to require an element meeting its
+        // conditions (the pivot's margins): alone (a document with several such items still counts
+        // once), beside the same array read again under other conditions, and beside another array.
+        const role2Coded = (doc: Record<string, unknown>) =>
+          role(doc, '2').some((e) => scalar(field(e, 'code')) !== null);
+        const required: [GroupCountSpec, (doc: Record<string, unknown>) => unknown[][]][] = [
+          [
+            {
+              filter: { validity: 'valid' },
+              by: [
+                { name: 'k0', path: 'sex' },
+                { name: 'k1', each: 'items', path: 'code', map: {} },
+              ],
+              where: [
+                { each: 'items', path: 'role', in: ['2'] },
+                { each: 'items', path: 'code', present: true },
+              ],
+            },
+            (doc) => (role2Coded(doc) ? [[scalar(doc.sex), null]] : []),
+          ],
+          [
+            {
+              filter: { validity: 'valid' },
+              by: [
+                { name: 'k0', each: 'items', path: 'code' },
+                { name: 'k1', each: 'items', element: 'other', path: 'code', map: {} },
+              ],
+              where: [
+                { each: 'items', path: 'role', in: ['1'] },
+                { each: 'items', element: 'other', path: 'role', in: ['2'] },
+                { each: 'items', element: 'other', path: 'code', present: true },
+              ],
+            },
+            (doc) => (role2Coded(doc) ? role(doc, '1').map((x) => [scalar(field(x, 'code')), null]) : []),
+          ],
+          [
+            {
+              filter: { validity: 'valid' },
+              by: [
+                { name: 'k0', each: 'tags' },
+                { name: 'k1', each: 'items', path: 'code', map: {} },
+              ],
+              where: [
+                { each: 'items', path: 'role', in: ['2'] },
+                { each: 'items', path: 'code', present: true },
+                { each: 'tags', in: ['a'] },
+              ],
+            },
+            (doc) =>
+              role2Coded(doc)
+                ? elements(doc.tags)
+                    .filter((t) => t === 'a')
+                    .map(() => ['a', null])
+                : [],
+          ],
+        ];
+        for (const [requiring, keysOf] of required) {
+          const counts = new Map<string, number>();
+          for (const doc of docs.filter((d) => d.validity === 'valid'))
+            for (const key of new Set(keysOf(doc).map((k) => JSON.stringify(k))))
+              counts.set(key, (counts.get(key) ?? 0) + 1);
+          const wanted = order([...counts].map(([key, n]) => [...(JSON.parse(key) as unknown[]), n]));
+          expect(counts.size).toBeGreaterThan(0);
+          const got = (groups: { key: Record<string, unknown>; count: number }[]) =>
+            order(groups.map((g) => [g.key.k0, g.key.k1, g.count]));
+          expect(got(await a.collection('grouped').groupCount(requiring))).toEqual(wanted);
+          expect(got(await perElement.groupCount(requiring))).toEqual(wanted);
+          const reference = new GroupCounter(requiring);
+          for (const doc of docs.filter((d) => d.validity === 'valid')) reference.add(doc);
+          expect(got(reference.result())).toEqual(wanted);
+        }
       });
     });
 

@@ -23,7 +23,13 @@ import {
   slotOf,
   sortGroups,
 } from './group-count';
-import type { GroupCount, GroupCountSpec, GroupDimension, GroupScalar } from './group-count';
+import type {
+  GroupCount,
+  GroupCountSpec,
+  GroupDimension,
+  GroupElementCondition,
+  GroupScalar,
+} from './group-count';
 import { DuplicateKeyError } from './port';
 import type {
   CollectionDefinition,
@@ -1350,18 +1356,33 @@ export class EmbeddedDriver implements Driver {
         );
         if (table) tables.set(each, table);
       }
-      for (const [each, a] of alias) {
+      // A slot read only to require an element meeting its conditions (every dimension reading it
+      // has one constant key: an empty map, no mask; no other reads it by `match`) is an EXISTS,
+      // not a join multiplying the document's rows (the pivot's margins).
+      const constant = (d: GroupDimension) =>
+        d.map !== undefined && Object.keys(d.map).length === 0 && d.mask === undefined;
+      const required = new Set(
+        arrays.filter((slot) =>
+          spec.by.every(
+            (d) => constant(d) || (slotOf(d) !== slot && (d.match === undefined || slotOf(d.match) !== slot)),
+          ),
+        ),
+      );
+      const source = (each: string, a: string): { from: string; join?: string } => {
         const table = tables.get(each);
-        if (table) {
-          from.push(`"${table.table}" ${a}`);
-          joins.push(`${a}._id = t._id`);
-          continue;
-        }
+        if (table) return { from: `"${table.table}" ${a}`, join: `${a}._id = t._id` };
         const at = `'${jsonPath(arrayOfSlot(each))}'`;
-        from.push(
-          `json_each(CASE WHEN json_type(t.doc, ${at}) IS NULL OR json_type(t.doc, ${at}) = 'null' THEN '[]' ` +
+        return {
+          from:
+            `json_each(CASE WHEN json_type(t.doc, ${at}) IS NULL OR json_type(t.doc, ${at}) = 'null' THEN '[]' ` +
             `WHEN json_type(t.doc, ${at}) = 'array' THEN t.doc -> ${at} ELSE json_array(t.doc -> ${at}) END) ${a}`,
-        );
+        };
+      };
+      for (const [each, a] of alias) {
+        if (required.has(each)) continue;
+        const read = source(each, a);
+        from.push(read.from);
+        if (read.join) joins.push(read.join);
       }
       // A declared index path that never held an array or object is a column holding the scalar
       // itself (booleans as the same BLOBs): read it instead of parsing every document's JSON.
@@ -1380,13 +1401,22 @@ export class EmbeddedDriver implements Driver {
       };
       const conditions = [where.sql, ...joins];
       params.push(...where.params);
-      for (const c of spec.where ?? []) {
+      const condition = (c: GroupElementCondition, into: string[]): void => {
         if (c.present) {
-          conditions.push(`${value(slotOf(c), c.path)} IS NOT NULL`);
-          continue;
+          into.push(`${value(slotOf(c), c.path)} IS NOT NULL`);
+          return;
         }
-        conditions.push(`${value(slotOf(c), c.path)} IN (${c.in!.map(() => '?').join(', ')})`);
+        into.push(`${value(slotOf(c), c.path)} IN (${c.in!.map(() => '?').join(', ')})`);
         params.push(...c.in!.map(sqlScalar));
+      };
+      for (const c of spec.where ?? []) if (!required.has(slotOf(c)!)) condition(c, conditions);
+      for (const slot of required) {
+        const read = source(slot, alias.get(slot)!);
+        const inner = read.join ? [read.join] : [];
+        for (const c of spec.where ?? []) if (slotOf(c) === slot) condition(c, inner);
+        conditions.push(
+          `EXISTS (SELECT 1 FROM ${read.from}${inner.length ? ` WHERE ${inner.join(' AND ')}` : ''})`,
+        );
       }
       const keyParams: unknown[] = [];
       const prefixed = (d: GroupDimension, expression: string): string =>
@@ -1431,6 +1461,7 @@ export class EmbeddedDriver implements Driver {
         return `(SELECT ${scalarSql('i.value', d.path!)} FROM json_each(${items}) i WHERE i.type = 'object' AND json_type(i.value, ${key}) = 'text' AND json_extract(i.value, ${key}) = ${other} AND typeof(${other}) = 'text' ORDER BY i.key LIMIT 1)`;
       };
       const keys = spec.by.map((d, i) => {
+        if (constant(d)) return `NULL AS k${i}`;
         if (!d.mask) return `${cut(d, own(d))} AS k${i}`;
         const when = d.mask.when.map((c) => {
           keyParams.push(...c.in.map(sqlScalar));
@@ -1440,7 +1471,8 @@ export class EmbeddedDriver implements Driver {
         return `CASE WHEN ${when.join(' OR ')} THEN ? ELSE ${cut(d, own(d))} END AS k${i}`;
       });
       const groupBy = spec.by.map((_, i) => `k${i}`).join(', ');
-      const count = arrays.length ? 'COUNT(DISTINCT t._id)' : 'COUNT(*)';
+      // Only joined arrays multiply a document's rows.
+      const count = arrays.some((slot) => !required.has(slot)) ? 'COUNT(DISTINCT t._id)' : 'COUNT(*)';
       const read = `${keys.join(', ')} WHERE ${conditions.join(' AND ')}`;
       // As for count: a declared index holding every column read answers from its entries alone.
       const index = this.coveringIndex(info, read);
