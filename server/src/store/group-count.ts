@@ -536,18 +536,7 @@ export function groupCountPipeline(filter: Filter, spec: GroupCountSpec): Pipeli
               $filter: {
                 input: {
                   $map: {
-                    input: {
-                      $let: {
-                        vars: { a: field(slotOf(d), d.least) },
-                        in: {
-                          $cond: [
-                            { $isArray: '$$a' },
-                            '$$a',
-                            { $cond: [{ $eq: [{ $type: '$$a' }, 'object'] }, ['$$a'], []] },
-                          ],
-                        },
-                      },
-                    },
+                    input: itemsOf(slotOf(d), d.least),
                     as: 'item',
                     in: `$$item.${d.path}`,
                   },
