@@ -30,12 +30,6 @@ export const PERMISSIONS = {
   eventLevel: 'pooledanalysis:eventLevel',
 } as const;
 
-/**
- * Filters the summaries cannot be counted under (none: every filter has its list filters; an
- * age-group choice beyond what the list takes - clauses.ts ageStratumLinkFilters - is refused alone).
- */
-const SUMMARY_REFUSES: readonly string[] = [];
-
 /** What a blinded reader sees instead of a blinded drug's name. */
 export const BLINDED_VALUE = 'BLINDED';
 export const MAX_PIVOT_DIMENSIONS = 3;
@@ -113,10 +107,6 @@ export function statisticDeclarations(
       dimensions,
       chart,
       labels,
-      // What the page leaves out under these filters (countSummaries refuses them).
-      ...(SUMMARY_REFUSES.length && dimensions.some((d) => dimensionById.get(d)?.source === 'summary')
-        ? { refuses: SUMMARY_REFUSES }
-        : {}),
     })),
     // The cross-tabulation's: summary dimensions cannot be crossed with the documents' (runPivot).
     dimensions: [...dimensionById.values()]
