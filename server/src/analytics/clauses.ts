@@ -38,7 +38,9 @@ async function projectRules(handle: Handle, projects: string[] | null) {
   return projectsByRule(handle, ids);
 }
 
-const fallbackCodes = () => codelists[dimensionById.get('ageGroup')!.codelist!]?.values ?? [];
+/** The codes of the stratum's declared fallback (D.2.3), the keys of the projects without a rule. */
+const fallbackCodes = () =>
+  codelists[dimensionById.get(dimensionById.get('ageStratum')!.stratify!.fallback)!.codelist!]?.values ?? [];
 
 /** The age groups a filter offers over these projects: their bands (named as the first names them), D.2.3 groups if one has no rule. */
 export async function ageStratumOptions(
