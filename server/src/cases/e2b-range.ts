@@ -12,11 +12,11 @@ export function isDay(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-const dayAfter = (day: string): string => {
-  const y = Number(day.slice(0, 4));
-  const next = new Date(Date.UTC(y, Number(day.slice(4, 6)) - 1, Number(day.slice(6)) + 1));
-  return `${next.getUTCFullYear()}${String(next.getUTCMonth() + 1).padStart(2, '0')}${String(next.getUTCDate()).padStart(2, '0')}`;
-};
+/** The calendar day after a real day YYYYMMDD (also the case list's exclusive `between` bound). */
+export function nextDay(day: string): string {
+  const date = new Date(Date.UTC(+day.slice(0, 4), +day.slice(4, 6) - 1, +day.slice(6, 8) + 1));
+  return date.toISOString().slice(0, 10).replace(/-/g, '');
+}
 
 /**
  * The condition on one E2B date that holds when the range (real days, inclusive) holds the date's
@@ -37,7 +37,7 @@ export function withinCondition(range: { from?: string; to?: string }): Record<s
         : range.from;
   const condition: Record<string, unknown> = { $gte: lower, $lt: range.to ? `${range.to}:` : ':' };
   if (range.to) {
-    const next = dayAfter(range.to);
+    const next = nextDay(range.to);
     const partial = [
       ...(next.slice(0, 4) === range.to.slice(0, 4) ? [range.to.slice(0, 4)] : []),
       ...(next.slice(0, 6) === range.to.slice(0, 6) ? [range.to.slice(0, 6)] : []),

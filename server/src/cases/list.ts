@@ -10,7 +10,7 @@ import { cappedTotal, textMatch } from '../store';
 import type { CappedTotal, Filter, Handle, SortSpec } from '../store';
 import { C } from './collections';
 import type { CaseSummary } from './summary';
-import { isDay, withinCondition } from './e2b-range';
+import { isDay, nextDay, withinCondition } from './e2b-range';
 import { filterPaths, pointerKey } from './summary';
 import { currentTransmissionStatus } from './transmission';
 import type { CaseTransmissionSummary } from './transmission';
@@ -131,11 +131,6 @@ function e2bDay(value: unknown, filterId: string): string {
   const text = String(value ?? '').replace(/-/g, '');
   if (!/^\d{8}$/.test(text)) throw errors.badRequest('cases.badFilter', { filter: filterId });
   return text;
-}
-
-function nextDay(day: string): string {
-  const date = new Date(Date.UTC(+day.slice(0, 4), +day.slice(4, 6) - 1, +day.slice(6, 8) + 1));
-  return date.toISOString().slice(0, 10).replace(/-/g, '');
 }
 
 function isEmpty(value: unknown): boolean {
