@@ -48,12 +48,11 @@ function allowedToMember(
   action: FileAction,
   scope: AuthorizationScope,
 ): boolean | Promise<boolean> {
+  // Deleting also asks that the caller added the file.
+  const mayAct = action !== 'delete' || owner.addedBy === asker.userId;
   const held = callerHolds(asker, PERMISSION[action], scope);
-  if (isPromiseLike(held))
-    return Promise.resolve(held).then(
-      (answer) => answer && (action !== 'delete' || owner.addedBy === asker.userId),
-    );
-  return held && (action !== 'delete' || owner.addedBy === asker.userId);
+  if (isPromiseLike(held)) return Promise.resolve(held).then((answer) => answer && mayAct);
+  return held && mayAct;
 }
 
 /** The file ids a document's attachments name. */
