@@ -376,9 +376,10 @@ export class MongoDriver implements Driver {
 
   /**
    * On a server without `$elemMatch` (FerretDB 1.24 answers some wrongly: store README), a find
-   * (so findOne and the writes core.ts selects by find), count or grouped count whose filter uses it where dropping it only widens the match gets this wider
-   * filter for the server, and `matching` finishes the whole filter through mingo, as the embedded
-   * store finishes a filter SQL cannot answer. Null: not needed, or not possible (then refused).
+   * (so findOne and the writes core.ts selects by find), count or grouped count whose filter uses
+   * it where dropping it only widens the match gets this wider filter for the server, and
+   * `matching` finishes the whole filter through mingo, as the embedded store finishes a filter
+   * SQL cannot answer. Null: not needed, or not possible (then refused).
    */
   private withoutElemMatch(filter: Filter): Filter | null {
     if (!this.capabilities.missing.includes('$elemMatch') || !operatorsUsed(filter).has('$elemMatch'))
