@@ -28,7 +28,7 @@ import { translateIn } from '../../i18n';
 import { useLanguage } from '../../i18n/LanguageContext';
 import { CellLink } from '../../renderers/table/DataTable';
 import { ExportMenu } from './ExportMenu';
-import { casesHref } from './types';
+import { casesHref, termName } from './types';
 import type {
   AnalyticsQuery,
   EventDetailsAnswer,
@@ -120,8 +120,7 @@ function Node({
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const unknown = node.level === 'llt' ? t('analytics.noLlt') : t('analytics.unknownTerm');
-  const { zh, en } = node.names ?? { zh: node.name, en: node.name };
-  const term = zh !== null && en !== null ? pick({ zh, en }) : (zh ?? en ?? node.code);
+  const term = termName(node.names, node.name, pick) ?? node.code;
   const label = node.code === null ? unknown : `${term} (${node.code})`;
   const mine = details?.byCodes.get(JSON.stringify(codes));
   // E.i.7 in each language (the server's own label for a code the list lacks); the bilingual

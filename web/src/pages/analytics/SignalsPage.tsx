@@ -16,7 +16,7 @@ import type { DataColumn, TableSort } from '../../renderers/table/DataTable';
 import { EventTree } from './EventTree';
 import { FilterBar } from './FilterBar';
 import { ExportMenu } from './ExportMenu';
-import { casesHref } from './types';
+import { casesHref, termName } from './types';
 import type { LocalisedText } from '../../i18n';
 import type { AnalyticsQuery, Declarations, SignalAnswer, SignalRow } from './types';
 
@@ -35,8 +35,7 @@ const ratio = (value: number | null) =>
   value === null ? '-' : value !== 0 && Math.abs(value) < 0.1 ? value.toPrecision(2) : value.toFixed(2);
 /** The event as the tree names it: its term and code (the code alone when the release lacks it). */
 function eventText(row: SignalRow, pick: (text: LocalisedText) => string): string {
-  const { zh, en } = row.eventNames ?? { zh: row.eventName, en: row.eventName };
-  const name = zh !== null && en !== null ? pick({ zh, en }) : (zh ?? en);
+  const name = termName(row.eventNames, row.eventName, pick);
   return name === null ? row.event : `${name} (${row.event})`;
 }
 

@@ -14,6 +14,19 @@ export function casesHref(link: CaseListLink): string {
   return `/casemanagement/caseview?cases=${encodeURIComponent(JSON.stringify(link))}`;
 }
 
+/**
+ * A MedDRA term in the display language (both in the bilingual display) from its names in each
+ * release; the one name there is when a release lacks it, null when neither has it.
+ */
+export function termName(
+  names: { zh: string | null; en: string | null } | undefined,
+  name: string | null,
+  pick: (text: LocalisedText) => string,
+): string | null {
+  const { zh, en } = names ?? { zh: name, en: name };
+  return zh !== null && en !== null ? pick({ zh, en }) : (zh ?? en);
+}
+
 export interface AnalyticsRow {
   key: Key;
   /** Each value's text in the caller's language, and in both (the bilingual display). */
