@@ -29,13 +29,30 @@ export function onsetClause(range: { from?: string; to?: string }): Filter {
 }
 
 /** The rules of the projects counted (named, else every project with cases; null: cases without a project). */
-async function projectRules(handle: Handle, projects: string[] | null) {
+async function projectRules(handle: Handle, projects: string[] | null): Promise<ProjectRules> {
   const ids =
     projects ??
     (await handle.collection('cases').groupCount({ filter: {}, by: [{ name: 'p', path: PROJECT }] })).map(
       (g) => (typeof g.key.p === 'string' ? g.key.p : null),
     );
   return projectsByRule(handle, ids);
+}
+
+type ProjectRules = Awaited<ReturnType<typeof projectsByRule>>;
+
+/**
+ * An age-group choice's store filter (ageStratumClause) and case list filters (ageStratumLinkFilters),
+ * from one reading of the counted projects' rules.
+ */
+export async function ageStratumFilters(
+  handle: Handle,
+  keys: string[],
+  projects: string[] | null,
+  scope: string[] | null,
+): Promise<{ clause: Filter; links: Record<string, unknown>[] | null }> {
+  const rules = await projectRules(handle, projects);
+  const offered = scope === projects ? rules : await projectRules(handle, scope);
+  return { clause: ageStratumClause(keys, rules, offered), links: ageStratumLinkFilters(keys, rules) };
 }
 
 /** The codes of the stratum's declared fallback (D.2.3), the keys of the projects without a rule. */
@@ -58,19 +75,12 @@ export async function ageStratumOptions(
 
 /**
  * The cases of `projects` whose age group (as the `ageStratum` dimension places it) is one of
- * `keys`; a key that none of the caller's projects (`scope`, the filter bar's offer) has is refused
- * (translated 400), one of another project than those counted matches no case.
+ * `keys`; a key that none of the caller's projects (`scope`: their rules, the filter bar's offer)
+ * has is refused (translated 400), one of another project than those counted matches no case.
  */
-export async function ageStratumClause(
-  handle: Handle,
-  keys: string[],
-  projects: string[] | null,
-  scope: string[] | null,
-): Promise<Filter> {
-  const { ruled, unruled } = await projectRules(handle, projects);
-  const offeredRules = scope === projects ? ruled : (await projectRules(handle, scope)).ruled;
+function ageStratumClause(keys: string[], { ruled, unruled }: ProjectRules, scope: ProjectRules): Filter {
   const offered = new Set([
-    ...offeredRules.flatMap((r) => r.rule.map(bandKey)),
+    ...scope.ruled.flatMap((r) => r.rule.map(bandKey)),
     ...fallbackCodes().map((v) => `D.2.3:${v.code}`),
   ]);
   const unknown = keys.find((k) => !offered.has(k));
@@ -114,12 +124,10 @@ export async function ageStratumClause(
  * nothing is chosen that these projects have (the count is empty); null when the list could not
  * take them (over 20 alternatives, 500 projects in one).
  */
-export async function ageStratumLinkFilters(
-  handle: Handle,
+function ageStratumLinkFilters(
   keys: string[],
-  projects: string[] | null,
-): Promise<Record<string, unknown>[] | null> {
-  const { ruled, unruled } = await projectRules(handle, projects);
+  { ruled, unruled }: ProjectRules,
+): Record<string, unknown>[] | null {
   const stratum = dimensionById.get('ageStratum')!.stratify!;
   const fallback = dimensionById.get(stratum.fallback)!.caseList;
   const ranges = new Map<string, { projects: string[]; range: { from: number; to?: number } }>();

@@ -18,7 +18,7 @@ import { mayUnblind } from '../unblinding';
 import { queryLink, rowLink } from './drill';
 import { signalThresholds } from './thresholds';
 import { stratifiedGroups } from './strata';
-import { ageStratumClause, ageStratumLinkFilters, onsetClause } from './clauses';
+import { ageStratumFilters, onsetClause } from './clauses';
 import type { CaseListLink, StratumPlaces } from './drill';
 import { dimensionById, filterById, FILTERS, STATISTICS, statisticById } from './declarations';
 import { countedReleases, meddraName } from './meddra';
@@ -190,7 +190,9 @@ function caseFilter(query: AnalyticsQuery, projects: string[] | null, blinded: b
 
 /**
  * The store filter of a query: its declared filters (caseFilter) and the age groups, which read the
- * projects' rules. A date that is no calendar day is refused (translated 400).
+ * projects' rules; with the list filters of those age groups (`ages`, clauses.ts: alternatives, null
+ * without an exact list; none asked: undefined), from the same reading. A date that is no calendar
+ * day is refused (translated 400).
  */
 async function queryFilter(
   caller: Caller,
@@ -198,24 +200,14 @@ async function queryFilter(
   query: AnalyticsQuery,
   projects: string[] | null,
   blinded: boolean,
-): Promise<Filter> {
+): Promise<{ filter: Filter; ages: Record<string, unknown>[] | null | undefined }> {
   checkDays(query);
   const base = caseFilter(query, projects, blinded);
-  const ages = query.filters?.ageStratum;
-  if (!ages?.length) return base;
+  const keys = query.filters?.ageStratum;
+  if (!keys?.length) return { filter: base, ages: undefined };
   const scope = await listScope(caller, permission);
-  return { $and: [base, await ageStratumClause(caller.tenant, ages, projects, scope)] };
-}
-
-/** The list filters of the query's age groups (clauses.ts: alternatives), null without an exact list; none asked: undefined. */
-export async function ageStratumLink(
-  caller: Caller,
-  query: AnalyticsQuery,
-  projects: string[] | null,
-): Promise<Record<string, unknown>[] | null | undefined> {
-  const ages = query.filters?.ageStratum;
-  if (!ages?.length) return undefined;
-  return ageStratumLinkFilters(caller.tenant, ages, projects);
+  const { clause, links } = await ageStratumFilters(caller.tenant, keys, projects, scope);
+  return { filter: { $and: [base, clause] }, ages: links };
 }
 
 function checkDays(query: AnalyticsQuery): void {
@@ -266,8 +258,7 @@ export async function countScope(
   const projects = await projectScope(caller, permission, query.filters?.projectIds);
   if (projects !== null && projects.length === 0) return null;
   const blinded = await isBlinded(caller, projects);
-  const filter = await queryFilter(caller, permission, query, projects, blinded);
-  return { blinded, filter, ages: await ageStratumLink(caller, query, projects) };
+  return { blinded, ...(await queryFilter(caller, permission, query, projects, blinded)) };
 }
 
 /**
@@ -290,7 +281,7 @@ async function count(
   const blinded = await isBlinded(caller, projects);
   if (dimensions.some((d) => d.source === 'summary'))
     return { ...(await countSummaries(caller, dimensions, query, fixed, projects, blinded)), sums: [] };
-  const base = await queryFilter(caller, permission, query, projects, blinded);
+  const { filter: base, ages } = await queryFilter(caller, permission, query, projects, blinded);
   const filter: Filter = {
     $and: [base, ...Object.entries(fixed).map(([id, value]) => ({ [dimensionById.get(id)!.path]: value }))],
   };
@@ -348,10 +339,9 @@ async function count(
     return { groups, labels: new Map<string, Labels>() };
   };
   const coded = dimensions.find((d) => d.meddra);
-  const [{ groups, labels, places }, total, ages, release] = await Promise.all([
+  const [{ groups, labels, places }, total, release] = await Promise.all([
     classedGroups(filter, dimensions, grouped),
     margins.total ? cases.count(filter) : 0,
-    ageStratumLink(caller, query, projects),
     // SOC and PT keys are codes: named from the counted reactions' MedDRA release.
     coded ? countedReleases(caller, cases, filter, coded.path) : null,
   ]);
@@ -499,8 +489,7 @@ async function countSummaries(
   let ages: Record<string, unknown>[] | null | undefined;
   if (f.ageStratum?.length) {
     const scope = await listScope(caller, PERMISSIONS.summary);
-    await ageStratumClause(caller.tenant, f.ageStratum, projects, scope);
-    ages = await ageStratumLink(caller, query, projects);
+    ({ links: ages } = await ageStratumFilters(caller.tenant, f.ageStratum, projects, scope));
     if (!ages) throw errors.badRequest('analytics.filterNotForSummary', { filters: 'ageStratum' });
     if (!ages.length) return { blinded, total: 0, rows: [] };
   }
@@ -733,7 +722,7 @@ export async function runSignals(
   if (projects !== null && projects.length === 0)
     return { by, blinded: true, cases: 0, thresholds, rows: [] };
   const blinded = await isBlinded(caller, projects);
-  const filter = await queryFilter(caller, PERMISSIONS.eventLevel, query, projects, blinded);
+  const { filter, ages } = await queryFilter(caller, PERMISSIONS.eventLevel, query, projects, blinded);
   const drug = groupDimension(dimensionById.get('product')!, blinded);
   const event = { name: 'event', each: 'reactions', path: by === 'pt' ? 'meddraPtCode' : 'meddraSocCode' };
   // Both arrays are read in every count, so N and the margins are over the same cases as `a`.
@@ -753,7 +742,7 @@ export async function runSignals(
   const n = all.reduce((sum, g) => sum + g.count, 0);
   const withDrug = new Map(drugTotals.map((g) => [g.key[drug.name], g.count]));
   const withEvent = new Map(eventTotals.map((g) => [g.key.event, g.count]));
-  const listed = queryLink(query, blinded, await ageStratumLink(caller, query, projects));
+  const listed = queryLink(query, blinded, ages);
   const productDimension = dimensionById.get('product')!;
   const eventDimension = dimensionById.get(by)!;
   const rows = pairs
