@@ -43,7 +43,7 @@ export function withinCondition(range: { from?: string; to?: string }): Record<s
       ...(next.slice(0, 6) === range.to.slice(0, 6) ? [range.to.slice(0, 6)] : []),
     ];
     // Not $nin (the embedded store's SQL has none): one exclusion per partial value.
-    if (partial.length) return { $gte: lower, $lt: `${range.to}:`, $not: { $in: partial } };
+    if (partial.length) condition.$not = { $in: partial };
   }
   return condition;
 }
