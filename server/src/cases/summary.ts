@@ -57,8 +57,9 @@ export function summaryKey(filter: Pick<CaseListFilter, 'id' | 'items'>, field: 
 /** Filters whose values come from some items of an array only (kept under their own key). */
 export const ITEM_FILTERS = caseListDefinition.filters.filter((filter) => filter.items);
 
+const isDerived = (filter: CaseListFilter): boolean => Boolean(filter.classes || filter.years);
 /** Filters whose value the summary derives from the document (classes met, an age in years), kept under the filter's id. */
-export const DERIVED_FILTERS = caseListDefinition.filters.filter((filter) => filter.classes || filter.years);
+export const DERIVED_FILTERS = caseListDefinition.filters.filter(isDerived);
 
 /**
  * The summary paths a list filter reads: the summary's own value (`source: summary`), a derived
@@ -66,7 +67,7 @@ export const DERIVED_FILTERS = caseListDefinition.filters.filter((filter) => fil
  */
 export function filterPaths(filter: CaseListFilter): string[] {
   if (filter.source === 'summary') return filter.fields.map((field) => field.slice(1).replace(/\//g, '.'));
-  if (filter.classes || filter.years) return [`v.${filter.id}`];
+  if (isDerived(filter)) return [`v.${filter.id}`];
   return filter.fields.map((field) => `v.${summaryKey(filter, field)}`);
 }
 
@@ -113,7 +114,7 @@ export const LIST_POINTERS = [
       .filter((column) => column.source !== 'summary')
       .map((column) => column.field),
     ...caseListDefinition.filters
-      .filter((filter) => !filter.source && !filter.classes && !filter.years)
+      .filter((filter) => !filter.source && !isDerived(filter))
       .flatMap((filter) => filter.fields),
   ]),
 ];
