@@ -26,7 +26,7 @@ import type { Lang } from '../i18n';
 import { declareDownload, startDownload } from '../downloads';
 import type { DownloadProduction, TaskView } from '../downloads';
 import { printPdf } from '../reports';
-import { codelists } from '@pv/engine';
+import { codelists, e2bDateText } from '@pv/engine';
 import { findProject, listScope } from '../cases';
 import { ageStratumOptions } from './clauses';
 import { FILTERS } from './declarations';
@@ -90,10 +90,6 @@ interface ExportSource {
 const pick = (caller: Caller, labels: { zh: string; en: string }) =>
   caller.lang === 'zh' ? labels.zh : labels.en;
 
-/** A YYYYMMDD bound as the page's date field shows it (YYYY-MM-DD). */
-const dayText = (day: string) =>
-  /^\d{8}$/.test(day) ? `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}` : day;
-
 /**
  * One line per chosen filter, said as the filter bar says it (the page's names, not the request's
  * keys): projects by name, code-list values and seriousness by their labels, age groups by the
@@ -132,9 +128,12 @@ async function queryLines(caller: Caller, query: AnalyticsQuery, permission: str
         .map((v) => valueText(f, v))
         .join(caller.t('analytics.exportListSeparator'));
     else if (value.from && value.to)
-      text = caller.t('analytics.exportDayRange', { from: dayText(value.from), to: dayText(value.to) });
-    else if (value.from) text = caller.t('analytics.exportDayFrom', { day: dayText(value.from) });
-    else if (value.to) text = caller.t('analytics.exportDayTo', { day: dayText(value.to) });
+      text = caller.t('analytics.exportDayRange', {
+        from: e2bDateText(value.from),
+        to: e2bDateText(value.to),
+      });
+    else if (value.from) text = caller.t('analytics.exportDayFrom', { day: e2bDateText(value.from) });
+    else if (value.to) text = caller.t('analytics.exportDayTo', { day: e2bDateText(value.to) });
     else return [];
     return [`${pick(caller, f.labels)}${caller.t('analytics.exportFilterColon')}${text}`];
   });

@@ -8,7 +8,7 @@
  * reader without the unblinded view in every project counted, and the product filter then matches
  * only drugs that are not blinded.
  */
-import { codelists, disproportionality, signalFlags } from '@pv/engine';
+import { codelists, disproportionality, e2bDateText, signalFlags } from '@pv/engine';
 import type { Disproportionality, SignalFlags, SignalThresholds } from '@pv/engine';
 import { isDay, listFilter, listScope, C as caseCollections } from '../cases';
 import type { Caller } from '../http';
@@ -242,7 +242,7 @@ function valueLabel(d: DimensionDeclaration, value: GroupScalar, caller: Caller)
   const text = String(value);
   const quarter = d.fold === 'quarter' ? /^(\d{4})Q(\d)$/.exec(text) : null;
   if (quarter) return caller.t('analytics.quarterLabel', { year: quarter[1]!, quarter: quarter[2]! });
-  if (d.prefix === 6 && /^\d{6}$/.test(text)) return `${text.slice(0, 4)}-${text.slice(4)}`;
+  if (d.prefix === 6 && /^\d{6}$/.test(text)) return e2bDateText(text);
   return text;
 }
 
