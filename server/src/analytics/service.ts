@@ -339,11 +339,17 @@ async function count(
     return { groups, labels: new Map<string, Labels>() };
   };
   const coded = dimensions.find((d) => d.meddra);
+  // A pivot's counts share one filter: the release of a coded path is looked up once for all.
+  const releaseAt = (path: string) => {
+    const found = margins.releases?.get(path) ?? countedReleases(caller, cases, filter, path);
+    margins.releases?.set(path, found);
+    return found;
+  };
   const [{ groups, labels, places }, total, release] = await Promise.all([
     classedGroups(filter, dimensions, grouped),
     margins.total ? cases.count(filter) : 0,
     // SOC and PT keys are codes: named from the counted reactions' MedDRA release.
-    coded ? countedReleases(caller, cases, filter, coded.path) : null,
+    coded ? releaseAt(coded.path) : null,
   ]);
   const inLanguage = { zh: callerInLanguage(caller, 'zh'), en: callerInLanguage(caller, 'en') };
   const namesOf = (d: DimensionDeclaration, value: GroupScalar): Labels => {
@@ -392,12 +398,14 @@ async function count(
 /**
  * A count's companions in a pivot (runPivot): the pivot's other dimensions, whose arrays a case
  * needs an element of (`alongside`); sums of its groups by some of its dimensions (exact where
- * those left out are single-valued); whether to count the filters' cases too.
+ * those left out are single-valued); whether to count the filters' cases too; the MedDRA releases
+ * of the counts' coded paths, shared by the pivot's counts (one query, one filter).
  */
 interface PivotCount {
   alongside: DimensionDeclaration[];
   sums: DimensionDeclaration[][];
   total: boolean;
+  releases?: Map<string, ReturnType<typeof countedReleases>>;
 }
 
 /** Groups summed by some of their dimensions (a case counted once needs one value of the others). */
@@ -638,6 +646,7 @@ export async function runPivot(
     into.sums.push(kept);
     into.names.push(name);
   }
+  const releases: PivotCount['releases'] = new Map();
   const [answer, ...others] = await Promise.all(
     counts.map((c, i) =>
       count(
@@ -650,6 +659,7 @@ export async function runPivot(
           alongside: i === 0 ? [] : dimensions,
           sums: c.sums,
           total: i === 0,
+          releases,
         },
       ),
     ),
