@@ -10,14 +10,6 @@ import { FilterBar } from './FilterBar';
 import { StatisticPanel } from './StatisticPanel';
 import type { AnalyticsAnswer, AnalyticsQuery, Declarations } from './types';
 
-/** The statistics counted under the query: those refusing a chosen filter (submitted ones) left out. */
-function counted(declared: Declarations, q: AnalyticsQuery): Declarations['statistics'] {
-  const chosen = Object.entries(q.filters)
-    .filter(([, v]) => (Array.isArray(v) ? v.length > 0 : v !== undefined))
-    .map(([id]) => id);
-  return declared.statistics.filter((s) => !s.refuses?.some((id) => chosen.includes(id)));
-}
-
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: '12px', padding: '16px' },
   grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(460px, 1fr))', gap: '12px' },
@@ -37,7 +29,7 @@ export default function SummaryPage() {
   const load = useCallback(async (declared: Declarations, q: AnalyticsQuery) => {
     setAnswers(null);
     const all = await Promise.all(
-      counted(declared, q).map((s) =>
+      declared.statistics.map((s) =>
         api.request<AnalyticsAnswer>('/analytics/statistic', { body: { statisticId: s.id, ...q } }),
       ),
     );
@@ -58,9 +50,6 @@ export default function SummaryPage() {
     <div className={styles.page} data-testid="analytics-summary">
       <Title2>{t('analytics.summaryTitle')}</Title2>
       {declarations && <FilterBar declarations={declarations} onApply={setQuery} />}
-      {declarations && counted(declarations, query).length < declarations.statistics.length && (
-        <Body1 data-testid="analytics-left-out">{t('analytics.leftOutByFilters')}</Body1>
-      )}
       {answers === null ? (
         <Body1>{t('analytics.loading')}</Body1>
       ) : (

@@ -68,8 +68,6 @@ export interface Declarations {
     dimensions: string[];
     chart: string;
     labels: LocalisedText;
-    /** Filters it cannot be counted under (submitted statistics: age group, onset). */
-    refuses?: string[];
   }[];
   dimensions: { id: string; labels: LocalisedText; perEvent: boolean }[];
   filters: {
