@@ -577,6 +577,9 @@ describe.skipIf(!testBackendWanted('embedded'))('age groups by the project rule'
     const submitted = (filters: Filters) =>
       rig.as('entry').call('POST', '/analytics/statistic', { statisticId: 'trendSubmitted', filters });
     expect((await submitted({ ageStratum: ['7-9'] })).status).toBe(400);
+    // Counted through the case list's filters: a day that is none is refused there as well.
+    expect((await submitted({ onset: { from: '20260230' } })).status).toBe(400);
+    expect((await submitted({ received: { to: '20261341' } })).status).toBe(400);
     // Under an onset range and under age groups (alternatives of rules) the submitted statistics
     // count through the list's filters, as a brute force does, and their rows list their cases.
     for (const filters of [

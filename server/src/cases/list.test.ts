@@ -85,6 +85,9 @@ describe('case list', () => {
     expect((await search({ filters: { reportDateLast: { from: '2026-11-21' } } })).body.data.total).toBe(1);
     const bad = await search({ filters: { reportDateFirst: { from: 'yesterday' } } });
     expect(bad.body).toMatchObject({ code: 400, msg: 'Invalid filter: reportDateFirst' });
+    // Eight digits that name no day (month 13, 30 February) are refused too, never compared as text.
+    for (const day of ['20261341', '20260230'])
+      expect((await search({ filters: { reportDateLast: { to: day } } })).body.code).toBe(400);
     expect((await search({ filters: { nonsense: 1 } })).body.code).toBe(400);
   });
 

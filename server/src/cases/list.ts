@@ -126,10 +126,10 @@ export interface CaseListRow {
   deadline: CaseSummary['deadline'];
 }
 
-/** `2026-11-01` or `20261101` -> `20261101`; anything else refused. */
+/** `2026-11-01` or `20261101` -> `20261101`; anything else (20261341 too) refused. */
 function e2bDay(value: unknown, filterId: string): string {
   const text = String(value ?? '').replace(/-/g, '');
-  if (!/^\d{8}$/.test(text)) throw errors.badRequest('cases.badFilter', { filter: filterId });
+  if (!isDay(text)) throw errors.badRequest('cases.badFilter', { filter: filterId });
   return text;
 }
 
@@ -188,14 +188,9 @@ export function filterClause(definition: CaseListFilter, value: unknown): Filter
     case 'anyWithin': {
       // One value of the array in the range (not one value per bound), partial dates by their period.
       const range = rangeOf(definition, value);
-      const day = (v: unknown) => {
-        const text = e2bDay(v, definition.id);
-        if (!isDay(text)) throw errors.badRequest('cases.badFilter', { filter: definition.id });
-        return text;
-      };
       const bounds = {
-        ...(isEmpty(range.from) ? {} : { from: day(range.from) }),
-        ...(isEmpty(range.to) ? {} : { to: day(range.to) }),
+        ...(isEmpty(range.from) ? {} : { from: e2bDay(range.from, definition.id) }),
+        ...(isEmpty(range.to) ? {} : { to: e2bDay(range.to, definition.id) }),
       };
       if (!bounds.from && !bounds.to) return null;
       const { $gte, $lt, ...rest } = withinCondition(bounds);
