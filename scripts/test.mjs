@@ -5,7 +5,7 @@
 // days ahead, and the browser tests. Every step runs; the exit code is non-zero when any failed.
 // Node builtins only: this runs before anything is installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { aptInstall, ensureDeps, ROOT } from './ensure-deps.mjs';
@@ -99,4 +99,8 @@ results.push(
 
 console.log('\n=== summary');
 for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  (${r.seconds} s)`);
+// The browser tests' failures and flaky tests once more, last: a CI log is often read from its end.
+const e2eReport = join(ROOT, 'test-artifacts', 'e2e', 'report.txt');
+if (existsSync(e2eReport))
+  console.log(`\n=== browser tests: failures and retries\n${readFileSync(e2eReport, 'utf8')}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);
