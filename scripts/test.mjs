@@ -5,7 +5,7 @@
 // days ahead, and the browser tests. Every step runs; the exit code is non-zero when any failed.
 // Node builtins only: this runs before anything is installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { aptInstall, ensureDeps, ROOT } from './ensure-deps.mjs';
@@ -29,6 +29,26 @@ const FAKETIME = '/usr/bin/faketime';
  */
 const FAKED_DAYS = 400;
 
+/** The failed tests of a vitest JSON report, each with the first lines of its message. */
+function vitestFailures(file) {
+  if (!existsSync(file)) return [];
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const lines = [];
+  for (const suite of report.testResults ?? []) {
+    const failed = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
+    // A file that failed outside its tests (an import, a hook) has its message on the file.
+    if (suite.status === 'failed' && failed.length === 0)
+      lines.push(`${suite.name}\n    ${firstLines(suite.message ?? '')}`);
+    for (const t of failed)
+      lines.push(`${suite.name} > ${t.fullName}\n    ${firstLines((t.failureMessages ?? []).join('\n'))}`);
+  }
+  return lines;
+}
+
+function firstLines(text) {
+  return String(text).split('\n').slice(0, 12).join('\n    ');
+}
+
 function ensureSystemPackages() {
   const missing = [];
   if (!existsSync(CHROMIUM)) missing.push('chromium');
@@ -49,21 +69,30 @@ function ensureSystemPackages() {
 }
 
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+// Each vitest run also writes a JSON report: its failures are printed again after the summary.
+const vitestArgs = (name) => [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${join(ARTIFACTS, `vitest-${name}.json`)}`,
+];
 const steps = [
   ['format (prettier --check)', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
   ['lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']],
   ['types (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
-  ['unit and integration tests (vitest)', bin('vitest'), ['run']],
+  ['unit and integration tests (vitest)', bin('vitest'), vitestArgs('today')],
   [
     `unit and integration tests, date faked ${FAKED_DAYS} days ahead (faketime vitest)`,
     FAKETIME,
-    [`+${FAKED_DAYS} days`, bin('vitest'), 'run'],
+    [`+${FAKED_DAYS} days`, bin('vitest'), ...vitestArgs('faked')],
   ],
   ['browser tests (web/e2e)', process.execPath, ['--import', 'tsx', 'scripts/e2e.ts']],
 ];
 
 ensureDeps();
 ensureSystemPackages();
+for (const name of ['today', 'faked']) rmSync(join(ARTIFACTS, `vitest-${name}.json`), { force: true });
 
 const results = [];
 for (const [name, command, args] of steps) {
@@ -99,8 +128,15 @@ results.push(
 
 console.log('\n=== summary');
 for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  (${r.seconds} s)`);
-// The browser tests' failures and flaky tests once more, last: a CI log is often read from its end.
-const e2eReport = join(ROOT, 'test-artifacts', 'e2e', 'report.txt');
+// Failures once more, last: a CI log is often read from its end only.
+for (const [name, label] of [
+  ['today', 'vitest'],
+  ['faked', 'faked-date vitest'],
+]) {
+  const failures = vitestFailures(join(ARTIFACTS, `vitest-${name}.json`));
+  if (failures.length) console.log(`\n=== ${label}: failures\n${failures.join('\n')}`);
+}
+const e2eReport = join(ARTIFACTS, 'e2e', 'report.txt');
 if (existsSync(e2eReport))
   console.log(`\n=== browser tests: failures and retries\n${readFileSync(e2eReport, 'utf8')}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);
