@@ -180,13 +180,26 @@ describe('analytics export', () => {
     expect(matrix[top]).toEqual(['Sex', ...bySerious.map((c) => c.labels.serious), 'Total']);
     const cell = (sex: unknown, serious: unknown) =>
       (pivot.body.data.rows as Row[]).find((r) => r.key.sex === sex && r.key.serious === serious)?.count;
-    for (const row of bySex)
-      expect(matrix.find((r) => r[0] === row.labels.sex)).toEqual([
+    const percent = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
+    for (const row of bySex) {
+      const at = matrix.findIndex((r) => r[0] === row.labels.sex);
+      expect(matrix[at]).toEqual([
         row.labels.sex,
         ...bySerious.map((c) => cell(row.key.sex, c.key.serious) ?? ''),
         row.count,
       ]);
-    expect(matrix.at(-1)).toEqual(['Total', ...bySerious.map((c) => c.count), inCells]);
+      // Under it the shares the screen shows: each cell of the row's cases, the row of all cases.
+      expect(matrix[at + 1]).toEqual([
+        'Share',
+        ...bySerious.map((c) => {
+          const n = cell(row.key.sex, c.key.serious);
+          return n === undefined ? '' : percent(n, row.count);
+        }),
+        percent(row.count, inCells),
+      ]);
+    }
+    expect(matrix.at(-2)).toEqual(['Total', ...bySerious.map((c) => c.count), inCells]);
+    expect(matrix.at(-1)).toEqual(['Share', ...bySerious.map((c) => percent(c.count, inCells)), '100.0%']);
     // Three dimensions in both languages: a subtotal row per sex with its counted total.
     const three = { dimensions: ['sex', 'soc', 'serious'] };
     const firsts = (await rig.as('entry').call('POST', '/analytics/pivot', three)).body.data.margins

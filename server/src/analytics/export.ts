@@ -180,7 +180,8 @@ function answerSheet(caller: Caller, answer: AnalyticsAnswer, title: string, fil
 /**
  * A cross-tabulation of two or three dimensions as the screen shows it (CrossTable): the last
  * dimension across, the others down, each cell its cases, a total per row, a subtotal row per value
- * of the first (three dimensions), the column totals and the grand total, every total counted.
+ * of the first (three dimensions), the column totals and the grand total, every total counted; a
+ * row of shares under each row of counts.
  */
 function pivotSheet(caller: Caller, answer: AnalyticsAnswer, title: string, filterLines: string[]): Sheet {
   const margins = answer.margins;
@@ -200,6 +201,17 @@ function pivotSheet(caller: Caller, answer: AnalyticsAnswer, title: string, filt
       }))
     : [{ head: null, rows: margins.rows }];
   const totalRow = caller.t('analytics.exportTotalRow');
+  // Under each row of counts the shares the screen shows beside them: each cell of its row's
+  // cases, the row's total of all cases counted (column totals: each of all cases counted).
+  const shareRow = (key: string, counts: (number | '')[], of: number): SheetRow => ({
+    key: `share ${key}`,
+    cells: [
+      ...down.slice(1).map(() => ''),
+      caller.t('analytics.exportShare'),
+      ...counts.map((n) => (n === '' ? '' : share(n, of))),
+      share(of, margins.total),
+    ],
+  });
   return {
     title,
     lines: [
@@ -217,28 +229,35 @@ function pivotSheet(caller: Caller, answer: AnalyticsAnswer, title: string, filt
     ],
     rows: [
       ...groups.flatMap(({ head, rows }) => [
-        ...rows.map((row) => ({
-          key: keyOf(row, down),
-          cells: [
-            ...down.map((id) => row.labels[id] ?? ''),
-            ...columnKeys.map(
-              (c) => cells.get(JSON.stringify([...down.map((id) => row.key[id] ?? null), c])) ?? '',
-            ),
-            row.count,
-          ],
-        })),
+        ...rows.flatMap((row) => {
+          const counts = columnKeys.map(
+            (c) => cells.get(JSON.stringify([...down.map((id) => row.key[id] ?? null), c])) ?? '',
+          );
+          const key = keyOf(row, down);
+          return [
+            { key, cells: [...down.map((id) => row.labels[id] ?? ''), ...counts, row.count] },
+            shareRow(key, counts, row.count),
+          ];
+        }),
         ...(head
-          ? [
-              {
-                key: `subtotal ${keyOf(head, [first])}`,
-                cells: [
-                  head.labels[first] ?? '',
-                  caller.t('analytics.exportSubtotalRow'),
-                  ...columnKeys.map((c) => subCells.get(JSON.stringify([head.key[first] ?? null, c])) ?? ''),
-                  head.count,
-                ],
-              },
-            ]
+          ? (() => {
+              const counts = columnKeys.map(
+                (c) => subCells.get(JSON.stringify([head.key[first] ?? null, c])) ?? '',
+              );
+              const key = `subtotal ${keyOf(head, [first])}`;
+              return [
+                {
+                  key,
+                  cells: [
+                    head.labels[first] ?? '',
+                    caller.t('analytics.exportSubtotalRow'),
+                    ...counts,
+                    head.count,
+                  ],
+                },
+                shareRow(key, counts, head.count),
+              ];
+            })()
           : []),
       ]),
       {
@@ -250,6 +269,11 @@ function pivotSheet(caller: Caller, answer: AnalyticsAnswer, title: string, filt
           margins.total,
         ],
       },
+      shareRow(
+        '',
+        margins.columns.map((c) => c.count),
+        margins.total,
+      ),
     ],
   };
 }
