@@ -32,7 +32,13 @@ const FAKED_DAYS = 400;
 /** The failed tests of a vitest JSON report, each with the first lines of its message. */
 function vitestFailures(file) {
   if (!existsSync(file)) return [];
-  const report = JSON.parse(readFileSync(file, 'utf8'));
+  let report;
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // A run killed while writing leaves a partial report: say so rather than end the summary.
+    return [`${file} could not be read`];
+  }
   const lines = [];
   for (const suite of report.testResults ?? []) {
     const failed = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');

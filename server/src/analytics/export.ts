@@ -201,17 +201,20 @@ function pivotSheet(caller: Caller, answer: AnalyticsAnswer, title: string, filt
       }))
     : [{ head: null, rows: margins.rows }];
   const totalRow = caller.t('analytics.exportTotalRow');
-  // Under each row of counts the shares the screen shows beside them: each cell of its row's
-  // cases, the row's total of all cases counted (column totals: each of all cases counted).
-  const shareRow = (key: string, counts: (number | '')[], of: number): SheetRow => ({
-    key: `share ${key}`,
-    cells: [
-      ...down.slice(1).map(() => ''),
-      caller.t('analytics.exportShare'),
-      ...counts.map((n) => (n === '' ? '' : share(n, of))),
-      share(of, margins.total),
-    ],
-  });
+  // Each row of counts with, under it, the shares the screen shows beside them: each cell's of its
+  // row's cases, the row total's of all cases counted (column totals: each of all cases counted).
+  const withShares = (key: string, labels: string[], counts: (number | '')[], of: number): SheetRow[] => [
+    { key, cells: [...labels, ...counts, of] },
+    {
+      key: `share ${key}`,
+      cells: [
+        ...down.slice(1).map(() => ''),
+        caller.t('analytics.exportShare'),
+        ...counts.map((n) => (n === '' ? '' : share(n, of))),
+        share(of, margins.total),
+      ],
+    },
+  ];
   return {
     title,
     lines: [
@@ -229,48 +232,28 @@ function pivotSheet(caller: Caller, answer: AnalyticsAnswer, title: string, filt
     ],
     rows: [
       ...groups.flatMap(({ head, rows }) => [
-        ...rows.flatMap((row) => {
-          const counts = columnKeys.map(
-            (c) => cells.get(JSON.stringify([...down.map((id) => row.key[id] ?? null), c])) ?? '',
-          );
-          const key = keyOf(row, down);
-          return [
-            { key, cells: [...down.map((id) => row.labels[id] ?? ''), ...counts, row.count] },
-            shareRow(key, counts, row.count),
-          ];
-        }),
+        ...rows.flatMap((row) =>
+          withShares(
+            keyOf(row, down),
+            down.map((id) => row.labels[id] ?? ''),
+            columnKeys.map(
+              (c) => cells.get(JSON.stringify([...down.map((id) => row.key[id] ?? null), c])) ?? '',
+            ),
+            row.count,
+          ),
+        ),
         ...(head
-          ? (() => {
-              const counts = columnKeys.map(
-                (c) => subCells.get(JSON.stringify([head.key[first] ?? null, c])) ?? '',
-              );
-              const key = `subtotal ${keyOf(head, [first])}`;
-              return [
-                {
-                  key,
-                  cells: [
-                    head.labels[first] ?? '',
-                    caller.t('analytics.exportSubtotalRow'),
-                    ...counts,
-                    head.count,
-                  ],
-                },
-                shareRow(key, counts, head.count),
-              ];
-            })()
+          ? withShares(
+              `subtotal ${keyOf(head, [first])}`,
+              [head.labels[first] ?? '', caller.t('analytics.exportSubtotalRow')],
+              columnKeys.map((c) => subCells.get(JSON.stringify([head.key[first] ?? null, c])) ?? ''),
+              head.count,
+            )
           : []),
       ]),
-      {
-        key: '',
-        cells: [
-          totalRow,
-          ...down.slice(1).map(() => ''),
-          ...margins.columns.map((c) => c.count),
-          margins.total,
-        ],
-      },
-      shareRow(
+      ...withShares(
         '',
+        [totalRow, ...down.slice(1).map(() => '')],
         margins.columns.map((c) => c.count),
         margins.total,
       ),
