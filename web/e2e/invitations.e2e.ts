@@ -84,6 +84,8 @@ test('invitations: an account named by another tenant is only invited; its holde
   await login(page, baseUrl, holder, 'Invite#Holder2026');
   await skipTour(page);
   await page.getByTestId('personal-menu').click();
+  // The menu is open (its invitations item shows) and offers no tenant switch.
+  await page.getByTestId('personal-invitations').waitFor();
   assert.equal(await page.getByTestId('personal-switch-tenant').count(), 0);
   await page.getByTestId('personal-invitations').click();
   const dialog = page.getByTestId('invitations-dialog');

@@ -17,6 +17,7 @@ test('login: a wrong password is refused in the form, the right one opens the pe
   await screenshot('login');
 
   await page.getByTestId('login-submit').click();
+  await page.getByText('请输入账号').waitFor();
   assert.equal(await page.getByText('请输入账号').count(), 1);
 
   await page.getByTestId('login-account').fill('demoadmin');
@@ -138,7 +139,7 @@ test('the guided tour starts on the first login only, ends with the typed welcom
   await page.getByTestId('personal-help').click();
   await page.getByTestId('tour-step').waitFor();
   await page.getByTestId('tour-skip').click();
-  assert.equal(await page.getByTestId('tour-step').count(), 0);
+  await page.getByTestId('tour-step').waitFor({ state: 'detached' });
 
   const processerId = await page.evaluate(
     () => (JSON.parse(localStorage.getItem('pv.sessionInfo') ?? '{}') as { user?: { id?: string } }).user?.id,
@@ -213,5 +214,5 @@ test('the guided tour starts on the first login only, ends with the typed welcom
   await page.getByTestId('tour-step').waitFor();
   assert.deepEqual((await walkTour(page)).slice(-2), ['attachments', 'edit']);
   await page.getByTestId('tour-enter').click();
-  assert.equal(await page.getByTestId('tour-welcome').count(), 0);
+  await page.getByTestId('tour-welcome').waitFor({ state: 'detached' });
 });
