@@ -1,30 +1,16 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { test } from './kit';
-import { apiCall, demoPassword, login, skipTour } from './helpers';
+import { apiCall, demoPassword, expectAttributes, login, skipTour } from './helpers';
 
 // Header cells only: the settings dialog's rows carry `column-choice-…` ids too.
-const HEADER_CELLS = 'th[data-testid^="column-"]';
-
-const headers = (page: Page) =>
-  page
-    .locator(HEADER_CELLS)
-    .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-testid')!.slice(7)));
-
-/** The table re-renders after the save's answer arrives: wait for the headers, then compare. */
-async function expectHeaders(page: Page, expected: string[]): Promise<void> {
-  await page
-    .waitForFunction(
-      ({ selector, want }) =>
-        JSON.stringify(
-          [...document.querySelectorAll(selector)].map((n) => n.getAttribute('data-testid')!.slice(7)),
-        ) === JSON.stringify(want),
-      { selector: HEADER_CELLS, want: expected },
-      { timeout: 10_000 },
-    )
-    .catch(() => undefined);
-  assert.deepEqual(await headers(page), expected);
-}
+const expectHeaders = (page: Page, keys: string[]) =>
+  expectAttributes(
+    page,
+    'th[data-testid^="column-"]',
+    'data-testid',
+    keys.map((key) => `column-${key}`),
+  );
 
 test('column customisation persists across reload and reset clears it', async ({
   page,

@@ -1,4 +1,5 @@
 /** Shared steps of the browser tests: demo credentials from the server's first start, login. */
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 
@@ -8,6 +9,37 @@ export function demoPassword(serverOutput: string, account: string): string {
   const password = line?.trim().split(/\s+/)[1];
   if (!password) throw new Error(`the demo seed printed no password for ${account}`);
   return password;
+}
+
+/** The values of an attribute on the elements a selector matches, in page order. */
+export function attributesOf(page: Page, selector: string, attribute: string): Promise<(string | null)[]> {
+  return page
+    .locator(selector)
+    .evaluateAll((nodes, name) => nodes.map((node) => node.getAttribute(name)), attribute);
+}
+
+/**
+ * Asserts the elements a selector matches carry these attribute values in this order, once the page
+ * shows them (up to 10 s): a list the page renders from an answer shows a moment after the answer.
+ */
+export async function expectAttributes(
+  page: Page,
+  selector: string,
+  attribute: string,
+  expected: string[],
+): Promise<void> {
+  await page
+    .waitForFunction(
+      ({ selector, attribute, want }) =>
+        JSON.stringify(
+          [...document.querySelectorAll(selector)].map((node) => node.getAttribute(attribute)),
+        ) === JSON.stringify(want),
+      { selector, attribute, want: expected },
+      { timeout: 10_000 },
+    )
+    // Not there in time: the assertion below says what the page shows instead.
+    .catch(() => undefined);
+  assert.deepEqual(await attributesOf(page, selector, attribute), expected);
 }
 
 /** Whether the layout will start the guided tour for the page's last login (from /api/preferences/tour). */

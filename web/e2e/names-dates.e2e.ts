@@ -97,6 +97,17 @@ test('the case list shows project codes and site names, never their ids, and dat
     await page.getByLabel(/^首次获知日期.*(止|to)$/).fill(iso);
     await page.getByTestId('case-list-search').click();
     await page.locator(`[data-testid="case-row"][data-case-id="${first.id}"]`).waitFor();
+    // The case was listed before the search too: wait for the searched list to replace the rows.
+    await page
+      .waitForFunction(
+        (day) => {
+          const rows = [...document.querySelectorAll('[data-testid="case-row"]')];
+          return rows.length > 0 && rows.every((row) => row.textContent?.includes(day));
+        },
+        iso,
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
     const shown = await page.getByTestId('case-row').allTextContents();
     assert.ok(shown.length > 0 && shown.every((row) => row.includes(iso)), `every row received on ${iso}`);
     assert.equal(await page.locator('input[type="date"]').count(), 0, 'no browser date control');

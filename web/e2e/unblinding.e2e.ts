@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { test } from './kit';
-import { apiCall, demoPassword, login, skipTour } from './helpers';
+import { apiCall, demoPassword, expectAttributes, login, skipTour } from './helpers';
 
 const GROUP = 'GRP-ACTIVE-Q7';
 const PRODUCT_NUMBER = 'PN-UNB-4471';
@@ -162,13 +162,11 @@ test(
     await entry.getByTestId('case-detail').waitFor();
     await entry.locator('[data-testid="case-blinding-state"][data-state="completed"]').waitFor();
     await entry.getByTestId('case-history').click();
-    const results = await entry
-      .getByTestId('history-row')
-      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-result')));
-    assert.deepEqual(
-      results.filter((r) => r?.startsWith('unblinding')),
-      ['unblindingApplied', 'unblindingReviewed', 'unblindingCompleted'],
-    );
+    await expectAttributes(entry, '[data-testid="history-row"][data-result^="unblinding"]', 'data-result', [
+      'unblindingApplied',
+      'unblindingReviewed',
+      'unblindingCompleted',
+    ]);
     await entry.getByRole('button', { name: /^(关闭|Close)$/ }).click();
     await entry.getByTestId('case-blinding-bottom').click();
     await entry.getByTestId('blinding-application').first().waitFor();

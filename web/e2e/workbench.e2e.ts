@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { test } from './kit';
-import { demoPassword, login, skipTour } from './helpers';
+import { demoPassword, expectAttributes, login, skipTour } from './helpers';
 
 interface Feed {
   total: number;
@@ -15,12 +15,9 @@ function answerOf(page: Page, fragment: string) {
     .then(async (r) => ((await r.json()) as { data: unknown }).data);
 }
 
-async function shownIds(page: Page, testId: string): Promise<string[]> {
-  return page
-    .getByTestId(testId)
-    .getByTestId('feed-row')
-    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-case-id')!));
-}
+/** The feed rows of a block, once shown, are the cases of the answer, in its order. */
+const expectShown = (page: Page, testId: string, ids: string[]) =>
+  expectAttributes(page, `[data-testid="${testId}"] [data-testid="feed-row"]`, 'data-case-id', ids);
 
 test('personal workbench: counts, to-do and overtime blocks from the server, feeds and case links', async ({
   page,
@@ -62,8 +59,9 @@ test('personal workbench: counts, to-do and overtime blocks from the server, fee
 
   // The to-do block lists the feed's first cases in order.
   await page.getByTestId('block-todo').getByTestId('feed-row').first().waitFor();
-  assert.deepEqual(
-    await shownIds(page, 'block-todo'),
+  await expectShown(
+    page,
+    'block-todo',
     todoFeed.items.map((i) => i.id),
   );
 
@@ -71,8 +69,9 @@ test('personal workbench: counts, to-do and overtime blocks from the server, fee
   const overdueFeed = await overdue;
   assert.equal(overdueFeed.total, c.overdue);
   await page.getByTestId('block-overdue').waitFor();
-  assert.deepEqual(
-    await shownIds(page, 'block-overdue'),
+  await expectShown(
+    page,
+    'block-overdue',
     overdueFeed.items.map((i) => i.id),
   );
   const within15 = answerOf(page, 'predue?page=1&size=5&days=15') as Promise<Feed>;
@@ -94,8 +93,9 @@ test('personal workbench: counts, to-do and overtime blocks from the server, fee
   await page.waitForURL((url) => url.pathname === '/home/casetodo');
   const full = await fullTodo;
   await page.getByTestId('feed-todo').getByTestId('feed-row').first().waitFor();
-  assert.deepEqual(
-    await shownIds(page, 'feed-todo'),
+  await expectShown(
+    page,
+    'feed-todo',
     full.items.map((i) => i.id),
   );
   await page.getByTestId('feed-todo').getByTestId('feed-row').first().getByTestId('open-case').click();
