@@ -383,9 +383,9 @@ describe('case tabs and case list', () => {
     expect(columns.filter((c) => c.source === 'summary').map((c) => c.field)).toEqual([
       '/transmission/status',
     ]);
-    // 18 in the filter bar; 16 hidden ones the pooled-analysis drill-down sets.
+    // 18 in the filter bar; 19 hidden ones the pooled-analysis drill-down sets.
     expect(filters.filter((f) => !f.hidden)).toHaveLength(18);
-    expect(filters.filter((f) => f.hidden)).toHaveLength(16);
+    expect(filters.filter((f) => f.hidden)).toHaveLength(19);
     for (const filter of filters) {
       // Summary filters read what the server keeps beside the document (the first delivery).
       if (filter.source === 'summary')

@@ -518,6 +518,19 @@ describe.skipIf(!testBackendWanted('embedded'))('analytics', () => {
       (r: { key: Record<string, unknown> }) => r.key.soc !== null,
     ))
       expect(await listed(row.cases), JSON.stringify(row.key)).toBe(row.count);
+    // Outcomes (E.i.7, a case under each outcome some reaction has) and concomitant drugs (G.k.1 2):
+    // their own exact list filters.
+    for (const dimensions of [['outcome', 'sex'], ['concomitant']]) {
+      const pivot = await entry.call('POST', '/analytics/pivot', {
+        dimensions,
+        filters: { country: ['CN'] },
+      });
+      const rows = pivot.body.data.rows.filter((r: { key: Record<string, unknown> }) =>
+        Object.values(r.key).every((v) => v !== null),
+      );
+      expect(rows.length, dimensions.join()).toBeGreaterThan(1);
+      for (const row of rows) expect(await listed(row.cases), JSON.stringify(row.key)).toBe(row.count);
+    }
     // A pivot's margins: a SOC's column total (sex is one value per case) lists exactly its cases;
     // a sex's row total counts only cases with a reaction, which the list cannot say: no link.
     const crossed = await entry.call('POST', '/analytics/pivot', {

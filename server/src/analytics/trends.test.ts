@@ -381,7 +381,7 @@ describe.skipIf(!testBackendWanted('embedded'))('submitted statistics', () => {
 });
 
 describe.skipIf(!testBackendWanted('embedded'))('drill-down by product', () => {
-  it('product rows, product x SOC cells and signal pairs open the list on exactly their cases; blinded links name no blinded drug', async () => {
+  it('product rows, product x SOC cells, concomitant drugs and signal pairs open the list on exactly their cases; blinded links name no blinded drug', async () => {
     let checked = 0;
     for (let i = 0; i < 6; i++) {
       const who = i % 2 ? 'blind' : 'entry';
@@ -389,6 +389,10 @@ describe.skipIf(!testBackendWanted('embedded'))('drill-down by product', () => {
       const answers = [
         await rig.as(who).call('POST', '/analytics/statistic', { statisticId: 'susarByProduct', filters }),
         await rig.as(who).call('POST', '/analytics/pivot', { dimensions: ['product', 'soc'], filters }),
+        // Each concomitant drug (G.k.1 2) beside each suspect product of the same case.
+        await rig
+          .as(who)
+          .call('POST', '/analytics/statistic', { statisticId: 'concomitantByProduct', filters }),
       ];
       for (const answer of answers) {
         expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -397,7 +401,7 @@ describe.skipIf(!testBackendWanted('embedded'))('drill-down by product', () => {
           count: number;
           cases?: Link;
         }[]) {
-          if (row.key.product === 'BLINDED' || Object.values(row.key).includes(null)) {
+          if (Object.values(row.key).some((value) => value === 'BLINDED' || value === null)) {
             expect(row.cases).toBeUndefined();
             continue;
           }
@@ -409,6 +413,8 @@ describe.skipIf(!testBackendWanted('embedded'))('drill-down by product', () => {
           if (who === 'blind') {
             expect(JSON.stringify(row.cases)).not.toMatch(/Study drug A|Placebo/);
             expect(row.cases!.filters.openSuspectDrug).toEqual([row.key.product]);
+            if ('concomitant' in row.key)
+              expect(row.cases!.filters.openConcomitantDrug).toEqual([row.key.concomitant]);
           }
           checked++;
         }
