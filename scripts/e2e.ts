@@ -60,7 +60,8 @@ async function startServer(
 
 function stopServer(child: ChildProcess): Promise<void> {
   return new Promise((done) => {
-    if (child.exitCode !== null) return done();
+    // Ended already (by a signal too: then exitCode stays null and no second 'exit' comes).
+    if (child.exitCode !== null || child.signalCode !== null) return done();
     child.once('exit', () => done());
     child.kill('SIGTERM');
   });
@@ -91,6 +92,15 @@ process.on('unhandledRejection', (reason) => {
 });
 
 type RunningServer = { url: string; child: ChildProcess; output: string };
+
+/**
+ * Why the server under test is gone (killed, crashed), or null while it runs: the run stops there
+ * and says so, rather than failing every later test alike on a refused connection.
+ */
+function serverGone(child: ChildProcess): string | null {
+  if (child.exitCode === null && child.signalCode === null) return null;
+  return `the server under test stopped (${child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode}`})`;
+}
 
 /** Runs one test in a fresh context: null when it passed, else its error (stack, first lines). */
 async function runOne(
@@ -177,6 +187,7 @@ async function main(): Promise<number> {
   let failed = 0;
   let passed = 0;
   let flaky = 0;
+  let notRun = 0;
   try {
     server = await startServer(dataDir, webDist);
     browser = await chromium.launch({
@@ -189,13 +200,24 @@ async function main(): Promise<number> {
         '--no-first-run',
       ],
     });
+    let gone: string | null = null;
     for (const file of files) {
       await import(pathToFileURL(file).href);
       const fileName = basename(file, '.e2e.ts');
       for (const t of takeRegistered()) {
+        if (gone) {
+          notRun += 1;
+          continue;
+        }
         const first = await runOne(browser, server, fileName, t);
         if (first === null) {
           passed += 1;
+          continue;
+        }
+        gone = serverGone(server.child);
+        if (gone) {
+          failed += 1;
+          report.push(`failed: ${fileName} › ${t.name}, when ${gone}\n${first}`);
           continue;
         }
         // One second run in a fresh context: a test that fails, then passes, is reported as flaky
@@ -211,16 +233,28 @@ async function main(): Promise<number> {
         }
       }
     }
+    if (gone) {
+      const text = `${gone}: ${notRun} test(s) after it not run.`;
+      console.log(`  ✗ ${text}`);
+      report.unshift(text);
+    }
   } finally {
     await browser?.close();
     if (server) await stopServer(server.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const summary = `Browser tests: ${passed} passed, ${flaky} flaky (passed on a second run), ${failed} failed${strayRejections ? `, ${strayRejections} stray rejection(s)` : ''}.`;
+  const summary = `Browser tests: ${passed} passed, ${flaky} flaky (passed on a second run), ${failed} failed${notRun ? `, ${notRun} not run` : ''}${strayRejections ? `, ${strayRejections} stray rejection(s)` : ''}.`;
   console.log(summary);
   if (report.length) writeFileSync(E2E_REPORT, [summary, ...report].join('\n') + '\n');
-  return failed === 0 && strayRejections === 0 && passed > 0 ? 0 : 1;
+  return failed === 0 && notRun === 0 && strayRejections === 0 && passed > 0 ? 0 : 1;
 }
+
+// Were main ever to wait on what cannot happen, Node would end with nothing left to do and exit 0,
+// a pass: fail instead.
+process.on('beforeExit', () => {
+  console.error('Browser tests: the run ended before its summary.');
+  process.exit(1);
+});
 
 main().then(
   (code) => process.exit(code),
