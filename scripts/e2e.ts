@@ -22,10 +22,18 @@ const TEST_TIMEOUT_MS = 60_000;
 /** What failed or was flaky, with its error: npm test prints it again after its summary (CI shows the end). */
 const E2E_REPORT = join(artifacts, 'report.txt');
 
-async function startServer(
-  dataDir: string,
-  webDist: string,
-): Promise<{ url: string; child: ChildProcess; output: string }> {
+type RunningServer = { url: string; child: ChildProcess; output: string };
+
+/**
+ * Why the server under test is gone (killed, crashed), or null while it runs: the run stops there
+ * and says so, rather than failing every later test alike on a refused connection.
+ */
+function serverGone(child: ChildProcess): string | null {
+  if (child.exitCode === null && child.signalCode === null) return null;
+  return `the server under test stopped (${child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode}`})`;
+}
+
+async function startServer(dataDir: string, webDist: string): Promise<RunningServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
     // Browser tests are automated clients: the identity module's documented switch turns the login
@@ -61,7 +69,7 @@ async function startServer(
 function stopServer(child: ChildProcess): Promise<void> {
   return new Promise((done) => {
     // Ended already (by a signal too: then exitCode stays null and no second 'exit' comes).
-    if (child.exitCode !== null || child.signalCode !== null) return done();
+    if (serverGone(child)) return done();
     child.once('exit', () => done());
     child.kill('SIGTERM');
   });
@@ -90,17 +98,6 @@ process.on('unhandledRejection', (reason) => {
   console.log(`  ✗ ${text}`);
   report.push(text);
 });
-
-type RunningServer = { url: string; child: ChildProcess; output: string };
-
-/**
- * Why the server under test is gone (killed, crashed), or null while it runs: the run stops there
- * and says so, rather than failing every later test alike on a refused connection.
- */
-function serverGone(child: ChildProcess): string | null {
-  if (child.exitCode === null && child.signalCode === null) return null;
-  return `the server under test stopped (${child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode}`})`;
-}
 
 /** Runs one test in a fresh context: null when it passed, else its error (stack, first lines). */
 async function runOne(
